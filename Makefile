@@ -1,0 +1,45 @@
+# animspec: every task a developer or CI needs, from a fresh clone.
+#   make demo      install into .venv and run info + validate + dump on the shipped sample
+#   make test      install into .venv (and the pinned compiler into node_modules) and run the tests
+#   make generate  recompile ksy/*.ksy into generated/ (needs node)
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+SAMPLE := examples/swing.animbin
+
+.PHONY: demo test generate examples bench clean
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+# Debug mode: every parsed object records where each field starts, which is how a parse
+# error names its byte offset and field (python/animspec/kaitai_read.py).
+generate: node_modules/.installed
+	rm -f generated/*.py
+	node tools/ksc.js --debug -d generated ksy/*.ksy
+
+demo: $(VENV)/.installed
+	$(BIN)/animspec info $(SAMPLE)
+	$(BIN)/animspec validate $(SAMPLE)
+	$(BIN)/animspec dump --json $(SAMPLE) | head -40
+
+test: $(VENV)/.installed node_modules/.installed
+	$(BIN)/python -m pytest
+
+# Rebuild the samples under examples/ with the project's own writer.
+examples: $(VENV)/.installed
+	$(BIN)/python examples/make_examples.py
+
+bench: $(VENV)/.installed
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf $(VENV) node_modules build *.egg-info python/*.egg-info

@@ -1,0 +1,7 @@
+"""``python -m animspec``: the same as the ``animspec`` command."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,208 @@
+"""What the PS1 engine will do wrong with an ANIMBIN file, found before it runs.
+
+The engine checks nothing but the magic (../shared/spec/animbin-engine.md): counts past its
+fixed arrays corrupt memory, an unterminated name runs into the next field, an empty track
+reads keys[-1], an unknown key type misaligns the rest of the file. Those are errors. Legal
+files that will not play as authored (sparse keys that step instead of blending, keys past
+the clip's end, translation keys the engine ignores) are warnings.
+
+Every check works on the typed model; none re-reads bytes.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Iterator
+
+from ..findings import Finding, Severity
+from .model import (
+    FP12_ONE,
+    LOOPING_FLAG,
+    MAX_ANIMATIONS,
+    MAX_BONES,
+    MAX_KEYS,
+    MAX_MARKERS,
+    MAX_TRACKS,
+    AnimbinFile,
+    Animation,
+    RotationKey,
+    Track,
+    TranslationKey,
+    UnknownKey,
+)
+
+UNIT_TOLERANCE = 0.01
+"""How far a quaternion's length may stray from 1 before it is reported. FP12 encoding of a
+unit quaternion (truncated, as the exporter does) is off by at most about 0.001."""
+
+ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
+
+
+def validate(model: AnimbinFile, *, bone_count: int | None = None) -> list[Finding]:
+    """Every finding for ``model``. ``bone_count``: the skeleton's bone count, when known
+    (joint ids must be below it as well as below MAX_BONES)."""
+    return list(_file(model, bone_count))
+
+
+def _file(model: AnimbinFile, bone_count: int | None) -> Iterator[Finding]:
+    if len(model.animations) > MAX_ANIMATIONS:
+        yield Finding(
+            "too-many-animations", ERROR,
+            f"{len(model.animations)} animations; the engine has room for {MAX_ANIMATIONS} "
+            "and overruns its array past that",
+        )
+    seen: dict[bytes, int] = {}
+    for i, anim in enumerate(model.animations):
+        where = {"animation": i, "animation_name": str(anim.name)}
+        first = seen.setdefault(anim.name.text, i)
+        if first != i:
+            yield Finding(
+                "duplicate-animation-name", WARNING,
+                f"same name as animation {first}; lookup by name always finds animation {first}",
+                where,
+            )
+        yield from _animation(anim, where, bone_count)
+    if model.trailing:
+        yield Finding(
+            "trailing-bytes", WARNING,
+            f"{len(model.trailing)} bytes after the last animation; the engine never reads them",
+        )
+
+
+def _animation(anim: Animation, where: dict, bone_count: int | None) -> Iterator[Finding]:
+    if not anim.name.is_terminated:
+        yield Finding(
+            "name-not-terminated", ERROR,
+            "the name fills all 32 bytes with no NUL; the engine reads it as a C string and "
+            "runs on into the flags and counts, so lookup by this name fails",
+            where,
+        )
+    if anim.flags & ~LOOPING_FLAG:
+        yield Finding(
+            "unknown-flags", INFO,
+            f"flags 0x{anim.flags:08x} set bits other than bit 0 (looping); the engine ignores them",
+            where,
+        )
+    if anim.length == 0:
+        yield Finding(
+            "zero-length", WARNING,
+            "length 0: a non-looping clip's frame counter is set to length - 1, which wraps "
+            "to 65535 in the engine's uint16",
+            where,
+        )
+    if len(anim.tracks) > MAX_TRACKS:
+        yield Finding(
+            "too-many-tracks", ERROR,
+            f"{len(anim.tracks)} tracks; the engine has room for {MAX_TRACKS} and overruns its array past that",
+            where,
+        )
+    if len(anim.markers) > MAX_MARKERS:
+        yield Finding(
+            "too-many-markers", ERROR,
+            f"{len(anim.markers)} markers; the engine has room for {MAX_MARKERS} and overruns its array past that",
+            where,
+        )
+    joint_limit = MAX_BONES if bone_count is None else min(MAX_BONES, bone_count)
+    limit_source = f"the skeleton's {bone_count} bones" if bone_count is not None and bone_count < MAX_BONES else f"MAX_BONES = {MAX_BONES}"
+    tracks_by_joint: dict[int, int] = {}
+    for j, track in enumerate(anim.tracks):
+        at = {**where, "track": j, "joint": track.joint_id}
+        if track.joint_id >= joint_limit:
+            yield Finding(
+                "joint-out-of-range", ERROR,
+                f"joint {track.joint_id} is past {limit_source}; the engine writes outside the bone array",
+                at,
+            )
+        first = tracks_by_joint.setdefault(track.joint_id, j)
+        if first != j:
+            yield Finding(
+                "duplicate-joint", WARNING,
+                f"track {first} animates the same joint; this later track overwrites it every frame",
+                at,
+            )
+        yield from _track(track, anim, at)
+    for m, marker in enumerate(anim.markers):
+        if not marker.name.is_terminated:
+            yield Finding(
+                "marker-name-not-terminated", WARNING,
+                "marker name fills all 32 bytes with no NUL; game code comparing it as a C string reads past it",
+                {**where, "marker": m},
+            )
+
+
+def _track(track: Track, anim: Animation, where: dict) -> Iterator[Finding]:
+    keys = track.keys
+    if not keys:
+        yield Finding(
+            "empty-track", ERROR,
+            "track has no keys; the engine's key search then reads keys[-1] (undefined behaviour)",
+            where,
+        )
+        return
+    if len(keys) > MAX_KEYS:
+        yield Finding(
+            "too-many-keys", ERROR,
+            f"{len(keys)} keys; the engine has room for {MAX_KEYS} and overruns its array past that",
+            where,
+        )
+    translations = 0
+    widest_gap = (1, 0)  # (gap in frames, key index where it ends)
+    for k, key in enumerate(keys):
+        at = {**where, "key": k}
+        if isinstance(key, UnknownKey):
+            yield Finding(
+                "unknown-key-type", ERROR,
+                f"key type {key.key_type} is neither ROTATION (0) nor TRANSLATION (1); the engine "
+                "reads no payload for it, so every later field is read misaligned",
+                at,
+            )
+        elif isinstance(key, TranslationKey):
+            translations += 1
+        elif isinstance(key, RotationKey):
+            yield from _quaternion(key, at)
+        if key.frame >= anim.length:
+            yield Finding(
+                "key-after-end", WARNING,
+                f"frame {key.frame} is at or past the clip length {anim.length}; it is never shown",
+                at,
+            )
+        if k > 0:
+            gap = key.frame - keys[k - 1].frame
+            if gap <= 0:
+                yield Finding(
+                    "keys-not-increasing", WARNING,
+                    f"frame {key.frame} does not come after the previous key's frame "
+                    f"{keys[k - 1].frame}; the engine's key search assumes sorted keys",
+                    at,
+                )
+            elif gap > widest_gap[0]:
+                widest_gap = (gap, k)
+    if translations:
+        yield Finding(
+            "translation-ignored", WARNING,
+            f"{translations} translation key(s); the engine parses them and never applies them",
+            where,
+        )
+    gap, k = widest_gap
+    if gap > 1:
+        yield Finding(
+            "sparse-keys", WARNING,
+            f"up to {gap} frames between keys (widest before key {k}); the engine does not "
+            "interpolate, it holds the previous key until the next key's frame, so the motion steps",
+            {**where, "key": k},
+        )
+
+
+def _quaternion(key: RotationKey, where: dict) -> Iterator[Finding]:
+    length = math.sqrt(sum(c * c for c in key.quaternion)) / FP12_ONE
+    if abs(length - 1.0) > UNIT_TOLERANCE:
+        effect = (
+            "all zero: the engine's Normalize turns it into the identity"
+            if length == 0
+            else "the engine renormalises it when sampling, other tools may not"
+        )
+        yield Finding(
+            "not-unit-quaternion", WARNING,
+            f"quaternion length {length:.4f}, not 1 ({effect})",
+            where,
+        )

@@ -1,0 +1,163 @@
+"""The ``animspec`` command: argument parsing and printing only.
+
+Every command calls library functions that are just as usable from Python; nothing here
+knows a byte layout or a validation rule.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any, Sequence
+
+from . import __version__, jsonfmt
+from .atomic import write_atomic
+from .errors import AnimspecError, JsonInputError, ParseError, WriteError
+from .findings import Severity, has_errors
+from .formats import format_of_dump, load
+
+EXIT_OK = 0
+EXIT_FINDINGS = 1
+"""validate: at least one error-severity finding."""
+EXIT_UNREADABLE = 2
+"""A file could not be read or written."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except AnimspecError as exc:
+        print(f"animspec: error: {exc}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    except BrokenPipeError:
+        # The reader went away (`animspec dump f | head`): not an error. Point stdout at
+        # devnull so the interpreter's final flush does not complain again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+    except OSError as exc:
+        print(f"animspec: error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_UNREADABLE
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="animspec",
+        description="Read, check, dump and rebuild ANIMBIN (PS1 psyqo madnight engine) animation files.",
+    )
+    p.add_argument("--version", action="version", version=f"animspec {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    info = sub.add_parser("info", help="readable summary of a file")
+    info.add_argument("file")
+    info.set_defaults(run=_info)
+
+    val = sub.add_parser(
+        "validate",
+        help="report what the engine will do wrong (exit 0: no errors, 1: errors, 2: unreadable)",
+    )
+    val.add_argument("files", nargs="+", metavar="FILE")
+    val.add_argument("--json", action="store_true", help="print findings as JSON")
+    val.add_argument("--bones", type=int, metavar="N", help="the skeleton's bone count (joint ids must be below it)")
+    val.set_defaults(run=_validate)
+
+    dump = sub.add_parser("dump", help="everything in a file as JSON (raw integer values)")
+    dump.add_argument("file")
+    dump.add_argument("--json", action="store_true", help="JSON output (the default and only form)")
+    dump.add_argument("-o", "--output", metavar="OUT", help="write to OUT instead of standard output")
+    dump.set_defaults(run=_dump)
+
+    pack = sub.add_parser("pack", help="rebuild a binary file from a JSON dump")
+    pack.add_argument("dump", metavar="IN.json")
+    pack.add_argument("-o", "--output", required=True, metavar="OUT")
+    pack.set_defaults(run=_pack)
+    return p
+
+
+def _info(args: argparse.Namespace) -> int:
+    fmt, model = load(args.file)
+    print(f"{args.file}:")
+    print(fmt.summary(model))
+    return EXIT_OK
+
+
+def _validate(args: argparse.Namespace) -> int:
+    options: dict[str, Any] = {}
+    if args.bones is not None:
+        options["bone_count"] = args.bones
+    reports: list[dict[str, Any]] = []
+    status = EXIT_OK
+    for path in args.files:
+        try:
+            fmt, model = load(path)
+        except (ParseError, OSError) as exc:
+            status = EXIT_UNREADABLE
+            reports.append({"file": path, "findings": [], "error": _error_json(exc)})
+            if not args.json:
+                print(f"animspec: error: {exc}", file=sys.stderr)
+            continue
+        findings = fmt.validate(model, **options)
+        if has_errors(findings) and status == EXIT_OK:
+            status = EXIT_FINDINGS
+        reports.append({"file": path, "findings": [f.to_json() for f in findings]})
+        if not args.json:
+            _print_findings(path, findings)
+    if args.json:
+        print(jsonfmt.dumps(reports))
+    return status
+
+
+def _print_findings(path: str, findings: list) -> None:
+    if not findings:
+        print(f"{path}: ok")
+        return
+    for f in findings:
+        where = f.location()
+        print(f"{path}: {f.severity.value}: {f.code}: {where + ': ' if where else ''}{f.message}")
+    counts = {s: sum(1 for f in findings if f.severity is s) for s in Severity}
+    print(f"{path}: {counts[Severity.ERROR]} error(s), {counts[Severity.WARNING]} warning(s), {counts[Severity.INFO]} info")
+
+
+def _error_json(exc: Exception) -> dict[str, Any]:
+    if isinstance(exc, ParseError):
+        return {"message": str(exc), "offset": exc.offset, "field": exc.field}
+    return {"message": str(exc)}
+
+
+def _dump(args: argparse.Namespace) -> int:
+    fmt, model = load(args.file)
+    text = jsonfmt.dumps(fmt.to_json(model)) + "\n"
+    if args.output:
+        _refuse_overwrite(args.output, args.file)
+        write_atomic(args.output, text.encode("utf-8"))
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+def _pack(args: argparse.Namespace) -> int:
+    _refuse_overwrite(args.output, args.dump)
+    with open(args.dump, "rb") as f:
+        raw = f.read()
+    try:
+        doc = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise JsonInputError(args.dump, "$", f"not valid JSON: {exc}") from None
+    fmt = format_of_dump(doc, args.dump)
+    model = fmt.from_json(doc, args.dump)
+    data = fmt.write(model)
+
+    def same_model(written: bytes) -> None:
+        if fmt.read(written, args.output) != model:
+            raise WriteError("file", "the written file does not read back as the dump describes")
+
+    write_atomic(args.output, data, verify=same_model)
+    print(f"{args.output}: {len(data)} bytes ({fmt.description})")
+    return EXIT_OK
+
+
+def _refuse_overwrite(output: str, source: str) -> None:
+    if os.path.exists(output) and os.path.samefile(output, source):
+        raise WriteError(output, "the output is the input file; choose another path")

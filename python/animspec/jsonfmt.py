@@ -1,0 +1,46 @@
+"""JSON text that a person can read and edit: one line per list of plain values.
+
+``json.dumps(indent=2)`` puts every number of a quaternion on its own line; dumps are
+meant to be edited by hand, so lists of scalars, and short objects made only of scalars and
+such lists (a key, a marker), stay on one line.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+
+def dumps(value: Any, indent: int = 2) -> str:
+    return _dumps(value, indent, 0)
+
+
+INLINE_WIDTH = 100
+
+
+def _is_scalar(value: Any) -> bool:
+    return not isinstance(value, (dict, list))
+
+
+def _is_flat(value: Any) -> bool:
+    return _is_scalar(value) or (isinstance(value, list) and all(_is_scalar(v) for v in value))
+
+
+def _dumps(value: Any, indent: int, level: int) -> str:
+    pad = " " * (indent * (level + 1))
+    end = " " * (indent * level)
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        if all(_is_flat(v) for v in value.values()):
+            inline = json.dumps(value, separators=(", ", ": "))
+            if len(inline) <= INLINE_WIDTH:
+                return inline
+        items = [f"{pad}{json.dumps(str(k))}: {_dumps(v, indent, level + 1)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + end + "}"
+    if isinstance(value, list):
+        if all(_is_scalar(v) for v in value):
+            return "[" + ", ".join(json.dumps(v) for v in value) + "]"
+        items = [pad + _dumps(v, indent, level + 1) for v in value]
+        return "[\n" + ",\n".join(items) + "\n" + end + "]"
+    return json.dumps(value)

@@ -1,0 +1,63 @@
+"""Shared helpers for the tests.
+
+ANIMBIN fixtures here are assembled with ``struct`` straight from the layout in
+../shared/seeds/000_6a19e74eeaff9f72.txt, independently of animspec's writer, so the parser
+is not tested only against its own twin.
+"""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+
+
+def name32(text: bytes, tail: bytes = b"") -> bytes:
+    """A 32-byte name field: text, NUL, optional tail, zero padding (no NUL when 32 long)."""
+    if len(text) == 32:
+        return text
+    field = text + b"\0" + tail
+    return field + bytes(32 - len(field))
+
+
+def header(num_animations: int, version: int = 1) -> bytes:
+    return b"ANIMBIN" + struct.pack("<BB", version, num_animations)
+
+
+def anim_header(name: bytes, flags: int, length: int, num_tracks: int, num_markers: int, tail: bytes = b"") -> bytes:
+    return name32(name, tail) + struct.pack("<IHHH", flags, length, num_tracks, num_markers)
+
+
+def track_header(track_type: int, joint_id: int, num_keys: int) -> bytes:
+    return struct.pack("<BBH", track_type, joint_id, num_keys)
+
+
+def rot_key(frame: int, w: int, x: int, y: int, z: int) -> bytes:
+    return struct.pack("<HBhhhh", frame, 0, w, x, y, z)
+
+
+def trans_key(frame: int, x: int, y: int, z: int) -> bytes:
+    return struct.pack("<HBiii", frame, 1, x, y, z)
+
+
+def raw_key(frame: int, key_type: int) -> bytes:
+    """A key with a key type the engine does not know: no payload follows."""
+    return struct.pack("<HB", frame, key_type)
+
+
+def marker(name: bytes, frame: int) -> bytes:
+    return name32(name) + struct.pack("<H", frame)
+
+
+def one_clip(keys: list[bytes], *, length: int = 10, joint: int = 0, flags: int = 1, name: bytes = b"clip") -> bytes:
+    """A file with one animation and one track holding ``keys``."""
+    return header(1) + anim_header(name, flags, length, 1, 0) + track_header(0, joint, len(keys)) + b"".join(keys)
+
+
+@pytest.fixture
+def swing_bytes() -> bytes:
+    return (EXAMPLES / "swing.animbin").read_bytes()

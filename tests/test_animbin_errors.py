@@ -1,0 +1,70 @@
+"""Bad input gives one ParseError naming the file, the byte offset and the field."""
+
+from __future__ import annotations
+
+import struct
+
+import pytest
+from conftest import anim_header, header, one_clip, rot_key, track_header
+
+from animspec.animbin import read_bytes
+from animspec.errors import ParseError
+
+
+def test_every_truncation_of_the_sample_is_a_parse_error(swing_bytes):
+    for n in range(len(swing_bytes)):
+        with pytest.raises(ParseError) as info:
+            read_bytes(swing_bytes[:n], "swing.animbin")
+        err = info.value
+        assert err.path == "swing.animbin"
+        assert err.field, n
+        # The field that ran out starts inside the data (or right at its end).
+        assert err.offset is not None and 0 <= err.offset <= n, (n, err.offset)
+        assert "swing.animbin" in str(err) and f"byte {err.offset}" in str(err)
+
+
+def test_truncated_key_names_field_and_offset():
+    data = one_clip([rot_key(0, 4096, 0, 0, 0), rot_key(1, 4096, 0, 0, 0)])
+    # 9 header + 42 animation header + 4 track header + 11 key 0 + frame and type of key 1
+    key1 = 9 + 42 + 4 + 11
+    cut = data[: key1 + 3 + 5]  # w and x of key 1 are present, y is cut in half
+    with pytest.raises(ParseError) as info:
+        read_bytes(cut, "cut.animbin")
+    assert info.value.field == "animations[0].tracks[0].keys[1].value.y"
+    assert info.value.offset == key1 + 3 + 4
+
+
+def test_wrong_magic():
+    with pytest.raises(ParseError) as info:
+        read_bytes(b"ANIMBOX\x01\x00", "bad.animbin")
+    assert (info.value.field, info.value.offset) == ("magic", 0)
+    assert "ANIMBIN" in info.value.reason and "ANIMBOX" in info.value.reason
+
+
+def test_count_past_the_data():
+    data = header(200) + anim_header(b"only", 1, 1, 0, 0)
+    with pytest.raises(ParseError) as info:
+        read_bytes(data)
+    assert info.value.field == "animations[1].name"
+    assert info.value.offset == 9 + 42
+
+
+def test_huge_key_count_fails_fast_at_the_end_of_data():
+    data = header(1) + anim_header(b"a", 1, 1, 1, 0) + track_header(0, 0, 0xFFFF) + rot_key(0, 1, 2, 3, 4)
+    with pytest.raises(ParseError) as info:
+        read_bytes(data)
+    assert info.value.field == "animations[0].tracks[0].keys[1].frame"
+    assert info.value.offset == len(data)
+
+
+def test_empty_input():
+    with pytest.raises(ParseError) as info:
+        read_bytes(b"", "empty.animbin")
+    assert (info.value.field, info.value.offset) == ("magic", 0)
+
+
+def test_error_message_is_one_line():
+    with pytest.raises(ParseError) as info:
+        read_bytes(struct.pack("<7sB", b"ANIMBIN", 1), "x.animbin")
+    assert "\n" not in str(info.value)
+    assert str(info.value).startswith("x.animbin: byte 8 (0x8), field num_animations:")

@@ -17,6 +17,7 @@ from .atomic import write_atomic
 from .errors import AnimspecError, JsonInputError, ParseError, WriteError
 from .findings import Severity, has_errors
 from .formats import format_of_dump, load
+from .hashes import crc32, read_names_file
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -73,6 +74,11 @@ def _parser() -> argparse.ArgumentParser:
     pack.add_argument("dump", metavar="IN.json")
     pack.add_argument("-o", "--output", required=True, metavar="OUT")
     pack.set_defaults(run=_pack)
+
+    hsh = sub.add_parser("hash", help="DAT1 CRC32 of names (joint, clip, track and section names; case-sensitive)")
+    hsh.add_argument("names", nargs="*", metavar="NAME")
+    hsh.add_argument("--names-file", metavar="FILE", help="also hash every line of FILE (one name per line)")
+    hsh.set_defaults(run=_hash)
     return p
 
 
@@ -155,6 +161,17 @@ def _pack(args: argparse.Namespace) -> int:
 
     write_atomic(args.output, data, verify=same_model)
     print(f"{args.output}: {len(data)} bytes ({fmt.description})")
+    return EXIT_OK
+
+
+def _hash(args: argparse.Namespace) -> int:
+    names = list(args.names)
+    if args.names_file:
+        names += read_names_file(args.names_file)
+    if not names:
+        raise AnimspecError("give at least one NAME or --names-file")
+    for name in names:
+        print(f"{crc32(name):08X}  {name}")
     return EXIT_OK
 
 

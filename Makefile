@@ -24,7 +24,7 @@ node_modules/.installed: package.json package-lock.json
 # error names its byte offset and field (python/animspec/kaitai_read.py).
 generate: node_modules/.installed
 	rm -f generated/*.py
-	node tools/ksc.js --debug -d generated ksy/*.ksy
+	node tools/ksc.js --debug --lint -d generated ksy/*.ksy
 
 demo: $(VENV)/.installed
 	$(BIN)/animspec info $(SAMPLE)

@@ -24,6 +24,7 @@ const USAGE = `usage: node tools/ksc.js [-t LANG]... [-d OUTDIR] [--debug] [--li
   -d OUTDIR       output folder; with more than one target, one sub-folder per target
   --debug         debug mode (positions of every field, no auto-read), as the Web IDE uses
   --check         compile only, write nothing
+  --lint          also check the kaitai_struct_formats conventions (meta keys, doc everywhere)
   --list-targets  print the compiler's targets and exit
 
 Exit status: 0 on success, 1 on any spec error, 2 on bad usage.`;
@@ -31,7 +32,7 @@ Exit status: 0 on success, 1 on any spec error, 2 on bad usage.`;
 class SpecError extends Error {}
 
 function parseArgs(argv) {
-  const opts = { targets: [], outDir: null, debug: false, check: false, files: [] };
+  const opts = { targets: [], outDir: null, debug: false, check: false, lint: false, files: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -42,6 +43,7 @@ function parseArgs(argv) {
     else if (a === '-d' || a === '--outdir') opts.outDir = value();
     else if (a === '--debug') opts.debug = true;
     else if (a === '--check') opts.check = true;
+    else if (a === '--lint') opts.lint = true;
     else if (a === '--list-targets') {
       console.log(compiler.languages.join('\n'));
       process.exit(0);
@@ -112,9 +114,35 @@ function checkConventions(file, spec) {
   }
 }
 
+// House conventions of kaitai_struct_formats that the compiler does not enforce
+// (shared/notes/kaitai-toolchain.md, finding 5c): meta carries id, title, license and
+// file-extension; the spec, every type, every field and every instance have a doc.
+function lintProblems(file, spec) {
+  const problems = [];
+  const meta = (spec && spec.meta) || {};
+  for (const key of ['id', 'title', 'license', 'file-extension']) {
+    if (meta[key] === undefined) problems.push(`/meta/${key}: missing`);
+  }
+  if (!spec.doc) problems.push('/doc: missing');
+  if (!spec['doc-ref']) problems.push('/doc-ref: missing');
+  const checkType = (type, at) => {
+    if (at !== '' && !type.doc) problems.push(`${at}/doc: missing`);
+    (type.seq || []).forEach((field, i) => {
+      if (!field.doc) problems.push(`${at}/seq/${i} (${field.id}): doc missing`);
+    });
+    for (const [name, inst] of Object.entries(type.instances || {})) {
+      if (!inst.doc) problems.push(`${at}/instances/${name}: doc missing`);
+    }
+    for (const [name, sub] of Object.entries(type.types || {})) checkType(sub, `${at}/types/${name}`);
+  };
+  checkType(spec, '');
+  return problems.map((p) => `${file}: ${p}`);
+}
+
 function describeCompilerError(e) {
   // Scala.js exceptions carry the message as "<spec id>: /yaml/path:\n\terror: text".
-  let msg = e instanceof SpecError ? e.message : (e && e.getMessage__T ? e.getMessage__T() : String(e));
+  if (e instanceof SpecError) return e.message;
+  const msg = e && e.getMessage__T ? e.getMessage__T() : String(e);
   return msg.replace(/\s*\n\s*/g, ' ').trim();
 }
 
@@ -155,6 +183,8 @@ async function main() {
     try {
       spec = loadYaml(file);
       checkConventions(file, spec);
+      const problems = opts.lint ? lintProblems(file, spec) : [];
+      if (problems.length) throw new SpecError(`${problems.length} convention problem(s):\n  ${problems.join('\n  ')}`);
     } catch (e) {
       failed++;
       console.error(`ksc: error: ${describeCompilerError(e)}`);

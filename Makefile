@@ -34,9 +34,9 @@ demo: $(VENV)/.installed
 test: $(VENV)/.installed node_modules/.installed
 	$(BIN)/python -m pytest
 
-# Rebuild the samples under examples/ with the project's own writer.
+# Rebuild the samples under examples/ with the project's own writers.
 examples: $(VENV)/.installed
-	$(BIN)/python examples/make_examples.py
+	for script in examples/make_*.py; do $(BIN)/python $$script || exit 1; done
 
 bench: $(VENV)/.installed
 	$(BIN)/python bench/run.py

@@ -44,7 +44,24 @@ def _animbin() -> FileFormat:
     )
 
 
-FORMATS: list[FileFormat] = [_animbin()]
+def _meshbin() -> FileFormat:
+    from .meshbin import info, jsonio, parse, write
+    from .meshbin.validate import validate
+
+    return FileFormat(
+        name=jsonio.FORMAT,
+        description="psyqo madnight engine MESHBIN",
+        detect=parse.looks_like_meshbin,
+        read=parse.read_bytes,
+        write=write.write_bytes,
+        validate=validate,
+        summary=info.summary,
+        to_json=jsonio.to_json,
+        from_json=jsonio.from_json,
+    )
+
+
+FORMATS: list[FileFormat] = [_animbin(), _meshbin()]
 
 
 def by_name(name: str) -> FileFormat:

@@ -9,9 +9,8 @@ model that cannot be stored (256 animations, a frame past 65535, a 33-byte name)
 
 from __future__ import annotations
 
-import struct
-
 from ..errors import WriteError
+from ..fieldwriter import S2, S4, U1, U2, U4, FieldWriter
 from .model import (
     NAME_FIELD_SIZE,
     AnimbinFile,
@@ -26,33 +25,8 @@ from .model import (
 )
 from .parse import MAGIC
 
-# Field widths from ksy/animbin.ksy: (struct format, low, high).
-_U1 = ("<B", 0, 0xFF)
-_U2 = ("<H", 0, 0xFFFF)
-_U4 = ("<I", 0, 0xFFFF_FFFF)
-_S2 = ("<h", -0x8000, 0x7FFF)
-_S4 = ("<i", -0x8000_0000, 0x7FFF_FFFF)
-
-
-class _Out:
-    """A growing buffer that range-checks every integer before packing it."""
-
-    def __init__(self) -> None:
-        self.buf = bytearray()
-
-    def int(self, kind: tuple[str, int, int], value: int, field: str) -> None:
-        fmt, low, high = kind
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise WriteError(field, f"{value!r} is not an integer")
-        if not low <= value <= high:
-            raise WriteError(field, f"{value} does not fit ({low}..{high})")
-        self.buf += struct.pack(fmt, value)
-
-    def count(self, kind: tuple[str, int, int], items: list, field: str) -> None:
-        _, _, high = kind
-        if len(items) > high:
-            raise WriteError(field, f"{len(items)} entries; the count field holds at most {high}")
-        self.int(kind, len(items), field)
+class _Out(FieldWriter):
+    """Field writer with ANIMBIN's fixed 32-byte name fields."""
 
     def name(self, name: Name, field: str) -> None:
         text, tail = name.text, name.tail
@@ -75,8 +49,8 @@ def write_bytes(model: AnimbinFile) -> bytes:
     """The ANIMBIN bytes of ``model``; raises :class:`WriteError` when something does not fit."""
     out = _Out()
     out.buf += MAGIC
-    out.int(_U1, model.version, "version")
-    out.count(_U1, model.animations, "num_animations")
+    out.int(U1, model.version, "version")
+    out.count(U1, model.animations, "num_animations")
     for i, anim in enumerate(model.animations):
         _animation(out, anim, f"animations[{i}]")
     out.buf += bytes(model.trailing)
@@ -85,39 +59,39 @@ def write_bytes(model: AnimbinFile) -> bytes:
 
 def _animation(out: _Out, anim: Animation, at: str) -> None:
     out.name(anim.name, f"{at}.name")
-    out.int(_U4, anim.flags, f"{at}.flags")
-    out.int(_U2, anim.length, f"{at}.length")
-    out.count(_U2, anim.tracks, f"{at}.num_tracks")
-    out.count(_U2, anim.markers, f"{at}.num_markers")
+    out.int(U4, anim.flags, f"{at}.flags")
+    out.int(U2, anim.length, f"{at}.length")
+    out.count(U2, anim.tracks, f"{at}.num_tracks")
+    out.count(U2, anim.markers, f"{at}.num_markers")
     for j, track in enumerate(anim.tracks):
         _track(out, track, f"{at}.tracks[{j}]")
     for j, marker in enumerate(anim.markers):
         out.name(marker.name, f"{at}.markers[{j}].name")
-        out.int(_U2, marker.frame, f"{at}.markers[{j}].frame")
+        out.int(U2, marker.frame, f"{at}.markers[{j}].frame")
 
 
 def _track(out: _Out, track: Track, at: str) -> None:
-    out.int(_U1, track.track_type, f"{at}.track_type")
-    out.int(_U1, track.joint_id, f"{at}.joint_id")
-    out.count(_U2, track.keys, f"{at}.num_keys")
+    out.int(U1, track.track_type, f"{at}.track_type")
+    out.int(U1, track.joint_id, f"{at}.joint_id")
+    out.count(U2, track.keys, f"{at}.num_keys")
     for k, key in enumerate(track.keys):
         _key(out, key, f"{at}.keys[{k}]")
 
 
 def _key(out: _Out, key: Key, at: str) -> None:
-    out.int(_U2, key.frame, f"{at}.frame")
+    out.int(U2, key.frame, f"{at}.frame")
     if isinstance(key, RotationKey):
-        out.int(_U1, KeyType.ROTATION, f"{at}.key_type")
+        out.int(U1, KeyType.ROTATION, f"{at}.key_type")
         for axis in ("w", "x", "y", "z"):
-            out.int(_S2, getattr(key, axis), f"{at}.value.{axis}")
+            out.int(S2, getattr(key, axis), f"{at}.value.{axis}")
     elif isinstance(key, TranslationKey):
-        out.int(_U1, KeyType.TRANSLATION, f"{at}.key_type")
+        out.int(U1, KeyType.TRANSLATION, f"{at}.key_type")
         for axis in ("x", "y", "z"):
-            out.int(_S4, getattr(key, axis), f"{at}.value.{axis}")
+            out.int(S4, getattr(key, axis), f"{at}.value.{axis}")
     elif isinstance(key, UnknownKey):
         if key.key_type in (KeyType.ROTATION, KeyType.TRANSLATION):
             raise WriteError(f"{at}.key_type", f"{key.key_type} is a known key type; use RotationKey or TranslationKey")
         # No payload: the parser (and the engine) read the next field from the next byte.
-        out.int(_U1, key.key_type, f"{at}.key_type")
+        out.int(U1, key.key_type, f"{at}.key_type")
     else:
         raise WriteError(at, f"{type(key).__name__} is not a key")

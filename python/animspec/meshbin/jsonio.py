@@ -1,0 +1,81 @@
+"""MESHBIN model <-> JSON document (``animspec dump --json`` and ``animspec pack``).
+
+Raw integer values, so ``pack(dump(f))`` gives back ``f`` byte for byte.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..jsonpath import JsonNode
+from .model import Bone, Face, MeshbinFile, Vertex
+
+FORMAT = "meshbin"
+
+
+def to_json(model: MeshbinFile) -> dict[str, Any]:
+    """A JSON document of raw values; ``from_json(to_json(m)) == m``."""
+    m = model
+    doc: dict[str, Any] = {
+        "format": FORMAT,
+        "version": m.version,
+        "mesh_type": m.mesh_type,
+        "vertices": [{"position": list(v.position), "colour": list(v.colour)} for v in m.vertices],
+        "faces": [
+            {"vertices": list(f.vertices), "normals": list(f.normals), "uvs": list(f.uvs)} for f in m.faces
+        ],
+        "normals": [list(n) for n in m.normals],
+        "uvs": [list(t) for t in m.uvs],
+        "aabb_min": list(m.aabb_min),
+        "aabb_max": list(m.aabb_max),
+    }
+    if m.version > 1:
+        doc["has_skeleton"] = m.has_skeleton
+    if m.declared_faces is not None:
+        doc["declared_faces"] = m.declared_faces
+    if m.declared_bones is not None:
+        doc["declared_bones"] = m.declared_bones
+    if m.bones or m.vertex_bones:
+        doc["bones"] = [
+            {"parent": b.parent, "position": list(b.position), "rotation": list(b.rotation)} for b in m.bones
+        ]
+        doc["vertex_bones"] = list(m.vertex_bones)
+    if m.trailing:
+        doc["trailing"] = m.trailing.hex()
+    return doc
+
+
+def from_json(doc: Any, source: str | None = None) -> MeshbinFile:
+    """The model a dump describes; raises JsonInputError with the JSON path of a bad value."""
+    root = JsonNode(doc, "$", source)
+    if root["format"].str() != FORMAT:
+        raise root["format"].error(f'expected "{FORMAT}"')
+
+    def opt_int(key: str) -> int | None:
+        return root[key].int() if root.has(key) else None
+
+    return MeshbinFile(
+        version=root["version"].int(),
+        mesh_type=root["mesh_type"].int(),
+        vertices=[
+            Vertex(tuple(v["position"].ints(3)), tuple(v["colour"].ints(3)))  # type: ignore[arg-type]
+            for v in root["vertices"].items()
+        ],
+        faces=[
+            Face(tuple(f["vertices"].ints(4)), tuple(f["normals"].ints(4)), tuple(f["uvs"].ints(4)))  # type: ignore[arg-type]
+            for f in root["faces"].items()
+        ],
+        normals=[tuple(n.ints(3)) for n in root["normals"].items()],  # type: ignore[misc]
+        uvs=[tuple(t.ints(2)) for t in root["uvs"].items()],  # type: ignore[misc]
+        aabb_min=tuple(root["aabb_min"].ints(3)),  # type: ignore[arg-type]
+        aabb_max=tuple(root["aabb_max"].ints(3)),  # type: ignore[arg-type]
+        has_skeleton=root["has_skeleton"].int() if root.has("has_skeleton") else 0,
+        bones=[
+            Bone(b["parent"].int(), tuple(b["position"].ints(3)), tuple(b["rotation"].ints(4)))  # type: ignore[arg-type]
+            for b in (root["bones"].items() if root.has("bones") else [])
+        ],
+        vertex_bones=[n.int() for n in root["vertex_bones"].items()] if root.has("vertex_bones") else [],
+        declared_faces=opt_int("declared_faces"),
+        declared_bones=opt_int("declared_bones"),
+        trailing=root["trailing"].hex_bytes() if root.has("trailing") else b"",
+    )

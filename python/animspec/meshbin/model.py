@@ -1,0 +1,166 @@
+"""Typed model of a MESHBIN file (mesh + optional skeleton), and the skeleton as arrays.
+
+The model holds raw integers exactly as stored (20.12 positions, FP12 quaternions, int16
+normals and bounding box, uint8 colours and texels) so that writing it back reproduces the
+file byte for byte. Counts are the lengths of the lists, except where the file's header can
+say something else (``declared_faces``, ``declared_bones``). The layout itself is written
+down only in ksy/meshbin.ksy; this module knows nothing about bytes.
+
+:func:`skeleton_from_meshbin` turns the bone table into an :class:`animspec.skeleton.Skeleton`
+for playback (bone i is ANIMBIN joint id i). MESHBIN stores no bone names, so they are made
+up ("bone0", "bone1", ...); positions and rotations become floats (raw / 4096), relative to
+the parent, rotations as stored (not normalised).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..skeleton import Skeleton
+
+FP12_ONE = 4096
+"""1.0 in psyqo FixedPoint<12>: raw value / 4096."""
+
+MAX_BONES = 15
+"""Bones a skeleton has room for (src/mesh/skeleton/skeleton.hh); the loader reads at most
+this many bone records."""
+
+MAX_FACES_PER_MESH = 1000
+"""The loader refuses a file whose face count is this or more (src/mesh/mesh_manager.hh)."""
+
+NO_COLOUR = (0xFF, 0xFF, 0xFF)
+"""What obj-to-meshbin.py writes (-1 per channel) for a vertex without a colour."""
+
+MISSING_INDEX = (-1, -1, -1, -1)
+"""What obj-to-meshbin.py writes for a face without normals or texture coordinates."""
+
+IDENTITY_ROTATION = (FP12_ONE, 0, 0, 0)
+
+Vec3 = tuple[int, int, int]
+Quad = tuple[int, int, int, int]
+
+
+@dataclass
+class Vertex:
+    """A vertex: model-space position (raw 20.12) and colour (r, g, b bytes)."""
+
+    position: Vec3
+    colour: tuple[int, int, int] = NO_COLOUR
+
+    def __post_init__(self) -> None:
+        self.position = tuple(self.position)  # type: ignore[assignment]
+        self.colour = tuple(self.colour)  # type: ignore[assignment]
+
+
+@dataclass
+class Face:
+    """One quad: the same record of the three index arrays (vertex, normal, uv indices).
+
+    Corners are in the order the PS1 quad primitive takes them (obj-to-meshbin.py turns an
+    OBJ face a, b, c, d into a, d, b, c).
+    """
+
+    vertices: Quad
+    normals: Quad = MISSING_INDEX
+    uvs: Quad = MISSING_INDEX
+
+    def __post_init__(self) -> None:
+        self.vertices = tuple(self.vertices)  # type: ignore[assignment]
+        self.normals = tuple(self.normals)  # type: ignore[assignment]
+        self.uvs = tuple(self.uvs)  # type: ignore[assignment]
+
+
+@dataclass
+class Bone:
+    """A bone's rest pose relative to its parent.
+
+    ``parent``: index of the parent bone, -1 for a root. ``position``: (x, y, z) raw 20.12.
+    ``rotation``: (w, x, y, z) raw FP12.
+    """
+
+    parent: int
+    position: Vec3
+    rotation: Quad = IDENTITY_ROTATION
+
+    def __post_init__(self) -> None:
+        self.position = tuple(self.position)  # type: ignore[assignment]
+        self.rotation = tuple(self.rotation)  # type: ignore[assignment]
+
+
+@dataclass
+class MeshbinFile:
+    """A whole MESHBIN file.
+
+    ``has_skeleton`` is the header byte (version 2 and later): when it is not 0 the file
+    carries ``bones`` and one entry of ``vertex_bones`` per vertex; when it is 0 (and always
+    for versions 0 and 1) both lists are empty.
+
+    ``declared_faces`` / ``declared_bones`` are the header's face and bone counts when they
+    differ from ``len(faces)`` / ``len(bones)``, and None otherwise (the usual case). The
+    face count sizes nothing; the bone count can differ when it exceeds the 15 records the
+    loader reads, or when the skeleton flag is 0.
+    """
+
+    vertices: list[Vertex] = field(default_factory=list)
+    faces: list[Face] = field(default_factory=list)
+    normals: list[Vec3] = field(default_factory=list)
+    uvs: list[tuple[int, int]] = field(default_factory=list)
+    aabb_min: Vec3 = (0, 0, 0)
+    aabb_max: Vec3 = (0, 0, 0)
+    has_skeleton: int = 0
+    bones: list[Bone] = field(default_factory=list)
+    vertex_bones: list[int] = field(default_factory=list)
+    version: int = 2
+    mesh_type: int = 1
+    declared_faces: int | None = None
+    declared_bones: int | None = None
+    trailing: bytes = b""
+    """Bytes after the last field the loader reads; kept for byte exactness."""
+
+    def __post_init__(self) -> None:
+        self.normals = [tuple(n) for n in self.normals]  # type: ignore[misc]
+        self.uvs = [tuple(t) for t in self.uvs]  # type: ignore[misc]
+        self.vertex_bones = list(self.vertex_bones)
+        self.aabb_min = tuple(self.aabb_min)  # type: ignore[assignment]
+        self.aabb_max = tuple(self.aabb_max)  # type: ignore[assignment]
+        self.trailing = bytes(self.trailing)
+        # A declared count equal to the list's length is no extra information: one model
+        # value per file.
+        if self.declared_faces == len(self.faces):
+            self.declared_faces = None
+        if self.declared_bones == len(self.bones):
+            self.declared_bones = None
+
+    @property
+    def num_faces(self) -> int:
+        """The header's face count."""
+        return len(self.faces) if self.declared_faces is None else self.declared_faces
+
+    @property
+    def num_bones(self) -> int:
+        """The header's bone count (0 for versions without one)."""
+        return len(self.bones) if self.declared_bones is None else self.declared_bones
+
+    @property
+    def skeleton_present(self) -> bool:
+        """True when the loader reads a bone table and per-vertex bone indices."""
+        return self.version > 1 and self.has_skeleton != 0
+
+    def bounds(self) -> tuple[Vec3, Vec3]:
+        """(min, max) of the vertex positions, as obj-to-meshbin.py computes the bounding box."""
+        if not self.vertices:
+            return (0, 0, 0), (0, 0, 0)
+        pos = np.array([v.position for v in self.vertices], dtype=np.int64)
+        lo, hi = pos.min(axis=0), pos.max(axis=0)
+        return (int(lo[0]), int(lo[1]), int(lo[2])), (int(hi[0]), int(hi[1]), int(hi[2]))
+
+
+def skeleton_from_meshbin(model: MeshbinFile) -> Skeleton:
+    """The skeleton of ``model`` (empty when the file has none)."""
+    n = len(model.bones)
+    parents = np.array([b.parent for b in model.bones], dtype=np.int64).reshape(n)
+    trans = np.array([b.position for b in model.bones], dtype=np.float64).reshape(n, 3) / FP12_ONE
+    rot = np.array([b.rotation for b in model.bones], dtype=np.float64).reshape(n, 4) / FP12_ONE
+    return Skeleton(parents, trans, rot, [f"bone{i}" for i in range(n)])

@@ -1,0 +1,164 @@
+"""What the engine's MESHBIN loader and skinning will get wrong (``animspec validate``).
+
+Facts from psyqo-madnight-engine ``src/mesh/mesh_manager.cpp`` and ``src/mesh/skeleton/``
+(Forceh91/psyqo-madnight-engine). Every check works on the typed model.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import numpy as np
+
+from ..findings import Finding, Severity
+from ..skeleton import Skeleton
+from .model import MAX_BONES, MAX_FACES_PER_MESH, MeshbinFile, skeleton_from_meshbin
+
+ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
+
+UNIT_TOLERANCE = 0.01
+"""How far a rest quaternion's length may stray from 1 before it is mentioned."""
+
+
+def check_skeleton(skeleton: Skeleton) -> list[Finding]:
+    """Everything wrong with a bone hierarchy, as findings; never raises on bad data.
+
+    The engine (SkeletonController::UpdateSkeletonBoneMatrices) computes world matrices in
+    bone order in a single pass, reading ``bones[parent]`` without a range check, so a
+    parent must be a valid, earlier bone.
+    """
+    return list(_skeleton(skeleton))
+
+
+def _skeleton(sk: Skeleton) -> Iterator[Finding]:
+    n = sk.bone_count
+    if n > MAX_BONES:
+        yield Finding(
+            "too-many-bones", ERROR,
+            f"{n} bones; the engine has room for {MAX_BONES}",
+        )
+    for i in range(n):
+        parent = int(sk.parents[i])
+        where = {"bone": i}
+        if parent == -1:
+            pass
+        elif parent < -1 or parent >= n:
+            yield Finding(
+                "bone-parent-out-of-range", ERROR,
+                f"parent {parent} is not a bone (0..{n - 1}) or -1; the engine reads outside "
+                "its bone array",
+                where,
+            )
+        elif parent == i:
+            yield Finding("bone-parent-self", ERROR, "the bone is its own parent", where)
+        elif parent > i:
+            yield Finding(
+                "bone-parent-after-child", ERROR,
+                f"parent {parent} comes after this bone; the engine builds world matrices in "
+                "bone order in one pass, so this bone uses its parent's matrix before it is computed",
+                where,
+            )
+        rot = sk.rest_rotation[i]
+        length = float(np.sqrt(np.dot(rot, rot)))
+        if length == 0.0:
+            yield Finding(
+                "rest-rotation-zero", WARNING,
+                "rest rotation is (0, 0, 0, 0); the engine normalises it to identity",
+                where,
+            )
+        elif abs(length - 1.0) > UNIT_TOLERANCE:
+            yield Finding(
+                "rest-rotation-not-unit", INFO,
+                f"rest rotation has length {length:.4f}; the engine normalises it before use",
+                where,
+            )
+    roots = [i for i in range(n) if int(sk.parents[i]) == -1]
+    if n and not roots:
+        yield Finding("no-root-bone", ERROR, "no bone has parent -1")
+
+
+def validate(model: MeshbinFile, *, bone_count: int | None = None) -> list[Finding]:
+    """Every finding for ``model``: what the loader refuses or misreads, indices that point
+    outside their arrays, and the skeleton's hierarchy problems.
+
+    ``bone_count`` is accepted for the signature every format shares (the CLI's ``--bones``
+    is for ANIMBIN); a MESHBIN carries its own bone table, so it is not used.
+    """
+    return list(_file(model))
+
+
+def _file(m: MeshbinFile) -> Iterator[Finding]:
+    if m.num_faces >= MAX_FACES_PER_MESH:
+        yield Finding(
+            "too-many-faces", ERROR,
+            f"face count {m.num_faces}; the loader refuses meshes with {MAX_FACES_PER_MESH} or more",
+        )
+    if m.declared_faces is not None:
+        yield Finding(
+            "face-count-mismatch", WARNING,
+            f"the header says {m.declared_faces} faces but there are {len(m.faces)} index "
+            "records (the converter writes them equal)",
+        )
+    yield from _faces(m)
+    if tuple(m.aabb_min) != m.bounds()[0] or tuple(m.aabb_max) != m.bounds()[1]:
+        lo, hi = m.bounds()
+        yield Finding(
+            "aabb-mismatch", INFO,
+            f"bounding box {m.aabb_min}..{m.aabb_max} is not the vertices' bounds {lo}..{hi}",
+        )
+    if any(c < 0 for c in (*m.aabb_min, *m.aabb_max)):
+        yield Finding(
+            "aabb-negative", WARNING,
+            "the bounding box has negative components; the loader copies each int16 into the "
+            "low half of a 32-bit value without sign extension, so it reads 65536 + value",
+        )
+    if m.skeleton_present:
+        yield from _skin(m)
+    if m.trailing:
+        yield Finding(
+            "trailing-bytes", WARNING,
+            f"{len(m.trailing)} bytes after the last field; the engine never reads them",
+        )
+
+
+def _faces(m: MeshbinFile) -> Iterator[Finding]:
+    # Normal and uv indices of -1 are what the converter writes when the OBJ face has none;
+    # how the renderer copes is not established, so those are warnings.
+    arrays = (
+        ("vertices", len(m.vertices), "face-vertex-index-out-of-range", ERROR),
+        ("normals", len(m.normals), "face-normal-index-out-of-range", WARNING),
+        ("uvs", len(m.uvs), "face-uv-index-out-of-range", WARNING),
+    )
+    for i, face in enumerate(m.faces):
+        for name, size, code, severity in arrays:
+            bad = [c for c in getattr(face, name) if not 0 <= c < size]
+            if bad:
+                yield Finding(code, severity, f"{name} indices {bad} point outside the {size} {name}", {"face": i})
+
+
+def _skin(m: MeshbinFile) -> Iterator[Finding]:
+    if m.num_bones > MAX_BONES:
+        yield Finding(
+            "too-many-bones", ERROR,
+            f"the header declares {m.num_bones} bones; the loader reads {MAX_BONES} records and "
+            "takes the following bytes as the per-vertex bone indices",
+        )
+    elif m.declared_bones is not None:
+        yield Finding(
+            "bone-count-mismatch", ERROR,
+            f"the header declares {m.declared_bones} bones but {len(m.bones)} records are stored",
+        )
+    if not m.bones:
+        yield Finding("skeleton-without-bones", WARNING, "the skeleton flag is set but there are no bones")
+    for i, bone in enumerate(m.vertex_bones):
+        if bone >= len(m.bones):
+            yield Finding(
+                "vertex-bone-out-of-range", ERROR,
+                f"vertex follows bone {bone}; the skeleton has {len(m.bones)}",
+                {"vertex": i},
+            )
+    sk = skeleton_from_meshbin(m)
+    for f in check_skeleton(sk):
+        # check_skeleton also counts bones; the header check above already covers that.
+        if f.code != "too-many-bones":
+            yield f

@@ -10,6 +10,7 @@ import os
 
 from ..generated.animbin import Animbin
 from ..kaitai_read import parse
+from .fastread import MAGIC, try_read
 from .model import (
     Animation,
     AnimbinFile,
@@ -22,11 +23,17 @@ from .model import (
     UnknownKey,
 )
 
-MAGIC = b"ANIMBIN"
+def read_bytes(data: bytes, path: str | None = None, *, fast: bool = True) -> AnimbinFile:
+    """Parse a whole ANIMBIN file held in memory. ``path`` only labels errors.
 
-
-def read_bytes(data: bytes, path: str | None = None) -> AnimbinFile:
-    """Parse a whole ANIMBIN file held in memory. ``path`` only labels errors."""
+    With ``fast`` (the default), files whose keys are all ROTATION keys are read by the
+    numpy fast path (:mod:`.fastread`); everything else, and every error, goes through the
+    generated parser.
+    """
+    if fast:
+        model = try_read(data)
+        if model is not None:
+            return model
     root = parse(Animbin, data, path)
     return AnimbinFile(
         animations=[_animation(a) for a in root.animations],

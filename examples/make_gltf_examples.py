@@ -1,0 +1,203 @@
+"""Build examples/pendulum_rig.glb directly with pygltflib (not with animspec's glTF writer).
+
+Run ``python examples/make_gltf_examples.py`` to regenerate it; the tests check that the
+committed file equals what this script makes, that it passes the Khronos validator, and
+that ``animspec.gltf.convert`` turns it into a valid ANIMBIN. It is written by hand so that
+the converter is tested against a glTF its own writer did not make.
+
+pendulum_rig.glb
+    The glTF counterpart of examples/pendulum.meshbin and swing.animbin: a skin of four
+    joints root -> upper -> lower -> tip, each BONE metres below its parent in the glTF's
+    Y-up world. The root's rest rotation is a half turn about X (the quaternion of the
+    exporter's axis change diag(1, -1, -1)) and the children sit at local +Y, so after the
+    conversion's own axis change the ANIMBIN root is back near the identity and the
+    children hang along +Y, as in pendulum.meshbin (PS1 space is Y-down). One box per bone,
+    rigidly skinned, makes it visible.
+
+    "swing": every joint swings about its local Z (amplitude 20 + 10 j degrees, phase lag
+    0.35 j radians), one period in 30 NTSC vsyncs (30 / 59.94 s), LINEAR keys every period/15,
+    markers "left" (frame 7) and "right" (frame 22) in the animation's extras.
+    "nod": 0.4 s; the tip nods about X through a CUBICSPLINE curve (0, 30, 0 degrees with
+    zero tangents) and the lower joint flips between two poses through a STEP curve.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+import sys
+from pathlib import Path
+
+import numpy as np
+from pygltflib import (
+    ANIM_CUBICSPLINE,
+    ANIM_LINEAR,
+    ANIM_STEP,
+    ARRAY_BUFFER,
+    ELEMENT_ARRAY_BUFFER,
+    FLOAT,
+    GLTF2,
+    UNSIGNED_BYTE,
+    UNSIGNED_SHORT,
+    Accessor,
+    Animation,
+    AnimationChannel,
+    AnimationChannelTarget,
+    AnimationSampler,
+    Asset,
+    Attributes,
+    Buffer,
+    BufferView,
+    Mesh,
+    Node,
+    Primitive,
+    Scene,
+    Skin,
+)
+
+from animspec.atomic import write_atomic
+
+HERE = Path(__file__).resolve().parent
+NAME = "pendulum_rig.glb"
+BONE = 0.5
+"""Distance from each joint to the next, in metres."""
+NAMES = ["root", "upper", "lower", "tip"]
+NTSC_HZ = 60000 / 1001
+SWING_PERIOD = 30 / NTSC_HZ
+HALF_TURN_X = (1.0, 0.0, 0.0, 0.0)
+"""x, y, z, w: 180 degrees about X (diag(1, -1, -1))."""
+
+
+def axis_angle(axis: tuple[float, float, float], degrees: float) -> tuple[float, float, float, float]:
+    """x, y, z, w (glTF order) for ``degrees`` about a unit ``axis``."""
+    half = math.radians(degrees) / 2
+    s = math.sin(half)
+    return (axis[0] * s, axis[1] * s, axis[2] * s, math.cos(half))
+
+
+def multiply(a: tuple[float, ...], b: tuple[float, ...]) -> tuple[float, float, float, float]:
+    """Hamilton product a * b of x, y, z, w quaternions."""
+    ax, ay, az, aw = a
+    bx, by, bz, bw = b
+    return (
+        aw * bx + ax * bw + ay * bz - az * by,
+        aw * by - ax * bz + ay * bw + az * bx,
+        aw * bz + ax * by - ay * bx + az * bw,
+        aw * bw - ax * bx - ay * by - az * bz,
+    )
+
+
+class _Blob:
+    """Accessor data in one buffer, each view 4-byte aligned."""
+
+    def __init__(self, gltf: GLTF2) -> None:
+        self.gltf, self.data = gltf, bytearray()
+
+    def add(self, fmt: str, rows: list[tuple], ctype: int, atype: str, target: int | None = None, bounds: bool = False) -> int:
+        self.data += bytes(-len(self.data) % 4)
+        start = len(self.data)
+        for row in rows:
+            self.data += struct.pack("<" + fmt * len(row), *row)
+        self.gltf.bufferViews.append(BufferView(buffer=0, byteOffset=start, byteLength=len(self.data) - start, target=target))
+        acc = Accessor(bufferView=len(self.gltf.bufferViews) - 1, componentType=ctype, count=len(rows), type=atype)
+        if bounds:
+            # Bounds of the float32 values as stored (the validator compares exactly).
+            stored = np.array(rows, dtype=np.float32 if fmt == "f" else np.int64)
+            acc.min = [float(v) for v in stored.min(axis=0)]
+            acc.max = [float(v) for v in stored.max(axis=0)]
+        self.gltf.accessors.append(acc)
+        return len(self.gltf.accessors) - 1
+
+
+def _channel(blob: _Blob, anim: Animation, node: int, times: list[float], values: list[tuple], interpolation: str) -> None:
+    inp = blob.add("f", [(t,) for t in times], FLOAT, "SCALAR", bounds=True)
+    out = blob.add("f", values, FLOAT, "VEC4")
+    anim.samplers.append(AnimationSampler(input=inp, output=out, interpolation=interpolation))
+    anim.channels.append(AnimationChannel(sampler=len(anim.samplers) - 1, target=AnimationChannelTarget(node=node, path="rotation")))
+
+
+def _rest(joint: int) -> tuple[float, float, float, float]:
+    return HALF_TURN_X if joint == 0 else (0.0, 0.0, 0.0, 1.0)
+
+
+def pendulum_rig() -> bytes:
+    gltf = GLTF2(asset=Asset(generator="animspec examples/make_gltf_examples.py", version="2.0"))
+    blob = _Blob(gltf)
+    for j, name in enumerate(NAMES):
+        gltf.nodes.append(Node(
+            name=name,
+            translation=[0.0, BONE if j else 0.0, 0.0],
+            rotation=list(_rest(j)),
+            children=[j + 1] if j + 1 < len(NAMES) else [],
+        ))
+
+    # Bind pose: joint j at (0, -j * BONE, 0), every world rotation the half turn about X
+    # (a diagonal matrix, its own inverse), so each inverse bind matrix is diag(1,-1,-1)
+    # followed by the translation that brings the joint to the origin.
+    ibms, positions, joints, indices = [], [], [], []
+    for j in range(len(NAMES)):
+        y = -j * BONE
+        # column-major 4x4: columns x, y, z, translation
+        ibms.append((1, 0, 0, 0, 0, -1, 0, 0, 0, 0, -1, 0, 0, y, 0, 1))
+        half = 0.04 if j < 3 else 0.12
+        top, bottom = y, y - (BONE if j < 3 else 2 * half)
+        base = len(positions)
+        for sy in (top, bottom):
+            for sx, sz in ((-half, -half), (half, -half), (half, half), (-half, half)):
+                positions.append((sx, sy, sz))
+                joints.append((j, 0, 0, 0))
+        quads = [(0, 1, 2, 3), (7, 6, 5, 4), (0, 4, 5, 1), (1, 5, 6, 2), (2, 6, 7, 3), (3, 7, 4, 0)]
+        for a, b, c, d in quads:  # counter-clockwise seen from outside
+            indices += [(base + a,), (base + c,), (base + b,), (base + a,), (base + d,), (base + c,)]
+    primitive = Primitive(
+        attributes=Attributes(
+            POSITION=blob.add("f", positions, FLOAT, "VEC3", ARRAY_BUFFER, bounds=True),
+            JOINTS_0=blob.add("B", joints, UNSIGNED_BYTE, "VEC4", ARRAY_BUFFER),
+            WEIGHTS_0=blob.add("f", [(1.0, 0.0, 0.0, 0.0)] * len(positions), FLOAT, "VEC4", ARRAY_BUFFER),
+        ),
+        indices=blob.add("H", indices, UNSIGNED_SHORT, "SCALAR", ELEMENT_ARRAY_BUFFER),
+    )
+    gltf.meshes.append(Mesh(name="pendulum", primitives=[primitive]))
+    gltf.skins.append(Skin(name="pendulum", joints=[0, 1, 2, 3], skeleton=0,
+                           inverseBindMatrices=blob.add("f", ibms, FLOAT, "MAT4")))
+    gltf.nodes.append(Node(name="pendulum_mesh", mesh=0, skin=0))
+    gltf.scenes.append(Scene(name="pendulum", nodes=[0, 4]))
+    gltf.scene = 0
+
+    swing = Animation(name="swing", extras={"markers": [{"name": "left", "frame": 7}, {"name": "right", "frame": 22}]})
+    times = [SWING_PERIOD * k / 15 for k in range(16)]
+    for j in range(len(NAMES)):
+        amplitude, lag = 20.0 + 10.0 * j, 0.35 * j
+        values = [multiply(_rest(j), axis_angle((0.0, 0.0, 1.0), amplitude * math.sin(2 * math.pi * t / SWING_PERIOD - lag)))
+                  for t in times]
+        _channel(blob, swing, j, times, values, ANIM_LINEAR)
+
+    nod = Animation(name="nod")
+    zero = (0.0, 0.0, 0.0, 0.0)
+    cubic = []
+    for degrees in (0.0, 30.0, 0.0):  # in-tangent, value, out-tangent per key
+        cubic += [zero, axis_angle((1.0, 0.0, 0.0), degrees), zero]
+    _channel(blob, nod, 3, [0.0, 0.2, 0.4], cubic, ANIM_CUBICSPLINE)
+    _channel(blob, nod, 2, [0.0, 0.2], [axis_angle((0.0, 0.0, 1.0), 0.0), axis_angle((0.0, 0.0, 1.0), -15.0)], ANIM_STEP)
+    gltf.animations += [swing, nod]
+
+    blob.data += bytes(-len(blob.data) % 4)
+    gltf.buffers.append(Buffer(byteLength=len(blob.data)))
+    gltf.set_binary_blob(bytes(blob.data))
+    return b"".join(gltf.save_to_bytes())
+
+
+def examples() -> dict[str, bytes]:
+    return {NAME: pendulum_rig()}
+
+
+def main() -> int:
+    for name, data in examples().items():
+        path = HERE / name
+        write_atomic(path, data)
+        print(f"{path.relative_to(HERE.parent)}: {len(data)} bytes")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,171 @@
+"""An Insomniac .animclip's base state shown on a glTF rig.
+
+ALERT's ``animclip_to_gltf.py`` procedure (../shared/spec/animclip.md, section 8.3), restated:
+joints are matched purely by name hash: every node name of the rig is hashed with the DAT1
+CRC32 (section 5.1, case-sensitive, :func:`animspec.hashes.crc32`) and compared with the
+clip's joint hashes. A matched node gets a two-key animation: its rig (bind) pose at t = 0,
+the base-state local rotation and translation at t = ``key_seconds`` (ALERT: 1/25 s), LINEAR.
+Base-state values REPLACE the node's local values (section 8.3, step 4); nothing is additive.
+Unmatched joints are reported both ways. Custom tracks (per-frame float arrays) have no glTF
+counterpart: they are kept in the animation's ``extras``.
+
+The clip is read through a minimal protocol, not through ``animspec.animclip`` (written
+separately): an iterable of joints, each either an object with ``hash``, ``rotation`` and
+``translation`` attributes or a ``(hash, rotation, translation)`` tuple, where rotation is
+x, y, z, w already dequantised (section 8.1: raw / 32768; need not be unit length, it is
+normalised here, a zero quaternion becoming the identity) and translation is x, y, z
+(raw / 2**E15) or None to keep the rig's. Custom tracks: objects with ``name`` and
+``values`` or ``(name, values)`` tuples.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, Union
+
+import numpy as np
+from pygltflib import ANIM_LINEAR
+
+from ..errors import AnimspecError
+from ..hashes import crc32
+from ..skeleton import normalize
+from .from_animbin import GlbBuilder, add_animation, glb_bytes
+from .rig import GltfSource, copy_gltf, load_gltf, node_name, node_rest, xyzw_to_wxyz
+
+NO_JOINT = 0xFFFF_FFFF
+"""A Joint Hashes entry that names no joint (section 7.3): skipped, as ALERT skips it."""
+
+ALERT_KEY_SECONDS = 1 / 25
+"""Where ALERT puts the base-state key ("25 seems to be default blender fps")."""
+
+
+class ClipJointLike(Protocol):
+    hash: int
+    rotation: Sequence[float]
+    translation: Sequence[float] | None
+
+
+class CustomTrackLike(Protocol):
+    name: str
+    values: Sequence[float]
+
+
+JointInput = Union[ClipJointLike, tuple[int, Sequence[float], Sequence[float] | None]]
+TrackInput = Union[CustomTrackLike, tuple[str, Sequence[float]]]
+
+
+@dataclass
+class AnimclipMatch:
+    """How the clip's joints met the rig's nodes."""
+
+    matched: list[tuple[str, int]] = field(default_factory=list)
+    """(node name, hash) of every node that received the base state."""
+    clip_only: list[int] = field(default_factory=list)
+    """Clip joint hashes no rig node name hashes to."""
+    rig_only: list[str] = field(default_factory=list)
+    """Rig joints (skin joints, or every named node when there is no skin) the clip lacks."""
+    lines: list[str] = field(default_factory=list)
+
+
+def _joint(item: Any) -> tuple[int, np.ndarray, np.ndarray | None]:
+    if isinstance(item, tuple):
+        h, rotation, translation = item
+    else:
+        h, rotation, translation = item.hash, item.rotation, item.translation
+    q = np.asarray(rotation, dtype=np.float64).reshape(4)
+    t = None if translation is None else np.asarray(translation, dtype=np.float64).reshape(3)
+    return int(h) & 0xFFFF_FFFF, q, t
+
+
+def _track(item: Any) -> tuple[str, list[float]]:
+    name, values = item if isinstance(item, tuple) else (item.name, item.values)
+    return str(name), [float(v) for v in values]
+
+
+def animclip_to_gltf(
+    joints: Iterable[JointInput],
+    rig: GltfSource,
+    *,
+    custom_tracks: Iterable[TrackInput] = (),
+    name: str = "base_state",
+    key_seconds: float = ALERT_KEY_SECONDS,
+    bind_key: bool = True,
+) -> tuple[bytes, AnimclipMatch]:
+    """The rig as GLB with one more animation: the clip's base state on its matched nodes.
+
+    ``bind_key``: key the rig pose at t = 0 and the base state at ``key_seconds`` (ALERT's
+    layout); False keys only the base state, at t = 0. Raises :class:`AnimspecError` when
+    no node matches any joint (the animation would have no channel, which glTF forbids).
+    """
+    if not key_seconds > 0:
+        raise AnimspecError("key_seconds must be positive")
+    gltf = copy_gltf(load_gltf(rig))
+    base: dict[int, tuple[np.ndarray, np.ndarray | None]] = {}
+    repeated = 0
+    for item in joints:
+        h, q, t = _joint(item)
+        if h == NO_JOINT:
+            continue
+        repeated += h in base
+        base[h] = (q, t)
+
+    match = AnimclipMatch()
+    rig_joints = sorted({j for skin in gltf.skins for j in (skin.joints or [])}) or [
+        i for i, n in enumerate(gltf.nodes) if n.name
+    ]
+    node_hash = {i: crc32(node_name(gltf, i)) for i, n in enumerate(gltf.nodes) if n.name}
+    hit_hashes: set[int] = set()
+    channels = []
+    times = np.array([0.0, key_seconds]) if bind_key else np.array([0.0])
+    for node, h in node_hash.items():
+        if h not in base:
+            continue
+        q, t = base[h]
+        norm = np.linalg.norm(q)
+        target_q = normalize(xyzw_to_wxyz(q / norm)) if norm > 0 else np.array([1.0, 0.0, 0.0, 0.0])
+        rest = node_rest(gltf, node)
+        if gltf.nodes[node].matrix is not None:
+            # Animated nodes must use TRS (glTF 3.5.3): move the matrix into TRS.
+            gltf.nodes[node].matrix = None
+            gltf.nodes[node].translation = [float(v) for v in rest.translation]
+            gltf.nodes[node].rotation = [float(v) for v in np.r_[rest.rotation[1:], rest.rotation[:1]]]
+            gltf.nodes[node].scale = [float(v) for v in rest.scale]
+        rotations = np.vstack([rest.rotation, target_q]) if bind_key else target_q[None]
+        if bind_key and float(np.dot(rotations[0], rotations[1])) < 0:
+            rotations[1] = -rotations[1]  # the same rotation, reached the short way
+        channels.append((node, "rotation", times, rotations, ANIM_LINEAR))
+        if t is not None:
+            moves = np.vstack([rest.translation, t]) if bind_key else t[None]
+            channels.append((node, "translation", times, moves, ANIM_LINEAR))
+        match.matched.append((node_name(gltf, node), h))
+        hit_hashes.add(h)
+    match.clip_only = sorted(h for h in base if h not in hit_hashes)
+    match.rig_only = [node_name(gltf, n) for n in rig_joints if node_hash.get(n) not in base]
+
+    match.lines.append(
+        f"{len(base)} clip joint(s), {len(rig_joints)} rig joint(s): {len(match.matched)} node(s) matched by CRC32 of the name"
+    )
+    if repeated:
+        match.lines.append(f"{repeated} clip joint hash(es) listed more than once: the last record wins")
+    if match.clip_only:
+        match.lines.append("clip joints with no rig node: " + ", ".join(f"{h:08X}" for h in match.clip_only))
+    if match.rig_only:
+        match.lines.append("rig joints the clip does not pose (left in the rig pose): " + ", ".join(match.rig_only))
+    if not channels:
+        raise AnimspecError("no rig node name hashes to any of the clip's joints; " + "; ".join(match.lines))
+
+    tracks = dict(_track(t) for t in custom_tracks)
+    if tracks:
+        match.lines.append(f"{len(tracks)} custom track(s) kept in the animation's extras (glTF has no place for them)")
+    extras = {
+        "animclip": {
+            "source": "base state (animclip.md section 8)",
+            "custom_tracks": tracks,
+            "unmatched_clip_hashes": [f"{h:08X}" for h in match.clip_only],
+            "unposed_rig_joints": match.rig_only,
+        }
+    }
+    builder = GlbBuilder(gltf)
+    add_animation(builder, name, channels, extras)
+    return glb_bytes(builder.finish()), match

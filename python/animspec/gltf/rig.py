@@ -1,0 +1,314 @@
+"""Reading a glTF 2.0 asset: its binary data, node transforms and a skin as a :class:`Skeleton`.
+
+The exported joints are a skin's joints in skin order (ANIMBIN joint id = position), or the
+joints named by a mapping (one name per joint id). Each exported joint's parent is its
+nearest exported ancestor; its rest transform is taken relative to that parent, composing
+any nodes in between. An exported joint with no exported ancestor is a root: its transform
+is taken relative to the parent of the topmost skin joint above it, which plays the role of
+Blender's "armature space" (the space the upstream exporter measures the root bone in;
+../shared/spec/animbin-engine.md, "Exporter"). Nodes above the skin (an armature or scene
+node) are left out, as the exporter leaves out the armature object's transform.
+
+Quaternions returned here are numpy arrays in w, x, y, z order (the ANIMBIN and
+:mod:`animspec.skeleton` order); glTF stores x, y, z, w and the conversion happens here.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence, Union
+
+import numpy as np
+from pygltflib import GLTF2
+
+from ..errors import AnimspecError
+from ..skeleton import Skeleton, normalize, quat_multiply, quat_to_matrix
+
+GltfSource = Union[str, "os.PathLike[str]", bytes, GLTF2]
+"""A path to a .gltf/.glb file, the bytes of a GLB, or an already loaded document."""
+
+# glTF 2.0 spec section 3.6.2 ("Accessors"): componentType -> numpy type, and the divisor
+# of a normalized integer (section 3.11, "Animations": rotations may be stored normalized).
+_COMPONENTS: dict[int, tuple[type, float | None]] = {
+    5120: (np.int8, 127.0),
+    5121: (np.uint8, 255.0),
+    5122: (np.int16, 32767.0),
+    5123: (np.uint16, 65535.0),
+    5125: (np.uint32, None),
+    5126: (np.float32, None),
+}
+_WIDTHS = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT2": 4, "MAT3": 9, "MAT4": 16}
+
+
+class GltfError(AnimspecError):
+    """A glTF asset cannot be used: missing data, a malformed accessor, no such skin."""
+
+
+def load_gltf(source: GltfSource) -> GLTF2:
+    """The document of ``source``. A given :class:`GLTF2` is returned as is (not copied)."""
+    if isinstance(source, GLTF2):
+        return source
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        data = bytes(source)
+        if data[:4] != b"glTF":
+            raise GltfError("the bytes are not a GLB file (no 'glTF' magic); pass a path for .gltf JSON")
+        return GLTF2.load_from_bytes(data)
+    path = Path(source)
+    if not path.is_file():
+        raise GltfError(f"{path}: no such file")
+    try:
+        gltf = GLTF2.load(str(path))
+    except (ValueError, KeyError, UnicodeDecodeError) as exc:
+        raise GltfError(f"{path}: not a readable glTF file: {exc}") from None
+    if gltf is None:
+        raise GltfError(f"{path}: not a readable glTF file")
+    return gltf
+
+
+def copy_gltf(gltf: GLTF2) -> GLTF2:
+    """A deep copy that keeps the GLB binary chunk and the file location (for external buffers)."""
+    twin = copy.deepcopy(gltf)
+    twin.set_binary_blob(gltf.binary_blob())
+    if hasattr(gltf, "_path"):
+        twin._path = gltf._path  # type: ignore[attr-defined]
+    return twin
+
+
+def _buffer_bytes(gltf: GLTF2, index: int, cache: dict[int, bytes]) -> bytes:
+    if index not in cache:
+        if not 0 <= index < len(gltf.buffers):
+            raise GltfError(f"buffer {index} does not exist")
+        data = gltf.get_data_from_buffer_uri(gltf.buffers[index].uri)
+        if data is None:
+            raise GltfError(f"buffer {index}: its data cannot be found (uri {gltf.buffers[index].uri!r})")
+        cache[index] = bytes(data)
+    return cache[index]
+
+
+def read_accessor(gltf: GLTF2, index: int, _cache: dict[int, bytes] | None = None) -> np.ndarray:
+    """Accessor ``index`` as float64 ``(count, width)``, normalized integers dequantised.
+
+    Strided buffer views are honoured; sparse accessors are refused (no exporter of
+    skeletal animation we know writes them, and a silent misread would be worse).
+    """
+    cache = {} if _cache is None else _cache
+    if not 0 <= index < len(gltf.accessors):
+        raise GltfError(f"accessor {index} does not exist")
+    acc = gltf.accessors[index]
+    if acc.sparse is not None:
+        raise GltfError(f"accessor {index} is sparse; sparse accessors are not supported")
+    try:
+        dtype, divisor = _COMPONENTS[acc.componentType]
+        width = _WIDTHS[acc.type]
+    except KeyError:
+        raise GltfError(f"accessor {index}: unknown componentType {acc.componentType} or type {acc.type!r}") from None
+    count = int(acc.count)
+    if acc.bufferView is None:
+        return np.zeros((count, width))  # spec 3.6.2.4: an accessor without a view is all zeros
+    view = gltf.bufferViews[acc.bufferView]
+    data = _buffer_bytes(gltf, view.buffer, cache)
+    item = np.dtype(dtype).itemsize
+    element = item * width
+    stride = view.byteStride or element
+    start = (view.byteOffset or 0) + (acc.byteOffset or 0)
+    needed = start + (stride * (count - 1) + element if count else 0)
+    if needed > (view.byteOffset or 0) + view.byteLength or needed > len(data):
+        raise GltfError(f"accessor {index} reads past the end of its buffer view")
+    raw = np.frombuffer(data, dtype=np.uint8, count=max(needed - start, 0), offset=start)
+    rows = np.lib.stride_tricks.as_strided(raw, shape=(count, element), strides=(stride, 1)) if count else raw.reshape(0, element)
+    values = np.ascontiguousarray(rows).view(np.dtype(dtype).newbyteorder("<")).reshape(count, width).astype(np.float64)
+    if acc.normalized and divisor is not None:
+        values = values / divisor
+        if np.issubdtype(dtype, np.signedinteger):
+            values = np.maximum(values, -1.0)  # spec 3.11: max(c / 127, -1) etc.
+    return values
+
+
+def xyzw_to_wxyz(q: np.ndarray) -> np.ndarray:
+    q = np.asarray(q, dtype=np.float64)
+    return np.concatenate([q[..., 3:4], q[..., 0:3]], axis=-1)
+
+
+def wxyz_to_xyzw(q: np.ndarray) -> np.ndarray:
+    q = np.asarray(q, dtype=np.float64)
+    return np.concatenate([q[..., 1:4], q[..., 0:1]], axis=-1)
+
+
+def matrix_to_quat(m: np.ndarray) -> np.ndarray:
+    """Rotation of a 3x3 matrix (columns normalised first, to drop scale) as w, x, y, z."""
+    m = np.asarray(m, dtype=np.float64)
+    m = m / np.where(np.linalg.norm(m, axis=0) > 0, np.linalg.norm(m, axis=0), 1.0)
+    trace = m[0, 0] + m[1, 1] + m[2, 2]
+    # Shepperd's method: pivot on the largest diagonal term for precision.
+    if trace > 0:
+        s = np.sqrt(trace + 1.0) * 2
+        q = [0.25 * s, (m[2, 1] - m[1, 2]) / s, (m[0, 2] - m[2, 0]) / s, (m[1, 0] - m[0, 1]) / s]
+    elif m[0, 0] > m[1, 1] and m[0, 0] > m[2, 2]:
+        s = np.sqrt(1.0 + m[0, 0] - m[1, 1] - m[2, 2]) * 2
+        q = [(m[2, 1] - m[1, 2]) / s, 0.25 * s, (m[0, 1] + m[1, 0]) / s, (m[0, 2] + m[2, 0]) / s]
+    elif m[1, 1] > m[2, 2]:
+        s = np.sqrt(1.0 + m[1, 1] - m[0, 0] - m[2, 2]) * 2
+        q = [(m[0, 2] - m[2, 0]) / s, (m[0, 1] + m[1, 0]) / s, 0.25 * s, (m[1, 2] + m[2, 1]) / s]
+    else:
+        s = np.sqrt(1.0 + m[2, 2] - m[0, 0] - m[1, 1]) * 2
+        q = [(m[1, 0] - m[0, 1]) / s, (m[0, 2] + m[2, 0]) / s, (m[1, 2] + m[2, 1]) / s, 0.25 * s]
+    return normalize(np.array(q))
+
+
+@dataclass
+class Trs:
+    """A node's local transform: translation (3,), rotation (4,) w, x, y, z, scale (3,)."""
+
+    translation: np.ndarray
+    rotation: np.ndarray
+    scale: np.ndarray
+
+
+def node_rest(gltf: GLTF2, index: int) -> Trs:
+    """Node ``index``'s own transform (TRS, or a decomposed ``matrix``; spec 3.5.3)."""
+    node = gltf.nodes[index]
+    if node.matrix is not None and list(node.matrix) != [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]:
+        m = np.asarray(node.matrix, dtype=np.float64).reshape(4, 4).T  # stored column-major
+        return Trs(m[:3, 3].copy(), matrix_to_quat(m[:3, :3]), np.linalg.norm(m[:3, :3], axis=0))
+    t = np.asarray(node.translation if node.translation is not None else (0, 0, 0), dtype=np.float64)
+    r = np.asarray(node.rotation if node.rotation is not None else (0, 0, 0, 1), dtype=np.float64)
+    s = np.asarray(node.scale if node.scale is not None else (1, 1, 1), dtype=np.float64)
+    return Trs(t, normalize(xyzw_to_wxyz(r)), s)
+
+
+def trs_matrices(translation: np.ndarray, rotation: np.ndarray, scale: np.ndarray) -> np.ndarray:
+    """(..., 4, 4) matrices T * R * S (spec 3.5.3) from (..., 3), (..., 4) wxyz, (..., 3)."""
+    translation = np.asarray(translation, dtype=np.float64)
+    shape = np.broadcast_shapes(translation.shape[:-1], np.shape(rotation)[:-1], np.shape(scale)[:-1])
+    m = np.zeros(shape + (4, 4))
+    m[..., :3, :3] = quat_to_matrix(np.broadcast_to(rotation, shape + (4,))) * np.asarray(scale)[..., None, :]
+    m[..., :3, 3] = translation
+    m[..., 3, 3] = 1.0
+    return m
+
+
+def node_parents(gltf: GLTF2) -> list[int]:
+    """Parent node index of every node (-1 for scene roots); rejects a node with two parents."""
+    parents = [-1] * len(gltf.nodes)
+    for i, node in enumerate(gltf.nodes):
+        for child in node.children or []:
+            if not 0 <= child < len(gltf.nodes):
+                raise GltfError(f"node {i} lists child {child}, which does not exist")
+            if parents[child] != -1:
+                raise GltfError(f"node {child} has two parents ({parents[child]} and {i})")
+            parents[child] = i
+    return parents
+
+
+def node_name(gltf: GLTF2, index: int) -> str:
+    return gltf.nodes[index].name or f"node{index}"
+
+
+@dataclass
+class Rig:
+    """The exported joints of a skin, as nodes of the document and as a :class:`Skeleton`."""
+
+    gltf: GLTF2
+    skin: int
+    nodes: list[int]
+    """Node index of each exported joint (position = ANIMBIN joint id)."""
+    paths: list[list[int]]
+    """Per joint, the nodes whose transforms compose its local transform, joint node first
+    and walking up (exclusive of the exported parent, or up to the topmost skin joint)."""
+    skeleton: Skeleton
+    skipped: list[str] = field(default_factory=list)
+    """Skin joints left out by a mapping."""
+
+    @property
+    def names(self) -> list[str]:
+        return self.skeleton.names
+
+
+def read_rig(source: GltfSource, *, skin: int = 0, joint_names: Sequence[str] | None = None) -> Rig:
+    """The joints of ``skin`` in skin order, or in ``joint_names`` order (a subset is allowed).
+
+    Raises :class:`GltfError` when there is no such skin, a mapped name is not one of the
+    skin's joints (or is listed twice), or a joint comes before its parent: the engine
+    computes bone matrices in one pass in bone order, so parents must come first.
+    """
+    gltf = load_gltf(source)
+    if not gltf.skins:
+        raise GltfError("the glTF has no skin; nothing says which nodes are joints")
+    if not 0 <= skin < len(gltf.skins):
+        raise GltfError(f"skin {skin} does not exist (the glTF has {len(gltf.skins)})")
+    skin_joints = list(gltf.skins[skin].joints or [])
+    if not skin_joints:
+        raise GltfError(f"skin {skin} has no joints")
+    by_name: dict[str, int] = {}
+    for n in skin_joints:
+        by_name.setdefault(node_name(gltf, n), n)
+
+    if joint_names is None:
+        exported = skin_joints
+    else:
+        missing = [name for name in joint_names if name not in by_name]
+        if missing:
+            raise GltfError(f"mapped joint(s) {missing} are not joints of skin {skin}; its joints are {list(by_name)}")
+        seen = set()
+        dupes = [name for name in joint_names if name in seen or seen.add(name)]  # type: ignore[func-returns-value]
+        if dupes:
+            raise GltfError(f"joint(s) {dupes} are listed more than once in the mapping")
+        exported = [by_name[name] for name in joint_names]
+
+    parents_of = node_parents(gltf)
+    skin_set, exported_index = set(skin_joints), {n: i for i, n in enumerate(exported)}
+    parents, paths = [], []
+    for i, n in enumerate(exported):
+        path, up, parent = [n], parents_of[n], -1
+        while up != -1:
+            if up in exported_index:
+                parent = exported_index[up]
+                break
+            path.append(up)
+            up = parents_of[up]
+        if parent == -1:
+            # A root: measure it in the space of the topmost skin joint's parent.
+            while path and path[-1] not in skin_set:
+                path.pop()
+        if parent >= i:
+            raise GltfError(
+                f"joint {i} ({node_name(gltf, n)!r}) comes before its parent {parent} "
+                f"({node_name(gltf, exported[parent])!r}); the engine needs parents first: "
+                "give a joint mapping that lists parents before children"
+            )
+        parents.append(parent)
+        paths.append(path)
+
+    translation, rotation = np.zeros((len(exported), 3)), np.zeros((len(exported), 4))
+    for i, path in enumerate(paths):
+        rests = [node_rest(gltf, n) for n in path]
+        m = np.eye(4)
+        for rest in reversed(rests):  # top of the path first
+            m = m @ trs_matrices(rest.translation, rest.rotation, rest.scale)
+        translation[i] = m[:3, 3]
+        rotation[i] = compose_rotations([r.rotation for r in rests])
+    skeleton = Skeleton(
+        np.asarray(parents, dtype=np.int64), translation, rotation, [node_name(gltf, n) for n in exported]
+    )
+    skipped = [node_name(gltf, n) for n in skin_joints if n not in exported_index]
+    return Rig(gltf, skin, list(exported), paths, skeleton, skipped)
+
+
+def compose_rotations(rotations: Sequence[np.ndarray]) -> np.ndarray:
+    """The product of rotations listed joint-first (child ... ancestor): ancestor * ... * child.
+
+    Scale is ignored: the engine has none, and with uniform scale the rotation part of a
+    composed matrix equals this product.
+    """
+    q = np.asarray(rotations[0], dtype=np.float64)
+    for parent in rotations[1:]:
+        q = quat_multiply(parent, q)
+    return q
+
+
+def skeleton_from_gltf(source: GltfSource, *, skin: int = 0, joint_names: Sequence[str] | None = None) -> Skeleton:
+    """Just the :class:`Skeleton` of :func:`read_rig` (rest pose in the glTF's own axes)."""
+    return read_rig(source, skin=skin, joint_names=joint_names).skeleton

@@ -1,0 +1,208 @@
+"""ANIMBIN -> glTF (:func:`animspec.gltf.to_gltf`): validity (Khronos validator, zero errors),
+timing, engine baking, skeletons, and the glTF -> ANIMBIN -> glTF round trip."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from pygltflib import GLTF2
+
+from animspec.animbin import Animation, AnimbinFile, Name, RotationKey, Track, TranslationKey, read_file
+from animspec.animbin.playback import play_engine, vsync_deltas
+from animspec.errors import AnimspecError
+from animspec.gltf import convert, read_rig, to_gltf
+from animspec.gltf.sampling import sample_sampler
+from animspec.gltf.to_animbin import ROUND_BOUND_DEG
+from animspec.skeleton import Skeleton, angle_between
+from conftest import EXAMPLES
+from test_gltf_support import AnimSpec, ChannelSpec, JointSpec, animation_channels, build_glb, khronos_validate, quat_xyzw
+
+NTSC = 60000 / 1001
+HALF_TURN_X = np.array([0.0, 1.0, 0.0, 0.0])
+
+
+def wxyz(q):
+    q = np.asarray(q, dtype=float)
+    return np.concatenate([q[..., 3:4], q[..., :3]], axis=-1)
+
+
+@pytest.fixture(scope="module")
+def swing() -> AnimbinFile:
+    return read_file(str(EXAMPLES / "swing.animbin"))
+
+
+def meshbin_skeleton():
+    """The pendulum's MESHBIN skeleton, or a skip when animspec.meshbin is not usable yet."""
+    try:
+        from animspec.gltf import skeleton_from_meshbin_file
+
+        return skeleton_from_meshbin_file(str(EXAMPLES / "pendulum.meshbin"))
+    except (ImportError, AnimspecError) as exc:
+        pytest.skip(f"animspec.meshbin not usable: {exc}")
+
+
+# --- validity ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bake_engine", [False, True])
+@pytest.mark.parametrize("skinned", [True, False])
+def test_examples_convert_to_valid_gltf(tmp_path, swing, bake_engine, skinned):
+    for source in (swing, read_file(str(EXAMPLES / "sparse.animbin"))):
+        khronos_validate(to_gltf(source, None, "ntsc", bake_engine, skinned=skinned), tmp_path)
+
+
+def test_meshbin_skeleton(tmp_path, swing):
+    skeleton = meshbin_skeleton()
+    data = to_gltf(swing, skeleton, "pal")
+    report = khronos_validate(data, tmp_path)
+    assert report["info"]["animationCount"] == 2
+    gltf = GLTF2.load_from_bytes(data)
+    # The PS1-space root is turned into glTF axes (half turn about X); children keep theirs.
+    assert np.allclose(gltf.nodes[0].rotation, [1, 0, 0, 0])
+    assert np.allclose(gltf.nodes[1].translation, [0, 64 / 4096, 0])
+    assert [n.name for n in gltf.nodes[:4]] == skeleton.names
+
+
+def test_empty_file_and_trackless_animation_still_valid(tmp_path):
+    empty = AnimbinFile([Animation(Name.from_str("nothing"), 10)])
+    data = to_gltf(empty, skinned=False)
+    khronos_validate(data, tmp_path)
+    assert GLTF2.load_from_bytes(data).animations == []
+
+
+def test_skeleton_must_cover_every_joint(swing):
+    with pytest.raises(AnimspecError, match="skeleton has 2 bones"):
+        to_gltf(swing, Skeleton.chain(2))
+
+
+# --- keys and timing -----------------------------------------------------------------------
+
+
+def test_key_times_and_loop_closing_key(swing):
+    """Keys at frame / Hz; a looping clip gets a closing key at length / Hz that holds the
+    last key, so a viewer loops with the clip's real duration."""
+    for region, hz in (("ntsc", NTSC), ("pal", 50.0)):
+        anims = animation_channels(to_gltf(swing, region=region))
+        times, values, interpolation = anims[0][(1, "rotation")]
+        assert interpolation == "LINEAR"
+        np.testing.assert_allclose(times, np.arange(31) / hz, rtol=1e-6)
+        np.testing.assert_allclose(values[-1], values[-2])
+        nod_times = anims[1][(3, "rotation")][0]  # "nod" is one-shot: no closing key
+        np.testing.assert_allclose(nod_times, np.arange(20) / hz, rtol=1e-6)
+
+
+def test_markers_and_clip_facts_in_extras(swing):
+    gltf = GLTF2.load_from_bytes(to_gltf(swing, region="pal"))
+    extras = gltf.animations[0].extras
+    assert extras["markers"] == [{"name": "left", "frame": 7, "time": 7 / 50}, {"name": "right", "frame": 22, "time": 22 / 50}]
+    assert extras["animbin"]["length"] == 30 and extras["animbin"]["looping"] is True
+    assert gltf.animations[0].name == "swing"
+
+
+def test_translation_keys_only_in_keys_mode():
+    track = Track(0, [RotationKey(0, 4096, 0, 0, 0), RotationKey(1, 4096, 0, 0, 0)])
+    moves = Track(1, [TranslationKey(0, 0, 4096, 0), TranslationKey(1, 0, 8192, 0)])
+    anim = AnimbinFile([Animation(Name.from_str("t"), 2, [track, moves], flags=0)])
+    keys = animation_channels(to_gltf(anim))[0]
+    np.testing.assert_allclose(keys[(1, "translation")][1], [[0, 1, 0], [0, 2, 0]])
+    engine = animation_channels(to_gltf(anim, bake_engine=True))[0]
+    assert (1, "translation") not in engine
+
+
+# --- engine baking -------------------------------------------------------------------------
+
+
+def test_bake_engine_is_step_and_equals_play_engine():
+    sparse = read_file(str(EXAMPLES / "sparse.animbin"))
+    anim = sparse.animations[0]
+    channels = animation_channels(to_gltf(sparse, bake_engine=True, axis_change=False))[0]
+    played = play_engine(anim, vsync_deltas(anim.length + 1), num_joints=4).rotations_float()
+    for j in range(4):
+        times, values, interpolation = channels[(j, "rotation")]
+        assert interpolation == "STEP"
+        np.testing.assert_allclose(times, np.arange(anim.length + 1) / NTSC, rtol=1e-6)
+        expected = played[:, j] / np.linalg.norm(played[:, j], axis=1, keepdims=True)
+        assert float(angle_between(wxyz(values), expected).max()) < 1e-4
+        # Keys every 5 frames: the engine holds each one for 5 vsyncs (it does not interpolate).
+        held = wxyz(values)
+        for f in range(anim.length):
+            if f % 5:
+                assert float(angle_between(held[f], held[f - 1])) < 1e-4
+    # The keys mode shows the 6 authored keys (plus the closing key), slerped by viewers.
+    keys = animation_channels(to_gltf(sparse))[0][(0, "rotation")]
+    assert len(keys[0]) == 7 and keys[2] == "LINEAR"
+
+
+def test_axis_change_reversed_on_the_root(swing):
+    plain = animation_channels(to_gltf(swing, axis_change=False))[0]
+    turned = animation_channels(to_gltf(swing))[0]
+    from animspec.skeleton import quat_multiply
+
+    root_plain, root_turned = wxyz(plain[(0, "rotation")][1]), wxyz(turned[(0, "rotation")][1])
+    assert float(angle_between(quat_multiply(HALF_TURN_X, root_plain), root_turned).max()) < 1e-4
+    np.testing.assert_allclose(plain[(1, "rotation")][1], turned[(1, "rotation")][1])
+
+
+# --- round trip ----------------------------------------------------------------------------
+
+
+def round_trip_source() -> bytes:
+    """Three joints: root LINEAR about Y, joint 1 CUBICSPLINE about Z, joint 2 LINEAR about
+    X with every other key stored negated (a sign flip in the input)."""
+    joints = [
+        JointSpec("root", -1, (0.0, 0.0, 0.0), quat_xyzw((0, 1, 0), 10)),
+        JointSpec("mid", 0, (0.0, 1.0, 0.0)),
+        JointSpec("end", 1, (0.0, 1.0, 0.0), quat_xyzw((1, 0, 0), -20)),
+    ]
+    times = [0.0, 0.15, 0.3, 0.4]
+    root = [quat_xyzw((0, 1, 0), a) for a in (10, 60, -30, 10)]
+    zero = (0.0, 0.0, 0.0, 0.0)
+    cubic = []
+    for a, slope in ((0, 2.0), (50, 0.0), (20, -1.0), (0, 0.0)):
+        cubic += [(0, 0, slope, 0), quat_xyzw((0, 0, 1), a), (0, 0, slope, 0)] if slope else [zero, quat_xyzw((0, 0, 1), a), zero]
+    end = [quat_xyzw((1, 0, 0), a) for a in (-20, 70, 150, 200)]
+    end = [tuple(-c for c in q) if i % 2 else q for i, q in enumerate(end)]
+    channels = [
+        ChannelSpec(0, "rotation", times, root),
+        ChannelSpec(1, "rotation", times, cubic, "CUBICSPLINE"),
+        ChannelSpec(2, "rotation", times, end),
+    ]
+    return build_glb(joints, [AnimSpec("trip", channels)])
+
+
+@pytest.mark.parametrize("region, hz", [("ntsc", NTSC), ("pal", 50.0)])
+def test_gltf_animbin_gltf_round_trip_within_fp12(tmp_path, region, hz):
+    """Converting to ANIMBIN and back recovers every joint's rotation at every vsync within
+    the FP12 rounding bound 2 asin(1/4096) = 0.028 degrees (derived in
+    animspec.gltf.to_animbin.ROUND_BOUND_DEG), the root's axis change undone."""
+    source = round_trip_source()
+    result = convert(source, region=region, looping=False)
+    rig = read_rig(source)
+    back = to_gltf(result.animbin, rig.skeleton, region, skeleton_space="gltf")
+    khronos_validate(back, tmp_path)
+
+    gltf = GLTF2.load_from_bytes(source)
+    from animspec.gltf.rig import read_accessor
+
+    frames = result.animbin.animations[0].length
+    assert frames == round(0.4 * hz) + 1
+    out = animation_channels(back)[0]
+    worst = 0.0
+    for j, channel in enumerate(gltf.animations[0].channels):
+        s = gltf.animations[0].samplers[channel.sampler]
+        times, values, _ = out[(j, "rotation")]
+        np.testing.assert_allclose(times, np.arange(frames) / hz, rtol=1e-6)
+        expected = sample_sampler(read_accessor(gltf, s.input)[:, 0], read_accessor(gltf, s.output), s.interpolation,
+                                  np.arange(frames) / hz, rotation=True)
+        error = angle_between(wxyz(values), wxyz(expected))
+        worst = max(worst, float(error.max()))
+        # The output curve is sign-continuous despite the flipped input keys.
+        assert np.all(np.sum(values[1:] * values[:-1], axis=1) > 0)
+    assert worst < ROUND_BOUND_DEG + 1e-3  # float32 storage adds about 1e-5 degrees
+    assert ROUND_BOUND_DEG < 0.03
+    # Rest pose of the rig carried over.
+    nodes = GLTF2.load_from_bytes(back).nodes
+    np.testing.assert_allclose(nodes[2].rotation, quat_xyzw((1, 0, 0), -20), atol=1e-7)
+    assert math.isclose(nodes[1].translation[1], 1.0)

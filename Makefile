@@ -8,7 +8,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 SAMPLE := examples/swing.animbin
 
-.PHONY: demo test generate examples bench clean
+.PHONY: demo test generate examples web bench clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -38,8 +38,13 @@ test: $(VENV)/.installed node_modules/.installed
 examples: $(VENV)/.installed
 	for script in examples/make_*.py; do $(BIN)/python $$script || exit 1; done
 
+# Browser viewer: web/build/ gets the parsers compiled from ksy/, the kaitai-struct runtime
+# and three.js as classic scripts, so web/index.html also works from file://.
+web: node_modules/.installed
+	node tools/build_web.js
+
 bench: $(VENV)/.installed
 	$(BIN)/python bench/run.py
 
 clean:
-	rm -rf $(VENV) node_modules build *.egg-info python/*.egg-info
+	rm -rf $(VENV) node_modules build web/build test-output *.egg-info python/*.egg-info

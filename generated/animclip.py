@@ -451,11 +451,14 @@ class Animclip(KaitaiStruct):
 
         @property
         def translation_scale(self):
-            """2^-log_scale2, the translation's dequantisation factor (meaningful for log_scale2 < 31)."""
+            """2^-log_scale2, the translation's dequantisation factor. Exponents of 31 and more
+            give 0: they are beyond any usable precision, and shifts are 32-bit in several
+            targets (JavaScript among them), so every target agrees this way.
+            """
             if hasattr(self, '_m_translation_scale'):
                 return self._m_translation_scale
 
-            self._m_translation_scale = 1.0 / (1 << self.log_scale2)
+            self._m_translation_scale = (1.0 / (1 << self.log_scale2) if self.log_scale2 < 31 else 0.0)
             return getattr(self, '_m_translation_scale', None)
 
 

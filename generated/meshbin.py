@@ -505,13 +505,13 @@ class Meshbin(KaitaiStruct):
 
     @property
     def num_bone_records(self):
-        """Bone records actually read: num_bones, but at most MAX_BONES = 15 (meaningful only
-        when has_skeleton_data).
+        """Bone records actually read: num_bones, but at most MAX_BONES = 15; 0 without skeleton
+        data (num_bones does not exist before version 2).
         """
         if hasattr(self, '_m_num_bone_records'):
             return self._m_num_bone_records
 
-        self._m_num_bone_records = (self.num_bones if self.num_bones < 15 else 15)
+        self._m_num_bone_records = ((self.num_bones if self.num_bones < 15 else 15) if self.has_skeleton_data else 0)
         return getattr(self, '_m_num_bone_records', None)
 
 

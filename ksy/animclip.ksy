@@ -669,8 +669,11 @@ types:
         value: qw / 32768.0
         doc: Quaternion W dequantised (before normalisation).
       translation_scale:
-        value: 1.0 / (1 << log_scale2)
-        doc: 2^-log_scale2, the translation's dequantisation factor (meaningful for log_scale2 < 31).
+        value: 'log_scale2 < 31 ? 1.0 / (1 << log_scale2) : 0.0'
+        doc: |
+          2^-log_scale2, the translation's dequantisation factor. Exponents of 31 and more
+          give 0: they are beyond any usable precision, and shifts are 32-bit in several
+          targets (JavaScript among them), so every target agrees this way.
       pos_x:
         value: x * translation_scale
         doc: Translation X dequantised.

@@ -170,10 +170,10 @@ instances:
     value: version > 1 and has_skeleton != 0
     doc: True when the loader reads bones and bone_for_vertex.
   num_bone_records:
-    value: 'num_bones < 15 ? num_bones : 15'
+    value: 'has_skeleton_data ? (num_bones < 15 ? num_bones : 15) : 0'
     doc: |
-      Bone records actually read: num_bones, but at most MAX_BONES = 15 (meaningful only
-      when has_skeleton_data).
+      Bone records actually read: num_bones, but at most MAX_BONES = 15; 0 without skeleton
+      data (num_bones does not exist before version 2).
   is_loadable:
     value: num_faces < 1000
     doc: False when the loader refuses the file for having too many faces.

@@ -7,6 +7,7 @@ knows a byte layout or a validation rule.
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import os
 import sys
@@ -53,6 +54,7 @@ def _parser() -> argparse.ArgumentParser:
 
     info = sub.add_parser("info", help="readable summary of a file")
     info.add_argument("file")
+    _joint_names_option(info)
     info.set_defaults(run=_info)
 
     val = sub.add_parser(
@@ -62,12 +64,14 @@ def _parser() -> argparse.ArgumentParser:
     val.add_argument("files", nargs="+", metavar="FILE")
     val.add_argument("--json", action="store_true", help="print findings as JSON")
     val.add_argument("--bones", type=int, metavar="N", help="the skeleton's bone count (joint ids must be below it)")
+    _joint_names_option(val)
     val.set_defaults(run=_validate)
 
     dump = sub.add_parser("dump", help="everything in a file as JSON (raw integer values)")
     dump.add_argument("file")
     dump.add_argument("--json", action="store_true", help="JSON output (the default and only form)")
     dump.add_argument("-o", "--output", metavar="OUT", help="write to OUT instead of standard output")
+    _joint_names_option(dump)
     dump.set_defaults(run=_dump)
 
     pack = sub.add_parser("pack", help="rebuild a binary file from a JSON dump")
@@ -82,17 +86,31 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _joint_names_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--joint-names", metavar="FILE",
+        help="label joints by hash with the names in FILE, one per line (.animclip; other formats ignore it)",
+    )
+
+
+def _options(fn: Any, args: argparse.Namespace, **extra: Any) -> dict[str, Any]:
+    """The optional keyword arguments the user gave that ``fn`` (one format's function) takes:
+    --joint-names means nothing to an ANIMBIN file, --bones nothing to an .animclip."""
+    given = dict(extra)
+    if getattr(args, "joint_names", None):
+        given["joint_names"] = read_names_file(args.joint_names)
+    accepted = inspect.signature(fn).parameters
+    return {k: v for k, v in given.items() if v is not None and k in accepted}
+
+
 def _info(args: argparse.Namespace) -> int:
     fmt, model = load(args.file)
     print(f"{args.file}:")
-    print(fmt.summary(model))
+    print(fmt.summary(model, **_options(fmt.summary, args)))
     return EXIT_OK
 
 
 def _validate(args: argparse.Namespace) -> int:
-    options: dict[str, Any] = {}
-    if args.bones is not None:
-        options["bone_count"] = args.bones
     reports: list[dict[str, Any]] = []
     status = EXIT_OK
     for path in args.files:
@@ -104,7 +122,7 @@ def _validate(args: argparse.Namespace) -> int:
             if not args.json:
                 print(f"animspec: error: {exc}", file=sys.stderr)
             continue
-        findings = fmt.validate(model, **options)
+        findings = fmt.validate(model, **_options(fmt.validate, args, bone_count=args.bones))
         if has_errors(findings) and status == EXIT_OK:
             status = EXIT_FINDINGS
         reports.append({"file": path, "findings": [f.to_json() for f in findings]})
@@ -134,7 +152,7 @@ def _error_json(exc: Exception) -> dict[str, Any]:
 
 def _dump(args: argparse.Namespace) -> int:
     fmt, model = load(args.file)
-    text = jsonfmt.dumps(fmt.to_json(model)) + "\n"
+    text = jsonfmt.dumps(fmt.to_json(model, **_options(fmt.to_json, args))) + "\n"
     if args.output:
         _refuse_overwrite(args.output, args.file)
         write_atomic(args.output, text.encode("utf-8"))

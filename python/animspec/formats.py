@@ -61,7 +61,23 @@ def _meshbin() -> FileFormat:
     )
 
 
-FORMATS: list[FileFormat] = [_animbin(), _meshbin()]
+def _animclip() -> FileFormat:
+    from .animclip import info, jsonio, parse, validate, write
+
+    return FileFormat(
+        name=jsonio.FORMAT,
+        description="Insomniac .animclip/.performanceclip (DAT1)",
+        detect=parse.looks_like_animclip,
+        read=parse.read_bytes,
+        write=write.write_bytes,
+        validate=validate.validate,
+        summary=info.summary,
+        to_json=jsonio.to_json,
+        from_json=jsonio.from_json,
+    )
+
+
+FORMATS: list[FileFormat] = [_animbin(), _meshbin(), _animclip()]
 
 
 def by_name(name: str) -> FileFormat:

@@ -1,0 +1,209 @@
+"""Build the sample .animclip / .performanceclip files under examples/ with animspec's own writer.
+
+THESE FILES ARE SYNTHETIC. No game data was used: every number below is made up to exercise
+the layout of ../shared/spec/animclip.md (the structure ALERT documents), not taken from a
+real clip. The joint names only look like a typical biped rig's; their hashes are the DAT1
+CRC32 of those names. Run ``python examples/make_animclip_examples.py`` to regenerate them;
+tests/test_animclip_examples.py checks the committed files equal what this script makes.
+
+walk.animclip
+    Marvel's Spider-Man magic (C96F58F3). A 21-joint biped (root, pelvis, spine_01 ... foot_r)
+    plus the FFFFFFFF terminator in Joint Hashes; a Base State pose (J = 21 records, T = 1
+    thing); three custom tracks of 31 values (foot_plant_l, foot_plant_r, camera_fov_scale);
+    Trigger Data with one empty serialized object and two footstep records; Trigger Joint
+    Names; Path (identity start, end moved 1.4 along Z); Sample Elem; opaque Sample Data and
+    Motion Data payloads.
+wave.performanceclip
+    Ratchet & Clank: Rift Apart magic (0F64FFE8). An 8-joint upper body, one custom track,
+    a Morph Info / Morph Frame Data pair (opaque bytes). Same sections as an .animclip: the
+    extension is the only difference.
+walk_lz4.animclip
+    walk.animclip with its DAT1 body compressed as one raw LZ4 block (spec section 3), as
+    some game files are stored. animspec reads it; unedited it is written back compressed,
+    edited it is written uncompressed.
+joint_names.txt
+    The joint names used above, one per line, for ``--joint-names``.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+import sys
+from pathlib import Path as FilePath
+
+import lz4.block
+import numpy as np
+
+from animspec.animclip import (
+    AnimclipFile,
+    BaseState,
+    Built,
+    CustomTrackData,
+    CustomTrackEntry,
+    CustomTracks,
+    JointHashes,
+    Path,
+    RawSection,
+    SampleElem,
+    TriggerData,
+    TriggerJointNames,
+    TriggerRecord,
+    write_bytes,
+)
+from animspec.animclip.model import (
+    JOINT_DTYPE,
+    MAGIC_MSMR_MM,
+    MAGIC_RCRA,
+    TAG_MORPH_FRAME_DATA,
+    TAG_MORPH_INFO,
+    TAG_MOTION_DATA,
+    TAG_SAMPLE_DATA,
+    TERMINATOR_HASH,
+)
+from animspec.atomic import write_atomic
+from animspec.hashes import crc32
+
+HERE = FilePath(__file__).resolve().parent
+
+# name, parent, local offset (metres), rotation axis, angle (degrees): a made-up biped.
+BIPED = [
+    ("root", None, (0.0, 0.0, 0.0), (0, 0, 1), 0),
+    ("pelvis", "root", (0.0, 0.0, 0.95), (0, 0, 1), 4),
+    ("spine_01", "pelvis", (0.0, 0.0, 0.12), (1, 0, 0), -3),
+    ("spine_02", "spine_01", (0.0, 0.0, 0.14), (1, 0, 0), -2),
+    ("spine_03", "spine_02", (0.0, 0.0, 0.14), (1, 0, 0), 2),
+    ("neck_01", "spine_03", (0.0, 0.0, 0.16), (1, 0, 0), 6),
+    ("head", "neck_01", (0.0, 0.0, 0.10), (1, 0, 0), -4),
+    ("clavicle_l", "spine_03", (0.03, 0.06, 0.12), (0, 1, 0), 10),
+    ("upperarm_l", "clavicle_l", (0.0, 0.16, 0.0), (1, 0, 0), 65),
+    ("lowerarm_l", "upperarm_l", (0.0, 0.28, 0.0), (0, 0, 1), -20),
+    ("hand_l", "lowerarm_l", (0.0, 0.26, 0.0), (0, 1, 0), 5),
+    ("clavicle_r", "spine_03", (0.03, -0.06, 0.12), (0, 1, 0), -10),
+    ("upperarm_r", "clavicle_r", (0.0, -0.16, 0.0), (1, 0, 0), -65),
+    ("lowerarm_r", "upperarm_r", (0.0, -0.28, 0.0), (0, 0, 1), 20),
+    ("hand_r", "lowerarm_r", (0.0, -0.26, 0.0), (0, 1, 0), -5),
+    ("thigh_l", "pelvis", (0.0, 0.1, -0.05), (0, 1, 0), 15),
+    ("calf_l", "thigh_l", (0.0, 0.0, -0.45), (0, 1, 0), -25),
+    ("foot_l", "calf_l", (0.0, 0.0, -0.42), (0, 1, 0), 10),
+    ("thigh_r", "pelvis", (0.0, -0.1, -0.05), (0, 1, 0), -15),
+    ("calf_r", "thigh_r", (0.0, 0.0, -0.45), (0, 1, 0), -5),
+    ("foot_r", "calf_r", (0.0, 0.0, -0.42), (0, 1, 0), 2),
+]
+UPPER_BODY = ["root", "pelvis", "spine_01", "neck_01", "head", "upperarm_r", "lowerarm_r", "hand_r"]
+TRANSLATION_EXPONENT = 12
+"""log_scale2: translations in 1/4096 m, so +-8 m fit an i16 (spec 8.1)."""
+
+
+def quantise_rotation(axis: tuple[float, float, float], degrees: float) -> tuple[int, int, int, int]:
+    """i16 x, y, z, w of a rotation (x 32767: 1.0 does not fit, spec Appendix A does the same)."""
+    half = math.radians(degrees) / 2
+    n = math.sqrt(sum(a * a for a in axis))
+    q = [a / n * math.sin(half) for a in axis] + [math.cos(half)]
+    return tuple(max(-32767, min(32767, round(c * 32767))) for c in q)  # type: ignore[return-value]
+
+
+def base_state(names: list[str]) -> BaseState:
+    rig = {name: (offset, axis, angle) for name, _, offset, axis, angle in BIPED}
+    joints = np.zeros(len(names), JOINT_DTYPE)
+    for i, name in enumerate(names):
+        offset, axis, angle = rig[name]
+        position = tuple(round(v * (1 << TRANSLATION_EXPONENT)) for v in offset)
+        joints[i] = (*quantise_rotation(axis, angle), *position, 0, TRANSLATION_EXPONENT)
+    # One 32-byte "thing" (contents unknown in the spec): two identity-like halves.
+    thing = struct.pack("<7hBB", 0, 0, 0, 32767, 0, 0, 0, 0, TRANSLATION_EXPONENT) * 2
+    return BaseState(joints=joints, things=thing)
+
+
+def joint_hashes(names: list[str]) -> JointHashes:
+    return JointHashes(np.array([crc32(n) for n in names] + [TERMINATOR_HASH], "<u4"))
+
+
+def custom_tracks(clip: AnimclipFile, tracks: dict[str, np.ndarray]) -> None:
+    """Append Custom Tracks + Custom Track Data holding ``tracks`` (name -> values)."""
+    entries = [CustomTrackEntry(name_hash=crc32(name), ofs_name=clip.add_string(name)) for name in tracks]
+    clip.sections += [CustomTracks(entries), CustomTrackData()]
+    clip.set_all_custom_track_values(dict(enumerate(tracks.values())))
+
+
+def opaque(seed: int, size: int) -> bytes:
+    """Deterministic filler for sections whose content nobody has decoded."""
+    return np.random.default_rng(seed).integers(0, 256, size, dtype=np.uint8).tobytes()
+
+
+def empty_serialized_object() -> bytes:
+    """A serialized object with no children (spec 9): u32 0, marker 0x03150044, C = 0, L = 0."""
+    return struct.pack("<IIII", 0, 0x03150044, 0, 0)
+
+
+def walk() -> AnimclipFile:
+    names = [name for name, *_ in BIPED]
+    frames = 31
+    clip = AnimclipFile(magic=MAGIC_MSMR_MM, type_id=MAGIC_MSMR_MM)
+    built = Built(fps=30.0, duration=1.0, num_frames=frames, num_frames_alt=frames)
+    clip.sections = [built, base_state(names), joint_hashes(names)]
+    clip.set_clip_name("walk_forward")
+    t = np.arange(frames) / (frames - 1)
+    custom_tracks(clip, {
+        "foot_plant_l": (np.cos(2 * np.pi * t) > 0).astype("<f4"),
+        "foot_plant_r": (np.cos(2 * np.pi * t) <= 0).astype("<f4"),
+        "camera_fov_scale": (1.0 + 0.05 * np.sin(2 * np.pi * t)).astype("<f4"),
+    })
+    foot_l, foot_r, step = crc32("foot_l"), crc32("foot_r"), crc32("footstep")
+    end = np.eye(4, dtype="<f4")
+    end[3, 2] = 1.4  # "like I + translation vector" (ALERT): 1.4 m along Z; matrix order unknown
+    clip.sections += [
+        TriggerData(
+            num_jsons=1, num_things=2, unk1=foot_l,
+            jsons=bytes(8) + empty_serialized_object(),  # unk3, unk4, then the objects
+            records=[TriggerRecord(step, foot_l, 1, 8, 0), TriggerRecord(step, foot_r, 1, 23, 0)],
+        ),
+        TriggerJointNames([foot_l, foot_r]),
+        Path(np.eye(4, dtype="<f4"), end),
+        SampleElem(np.array([0, 7, 15, 23, 30], "<u4"), np.array([0, 1, 0, 1, 0], "u1"), bytes(3)),
+        RawSection(TAG_SAMPLE_DATA, opaque(1, 200)),
+        RawSection(TAG_MOTION_DATA, opaque(2, 128)),
+    ]
+    return clip
+
+
+def wave() -> AnimclipFile:
+    frames = 46
+    clip = AnimclipFile(magic=MAGIC_RCRA, type_id=MAGIC_RCRA)
+    clip.sections = [
+        Built(fps=30.0, duration=1.5, num_frames=frames, num_frames_alt=frames),
+        base_state(UPPER_BODY),
+        joint_hashes(UPPER_BODY),
+    ]
+    clip.set_clip_name("wave_hello")
+    t = np.arange(frames) / (frames - 1)
+    custom_tracks(clip, {"blend_weight": np.clip(np.sin(np.pi * t) * 1.5, 0, 1).astype("<f4")})
+    clip.sections += [RawSection(TAG_MORPH_INFO, opaque(3, 28)), RawSection(TAG_MORPH_FRAME_DATA, opaque(4, 92))]
+    return clip
+
+
+def compressed(plain: bytes) -> bytes:
+    """The same file with its DAT1 body (from byte 36) as one raw LZ4 block (spec 3.1)."""
+    return plain[:36] + lz4.block.compress(plain[36:], store_size=False)
+
+
+def examples() -> dict[str, bytes]:
+    walk_bytes = write_bytes(walk())
+    names = sorted({name for name, *_ in BIPED})
+    return {
+        "walk.animclip": walk_bytes,
+        "wave.performanceclip": write_bytes(wave()),
+        "walk_lz4.animclip": compressed(walk_bytes),
+        "joint_names.txt": ("\n".join(names) + "\n").encode("utf-8"),
+    }
+
+
+def main() -> int:
+    for name, data in examples().items():
+        write_atomic(HERE / name, data)
+        print(f"examples/{name}: {len(data)} bytes")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

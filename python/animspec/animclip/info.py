@@ -1,0 +1,106 @@
+"""A readable summary of an .animclip / .performanceclip file (``animspec info``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..errors import WriteError
+from .model import ASSET_MAGICS, SECTION_NAMES, SECTION_STATUS, AnimclipFile
+from .write import payloads
+
+MAX_JOINTS_LISTED = 40
+
+
+def summary(model: AnimclipFile, joint_names: Any = None) -> str:
+    view = model.clip(joint_names)
+    layout = model.layout
+    game = ASSET_MAGICS.get(model.magic, "unknown game")
+    lines = [f"Insomniac animation clip (.animclip/.performanceclip), magic {model.magic:08X} ({game})"]
+    if layout is None:
+        lines.append("  not read from a file (no recorded layout)")
+    elif layout.compression is not None:
+        lines.append(
+            f"  LZ4-compressed DAT1: {len(layout.compression.compressed)} bytes -> {layout.dat1_size} bytes "
+            "(an edited file is written uncompressed)"
+        )
+    else:
+        lines.append(f"  uncompressed DAT1: {layout.dat1_size} bytes")
+    if view.name is None and model.built is None:
+        lines.append("  no Anim Clip Built section: no name, fps or duration")
+    else:
+        check = {True: "hash ok", False: "HASH MISMATCH", None: "unresolved"}[view.name_hash_ok]
+        name = repr(view.name) if view.name is not None else "(name not found)"
+        lines.append(f"  clip {name} ({check})")
+        lines.append(
+            f"  fps {view.fps:g}, duration {view.duration:g} s, frames {view.num_frames} "
+            "(ALERT's labels: \"fps?\", \"duration in seconds?\", \"frames count?\")"
+        )
+    if view.joints:
+        known = sum(1 for j in view.joints if j.name is not None)
+        named = f", {known} named" if known else ""
+        lines.append(f"  {len(view.joints)} joint(s){named}:")
+        for j in view.joints[:MAX_JOINTS_LISTED]:
+            label = f"{j.hash:08X}" if j.hash is not None else "(no hash)"
+            if j.name is not None:
+                label += f" {j.name}"
+            if j.rotation is not None and j.translation is not None:
+                r = ", ".join(f"{v:.3f}" for v in j.rotation)
+                p = ", ".join(f"{v:.3f}" for v in j.translation)
+                label += f"  rot [{r}]  pos [{p}]"
+            else:
+                label += "  (no base-state record)"
+            lines.append(f"    [{j.index}] {label}")
+        if len(view.joints) > MAX_JOINTS_LISTED:
+            lines.append(f"    ... {len(view.joints) - MAX_JOINTS_LISTED} more")
+    else:
+        lines.append("  no joints")
+    if view.custom_tracks:
+        lines.append(f"  {len(view.custom_tracks)} custom track(s):")
+        for t in view.custom_tracks:
+            name = repr(t.name) if t.name is not None else f"(unresolved name, hash {t.hash:08X})"
+            lines.append(f"    {name}: {len(t.values)} value(s){_range(t.values)}")
+    if view.triggers is not None:
+        lines.append(
+            f"  triggers: {len(view.triggers.records)} record(s), {len(view.triggers.jsons)} bytes of "
+            "serialized objects (kept raw)"
+        )
+    if view.path is not None:
+        start = np.asarray(view.path.start_matrix)
+        end = np.asarray(view.path.end_matrix)
+        lines.append(f"  path: start row 3 {_vec(start[3])}, end row 3 {_vec(end[3])} (matrix order unknown)")
+    lines.extend(_sections(model))
+    return "\n".join(lines)
+
+
+def _range(values: np.ndarray) -> str:
+    if not len(values):
+        return ""
+    finite = values[np.isfinite(values)]
+    if not len(finite):
+        return " (none finite)"
+    return f", {float(finite.min()):g} .. {float(finite.max()):g}"
+
+
+def _vec(values: np.ndarray) -> str:
+    return "[" + ", ".join(f"{float(v):g}" for v in values) + "]"
+
+
+def _sections(model: AnimclipFile) -> list[str]:
+    try:
+        sizes = [len(p) for p in payloads(model)]
+    except WriteError:  # an in-memory model that cannot be written: still summarise
+        sizes = [None] * len(model.sections)  # type: ignore[list-item]
+    lines = [f"  {len(model.sections)} section(s), in table order:"]
+    lines.append(f"    {'#':>2}  {'tag':8}  {'name':35} {'offset':>8} {'size':>9}  content")
+    for i, s in enumerate(model.sections):
+        name = SECTION_NAMES.get(s.tag, "(unknown tag, kept raw)")
+        status = SECTION_STATUS.get(s.tag, "unknown, kept raw")
+        offset = f"0x{s.offset:x}" if s.offset is not None else "new"
+        size = "?" if sizes[i] is None else str(sizes[i])
+        lines.append(f"    {i:>2}  {s.tag:08X}  {name:35} {offset:>8} {size:>9}  {status}")
+    if model.unknowns:
+        lines.append(f"  {len(model.unknowns)} unknowns-table entries (kept)")
+    lines.append(f"  strings block: {len(model.strings)} bytes")
+    return lines

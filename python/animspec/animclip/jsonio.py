@@ -1,0 +1,523 @@
+"""The .animclip model <-> a JSON document (``animspec dump --json`` / ``animspec pack``).
+
+The document has two views::
+
+    {"format": "animclip",
+     "clip": {"name", "name_hash", "name_hash_ok", "fps", "duration", "frames",
+              "joints": [{"index", "hash", "name"?, "rotation": [x, y, z, w], "translation": [x, y, z]}],
+              "custom_tracks": [{"name", "hash", "values"}],
+              "triggers": [{"a", "b", "c", "d", "e"}]?, "path": {"start", "end"}?},
+     "raw": {"magic", "header_unk", "type_id", "strings", "unknowns",
+             "sections": [{"tag", "section", "offset", "size", ...fields...}], "layout"?}}
+
+``raw`` holds every byte of the file: packing uses it. ``clip`` is the decoded view
+(dequantised, names resolved). When packing, these ``clip`` members are HONOURED, each only
+if present and different from what ``raw`` decodes to, and then applied on top of ``raw``
+as an edit:
+
+* ``clip.name`` - the clip name (appended to the strings block, Built's offset and CRC32 updated);
+* ``clip.fps``, ``clip.duration`` - Built +0x0C / +0x10;
+* ``clip.custom_tracks[i].values`` - any length; Custom Track Data is rebuilt (16-byte aligned
+  blocks), the entry's offset and count follow;
+* ``clip.custom_tracks[i].name`` - appended, the entry's name offset and hash updated;
+* ``clip.triggers`` - the records of the (last) Trigger Data section (add, drop, change).
+
+Every other ``clip`` member (hashes, joints, rotations, translations, frames, path,
+name_hash_ok) is display only: ``raw`` wins. To pack purely from ``raw``, delete ``clip``.
+The number of custom tracks cannot change through ``clip`` (edit ``raw.sections``).
+
+In ``raw``: tags and hashes are 8-digit hex strings; bulk arrays are base64 of their
+little-endian bytes; short byte runs are hex; f32 values are JSON numbers (the shortest
+decimal that reads back to the same f32), "inf", "-inf", "nan" or "nan:XXXXXXXX" (the bit
+pattern of any other NaN). A Built count that is ``null`` is derived from its section when
+packing. ``offset`` and ``layout`` describe where things were; they are honoured only while
+the content is unchanged (see animclip.write), and ``size`` is informative. A section
+without ``offset`` is new and goes last.
+"""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+import numpy as np
+
+from ..errors import AnimspecError
+from ..jsonpath import JsonNode
+from .compression import Compression
+from .model import (
+    BUILT_FIELDS,
+    CUSTOM_TRACK_FIELDS,
+    DERIVED_COUNTS,
+    JOINT_DTYPE,
+    TRIGGER_FIELDS,
+    TYPED_SECTIONS,
+    AnimclipFile,
+    BaseState,
+    Built,
+    CustomTrackData,
+    CustomTrackEntry,
+    CustomTracks,
+    JointHashes,
+    Layout,
+    Path,
+    RawSection,
+    SampleElem,
+    Section,
+    TriggerData,
+    TriggerJointNames,
+    TriggerRecord,
+    UnknownEntry,
+    mark_derived,
+    section_name,
+)
+from .write import payloads
+
+FORMAT = "animclip"
+_HEX_FIELDS = {"name_hash"}
+_HEX_TRIGGER = {"a", "b"}
+
+
+# ---------------------------------------------------------------------------- scalars
+
+
+def f32_json(value: Any) -> Any:
+    """A JSON value for one f32 that reads back to the same bits."""
+    f = np.float32(value)
+    if np.isnan(f):
+        bits = int(np.array([f], "<f4").view("<u4")[0])
+        return "nan" if bits == 0x7FC00000 else f"nan:{bits:08x}"
+    if np.isinf(f):
+        return "inf" if f > 0 else "-inf"
+    short = float(str(f))
+    return short if np.float32(short).tobytes() == f.tobytes() else float(f)
+
+
+def f32_list(values: np.ndarray) -> list[Any]:
+    return [f32_json(v) for v in np.asarray(values, "<f4").ravel()]
+
+
+def _read_f32(node: JsonNode) -> np.float32:
+    v = node.value
+    if isinstance(v, str):
+        text = v.strip().lower()
+        if text in ("inf", "+inf", "-inf"):
+            return np.float32(-np.inf if text.startswith("-") else np.inf)
+        if text == "nan":
+            return np.array([0x7FC00000], "<u4").view("<f4")[0]
+        if text.startswith("nan:"):
+            try:
+                bits = int(text[4:], 16)
+            except ValueError:
+                bits = -1
+            if 0 <= bits <= 0xFFFF_FFFF:
+                return np.array([bits], "<u4").view("<f4")[0]
+        raise node.error('expected a number, "inf", "-inf", "nan" or "nan:XXXXXXXX"')
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise node.error("expected a number")
+    with np.errstate(over="ignore"):
+        f = np.float32(v)
+    if np.isinf(f):
+        raise node.error(f"{v} does not fit a 32-bit float")
+    return f
+
+
+def _f32_array(node: JsonNode) -> np.ndarray:
+    items = list(node.items())
+    out = np.zeros(len(items), "<f4")
+    for i, item in enumerate(items):
+        out[i] = _read_f32(item)
+    return out
+
+
+def _hex32(value: int) -> str:
+    return f"{value:08X}"
+
+
+def _read_u32(node: JsonNode) -> int:
+    """A u32 given as an integer or as hex digits ("9DF23F77", "0x9DF23F77")."""
+    v = node.value
+    if isinstance(v, str):
+        text = v[2:] if v.lower().startswith("0x") else v
+        try:
+            if not 1 <= len(text) <= 8:
+                raise ValueError
+            return int(text, 16)
+        except ValueError:
+            raise node.error("expected up to 8 hex digits") from None
+    n = node.int()
+    if not 0 <= n <= 0xFFFF_FFFF:
+        raise node.error(f"{n} does not fit a u32")
+    return n
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(bytes(data)).decode("ascii")
+
+
+def _bytes(node: JsonNode, kind: str) -> bytes:
+    return node.hex_bytes() if kind == "hex" else node.base64_bytes()
+
+
+def _opt_bytes(node: JsonNode, key: str, kind: str = "hex") -> bytes:
+    return _bytes(node[key], kind) if node.has(key) else b""
+
+
+def _array(node: JsonNode, dtype: Any) -> np.ndarray:
+    raw = node.base64_bytes()
+    item = np.dtype(dtype).itemsize
+    if len(raw) % item:
+        raise node.error(f"{len(raw)} bytes is not a whole number of {item}-byte items")
+    return np.frombuffer(raw, dtype).copy()
+
+
+# ---------------------------------------------------------------------------- to JSON
+
+
+def to_json(model: AnimclipFile, joint_names: Any = None) -> dict[str, Any]:
+    """The document for ``model``. ``joint_names`` (names or hash -> name) labels joints."""
+    return {"format": FORMAT, "clip": _clip(model, joint_names), "raw": _raw(model)}
+
+
+def _clip(model: AnimclipFile, joint_names: Any) -> dict[str, Any]:
+    view = model.clip(joint_names)
+    joints = []
+    for j in view.joints:
+        jd: dict[str, Any] = {"index": j.index, "hash": None if j.hash is None else _hex32(j.hash)}
+        if j.name is not None:
+            jd["name"] = j.name
+        if j.rotation is not None and j.translation is not None:
+            jd["rotation"] = [float(v) for v in j.rotation]
+            jd["translation"] = [float(v) for v in j.translation]
+        joints.append(jd)
+    doc: dict[str, Any] = {
+        "name": view.name,
+        "name_hash": None if view.name_hash is None else _hex32(view.name_hash),
+        "name_hash_ok": view.name_hash_ok,
+        "fps": None if view.fps is None else f32_json(view.fps),
+        "duration": None if view.duration is None else f32_json(view.duration),
+        "frames": view.num_frames,
+        "joints": joints,
+        "custom_tracks": [
+            {"name": t.name, "hash": _hex32(t.hash), "values": f32_list(t.values)} for t in view.custom_tracks
+        ],
+    }
+    if view.triggers is not None:
+        doc["triggers"] = [_record(r) for r in view.triggers.records]
+    if view.path is not None:
+        doc["path"] = {
+            "start": [f32_list(row) for row in np.asarray(view.path.start_matrix, "<f4")],
+            "end": [f32_list(row) for row in np.asarray(view.path.end_matrix, "<f4")],
+        }
+    return doc
+
+
+def _record(r: TriggerRecord) -> dict[str, Any]:
+    return {k: _hex32(getattr(r, k)) if k in _HEX_TRIGGER else getattr(r, k) for k in TRIGGER_FIELDS}
+
+
+def _strings(strings: bytes, doc: dict[str, Any]) -> None:
+    pieces = strings.split(b"\0")
+    last = pieces.pop()  # after the final NUL: empty unless the block is unterminated
+    doc["strings"] = [p.decode("utf-8", "surrogateescape") for p in pieces]
+    if last:
+        doc["strings_unterminated"] = last.decode("utf-8", "surrogateescape")
+
+
+def _raw(model: AnimclipFile) -> dict[str, Any]:
+    doc: dict[str, Any] = {
+        "magic": _hex32(model.magic),
+        "header_unk": bytes(model.header_unk).hex(),
+        "type_id": _hex32(model.type_id),
+    }
+    _strings(bytes(model.strings), doc)
+    doc["unknowns"] = [[u.ofs_source, u.ofs_target] for u in model.unknowns]
+    sizes = [len(p) for p in payloads(model)]
+    doc["sections"] = [_section(s, size) for s, size in zip(model.sections, sizes)]
+    if model.layout is not None:
+        doc["layout"] = _layout(model.layout)
+    return doc
+
+
+def _section(s: Section, size: int) -> dict[str, Any]:
+    d: dict[str, Any] = {"tag": _hex32(s.tag), "section": section_name(s.tag), "offset": s.offset, "size": size}
+    if isinstance(s, Built):
+        for name in BUILT_FIELDS:
+            value = getattr(s, name)
+            if name in ("fps", "duration"):
+                d[name] = f32_json(value)
+            elif name in _HEX_FIELDS:
+                d[name] = _hex32(value)
+            else:
+                d[name] = value
+        d["trailing"] = s.trailing.hex()
+    elif isinstance(s, BaseState):
+        d["joints"] = _b64(np.asarray(s.joints, JOINT_DTYPE).tobytes())
+        d["things"] = _b64(s.things)
+        d["extra"] = _b64(s.extra)
+    elif isinstance(s, JointHashes):
+        d["hashes"] = [_hex32(int(h)) for h in s.hashes]
+        d["trailing"] = s.trailing.hex()
+    elif isinstance(s, Path):
+        d["start_matrix"] = [f32_list(row) for row in np.asarray(s.start_matrix, "<f4")]
+        d["end_matrix"] = [f32_list(row) for row in np.asarray(s.end_matrix, "<f4")]
+        d["trailing"] = s.trailing.hex()
+    elif isinstance(s, CustomTracks):
+        d["entries"] = [
+            {k: _hex32(getattr(e, k)) if k in _HEX_FIELDS else getattr(e, k) for k in CUSTOM_TRACK_FIELDS}
+            for e in s.entries
+        ]
+        d["trailing"] = s.trailing.hex()
+    elif isinstance(s, CustomTrackData):
+        d["values"] = _b64(np.asarray(s.values, "<f4").tobytes())
+        d["trailing"] = s.trailing.hex()
+    elif isinstance(s, SampleElem):
+        d["values"] = _b64(np.asarray(s.values, "<u4").tobytes())
+        d["ndx"] = _b64(np.asarray(s.ndx, "u1").tobytes())
+        d["padding"] = s.padding.hex()
+    elif isinstance(s, TriggerData):
+        d.update(num_jsons=s.num_jsons, num_things=s.num_things, len_jsons=s.len_jsons,
+                 unk1=_hex32(s.unk1), unk2=s.unk2, jsons=_b64(s.jsons))
+        d["records"] = [_record(r) for r in s.records]
+        d["trailing"] = s.trailing.hex()
+    elif isinstance(s, TriggerJointNames):
+        d["hashes"] = [_hex32(h) for h in s.hashes]
+        d["trailing"] = s.trailing.hex()
+    else:
+        assert isinstance(s, RawSection)
+        d["data"] = _b64(s.data)
+    return d
+
+
+def _layout(layout: Layout) -> dict[str, Any]:
+    d: dict[str, Any] = {
+        "outer_len_dat1": layout.outer_len_dat1,
+        "dat1_len": layout.dat1_len,
+        "dat1_size": layout.dat1_size,
+        "fill": [[off, data.hex()] for off, data in layout.fill],
+        "content_sha256": layout.content_digest,
+    }
+    if layout.verbatim:
+        d["verbatim"] = {str(i): _b64(data) for i, data in sorted(layout.verbatim.items())}
+    if layout.compression is not None:
+        d["lz4"] = {"magic_offset": layout.compression.magic_offset, "block": _b64(layout.compression.compressed)}
+    return d
+
+
+# ---------------------------------------------------------------------------- from JSON
+
+
+def from_json(doc: Any, source: str | None = None) -> AnimclipFile:
+    """The model a dump describes (module doc); JsonInputError names any bad value."""
+    root = JsonNode(doc, "$", source)
+    if root["format"].str() != FORMAT:
+        raise root["format"].error(f'expected "{FORMAT}"')
+    raw = root["raw"]
+    header_unk = raw["header_unk"].hex_bytes()
+    if len(header_unk) != 28:
+        raise raw["header_unk"].error(f"expected 28 bytes, found {len(header_unk)}")
+    model = AnimclipFile(
+        magic=_read_u32(raw["magic"]),
+        header_unk=header_unk,
+        type_id=_read_u32(raw["type_id"]),
+        sections=[_read_section(n) for n in raw["sections"].items()],
+        unknowns=[_read_unknown(n) for n in raw["unknowns"].items()],
+        strings=_read_strings(raw),
+    )
+    mark_derived(model)
+    if raw.has("layout") and raw["layout"].value is not None:
+        model.layout = _read_layout(raw["layout"])
+    if root.has("clip") and root["clip"].value is not None:
+        _apply_clip(model, root["clip"])
+    return model
+
+
+def _read_strings(raw: JsonNode) -> bytes:
+    out = bytearray()
+    for node in raw["strings"].items():
+        text = node.str().encode("utf-8", "surrogateescape")
+        if b"\0" in text:
+            raise node.error("a string cannot contain NUL (each string is NUL-terminated)")
+        out += text + b"\0"
+    if raw.has("strings_unterminated"):
+        out += raw["strings_unterminated"].str().encode("utf-8", "surrogateescape")
+    return bytes(out)
+
+
+def _read_unknown(node: JsonNode) -> UnknownEntry:
+    items = list(node.items())
+    if len(items) != 2:
+        raise node.error("expected [ofs_source, ofs_target]")
+    return UnknownEntry(_read_u32(items[0]), _read_u32(items[1]))
+
+
+def _opt_int(node: JsonNode) -> int | None:
+    return None if node.value is None else node.int()
+
+
+def _read_section(node: JsonNode) -> Section:
+    tag = _read_u32(node["tag"])
+    offset = node.get("offset").value
+    if offset is not None and (isinstance(offset, bool) or not isinstance(offset, int)):
+        raise node["offset"].error("expected an integer or null")
+    cls = TYPED_SECTIONS.get(tag)
+    section: Section
+    if cls is Built:
+        kwargs: dict[str, Any] = {}
+        for name in BUILT_FIELDS:
+            field = node[name]
+            if name in ("fps", "duration"):
+                kwargs[name] = float(_read_f32(field))
+            elif name in _HEX_FIELDS:
+                kwargs[name] = _read_u32(field)
+            elif name in DERIVED_COUNTS:
+                kwargs[name] = _opt_int(field)
+            else:
+                kwargs[name] = field.int()
+        section = Built(**kwargs, trailing=_opt_bytes(node, "trailing"))
+    elif cls is BaseState:
+        section = BaseState(
+            joints=_array(node["joints"], JOINT_DTYPE),
+            things=_opt_bytes(node, "things", "b64"),
+            extra=_opt_bytes(node, "extra", "b64"),
+        )
+    elif cls is JointHashes:
+        hashes = np.array([_read_u32(h) for h in node["hashes"].items()], "<u4")
+        section = JointHashes(hashes, _opt_bytes(node, "trailing"))
+    elif cls is Path:
+        section = Path(_matrix(node["start_matrix"]), _matrix(node["end_matrix"]), _opt_bytes(node, "trailing"))
+    elif cls is CustomTracks:
+        entries = []
+        for e in node["entries"].items():
+            entries.append(CustomTrackEntry(**{k: _read_u32(e[k]) for k in CUSTOM_TRACK_FIELDS}))
+        section = CustomTracks(entries, _opt_bytes(node, "trailing"))
+    elif cls is CustomTrackData:
+        section = CustomTrackData(_array(node["values"], "<f4"), _opt_bytes(node, "trailing"))
+    elif cls is SampleElem:
+        section = SampleElem(_array(node["values"], "<u4"), _array(node["ndx"], "u1"), _opt_bytes(node, "padding"))
+    elif cls is TriggerData:
+        section = TriggerData(
+            num_jsons=node["num_jsons"].int(),
+            num_things=node["num_things"].int(),
+            len_jsons=_opt_int(node.get("len_jsons")),
+            unk1=_read_u32(node["unk1"]),
+            unk2=_read_u32(node["unk2"]),
+            jsons=node["jsons"].base64_bytes(),
+            records=[_read_record(r) for r in node["records"].items()],
+            trailing=_opt_bytes(node, "trailing"),
+        )
+    elif cls is TriggerJointNames:
+        section = TriggerJointNames([_read_u32(h) for h in node["hashes"].items()], _opt_bytes(node, "trailing"))
+    else:
+        section = RawSection(tag, node["data"].base64_bytes())
+    section.offset = offset
+    return section
+
+
+def _matrix(node: JsonNode) -> np.ndarray:
+    rows = list(node.items())
+    if len(rows) != 4:
+        raise node.error("expected 4 rows of 4 numbers")
+    out = np.zeros((4, 4), "<f4")
+    for r, row in enumerate(rows):
+        values = _f32_array(row)
+        if len(values) != 4:
+            raise row.error("expected 4 numbers")
+        out[r] = values
+    return out
+
+
+def _read_record(node: JsonNode) -> TriggerRecord:
+    return TriggerRecord(**{k: _read_u32(node[k]) for k in TRIGGER_FIELDS})
+
+
+def _read_layout(node: JsonNode) -> Layout:
+    fill = []
+    for item in node["fill"].items():
+        pair = list(item.items())
+        if len(pair) != 2:
+            raise item.error("expected [offset, hex bytes]")
+        fill.append((pair[0].int(), pair[1].hex_bytes()))
+    verbatim = {}
+    if node.has("verbatim"):
+        for key, value in node["verbatim"].obj().items():
+            child = JsonNode(value, f"{node.path}.verbatim.{key}", node.source)
+            if not key.isdigit():
+                raise child.error("keys are section-table indices")
+            verbatim[int(key)] = child.base64_bytes()
+    compression = None
+    if node.has("lz4"):
+        lz = node["lz4"]
+        compression = Compression(lz["magic_offset"].int(), lz["block"].base64_bytes())
+    return Layout(
+        outer_len_dat1=node["outer_len_dat1"].int(),
+        dat1_len=node["dat1_len"].int(),
+        dat1_size=node["dat1_size"].int(),
+        fill=fill,
+        content_digest=node["content_sha256"].str(),
+        verbatim=verbatim,
+        compression=compression,
+    )
+
+
+def _apply_clip(model: AnimclipFile, clip: JsonNode) -> None:
+    """Apply the honoured decoded members that differ from what ``raw`` decodes to."""
+    view = model.clip()
+    try:
+        _apply_clip_members(model, clip, view)
+    except JsonEdit as exc:
+        raise exc.node.error(exc.reason) from None
+
+
+class JsonEdit(AnimspecError):
+    def __init__(self, node: JsonNode, reason: str):
+        super().__init__(reason)
+        self.node, self.reason = node, reason
+
+
+def _edit(node: JsonNode, action: Any, *args: Any) -> None:
+    try:
+        action(*args)
+    except ValueError as exc:
+        raise JsonEdit(node, str(exc)) from None
+
+
+def _apply_clip_members(model: AnimclipFile, clip: JsonNode, view: Any) -> None:
+    if clip.has("name") and clip["name"].value is not None:
+        name = clip["name"].str()
+        if name != view.name:
+            _edit(clip["name"], model.set_clip_name, name)
+    for key in ("fps", "duration"):
+        if clip.has(key) and clip[key].value is not None:
+            value = float(_read_f32(clip[key]))
+            built = model.built
+            if built is None:
+                raise JsonEdit(clip[key], "the clip has no Anim Clip Built section to hold it")
+            if np.float32(value).tobytes() != np.float32(getattr(built, key)).tobytes():
+                setattr(built, key, value)
+    if clip.has("custom_tracks"):
+        items = list(clip["custom_tracks"].items())
+        if len(items) != len(view.custom_tracks):
+            raise JsonEdit(
+                clip["custom_tracks"],
+                f"lists {len(items)} tracks but the raw view has {len(view.custom_tracks)}; "
+                "add or remove tracks in raw.sections",
+            )
+        changes = {}
+        for i, (node, track) in enumerate(zip(items, view.custom_tracks)):
+            if node.has("name") and node["name"].value is not None:
+                name = node["name"].str()
+                if name != track.name:
+                    _edit(node["name"], model.rename_custom_track, i, name)
+            if node.has("values"):
+                values = _f32_array(node["values"])
+                if values.tobytes() != track.values.tobytes():
+                    changes[i] = values
+        if changes:
+            _edit(clip["custom_tracks"], model.set_all_custom_track_values, changes)
+    if clip.has("triggers") and clip["triggers"].value is not None:
+        records = [_read_record(r) for r in clip["triggers"].items()]
+        if view.triggers is None:
+            raise JsonEdit(clip["triggers"], "the clip has no Trigger Data section to hold records")
+        if records != view.triggers.records:
+            model.set_trigger_records(records)

@@ -1,0 +1,442 @@
+"""Check an .animclip model against the invariants of ../shared/spec/animclip.md, section 11.
+
+Severity: ERROR when the file contradicts itself or a reader cannot use part of it (sizes
+that disagree, payloads overlapping or past the declared end, a name hash that does not
+match, a missing partner section, a track whose values lie outside its data). WARNING for
+what ALERT's writer and the game files are expected to do but the format does not force
+(sorted table, 16-byte alignment, zero padding, ascending Sample Elem, LABELLED count
+relations). INFO for facts worth knowing (compression, J = K, unknown-table entries).
+
+Layout checks (sizes, offsets, alignment, padding) need the :class:`Layout` recorded when
+the file was read; a model built in memory is laid out by the writer and skips them.
+Every check reads the model; none re-reads bytes. Stable codes:
+
+container  unknown-type-id type-id-differs lz4-compressed outer-size-mismatch
+           dat1-size-mismatch trailing-bytes tables-overlap-payload section-past-declared-end
+           sections-overlap duplicate-section table-not-sorted misaligned-section
+           nonzero-padding unknown-section unknowns-present unwritable
+sections   section-size pair-missing name-unresolved name-hash-mismatch dead-markers
+           built-4c-nonzero count-mismatch base-state-size joint-count-includes-terminator
+           joint-count-mismatch base-state-extra quaternion-length joint-hashes-size
+           joint-hashes-terminator custom-tracks-size custom-track-data-size
+           custom-track-name-unresolved custom-track-hash-mismatch custom-track-nonzero
+           custom-track-misaligned custom-track-out-of-range custom-tracks-overlap
+           custom-track-frames sample-elem-size sample-elem-padding sample-elem-not-ascending
+           trigger-data-size trigger-jsons-overflow trigger-trailing trigger-things-count
+           trigger-record-c trigger-joint-names-size
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+import numpy as np
+
+from ..errors import WriteError
+from ..findings import Finding, Severity
+from ..hashes import crc32
+from .model import (
+    ASSET_MAGICS,
+    DERIVED_COUNTS,
+    PAD_TO,
+    SECTION_NAMES,
+    TAG_BASE_STATE,
+    TAG_BUILT,
+    TAG_CURVES,
+    TAG_CURVES_DATA,
+    TAG_CUSTOM_TRACK_DATA,
+    TAG_CUSTOM_TRACKS,
+    TAG_EXPRESSION_ID_MAP,
+    TAG_GEOM_SAMPLE_DATA,
+    TAG_GEOM_SAMPLES,
+    TAG_JOINT_HASHES,
+    TAG_MORPH_FRAME_DATA,
+    TAG_MORPH_INFO,
+    TAG_PATH,
+    TAG_PHONEME_VISEMS_MAP,
+    TERMINATOR_HASH,
+    THING_SIZE,
+    AnimclipFile,
+    BaseState,
+    Built,
+    CustomTrackData,
+    CustomTracks,
+    JointHashes,
+    SampleElem,
+    TriggerData,
+    TriggerJointNames,
+    derived_counts,
+    name_table,
+    quaternion_lengths,
+    section_name,
+)
+from .write import payloads
+
+ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
+
+FIXED_SIZES = {TAG_BUILT: 96, TAG_PATH: 128, TAG_CURVES: 240, TAG_PHONEME_VISEMS_MAP: 80}
+"""Spec 11.7."""
+
+PAIRS = [
+    (TAG_BASE_STATE, TAG_JOINT_HASHES, ERROR),  # records are matched to joints by index
+    (TAG_CUSTOM_TRACKS, TAG_CUSTOM_TRACK_DATA, ERROR),  # the entries address the data
+    (TAG_MORPH_INFO, TAG_MORPH_FRAME_DATA, WARNING),  # equal occurrence counts (spec 11.15)
+    (TAG_GEOM_SAMPLES, TAG_GEOM_SAMPLE_DATA, WARNING),
+    (TAG_PHONEME_VISEMS_MAP, TAG_EXPRESSION_ID_MAP, WARNING),
+    (TAG_CURVES, TAG_CURVES_DATA, WARNING),
+]
+
+QUATERNION_TOLERANCE = 0.01
+"""How far |Q| / 32768 may stray from 1 (16-bit quantisation errs by about 0.0001)."""
+
+
+def validate(model: AnimclipFile, *, joint_names: Any = None) -> list[Finding]:
+    """Every finding for ``model``. ``joint_names`` only labels joints in messages."""
+    return list(_all(model, name_table(joint_names)))
+
+
+def _where(model: AnimclipFile, i: int, **extra: Any) -> dict[str, Any]:
+    return {"section": i, "section_name": section_name(model.sections[i].tag), **extra}
+
+
+def _all(model: AnimclipFile, names: dict[int, str]) -> Iterator[Finding]:
+    try:
+        sizes = [len(p) for p in payloads(model)]
+    except WriteError as exc:
+        yield Finding("unwritable", ERROR, f"the model cannot be written: {exc}")
+        return
+    yield from _container(model, sizes)
+    built = model.built
+    derived = derived_counts(model.sections)
+    for i, s in enumerate(model.sections):
+        fixed = FIXED_SIZES.get(s.tag)
+        if fixed is not None and sizes[i] != fixed:
+            yield Finding("section-size", ERROR, f"{sizes[i]} bytes; this section is always {fixed}", _where(model, i))
+        if isinstance(s, Built):
+            yield from _built(model, i, s, derived, s is built)
+        elif isinstance(s, BaseState):
+            yield from _base_state(model, i, s, sizes[i], derived, names)
+        elif isinstance(s, JointHashes):
+            yield from _joint_hashes(model, i, s)
+        elif isinstance(s, CustomTracks):
+            yield from _custom_tracks(model, i, s)
+        elif isinstance(s, CustomTrackData) and s.trailing:
+            yield Finding(
+                "custom-track-data-size", WARNING,
+                f"{sizes[i]} bytes is not a whole number of f32 values", _where(model, i),
+            )
+        elif isinstance(s, SampleElem):
+            yield from _sample_elem(model, i, s)
+        elif isinstance(s, TriggerData):
+            yield from _trigger_data(model, i, s, sizes[i])
+        elif isinstance(s, TriggerJointNames) and (s.trailing or not 1 <= len(s.hashes) <= 4):
+            yield Finding(
+                "trigger-joint-names-size", WARNING,
+                f"{sizes[i]} bytes; ALERT records 1 to 4 u32 hashes (4..16 bytes)", _where(model, i),
+            )
+    present = {s.tag for s in model.sections}
+    for a, b, severity in PAIRS:
+        if (a in present) != (b in present):
+            have, missing = (a, b) if a in present else (b, a)
+            yield Finding(
+                "pair-missing", severity,
+                f"{section_name(have)} is present without {section_name(missing)}; they occur together "
+                "(spec 11.9, 11.11, 11.15)",
+                {"tag": f"{missing:08X}"},
+            )
+
+
+# ---------------------------------------------------------------------------- container
+
+
+def _container(model: AnimclipFile, sizes: list[int]) -> Iterator[Finding]:
+    if model.type_id not in ASSET_MAGICS:
+        yield Finding(
+            "unknown-type-id", WARNING,
+            f"DAT1 type id {model.type_id:08X} is none of the animclip magics ALERT knows",
+        )
+    elif model.type_id != model.magic:
+        yield Finding(
+            "type-id-differs", INFO,
+            f"DAT1 type id {model.type_id:08X} differs from the outer magic {model.magic:08X}",
+        )
+    if model.unknowns:
+        yield Finding(
+            "unknowns-present", INFO,
+            f"{len(model.unknowns)} entries in the DAT1 unknowns table (never interpreted by ALERT; "
+            "an external reader calls them pointer fix-ups)",
+        )
+    seen: dict[int, int] = {}
+    for i, s in enumerate(model.sections):
+        if s.tag not in SECTION_NAMES:
+            yield Finding("unknown-section", WARNING, f"tag {s.tag:08X} is none of the 19 known sections; kept as raw bytes", _where(model, i))
+        first = seen.setdefault(s.tag, i)
+        if first != i:
+            yield Finding(
+                "duplicate-section", ERROR,
+                f"same tag as section {first}; readers that look sections up by tag see only one of them",
+                _where(model, i),
+            )
+    layout = model.layout
+    if layout is None:
+        return
+    if layout.compression is not None:
+        yield Finding(
+            "lz4-compressed", INFO,
+            f"the DAT1 body is one LZ4 block ({len(layout.compression.compressed)} -> {layout.dat1_size} bytes); "
+            "an edited file is written uncompressed",
+        )
+    if layout.outer_len_dat1 != layout.dat1_len:
+        yield Finding(
+            "outer-size-mismatch", ERROR,
+            f"outer header says the DAT1 is {layout.outer_len_dat1} bytes, the DAT1 header says {layout.dat1_len}",
+        )
+    if layout.dat1_len != layout.dat1_size:
+        yield Finding(
+            "dat1-size-mismatch", ERROR,
+            f"DAT1 header says {layout.dat1_len} bytes, the file holds {layout.dat1_size}",
+        )
+    placed = [(s.offset, s.offset + sizes[i], i) for i, s in enumerate(model.sections) if s.offset is not None]
+    if not placed:
+        return
+    tables_end = 16 + 12 * len(model.sections) + 8 * len(model.unknowns)
+    lowest = min(placed)
+    if lowest[0] < tables_end:
+        yield Finding(
+            "tables-overlap-payload", ERROR,
+            f"payload at 0x{lowest[0]:x} starts inside the header and tables (which end at 0x{tables_end:x})",
+            _where(model, lowest[2]),
+        )
+    end_max = max(end for _, end, _ in placed)
+    for start, end, i in placed:
+        if end > layout.dat1_len:
+            yield Finding(
+                "section-past-declared-end", ERROR,
+                f"payload [0x{start:x}, 0x{end:x}) ends past the DAT1 size in its header ({layout.dat1_len})",
+                _where(model, i),
+            )
+        if start % PAD_TO:
+            yield Finding("misaligned-section", WARNING, f"payload offset 0x{start:x} is not a multiple of {PAD_TO}", _where(model, i))
+    ordered = sorted((p for p in placed if p[1] > p[0]))
+    for (s1, e1, i1), (s2, e2, i2) in zip(ordered, ordered[1:]):
+        if s2 < e1:
+            yield Finding(
+                "sections-overlap", ERROR,
+                f"payload [0x{s2:x}, 0x{e2:x}) overlaps section {i1} ({section_name(model.sections[i1].tag)}) "
+                f"at [0x{s1:x}, 0x{e1:x})",
+                _where(model, i2),
+            )
+    tags = [s.tag for s in model.sections]
+    if tags != sorted(tags):
+        yield Finding("table-not-sorted", WARNING, "section table is not sorted by ascending tag (ALERT's writer sorts it)")
+    if layout.dat1_size > end_max:
+        yield Finding(
+            "trailing-bytes", WARNING,
+            f"{layout.dat1_size - end_max} bytes after the last payload (which ends at 0x{end_max:x})",
+        )
+    dirty = [off for off, data in layout.fill if off < end_max and data.strip(b"\0")]
+    if dirty:
+        yield Finding(
+            "nonzero-padding", WARNING,
+            f"non-zero padding bytes before payloads, first run at DAT1 offset 0x{dirty[0]:x}",
+        )
+
+
+# ---------------------------------------------------------------------------- sections
+
+
+def _built(model: AnimclipFile, i: int, s: Built, derived: dict[str, int], counts: bool) -> Iterator[Finding]:
+    where = _where(model, i)
+    name = model.string_at(s.ofs_name)
+    if name is None:
+        yield Finding(
+            "name-unresolved", ERROR,
+            f"name offset {s.ofs_name} does not start a NUL-terminated UTF-8 string in the "
+            f"{len(model.strings)}-byte strings block",
+            where,
+        )
+    elif crc32(name) != s.name_hash:
+        yield Finding(
+            "name-hash-mismatch", ERROR,
+            f"name {name!r} hashes to {crc32(name):08X}, Built stores {s.name_hash:08X}",
+            where,
+        )
+    if not (s.dead_marker_1 == 0xDEAD and s.dead_marker_2 == 0xDEAD):
+        yield Finding(
+            "dead-markers", WARNING,
+            f"+0x48/+0x4A hold {s.dead_marker_1:04X} {s.dead_marker_2:04X}, not DEAD DEAD "
+            "(ALERT notes they moved in \"i30\")",
+            where,
+        )
+    if s.zero_4c:
+        yield Finding("built-4c-nonzero", INFO, f"+0x4C is {s.zero_4c}, observed 0", where)
+    if not counts:
+        return
+    labels = {
+        "num_joints": "J (+0x20)", "num_base_state_things": "T (+0x2C)",
+        "num_custom_tracks": "tracks count (+0x3A)", "num_samples": "samples count (+0x24)",
+    }
+    counted = {
+        "num_joints": "Base State joint records", "num_base_state_things": "Base State things",
+        "num_custom_tracks": "Custom Tracks entries", "num_samples": "Sample Elem elements",
+    }
+    for name_ in DERIVED_COUNTS:
+        value = getattr(s, name_)
+        if value is None or value == derived[name_]:
+            continue
+        if name_ in ("num_joints", "num_base_state_things") and model.section(TAG_BASE_STATE) is not None:
+            continue  # reported as base-state-size
+        yield Finding(
+            "count-mismatch", WARNING,
+            f"{labels[name_]} is {value}, but there are {derived[name_]} {counted[name_]}",
+            {**where, "field": name_},
+        )
+
+
+def _base_state(
+    model: AnimclipFile, i: int, s: BaseState, size: int, derived: dict[str, int], names: dict[int, str]
+) -> Iterator[Finding]:
+    where = _where(model, i)
+    built = model.built
+    if built is not None:
+        j = derived["num_joints"] if built.num_joints is None else built.num_joints
+        t = derived["num_base_state_things"] if built.num_base_state_things is None else built.num_base_state_things
+        if 16 * j + THING_SIZE * t > size:
+            yield Finding(
+                "base-state-size", ERROR,
+                f"{size} bytes cannot hold J = {j} joint records and T = {t} things ({16 * j + THING_SIZE * t} bytes)",
+                where,
+            )
+    hashes = model.section(TAG_JOINT_HASHES)
+    if isinstance(hashes, JointHashes):
+        k = len(hashes.hashes)
+        j = len(s.joints)
+        terminated = k > 0 and int(hashes.hashes[-1]) == TERMINATOR_HASH
+        expected = k - 1 if terminated else k
+        if j != expected:
+            if terminated and j == k:
+                yield Finding(
+                    "joint-count-includes-terminator", INFO,
+                    f"J = K = {k}: a record for the FFFFFFFF terminator too (ALERT's label reading; "
+                    "size analysis suggests J = K - 1)",
+                    where,
+                )
+            else:
+                yield Finding(
+                    "joint-count-mismatch", WARNING,
+                    f"{j} joint records for {k} joint hashes; expected {expected} (spec 7.2)",
+                    where,
+                )
+    if s.extra:
+        yield Finding("base-state-extra", INFO, f"{len(s.extra)} bytes after the joint records and things (not described)", where)
+    if len(s.joints):
+        lengths = quaternion_lengths(s.joints) / 32768.0
+        bad = np.flatnonzero(np.abs(lengths - 1.0) > QUATERNION_TOLERANCE)
+        if bad.size:
+            first = int(bad[0])
+            h = int(hashes.hashes[first]) if isinstance(hashes, JointHashes) and first < len(hashes.hashes) else None
+            extra = {"joint": first}
+            if h is not None and h in names:
+                extra["joint_name"] = names[h]
+            yield Finding(
+                "quaternion-length", WARNING,
+                f"{bad.size} of {len(s.joints)} rotations are not unit length after dividing by 32768 "
+                f"(joint {first}: {lengths[first]:.4f}); is the divisor or the layout right? (spec 11.16)",
+                {**where, **extra},
+            )
+
+
+def _joint_hashes(model: AnimclipFile, i: int, s: JointHashes) -> Iterator[Finding]:
+    where = _where(model, i)
+    if s.trailing:
+        yield Finding("joint-hashes-size", ERROR, f"{len(s.trailing)} bytes after the last whole u32 hash", where)
+    if not len(s.hashes) or int(s.hashes[-1]) != TERMINATOR_HASH:
+        yield Finding("joint-hashes-terminator", WARNING, "the last hash is not the FFFFFFFF terminator", where)
+
+
+def _custom_tracks(model: AnimclipFile, i: int, s: CustomTracks) -> Iterator[Finding]:
+    where = _where(model, i)
+    if s.trailing:
+        yield Finding("custom-tracks-size", ERROR, f"{len(s.trailing)} bytes after the last whole 40-byte entry", where)
+    data = model.section(TAG_CUSTOM_TRACK_DATA)
+    data_size = len(np.asarray(data.values).tobytes()) + len(data.trailing) if isinstance(data, CustomTrackData) else None
+    built = model.built
+    blocks = []
+    for t, e in enumerate(s.entries):
+        name = model.string_at(e.ofs_name)
+        at = {**where, "track": t}
+        if name is not None:
+            at["track_name"] = name
+        if name is None:
+            yield Finding("custom-track-name-unresolved", ERROR, f"name offset {e.ofs_name} does not start a string in the strings block", at)
+        elif crc32(name) != e.name_hash:
+            yield Finding(
+                "custom-track-hash-mismatch", WARNING,
+                f"hash {e.name_hash:08X} is not the CRC32 of {name!r} ({crc32(name):08X}); ALERT only presumes it is",
+                at,
+            )
+        nonzero = [k for k in ("zero_08", "zero_0c", "zero_18", "zero_1c", "zero_24") if getattr(e, k)]
+        if nonzero:
+            yield Finding("custom-track-nonzero", INFO, f"{', '.join(nonzero)} not zero (observed zero)", at)
+        if e.ofs_data % PAD_TO:
+            yield Finding("custom-track-misaligned", WARNING, f"data offset {e.ofs_data} is not a multiple of {PAD_TO}", at)
+        end = e.ofs_data + 4 * e.num_values
+        if data_size is not None and end > data_size:
+            yield Finding(
+                "custom-track-out-of-range", ERROR,
+                f"values [{e.ofs_data}, {end}) run past Custom Track Data ({data_size} bytes)",
+                at,
+            )
+        if built is not None and e.num_values != built.num_frames:
+            yield Finding("custom-track-frames", INFO, f"{e.num_values} values, Built frames count is {built.num_frames}", at)
+        if e.num_values:
+            blocks.append((e.ofs_data, end, t))
+    blocks.sort()
+    for (s1, e1, t1), (s2, _e2, t2) in zip(blocks, blocks[1:]):
+        if s2 < e1:
+            yield Finding("custom-tracks-overlap", ERROR, f"values overlap those of track {t1}", {**where, "track": t2})
+
+
+def _sample_elem(model: AnimclipFile, i: int, s: SampleElem) -> Iterator[Finding]:
+    where = _where(model, i)
+    n = len(s.values)
+    pad = (4 - n % 4) % 4
+    if len(s.padding) != pad:
+        yield Finding("sample-elem-size", ERROR, f"{len(s.padding)} padding bytes after {n} elements; expected {pad}", where)
+    if s.padding.strip(b"\0"):
+        yield Finding("sample-elem-padding", WARNING, "padding bytes are not zero", where)
+    values = np.asarray(s.values, np.int64)
+    down = np.flatnonzero(np.diff(values) < 0)
+    if down.size:
+        yield Finding(
+            "sample-elem-not-ascending", WARNING,
+            f"value {int(down[0]) + 1} ({int(values[down[0] + 1])}) is below the one before it; the seed says ascending",
+            {**where, "element": int(down[0]) + 1},
+        )
+
+
+def _trigger_data(model: AnimclipFile, i: int, s: TriggerData, size: int) -> Iterator[Finding]:
+    where = _where(model, i)
+    if size < 24:
+        yield Finding("trigger-data-size", ERROR, f"{size} bytes; the header and first words need at least 24", where)
+    if s.len_jsons is not None and s.len_jsons != len(s.jsons):
+        yield Finding(
+            "trigger-jsons-overflow", ERROR,
+            f"len_jsons {s.len_jsons} runs past the payload (only {len(s.jsons)} bytes follow the header)",
+            where,
+        )
+    if s.trailing:
+        yield Finding("trigger-trailing", ERROR, f"{len(s.trailing)} bytes after the last whole 16-byte record", where)
+    if s.num_things != len(s.records):
+        yield Finding(
+            "trigger-things-count", INFO,
+            f"things_count is {s.num_things}, {len(s.records)} records follow (a hypothesis, spec 11.13)",
+            where,
+        )
+    odd = [r for r, rec in enumerate(s.records) if rec.c not in (0, 1)]
+    if odd:
+        yield Finding(
+            "trigger-record-c", WARNING,
+            f"{len(odd)} record(s) with c outside 0/1, first record {odd[0]} (c = {s.records[odd[0]].c})",
+            {**where, "record": odd[0]},
+        )

@@ -1,0 +1,350 @@
+"""The serializer contracts for .animclip:
+
+* ``write(read(b)) == b`` for every byte string the parser accepts, whatever its layout quirks;
+* ``read(write(m)) == m`` for every model the writer accepts (content; layout is recomputed);
+* ``pack(dump(f)) == f`` through JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_animclip_support import (
+    BASE_STATE,
+    BUILT,
+    CUSTOM_TRACK_DATA,
+    CUSTOM_TRACKS,
+    JOINT_HASHES,
+    MORPH_INFO,
+    PATH,
+    RCRA,
+    SAMPLE_DATA,
+    SAMPLE_ELEM,
+    TRIGGER_DATA,
+    appendix_a,
+    assemble,
+    built_payload,
+    joint_record,
+    read_header,
+    sample_elem,
+    track_entry,
+    trigger_data,
+)
+
+from animspec.animclip import (
+    AnimclipFile,
+    BaseState,
+    Built,
+    CustomTrackData,
+    CustomTrackEntry,
+    CustomTracks,
+    JointHashes,
+    Path,
+    RawSection,
+    SampleElem,
+    TriggerData,
+    TriggerJointNames,
+    TriggerRecord,
+    UnknownEntry,
+    read_bytes,
+    write_bytes,
+)
+from animspec.animclip.jsonio import from_json, to_json
+from animspec.animclip.model import ASSET_MAGICS, JOINT_DTYPE, SECTION_NAMES, TYPED_SECTIONS
+from animspec.errors import ParseError, WriteError
+from animspec.hashes import crc32
+
+SLOW = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def json_round_trip(model: AnimclipFile) -> AnimclipFile:
+    return from_json(json.loads(json.dumps(to_json(model))))
+
+
+# ---------------------------------------------------------------------------- quirky files
+
+
+def quirky_payloads() -> list[tuple[int, bytes]]:
+    strings_clip = 0  # "walk" at relative offset 0
+    return [
+        (BUILT, built_payload(name_offset=strings_clip, name_hash=crc32("walk"), joints=2, frames=2, things=0, tracks=1)),
+        (BASE_STATE, joint_record(0, 0, 0, 32767, 1, 2, 3, 0, 4) * 2),
+        (JOINT_HASHES, struct.pack("<3I", crc32("root"), crc32("pelvis"), 0xFFFFFFFF)),
+        (CUSTOM_TRACKS, track_entry(crc32("t"), 5, 0, 2)),
+        (CUSTOM_TRACK_DATA, struct.pack("<2f", 1.0, -2.0)),
+        (SAMPLE_ELEM, sample_elem([1, 2, 3], [0, 0, 1])),
+        (TRIGGER_DATA, trigger_data(bytes(8), [(1, 2, 1, 3, 4)])),
+        (SAMPLE_DATA, bytes(range(37))),
+        (0x12345678, b"unknown tag payload"),
+    ]
+
+
+STRINGS = b"walk\0t\0"
+
+QUIRKS = {
+    "canonical": {},
+    "odd alignment": {"align": 1},
+    "4-byte alignment": {"align": 4},
+    "unsorted table": {"table": [8, 3, 1, 0, 2, 7, 6, 5, 4]},
+    "reverse layout order": {"order": list(range(8, -1, -1))},
+    "non-zero padding": {"gaps": [b"\xaa" * (k % 3) for k in range(9)]},
+    "trailing bytes": {"trailing": b"\x01\x02\x03 trailing"},
+    "stale outer size": {"outer_size": 12345},
+    "stale DAT1 size": {"dat1_size": 7},
+    "unknowns table": {"unknowns": [(0x40, 0x80), (0x44, 0x90)]},
+    "RCRA magic and odd type id": {"magic": RCRA, "type_id": 0xDEADBEEF},
+    "nonzero header bytes": {"header_unk": bytes(range(28))},
+}
+
+
+@pytest.mark.parametrize("quirk", sorted(QUIRKS))
+def test_quirky_file_is_written_back_exactly(quirk):
+    data = assemble(quirky_payloads(), strings=STRINGS, **QUIRKS[quirk])
+    m = read_bytes(data)
+    assert write_bytes(m) == data
+    assert m.layout.verbatim == {}  # the typed serializer itself reproduced every payload
+    back = json_round_trip(m)
+    assert back == m and write_bytes(back) == data
+
+
+def test_overlapping_and_shared_payloads_round_trip():
+    # Two unknown sections pointing at the same bytes, a third overlapping their tail.
+    data = bytearray(assemble([(SAMPLE_DATA, bytes(range(48)))], strings=b"x\0"))
+    table = 36 + 16
+    n_sections = 3
+    # Rebuild with a 3-entry table by hand: header + table + strings + one payload.
+    s = 16 + 12 * n_sections
+    payload_at = (s + 2 + 15) // 16 * 16
+    dat1 = bytearray(payload_at + 48)
+    struct.pack_into("<4sIIHH", dat1, 0, b"1TAD", 0xC96F58F3, len(dat1), n_sections, 0)
+    for i, (tag, off, size) in enumerate([(0x11111111, payload_at, 48), (0x22222222, payload_at, 48),
+                                          (0x33333333, payload_at + 40, 8)]):
+        struct.pack_into("<III", dat1, 16 + 12 * i, tag, off, size)
+    dat1[s : s + 2] = b"x\0"
+    dat1[payload_at:] = bytes(range(48))
+    data = struct.pack("<II", 0xC96F58F3, len(dat1)) + bytes(28) + bytes(dat1)
+    assert table == 52
+    m = read_bytes(data)
+    assert [s.data for s in m.sections] == [bytes(range(48)), bytes(range(48)), bytes(range(40, 48))]
+    assert write_bytes(m) == data
+    assert write_bytes(json_round_trip(m)) == data
+
+
+def test_signalling_nan_fps_survives_unedited():
+    # Python's float conversion quiets a signalling NaN; the original payload is kept.
+    b = bytearray(built_payload())
+    b[0x0C:0x10] = bytes.fromhex("0100807f")
+    data = assemble([(BUILT, bytes(b))])
+    m = read_bytes(data)
+    assert m.layout.verbatim.keys() == {0}
+    assert write_bytes(m) == data
+    assert write_bytes(json_round_trip(m)) == data
+
+
+def test_quiet_nan_payload_bits_survive_json():
+    path = struct.pack("<16f", *np.eye(4).ravel()) + struct.pack("<16f", *np.eye(4).ravel())
+    path = bytearray(path)
+    path[0:4] = bytes.fromhex("0500c0ff")  # a negative quiet NaN with a payload
+    data = assemble([(PATH, bytes(path))])
+    m = read_bytes(data)
+    assert m.layout.verbatim == {}
+    doc = to_json(m)
+    assert doc["raw"]["sections"][0]["start_matrix"][0][0] == "nan:ffc00005"
+    assert write_bytes(from_json(json.loads(json.dumps(doc)))) == data
+
+
+# ---------------------------------------------------------------------------- fuzzing bytes
+
+
+@st.composite
+def dat1_images(draw) -> bytes:
+    """Random tables over a random byte image: any offsets, sizes, overlaps, gaps; the
+    parser accepts some, and those must come back exactly."""
+    n = draw(st.integers(0, 6))
+    u = draw(st.integers(0, 2))
+    tags = list(SECTION_NAMES) + [0x0BADF00D]
+    size = draw(st.integers(16 + 12 * n + 8 * u, 700))
+    alphabet = st.sampled_from([0, 0, 0, 0x41, 0x7A, 0xFF, 0x80, 0xDE, 0x01])
+    image = bytearray(draw(st.lists(alphabet, min_size=size, max_size=size)))
+    struct.pack_into("<4sIIHH", image, 0, b"1TAD", draw(st.sampled_from([0xC96F58F3, 0, 0xFFFFFFFF])),
+                     draw(st.sampled_from([size, size - 1, size + 3])), n, u)
+    for i in range(n):
+        off = draw(st.integers(16 + 12 * n + 8 * u, size))
+        length = draw(st.integers(0, size - off + draw(st.sampled_from([0, 0, 0, 1]))))
+        struct.pack_into("<III", image, 16 + 12 * i, draw(st.sampled_from(tags)), off, length)
+    for k in range(u):
+        struct.pack_into("<II", image, 16 + 12 * n + 8 * k, draw(st.integers(0, 2**32 - 1)), 7)
+    magic = draw(st.sampled_from(sorted(ASSET_MAGICS)))
+    outer = draw(st.sampled_from([size, 0, 99999]))
+    return struct.pack("<II", magic, outer) + draw(st.binary(min_size=28, max_size=28)) + bytes(image)
+
+
+@given(dat1_images())
+@SLOW
+def test_any_accepted_image_is_written_back_exactly(data):
+    try:
+        m = read_bytes(data)
+    except ParseError:
+        return
+    assert write_bytes(m) == data
+
+
+@given(st.sampled_from(["appendix", "quirky"]), st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 255)), max_size=4), st.data())
+@SLOW
+def test_mutated_files_are_rejected_or_written_back_exactly(base, edits, data):
+    raw = bytearray(appendix_a() if base == "appendix" else assemble(quirky_payloads(), strings=STRINGS, align=4))
+    for pos, value in edits:
+        raw[pos % len(raw)] = value
+    if data.draw(st.booleans()):
+        raw = raw[: data.draw(st.integers(0, len(raw)))]
+    blob = bytes(raw)
+    try:
+        m = read_bytes(blob)
+    except ParseError:
+        return
+    assert write_bytes(m) == blob
+    assert write_bytes(json_round_trip(m)) == blob
+
+
+# ---------------------------------------------------------------------------- models
+
+
+u1 = st.integers(0, 0xFF)
+u2 = st.integers(0, 0xFFFF)
+u4 = st.integers(0, 0xFFFF_FFFF)
+f32 = st.floats(width=32)
+small_bytes = st.binary(max_size=24)
+
+
+def u4_array(max_size: int):
+    return st.lists(u4, max_size=max_size).map(lambda v: np.array(v, "<u4"))
+
+
+def f32_bits(max_size: int):
+    # Arbitrary bit patterns, signalling NaNs included: the pool is read raw.
+    return st.binary(max_size=4 * max_size).map(lambda b: np.frombuffer(b[: len(b) // 4 * 4], "<f4").copy())
+
+
+def matrices():
+    return st.lists(f32, min_size=16, max_size=16).map(lambda v: np.array(v, "<f4").reshape(4, 4))
+
+
+@st.composite
+def joints(draw):
+    n = draw(st.integers(0, 5))
+    raw = draw(st.binary(min_size=16 * n, max_size=16 * n))
+    return np.frombuffer(raw, JOINT_DTYPE).copy()
+
+
+built_sections = st.builds(
+    Built, ofs_name=u4, name_hash=u4, fps=f32, duration=f32, num_frames=u2, unk_08=u2, unk_5e=u2,
+    dead_marker_1=u2, zero_4c=u2, trailing=small_bytes,
+)
+sections_by_tag = {
+    TYPED_SECTIONS[0x2BB5BC8F]: st.builds(BaseState, joints=joints(), things=st.sampled_from([b"", bytes(range(32)), bytes(64)]), extra=small_bytes),
+    JointHashes: st.builds(JointHashes, hashes=u4_array(6), trailing=st.binary(max_size=3)),
+    Path: st.builds(Path, start_matrix=matrices(), end_matrix=matrices(), trailing=small_bytes),
+    CustomTracks: st.builds(CustomTracks, entries=st.lists(st.builds(CustomTrackEntry, *[u4] * 10), max_size=3), trailing=st.binary(max_size=39)),
+    CustomTrackData: st.builds(CustomTrackData, values=f32_bits(8), trailing=st.binary(max_size=3)),
+    SampleElem: st.integers(0, 6).flatmap(lambda n: st.builds(
+        SampleElem, values=st.lists(u4, min_size=n, max_size=n).map(lambda v: np.array(v, "<u4")),
+        ndx=st.binary(min_size=n, max_size=n).map(lambda b: np.frombuffer(b, "u1").copy()), padding=st.binary(max_size=4))),
+    TriggerData: st.builds(
+        TriggerData, num_jsons=u2, num_things=u2, unk1=u4, unk2=u4, jsons=st.binary(max_size=40),
+        records=st.lists(st.builds(TriggerRecord, u4, u4, u2, u2, u4), max_size=3), trailing=st.binary(max_size=15)),
+    TriggerJointNames: st.builds(TriggerJointNames, hashes=st.lists(u4, max_size=4), trailing=st.binary(max_size=3)),
+}
+raw_sections = st.builds(
+    RawSection,
+    tag=st.sampled_from([SAMPLE_DATA, MORPH_INFO, 0xE08AA35F, 0x0BADF00D, 0x7FFFFFFF]),
+    data=st.binary(max_size=40),
+)
+strings_blocks = st.lists(st.text(st.characters(blacklist_characters="\0", blacklist_categories=("Cs",)), min_size=1, max_size=6), max_size=4).map(
+    lambda names: b"".join(n.encode("utf-8") + b"\0" for n in names)
+)
+
+
+@st.composite
+def models(draw) -> AnimclipFile:
+    kinds = draw(st.lists(st.sampled_from(list(sections_by_tag)), unique=True, max_size=5))
+    sections = [draw(sections_by_tag[k]) for k in kinds]
+    if draw(st.booleans()) or any(isinstance(s, BaseState) for s in sections):
+        sections.append(draw(built_sections))  # Base State is split by Built's J and T
+    raws = draw(st.lists(raw_sections, max_size=2, unique_by=lambda s: s.tag))
+    sections = sorted(sections + raws, key=lambda s: s.tag)
+    return AnimclipFile(
+        magic=draw(st.sampled_from(sorted(ASSET_MAGICS))),
+        header_unk=draw(st.binary(min_size=28, max_size=28)),
+        type_id=draw(u4),
+        sections=sections,
+        unknowns=draw(st.lists(st.builds(UnknownEntry, u4, u4), max_size=3)),
+        strings=draw(strings_blocks),
+    )
+
+
+@given(models())
+@SLOW
+def test_read_of_write_is_identity(model):
+    data = write_bytes(model)
+    back = read_bytes(data)
+    assert back == model
+    assert write_bytes(back) == data  # and the re-read file is written back unchanged
+
+
+@given(models())
+@SLOW
+def test_json_round_trip_of_models(model):
+    assert json_round_trip(model) == model
+    data = write_bytes(model)
+    assert write_bytes(json_round_trip(read_bytes(data))) == data
+
+
+@given(models())
+@SLOW
+def test_written_files_follow_spec_4_6(model):
+    data = write_bytes(model)
+    h = read_header(data)
+    assert h["dat1_magic"] == b"1TAD"
+    assert h["outer_size"] == h["size"] == len(data) - 36
+    assert h["num_sections"] == len(model.sections) and h["num_unknowns"] == len(model.unknowns)
+    tags = [t for t, _, _ in h["table"]]
+    assert tags == sorted(tags)
+    s = 16 + 12 * h["num_sections"] + 8 * h["num_unknowns"]
+    for _, offset, size in h["table"]:
+        assert offset % 16 == 0 and offset >= s + len(model.strings) and offset + size <= h["size"]
+    if h["table"]:
+        assert max(o + z for _, o, z in h["table"]) == h["size"]
+
+
+# ---------------------------------------------------------------------------- writer refusals
+
+
+@pytest.mark.parametrize(
+    "model, field",
+    [
+        (AnimclipFile(magic=0x12345678), "magic"),
+        (AnimclipFile(header_unk=b"short"), "header_unk"),
+        (AnimclipFile(sections=[Built(num_frames=70000)]), "sections[0].num_frames"),
+        (AnimclipFile(sections=[Built(fps=1e39)]), "sections[0].fps"),
+        (AnimclipFile(sections=[JointHashes(np.array([-1]))]), "sections[0].hashes"),
+        (AnimclipFile(sections=[JointHashes(trailing=b"1234")]), "sections[0].trailing"),
+        (AnimclipFile(sections=[TriggerData(records=[TriggerRecord(c=70000)])]), "sections[0].records[0].c"),
+        (AnimclipFile(sections=[TriggerData(trailing=bytes(16))]), "sections[0].trailing"),
+        (AnimclipFile(sections=[SampleElem(np.array([1, 2], "<u4"), np.array([1], "u1"))]), "sections[0].ndx"),
+        (AnimclipFile(sections=[RawSection(BUILT, bytes(96))]), "sections[0].tag"),
+        (AnimclipFile(sections=[BaseState(joints=np.zeros(2, JOINT_DTYPE))]), "sections[0]"),
+        (AnimclipFile(sections=[Built(num_joints=1), BaseState(joints=np.zeros(2, JOINT_DTYPE))]), "sections[1]"),
+        (AnimclipFile(sections=[Path(start_matrix=np.frombuffer(bytes.fromhex("0100807f") * 16, "<f4").reshape(4, 4).copy())]), "sections[0].start_matrix"),
+        (AnimclipFile(strings=b"\xff\0"), "strings"),
+        (AnimclipFile(unknowns=[UnknownEntry(-1, 0)]), "unknowns[0].ofs_source"),
+    ],
+)
+def test_unwritable_models_name_the_field(model, field):
+    with pytest.raises(WriteError) as info:
+        write_bytes(model)
+    assert info.value.field == field

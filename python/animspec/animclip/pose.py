@@ -1,0 +1,92 @@
+"""The base pose of an .animclip on a skeleton, and custom tracks sampled in time.
+
+What is known (../shared/spec/animclip.md, section 8): Base State holds one local transform
+per Joint Hashes entry, which ALERT's animclip_to_gltf.py applies by joint-name hash as the
+joint's parent-relative rotation and translation, replacing the rig's rest values. No
+per-frame data can be decoded (Sample Data's encoding is unknown), so the base pose is the
+only pose there is. Custom tracks hold one float per frame (LABELLED: ALERT's
+"frames count" note), sampled here with linear interpolation at the clip's fps (also
+LABELLED, Built +0x0C).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..hashes import crc32
+from ..skeleton import Skeleton, forward_kinematics, world_positions
+from .model import ClipView
+
+
+@dataclass
+class BasePose:
+    skeleton: Skeleton
+    """The skeleton posed: the given rig, or one independent root per clip joint."""
+    rotations: np.ndarray
+    """(bones, 4) local rotations w, x, y, z (base state where matched, rest otherwise)."""
+    translations: np.ndarray
+    """(bones, 3) local translations."""
+    world: np.ndarray
+    """(bones, 4, 4) world transforms."""
+    matched: list[tuple[int, int]] = field(default_factory=list)
+    """(clip joint index, bone index) pairs matched by hash."""
+    clip_only: list[int] = field(default_factory=list)
+    """Clip joints whose hash names no bone of the skeleton."""
+    skeleton_only: list[int] = field(default_factory=list)
+    """Bones the clip does not pose (they keep their rest transform)."""
+
+    @property
+    def positions(self) -> np.ndarray:
+        return world_positions(self.world[None])[0]
+
+
+def base_pose(clip: ClipView, skeleton: Skeleton | None = None) -> BasePose:
+    """Pose ``skeleton`` (matched by CRC32 of its bone names) with the clip's base state;
+    without a skeleton, every clip joint becomes its own root at its base-state transform."""
+    joints = [j for j in clip.joints if j.hash is not None and j.hash != 0xFFFFFFFF and j.rotation is not None]
+    if skeleton is None:
+        skeleton = Skeleton.flat(len(joints))
+        skeleton.names = [j.name or f"{j.hash:08X}" for j in joints]
+        by_hash = {j.hash: i for i, j in enumerate(joints)}
+    else:
+        by_hash = {crc32(name): i for i, name in enumerate(skeleton.names)}
+    rotations = np.array(skeleton.rest_rotation, dtype=np.float64, copy=True)
+    translations = np.array(skeleton.rest_translation, dtype=np.float64, copy=True)
+    matched, clip_only = [], []
+    for joint in joints:
+        bone = by_hash.get(joint.hash)
+        if bone is None:
+            clip_only.append(joint.index)
+            continue
+        x, y, z, w = joint.rotation
+        rotations[bone] = (w, x, y, z)
+        if joint.translation is not None:
+            translations[bone] = joint.translation
+        matched.append((joint.index, bone))
+    posed = {bone for _, bone in matched}
+    world = forward_kinematics(skeleton, rotations[None], translations[None])[0]
+    return BasePose(
+        skeleton, rotations, translations, world, matched, clip_only,
+        [b for b in range(skeleton.bone_count) if b not in posed],
+    )
+
+
+def sample_custom_track(values: np.ndarray, fps: float, *, seconds: float | None = None, frame: float | None = None) -> float:
+    """A custom track's value at ``seconds`` (converted with ``fps``) or at a fractional
+    ``frame``, linearly interpolated and clamped to the track's frames."""
+    values = np.asarray(values, dtype=np.float64)
+    if values.size == 0:
+        raise ValueError("the track has no values")
+    if frame is None:
+        if seconds is None:
+            raise ValueError("give seconds or frame")
+        if not fps or not np.isfinite(fps) or fps <= 0:
+            raise ValueError(f"the clip's fps ({fps}) cannot convert seconds to frames")
+        frame = seconds * fps
+    position = float(np.clip(frame, 0.0, values.size - 1))
+    low = int(np.floor(position))
+    high = min(low + 1, values.size - 1)
+    t = position - low
+    return float(values[low] * (1 - t) + values[high] * t)

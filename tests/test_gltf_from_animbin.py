@@ -34,13 +34,10 @@ def swing() -> AnimbinFile:
 
 
 def meshbin_skeleton():
-    """The pendulum's MESHBIN skeleton, or a skip when animspec.meshbin is not usable yet."""
-    try:
-        from animspec.gltf import skeleton_from_meshbin_file
+    """The pendulum's MESHBIN skeleton."""
+    from animspec.rigs import load_skeleton
 
-        return skeleton_from_meshbin_file(str(EXAMPLES / "pendulum.meshbin"))
-    except (ImportError, AnimspecError) as exc:
-        pytest.skip(f"animspec.meshbin not usable: {exc}")
+    return load_skeleton(EXAMPLES / "pendulum.meshbin")
 
 
 # --- validity ------------------------------------------------------------------------------

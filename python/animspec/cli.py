@@ -13,19 +13,13 @@ import os
 import sys
 from typing import Any, Sequence
 
-from . import __version__, jsonfmt
+from . import __version__, cli_convert, cli_playback, jsonfmt
 from .atomic import write_atomic
+from .cli_common import EXIT_FINDINGS, EXIT_OK, EXIT_UNREADABLE, print_findings, refuse_overwrite
 from .errors import AnimspecError, JsonInputError, ParseError, WriteError
-from .findings import Severity, has_errors
+from .findings import has_errors
 from .formats import format_of_dump, load
 from .hashes import crc32, read_names_file
-
-EXIT_OK = 0
-EXIT_FINDINGS = 1
-"""validate: at least one error-severity finding."""
-EXIT_UNREADABLE = 2
-"""A file could not be read or written."""
-
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
@@ -47,7 +41,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="animspec",
-        description="Read, check, dump and rebuild ANIMBIN (PS1 psyqo madnight engine) animation files.",
+        description=(
+            "Read, check, dump, rebuild, play and convert ANIMBIN and MESHBIN files (PS1 psyqo "
+            "madnight engine) and Insomniac .animclip/.performanceclip files."
+        ),
     )
     p.add_argument("--version", action="version", version=f"animspec {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -83,6 +80,9 @@ def _parser() -> argparse.ArgumentParser:
     hsh.add_argument("names", nargs="*", metavar="NAME")
     hsh.add_argument("--names-file", metavar="FILE", help="also hash every line of FILE (one name per line)")
     hsh.set_defaults(run=_hash)
+
+    cli_playback.add_commands(sub)
+    cli_convert.add_commands(sub)
     return p
 
 
@@ -127,21 +127,10 @@ def _validate(args: argparse.Namespace) -> int:
             status = EXIT_FINDINGS
         reports.append({"file": path, "findings": [f.to_json() for f in findings]})
         if not args.json:
-            _print_findings(path, findings)
+            print_findings(path, findings)
     if args.json:
         print(jsonfmt.dumps(reports))
     return status
-
-
-def _print_findings(path: str, findings: list) -> None:
-    if not findings:
-        print(f"{path}: ok")
-        return
-    for f in findings:
-        where = f.location()
-        print(f"{path}: {f.severity.value}: {f.code}: {where + ': ' if where else ''}{f.message}")
-    counts = {s: sum(1 for f in findings if f.severity is s) for s in Severity}
-    print(f"{path}: {counts[Severity.ERROR]} error(s), {counts[Severity.WARNING]} warning(s), {counts[Severity.INFO]} info")
 
 
 def _error_json(exc: Exception) -> dict[str, Any]:
@@ -154,7 +143,7 @@ def _dump(args: argparse.Namespace) -> int:
     fmt, model = load(args.file)
     text = jsonfmt.dumps(fmt.to_json(model, **_options(fmt.to_json, args))) + "\n"
     if args.output:
-        _refuse_overwrite(args.output, args.file)
+        refuse_overwrite(args.output, args.file)
         write_atomic(args.output, text.encode("utf-8"))
     else:
         sys.stdout.write(text)
@@ -162,7 +151,7 @@ def _dump(args: argparse.Namespace) -> int:
 
 
 def _pack(args: argparse.Namespace) -> int:
-    _refuse_overwrite(args.output, args.dump)
+    refuse_overwrite(args.output, args.dump)
     with open(args.dump, "rb") as f:
         raw = f.read()
     try:
@@ -191,8 +180,3 @@ def _hash(args: argparse.Namespace) -> int:
     for name in names:
         print(f"{crc32(name):08X}  {name}")
     return EXIT_OK
-
-
-def _refuse_overwrite(output: str, source: str) -> None:
-    if os.path.exists(output) and os.path.samefile(output, source):
-        raise WriteError(output, "the output is the input file; choose another path")

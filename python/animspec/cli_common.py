@@ -1,0 +1,82 @@
+"""Pieces every ``animspec`` command shares: exit codes, argument types, printing."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+from .errors import AnimspecError, WriteError
+from .findings import Finding, Severity
+
+EXIT_OK = 0
+EXIT_FINDINGS = 1
+"""validate, convert: at least one error-severity finding."""
+EXIT_UNREADABLE = 2
+"""A file could not be read or written."""
+
+
+def region(text: str) -> str | float:
+    """--region: "ntsc", "pal" or a refresh rate in Hz."""
+    lowered = text.lower()
+    if lowered in ("ntsc", "pal"):
+        return lowered
+    try:
+        hz = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected ntsc, pal or a rate in Hz, not {text!r}") from None
+    if not 1.0 <= hz <= 1000.0:
+        raise argparse.ArgumentTypeError(f"{hz} Hz is not a display refresh rate")
+    return hz
+
+
+def deltas(text: str) -> list[int]:
+    """--deltas 1,1,7,1: explicit deltaTime values."""
+    try:
+        values = [int(v) for v in text.replace(" ", "").split(",") if v]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected comma-separated whole numbers, not {text!r}") from None
+    if not values or any(not 0 <= v <= 0xFFFF for v in values):
+        raise argparse.ArgumentTypeError("each deltaTime must be 0..65535, and at least one is needed")
+    return values
+
+
+def positive(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number, not {text}")
+    return value
+
+
+def print_findings(path: str, findings: list[Finding]) -> None:
+    if not findings:
+        print(f"{path}: ok")
+        return
+    for f in findings:
+        where = f.location()
+        print(f"{path}: {f.severity.value}: {f.code}: {where + ': ' if where else ''}{f.message}")
+    counts = {s: sum(1 for f in findings if f.severity is s) for s in Severity}
+    print(f"{path}: {counts[Severity.ERROR]} error(s), {counts[Severity.WARNING]} warning(s), {counts[Severity.INFO]} info")
+
+
+def refuse_overwrite(output: str, source: str) -> None:
+    if os.path.exists(output) and os.path.samefile(output, source):
+        raise WriteError(output, "the output is the input file; choose another path")
+
+
+def pick_animation(model: Any, name: str | None) -> Any:
+    """The ANIMBIN animation called ``name`` (the first one when not given)."""
+    if not model.animations:
+        raise AnimspecError("the file has no animations")
+    if name is None:
+        return model.animations[0]
+    try:
+        return model.animation(name)
+    except KeyError:
+        names = ", ".join(repr(str(a.name)) for a in model.animations)
+        raise AnimspecError(f"no animation named {name!r} (the file has {names})") from None
+
+
+def stdout_json(text: str) -> None:
+    sys.stdout.write(text + "\n")

@@ -1,0 +1,173 @@
+"""``animspec play``, ``compare`` and ``plot``: what the console shows, and how far that is
+from what was authored. Argument handling only; the work is in animspec.animbin.poses,
+.compare, .plot and animspec.animclip.pose."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+import numpy as np
+
+from . import jsonfmt
+from .atomic import write_atomic
+from .cli_common import EXIT_OK, deltas, pick_animation, positive, region, stdout_json
+from .errors import AnimspecError
+from .formats import load
+from .hashes import read_names_file
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:
+    play = sub.add_parser(
+        "play",
+        help="per-tick poses: what the console computes (engine) or what was authored (reference)",
+        description=(
+            "ANIMBIN: play an animation tick by tick. .animclip: the base pose and the custom "
+            "tracks at a time (the frame data of .animclip is not decoded by anyone yet)."
+        ),
+    )
+    play.add_argument("file")
+    play.add_argument("--anim", metavar="NAME", help="animation to play (default: the first)")
+    play.add_argument("--region", type=region, default="ntsc", help="ntsc (59.94 Hz), pal (50 Hz) or a rate in Hz")
+    play.add_argument("--mode", choices=("engine", "reference"), default="engine")
+    play.add_argument("--seconds", type=positive, metavar="S",
+                      help="how long to play (default: one pass); for .animclip, the time to sample")
+    pacing = play.add_mutually_exclusive_group()
+    pacing.add_argument("--step", type=int, default=1, metavar="N",
+                        help="vsyncs per rendered frame: 1 full rate, 2 a game at half rate")
+    pacing.add_argument("--deltas", type=deltas, metavar="LIST", help="explicit deltaTime per tick, e.g. 1,1,7,1")
+    play.add_argument("--skeleton", metavar="FILE", help="MESHBIN or glTF rig: adds world positions")
+    play.add_argument("--joint-names", metavar="FILE", help="glTF joint order or .animclip joint names, one per line")
+    play.add_argument("--json", action="store_true", help="every tick as JSON instead of a summary")
+    play.set_defaults(run=_play)
+
+    cmp = sub.add_parser(
+        "compare",
+        help="per joint, how far the console's playback is from the authored clip, and why",
+    )
+    cmp.add_argument("file")
+    cmp.add_argument("--anim", metavar="NAME", help="animation to compare (default: all)")
+    cmp.add_argument("--region", type=region, default="ntsc", help="where the console runs it")
+    cmp.add_argument("--authored", type=region, metavar="REGION",
+                     help="the refresh rate the clip was made for (default: the same as --region)")
+    cmp.add_argument("--seconds", type=positive, metavar="S", help="how long to compare (default: one pass)")
+    cmp.add_argument("--json", action="store_true")
+    cmp.set_defaults(run=_compare)
+
+    plot = sub.add_parser("plot", help="quaternion curves per joint, console and authored overlaid (PNG)")
+    plot.add_argument("file")
+    plot.add_argument("--anim", metavar="NAME", help="animation to plot (default: the first)")
+    plot.add_argument("-o", "--output", required=True, metavar="OUT.png")
+    plot.add_argument("--region", type=region, default="ntsc")
+    plot.add_argument("--seconds", type=positive, metavar="S")
+    plot.set_defaults(run=_plot)
+
+
+def _animbin(path: str) -> Any:
+    fmt, model = load(path)
+    if fmt.name != "animbin":
+        raise AnimspecError(f"{path}: this command plays ANIMBIN animations; this is {fmt.description}")
+    return model
+
+
+def _skeleton(args: argparse.Namespace) -> Any:
+    if not args.skeleton:
+        return None
+    from .rigs import load_skeleton
+
+    names = read_names_file(args.joint_names) if args.joint_names else None
+    return load_skeleton(args.skeleton, joint_names=names)
+
+
+def _play(args: argparse.Namespace) -> int:
+    fmt, model = load(args.file)
+    if fmt.name == "animclip":
+        return _play_animclip(args, model)
+    if fmt.name != "animbin":
+        raise AnimspecError(f"{args.file}: nothing to play in {fmt.description}")
+    from .animbin.poses import poses
+
+    animation = pick_animation(model, args.anim)
+    result = poses(
+        animation, mode=args.mode, region=args.region, seconds=args.seconds,
+        step=args.step, deltas=args.deltas, skeleton=_skeleton(args),
+    )
+    if args.json:
+        stdout_json(jsonfmt.dumps(result.to_json()))
+    else:
+        print(result.summary())
+    return EXIT_OK
+
+
+def _play_animclip(args: argparse.Namespace, model: Any) -> int:
+    from .animclip.pose import base_pose, sample_custom_track
+
+    names = read_names_file(args.joint_names) if args.joint_names else None
+    clip = model.clip(names)
+    skeleton = None
+    if args.skeleton:
+        from .rigs import load_skeleton
+
+        skeleton = load_skeleton(args.skeleton)
+    pose = base_pose(clip, skeleton)
+    seconds = args.seconds or 0.0
+    tracks = {}
+    for track in clip.custom_tracks:
+        try:
+            tracks[track.name or f"{track.hash:08X}"] = sample_custom_track(track.values, clip.fps or 0.0, seconds=seconds)
+        except ValueError as exc:
+            raise AnimspecError(f"custom track {track.name!r}: {exc}") from None
+    doc = {
+        "clip": clip.name,
+        "seconds": seconds,
+        "fps": clip.fps,
+        "joints": [
+            {
+                "bone": b,
+                "name": pose.skeleton.names[b],
+                "rotation": [round(float(v), 6) for v in pose.rotations[b]],
+                "translation": [round(float(v), 6) for v in pose.translations[b]],
+                "position": [round(float(v), 6) for v in pose.positions[b]],
+            }
+            for b in range(pose.skeleton.bone_count)
+        ],
+        "custom_tracks": {k: round(v, 6) for k, v in tracks.items()},
+        "unmatched_clip_joints": pose.clip_only,
+        "unposed_bones": pose.skeleton_only,
+    }
+    if args.json:
+        stdout_json(jsonfmt.dumps(doc))
+        return EXIT_OK
+    print(f"{clip.name!r}: base pose on {pose.skeleton.bone_count} bone(s), "
+          f"{len(pose.matched)} posed by joint hash")
+    if skeleton is not None:
+        print(f"  {len(pose.clip_only)} clip joint(s) not in the skeleton, "
+              f"{len(pose.skeleton_only)} bone(s) not in the clip (rest pose)")
+    spread = np.ptp(pose.positions, axis=0) if pose.skeleton.bone_count else np.zeros(3)
+    print(f"  posed extent: {spread[0]:.3f} x {spread[1]:.3f} x {spread[2]:.3f}")
+    for name, value in tracks.items():
+        print(f"  custom track {name!r} at {seconds:g} s: {value:.6g}")
+    return EXIT_OK
+
+
+def _compare(args: argparse.Namespace) -> int:
+    from .animbin.compare import compare
+
+    model = _animbin(args.file)
+    animations = [pick_animation(model, args.anim)] if args.anim else model.animations
+    reports = [compare(a, region=args.region, authored=args.authored, seconds=args.seconds) for a in animations]
+    if args.json:
+        stdout_json(jsonfmt.dumps([r.to_json() for r in reports]))
+    else:
+        print("\n\n".join(r.text() for r in reports))
+    return EXIT_OK
+
+
+def _plot(args: argparse.Namespace) -> int:
+    from .animbin.plot import plot_png
+
+    model = _animbin(args.file)
+    png = plot_png(pick_animation(model, args.anim), region=args.region, seconds=args.seconds)
+    write_atomic(args.output, png)
+    print(f"{args.output}: {len(png)} bytes")
+    return EXIT_OK

@@ -1,0 +1,31 @@
+"""Skeletons from files, whatever holds them: a MESHBIN file's bone table or a glTF skin.
+
+Detected from the bytes ("MESHBIN" or a GLB's "glTF" magic; otherwise a .gltf JSON file).
+"""
+
+from __future__ import annotations
+
+import os
+
+from .errors import AnimspecError
+from .skeleton import Skeleton
+
+
+def load_skeleton(path: str | os.PathLike[str], *, joint_names: list[str] | None = None) -> Skeleton:
+    path = os.fspath(path)
+    with open(path, "rb") as f:
+        head = f.read(8)
+    from .meshbin import looks_like_meshbin
+
+    if looks_like_meshbin(head):
+        from .meshbin import read_file, skeleton_from_meshbin
+
+        skeleton = skeleton_from_meshbin(read_file(path))
+        if skeleton.bone_count == 0:
+            raise AnimspecError(f"{path}: the MESHBIN has no skeleton")
+        return skeleton
+    if head[:4] == b"glTF" or path.lower().endswith(".gltf"):
+        from .gltf import skeleton_from_gltf
+
+        return skeleton_from_gltf(path, joint_names=joint_names)
+    raise AnimspecError(f"{path}: not a skeleton source (a MESHBIN file or a glTF/GLB with a skin)")

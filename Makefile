@@ -1,5 +1,5 @@
 # animspec: every task a developer or CI needs, from a fresh clone.
-#   make demo      install into .venv and run info + validate + dump on the shipped sample
+#   make demo      install into .venv and run info, validate, compare and dump on the shipped samples
 #   make test      install into .venv (and the pinned compiler into node_modules) and run the tests
 #   make generate  recompile ksy/*.ksy into generated/ (needs node)
 
@@ -28,8 +28,9 @@ generate: node_modules/.installed
 
 demo: $(VENV)/.installed
 	$(BIN)/animspec info $(SAMPLE)
-	$(BIN)/animspec validate $(SAMPLE)
-	$(BIN)/animspec dump --json $(SAMPLE) | head -40
+	$(BIN)/animspec validate $(SAMPLE) examples/sparse.animbin
+	$(BIN)/animspec compare examples/sparse.animbin
+	$(BIN)/animspec dump --json $(SAMPLE) | head -24
 
 test: $(VENV)/.installed node_modules/.installed
 	$(BIN)/python -m pytest

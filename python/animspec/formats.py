@@ -6,6 +6,7 @@ table and know nothing format-specific.
 
 from __future__ import annotations
 
+import importlib
 import os
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -27,57 +28,33 @@ class FileFormat:
     from_json: Callable[[Any, str | None], Any]
 
 
-def _animbin() -> FileFormat:
-    from .animbin import info, jsonio, parse, write
-    from .animbin.validate import validate  # the package re-exports this name as a function
+def _format(package: str, description: str) -> FileFormat:
+    """Every format package has the same modules: parse (read_bytes, looks_like_<package>),
+    write, validate, info and jsonio. Imported as modules by path, because a package may
+    re-export a function under its module's name (animbin.validate)."""
 
+    def module(name: str) -> Any:
+        return importlib.import_module(f"{__package__}.{package}.{name}")
+
+    parse, jsonio = module("parse"), module("jsonio")
     return FileFormat(
         name=jsonio.FORMAT,
-        description="psyqo madnight engine ANIMBIN",
-        detect=parse.looks_like_animbin,
+        description=description,
+        detect=getattr(parse, f"looks_like_{package}"),
         read=parse.read_bytes,
-        write=write.write_bytes,
-        validate=validate,
-        summary=info.summary,
+        write=module("write").write_bytes,
+        validate=module("validate").validate,
+        summary=module("info").summary,
         to_json=jsonio.to_json,
         from_json=jsonio.from_json,
     )
 
 
-def _meshbin() -> FileFormat:
-    from .meshbin import info, jsonio, parse, write
-    from .meshbin.validate import validate
-
-    return FileFormat(
-        name=jsonio.FORMAT,
-        description="psyqo madnight engine MESHBIN",
-        detect=parse.looks_like_meshbin,
-        read=parse.read_bytes,
-        write=write.write_bytes,
-        validate=validate,
-        summary=info.summary,
-        to_json=jsonio.to_json,
-        from_json=jsonio.from_json,
-    )
-
-
-def _animclip() -> FileFormat:
-    from .animclip import info, jsonio, parse, validate, write
-
-    return FileFormat(
-        name=jsonio.FORMAT,
-        description="Insomniac .animclip/.performanceclip (DAT1)",
-        detect=parse.looks_like_animclip,
-        read=parse.read_bytes,
-        write=write.write_bytes,
-        validate=validate.validate,
-        summary=info.summary,
-        to_json=jsonio.to_json,
-        from_json=jsonio.from_json,
-    )
-
-
-FORMATS: list[FileFormat] = [_animbin(), _meshbin(), _animclip()]
+FORMATS: list[FileFormat] = [
+    _format("animbin", "psyqo madnight engine ANIMBIN"),
+    _format("meshbin", "psyqo madnight engine MESHBIN"),
+    _format("animclip", "Insomniac .animclip/.performanceclip (DAT1)"),
+]
 
 
 def by_name(name: str) -> FileFormat:

@@ -92,39 +92,11 @@ def edge_animbin() -> dict[str, bytes]:
 # --- .animclip -------------------------------------------------------------------------------
 
 # shared/spec/animclip.md, Appendix A: a 400-byte clip that ALERT reads (6 sections), as xxd shows it.
-_SYNTHETIC_DUMP = """
-00000000: f3 58 6f c9 6c 01 00 00 00 00 00 00 00 00 00 00
-00000010: 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
-00000020: 00 00 00 00 31 54 41 44 f3 58 6f c9 6c 01 00 00
-00000030: 06 00 00 00 84 b6 6e 11 50 01 00 00 0c 00 00 00
-00000040: b6 4c 01 14 20 01 00 00 28 00 00 00 8f bc b5 2b
-00000050: d0 00 00 00 40 00 00 00 77 3f f2 9d 70 00 00 00
-00000060: 60 00 00 00 40 66 b2 a3 10 01 00 00 0c 00 00 00
-00000070: 58 d3 70 d0 60 01 00 00 0c 00 00 00 63 6c 69 70
-00000080: 5f 6e 61 6d 65 00 74 72 61 63 6b 5f 61 00 00 00
-00000090: 00 00 00 00 00 00 00 00 63 fc 87 d4 00 00 00 00
-000000a0: 00 00 f0 41 00 00 00 40 00 00 00 00 00 00 00 00
-000000b0: 00 00 00 00 02 00 03 00 02 00 00 00 00 00 00 00
-000000c0: 01 00 00 00 00 00 00 00 00 00 00 00 00 00 01 00
-000000d0: 00 00 00 00 00 00 00 00 00 00 00 00 ad de ad de
-000000e0: 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
-000000f0: 00 00 00 00 00 00 00 00 00 00 ff 7f 64 00 c8 00
-00000100: d4 fe 03 08 00 00 00 00 00 00 ff 7f 64 00 c8 00
-00000110: d4 fe 03 08 00 01 02 03 04 05 06 07 08 09 0a 0b
-00000120: 0c 0d 0e 0f 10 11 12 13 14 15 16 17 18 19 1a 1b
-00000130: 1c 1d 1e 1f d5 96 56 86 3f b3 59 8e ff ff ff ff
-00000140: 00 00 00 00 ac ef 23 c3 0a 00 00 00 00 00 00 00
-00000150: 00 00 00 00 00 00 00 00 01 01 00 00 00 00 00 00
-00000160: 00 00 00 00 03 00 00 00 00 00 00 00 00 00 00 00
-00000170: 00 00 00 00 00 00 00 3f 00 00 80 3f 00 00 c0 3f
-00000180: 00 00 00 00 05 00 00 00 09 00 00 00 00 02 00 00
-"""
-
-
 def synthetic_animclip() -> bytes:
-    data = b"".join(bytes.fromhex(line.split(":", 1)[1]) for line in _SYNTHETIC_DUMP.strip().splitlines())
-    assert len(data) == 400, len(data)
-    return data
+    """The spec page's Appendix A file, from the hex dump the .animclip tests already hold."""
+    from test_animclip_support import APPENDIX_A_HEX, hex_dump_bytes
+
+    return hex_dump_bytes(APPENDIX_A_HEX)
 
 
 def edge_animclip() -> dict[str, bytes]:

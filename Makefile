@@ -8,7 +8,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 SAMPLE := examples/swing.animbin
 
-.PHONY: demo test generate examples web bench clean
+.PHONY: demo test generate examples web bench fuzz clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,13 @@ examples: $(VENV)/.installed
 # and three.js as classic scripts, so web/index.html also works from file://.
 web: node_modules/.installed
 	node tools/build_web.js
+
+# Long fuzz run: each target FUZZ_SECONDS s; crashes go to tests/fuzz/regressions/ (fix the
+# code, keep the input, commit both). The test suite runs a short, fixed-seed version.
+FUZZ_SECONDS ?= 600
+fuzz: $(VENV)/.installed
+	$(BIN)/python -m pip install --quiet -e '.[fuzz]'
+	$(BIN)/python tools/fuzz.py run --seconds $(FUZZ_SECONDS)
 
 bench: $(VENV)/.installed
 	$(BIN)/python bench/run.py

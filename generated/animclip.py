@@ -3072,7 +3072,7 @@ class Animclip(KaitaiStruct):
         .. seealso::
            Source - https://github.com/Tkachov/ALERT/blob/bc90ed9/dat1lib/types/dat1.py
         """
-        SEQ_FIELDS = ["strings"]
+        SEQ_FIELDS = ["data"]
         def __init__(self, _io, _parent=None, _root=None):
             super(Animclip.StringsBlock, self).__init__(_io)
             self._parent = _parent
@@ -3080,24 +3080,42 @@ class Animclip(KaitaiStruct):
             self._debug = collections.defaultdict(dict)
 
         def _read(self):
-            self._debug['strings']['start'] = self._io.pos()
-            self._debug['strings']['arr'] = []
-            self.strings = []
-            i = 0
-            while not self._io.is_eof():
-                self._debug['strings']['arr'].append({'start': self._io.pos()})
-                self.strings.append((self._io.read_bytes_term(0, False, True, False)).decode(u"UTF-8"))
-                self._debug['strings']['arr'][len(self.strings) - 1]['end'] = self._io.pos()
-                i += 1
-
-            self._debug['strings']['end'] = self._io.pos()
+            self._debug['data']['start'] = self._io.pos()
+            self.data = self._io.read_bytes_full()
+            self._debug['data']['end'] = self._io.pos()
 
 
         def _fetch_instances(self):
             pass
-            for i in range(len(self.strings)):
+            _ = self.strings
+            if hasattr(self, '_m_strings'):
                 pass
+                for i in range(len(self._m_strings)):
+                    pass
 
+
+
+        @property
+        def strings(self):
+            """Every NUL-terminated string in the block, in order (padding gives empty strings). Status KNOWN."""
+            if hasattr(self, '_m_strings'):
+                return self._m_strings
+
+            _pos = self._io.pos()
+            self._io.seek(0)
+            self._debug['_m_strings']['start'] = self._io.pos()
+            self._debug['_m_strings']['arr'] = []
+            self._m_strings = []
+            i = 0
+            while not self._io.is_eof():
+                self._debug['_m_strings']['arr'].append({'start': self._io.pos()})
+                self._m_strings.append((self._io.read_bytes_term(0, False, True, False)).decode(u"UTF-8"))
+                self._debug['_m_strings']['arr'][len(self._m_strings) - 1]['end'] = self._io.pos()
+                i += 1
+
+            self._debug['_m_strings']['end'] = self._io.pos()
+            self._io.seek(_pos)
+            return getattr(self, '_m_strings', None)
 
 
     class TriggerData(KaitaiStruct):
@@ -3285,7 +3303,7 @@ class Animclip(KaitaiStruct):
         .. seealso::
            Source - https://github.com/Tkachov/ALERT/blob/bc90ed9/dat1lib/types/sections/animclip/autogen.py
         """
-        SEQ_FIELDS = ["hashes", "trailing"]
+        SEQ_FIELDS = ["hashes_raw", "trailing"]
         def __init__(self, _io, _parent=None, _root=None):
             super(Animclip.TriggerJointNames, self).__init__(_io)
             self._parent = _parent
@@ -3293,15 +3311,9 @@ class Animclip(KaitaiStruct):
             self._debug = collections.defaultdict(dict)
 
         def _read(self):
-            self._debug['hashes']['start'] = self._io.pos()
-            self._debug['hashes']['arr'] = []
-            self.hashes = []
-            for i in range(self._io.size() // 4):
-                self._debug['hashes']['arr'].append({'start': self._io.pos()})
-                self.hashes.append(self._io.read_u4le())
-                self._debug['hashes']['arr'][i]['end'] = self._io.pos()
-
-            self._debug['hashes']['end'] = self._io.pos()
+            self._debug['hashes_raw']['start'] = self._io.pos()
+            self.hashes_raw = self._io.read_bytes(4 * (self._io.size() // 4))
+            self._debug['hashes_raw']['end'] = self._io.pos()
             self._debug['trailing']['start'] = self._io.pos()
             self.trailing = self._io.read_bytes_full()
             self._debug['trailing']['end'] = self._io.pos()
@@ -3309,9 +3321,33 @@ class Animclip(KaitaiStruct):
 
         def _fetch_instances(self):
             pass
-            for i in range(len(self.hashes)):
+            _ = self.hashes
+            if hasattr(self, '_m_hashes'):
                 pass
+                for i in range(len(self._m_hashes)):
+                    pass
 
+
+
+        @property
+        def hashes(self):
+            """The joint-name hashes. Status KNOWN."""
+            if hasattr(self, '_m_hashes'):
+                return self._m_hashes
+
+            _pos = self._io.pos()
+            self._io.seek(0)
+            self._debug['_m_hashes']['start'] = self._io.pos()
+            self._debug['_m_hashes']['arr'] = []
+            self._m_hashes = []
+            for i in range(self._io.size() // 4):
+                self._debug['_m_hashes']['arr'].append({'start': self._io.pos()})
+                self._m_hashes.append(self._io.read_u4le())
+                self._debug['_m_hashes']['arr'][i]['end'] = self._io.pos()
+
+            self._debug['_m_hashes']['end'] = self._io.pos()
+            self._io.seek(_pos)
+            return getattr(self, '_m_hashes', None)
 
 
     class TriggerRecord(KaitaiStruct):

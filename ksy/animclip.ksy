@@ -359,7 +359,15 @@ types:
       resolved lazily where they are used (e.g. `built.name`).
     doc-ref: https://github.com/Tkachov/ALERT/blob/bc90ed9/dat1lib/types/dat1.py
     seq:
-      - id: strings
+      - id: data
+        size-eos: true
+        doc: |
+          The block's bytes. (Read as bytes, and split into `strings` only on demand: a block
+          of N NUL bytes is N empty strings, and a parser that listed them eagerly would make
+          one object per byte of a hostile file.)
+    instances:
+      strings:
+        pos: 0
         type: str
         encoding: UTF-8
         terminator: 0
@@ -1150,14 +1158,19 @@ types:
       Status: layout KNOWN, role LABELLED.
     doc-ref: https://github.com/Tkachov/ALERT/blob/bc90ed9/dat1lib/types/sections/animclip/autogen.py
     seq:
-      - id: hashes
+      - id: hashes_raw
+        size: 4 * (_io.size / 4)
+        doc: The hashes as little-endian bytes (bulk readers take these).
+      - id: trailing
+        size-eos: true
+        doc: 0-3 bytes left if the size is not a multiple of 4 (never recorded).
+    instances:
+      hashes:
+        pos: 0
         type: u4
         repeat: expr
         repeat-expr: _io.size / 4
         doc: The joint-name hashes. Status KNOWN.
-      - id: trailing
-        size-eos: true
-        doc: 0-3 bytes left if the size is not a multiple of 4 (never recorded).
 
   geom_samples:
     doc: |

@@ -60,9 +60,16 @@ def print_findings(path: str, findings: list[Finding]) -> None:
     print(f"{path}: {counts[Severity.ERROR]} error(s), {counts[Severity.WARNING]} warning(s), {counts[Severity.INFO]} info")
 
 
-def refuse_overwrite(output: str, source: str) -> None:
-    if os.path.exists(output) and os.path.samefile(output, source):
+def refuse_overwrite(output: str, source: str, force: bool | None = None) -> None:
+    """Refuse to write ``output`` over ``source`` (always), and over any existing file when
+    ``force`` is False (``pack`` and ``dump -o`` without --force). ``force=None``: only the
+    first rule (the commands that have no --force)."""
+    if not os.path.lexists(output):
+        return
+    if os.path.exists(output) and os.path.exists(source) and os.path.samefile(output, source):
         raise WriteError(output, "the output is the input file; choose another path")
+    if force is False:
+        raise WriteError(output, "the file exists; pass --force to replace it (it is replaced only once the new file is written and checked)")
 
 
 def pick_animation(model: Any, name: str | None) -> Any:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from collections import Counter
+from typing import Any, Iterable
 
 
 class Severity(str, Enum):
@@ -52,3 +53,29 @@ class Finding:
 
 def has_errors(findings: list[Finding]) -> bool:
     return any(f.severity is Severity.ERROR for f in findings)
+
+
+MAX_PER_CODE = 1000
+"""Findings of one code listed per file; a hostile file can hold millions of the same hazard
+(one per 3-byte key), and a report of a million lines helps no one."""
+
+
+def capped(findings: Iterable[Finding], per_code: int = MAX_PER_CODE) -> list[Finding]:
+    """``findings`` (consumed lazily), keeping at most ``per_code`` of each code; past that,
+    one more finding of the code and severity says how many were left out."""
+    kept: list[Finding] = []
+    counts: Counter[str] = Counter()
+    severity: dict[str, Severity] = {}
+    for f in findings:
+        counts[f.code] += 1
+        if counts[f.code] <= per_code:
+            kept.append(f)
+        else:
+            severity[f.code] = max(severity.get(f.code, f.severity), f.severity, key=_rank)
+    for code, sev in severity.items():
+        kept.append(Finding(code, sev, f"{counts[code] - per_code} more {code} finding(s) not listed (at most {per_code} per code are)"))
+    return kept
+
+
+def _rank(severity: Severity) -> int:
+    return {Severity.INFO: 0, Severity.WARNING: 1, Severity.ERROR: 2}[severity]

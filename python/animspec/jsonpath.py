@@ -9,9 +9,26 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 from typing import Any, Iterator
 
 from .errors import JsonInputError
+
+
+def parse_json(raw: bytes | str, source: str | None = None) -> Any:
+    """The JSON document in ``raw``; one :class:`JsonInputError` at ``$`` for anything that
+    is not JSON: bad syntax or encoding, nesting too deep for the parser (RecursionError),
+    an integer too long to convert (Python refuses more than 4300 digits)."""
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise JsonInputError(source, "$", f"not valid JSON: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise JsonInputError(source, "$", f"not valid JSON: not UTF-8, UTF-16 or UTF-32 text ({exc.reason})") from None
+    except RecursionError:
+        raise JsonInputError(source, "$", "not valid JSON here: nested too deeply") from None
+    except ValueError as exc:
+        raise JsonInputError(source, "$", f"not valid JSON here: {exc}") from None
 
 
 class JsonNode:

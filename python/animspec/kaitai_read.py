@@ -40,6 +40,20 @@ def parse(cls: type[T], data: bytes, path: str | None = None) -> T:
     return root
 
 
+def record_error(cls: type[KaitaiStruct], data: bytes, start: int, prefix: str, path: str | None = None) -> ParseError:
+    """The ParseError of one record of type ``cls`` that a bulk reader found cut short at
+    ``start``: the generated type reads it (from ``start`` to the end of ``data``, the bytes
+    the whole-file parser would have had left) and names the field that ran out, as
+    :func:`parse` would with ``prefix`` (``animations[0].tracks[3].keys[7]``) in front."""
+    record = cls(KaitaiStream(BytesIO(data[start:])))
+    try:
+        record._read()
+    except (KaitaiStructError, EOFError, ValueError, UnicodeDecodeError, OverflowError) as exc:
+        field, offset = locate_failure(record)
+        return ParseError(path, None if offset is None else start + offset, f"{prefix}.{field}" if field else prefix, describe(exc))
+    raise AssertionError(f"{cls.__name__} reads at byte {start}; the bulk reader said it could not")
+
+
 def locate_failure(root: KaitaiStruct) -> tuple[str, int | None]:
     """Field path and absolute offset of the field that was being read when parsing stopped."""
     obj, base = root, 0

@@ -23,6 +23,10 @@ def load_skeleton(path: str | os.PathLike[str], *, joint_names: list[str] | None
         skeleton = skeleton_from_meshbin(read_file(path))
         if skeleton.bone_count == 0:
             raise AnimspecError(f"{path}: the MESHBIN has no skeleton")
+        try:
+            skeleton.depth_levels()  # what posing needs: every parent before its child
+        except ValueError as exc:
+            raise AnimspecError(f"{path}: the MESHBIN skeleton cannot be posed: {exc}") from None
         return skeleton
     if head[:4] == b"glTF" or path.lower().endswith(".gltf"):
         from .gltf import skeleton_from_gltf

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from typing import Iterator
 
-from ..findings import Finding, Severity
+from ..findings import Finding, Severity, capped
 from .model import (
     FP12_ONE,
     LOOPING_FLAG,
@@ -41,7 +41,7 @@ ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 def validate(model: AnimbinFile, *, bone_count: int | None = None) -> list[Finding]:
     """Every finding for ``model``. ``bone_count``: the skeleton's bone count, when known
     (joint ids must be below it as well as below MAX_BONES)."""
-    return list(_file(model, bone_count))
+    return capped(_file(model, bone_count))
 
 
 def _file(model: AnimbinFile, bone_count: int | None) -> Iterator[Finding]:

@@ -45,7 +45,12 @@ def _magic_offset(body: bytes) -> int | None:
 
 
 def inflate(
-    body: bytes, *, outer_size: int | None = None, path: str | None = None, base_offset: int = 0
+    body: bytes,
+    *,
+    outer_size: int | None = None,
+    path: str | None = None,
+    base_offset: int = 0,
+    max_size: int | None = None,
 ) -> tuple[bytes, Compression | None]:
     """The DAT1 bytes of ``body``: unchanged when plain, decoded when an LZ4 block.
 
@@ -53,7 +58,9 @@ def inflate(
     literals (ALERT's rule), or else the outer header's size (``outer_size``; the rule of
     ALERT's server/state/assets.py): the first literal run may end before the size field
     when the header compresses. ``base_offset`` is where ``body`` starts in the file, for
-    error messages.
+    error messages. A size above ``max_size`` (default :data:`MAX_DAT1_SIZE`) is not
+    believed and nothing is allocated for it: the callers pass what ``body`` can really
+    decode to, so a corrupt or hostile size field costs nothing.
     """
     if body[:4] == DAT1_MAGIC:
         return body, None
@@ -61,23 +68,26 @@ def inflate(
     if offset is None:
         # Not recognisably compressed: let the DAT1 parser report the bad magic.
         return body, None
+    limit = MAX_DAT1_SIZE if max_size is None else min(max_size, MAX_DAT1_SIZE)
     candidates = []
     if len(body) >= offset + 12:
-        candidates.append(struct.unpack_from("<I", body, offset + 8)[0])
-    if outer_size is not None and outer_size not in candidates:
-        candidates.append(outer_size)
+        candidates.append(("the DAT1 header's", struct.unpack_from("<I", body, offset + 8)[0]))
+    if outer_size is not None and outer_size not in [size for _, size in candidates]:
+        candidates.append(("the outer header's", outer_size))
     problems = []
-    for size in candidates:
-        if size > MAX_DAT1_SIZE:
-            problems.append(f"{size} bytes is more than the {MAX_DAT1_SIZE} accepted")
+    for whose, size in candidates:
+        if size > limit:
+            problems.append(f"{whose} size {size} is more than the {limit} bytes accepted from a {len(body)}-byte block")
             continue
         try:
             data = lz4.block.decompress(body, uncompressed_size=size)
         except lz4.block.LZ4BlockError as exc:
-            problems.append(f"does not decode to {size} bytes ({exc})")
+            problems.append(f"does not decode to {whose} size {size} ({exc})")
             continue
-        if len(data) == size and data[8:12] == struct.pack("<I", size):
+        # The DAT1 header's own size must describe the data it was read from; the outer
+        # size is only a length (the DAT1 header inside may be stale or corrupt).
+        if len(data) == size and (whose != "the DAT1 header's" or data[8:12] == struct.pack("<I", size)):
             return data, Compression(offset, bytes(body))
-        problems.append(f"decodes to {len(data)} bytes whose DAT1 header does not say {size}")
+        problems.append(f"decodes to {len(data)} bytes, not {whose} size {size}")
     reason = "; ".join(problems) or "too short to hold a DAT1 header"
     raise ParseError(path, base_offset, "dat1", f"LZ4-compressed DAT1 body: {reason}")

@@ -332,15 +332,24 @@ def from_json(doc: Any, source: str | None = None) -> AnimclipFile:
     return model
 
 
+def _string_bytes(node: JsonNode) -> bytes:
+    """A dumped string's bytes: UTF-8, with the dump's escapes (U+DC80..U+DCFF) of bytes
+    that are not UTF-8 turned back into those bytes."""
+    try:
+        return node.str().encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError as exc:
+        raise node.error(f"character {exc.object[exc.start]!r} cannot be stored (a lone surrogate)") from None
+
+
 def _read_strings(raw: JsonNode) -> bytes:
     out = bytearray()
     for node in raw["strings"].items():
-        text = node.str().encode("utf-8", "surrogateescape")
+        text = _string_bytes(node)
         if b"\0" in text:
             raise node.error("a string cannot contain NUL (each string is NUL-terminated)")
         out += text + b"\0"
     if raw.has("strings_unterminated"):
-        out += raw["strings_unterminated"].str().encode("utf-8", "surrogateescape")
+        out += _string_bytes(raw["strings_unterminated"])
     return bytes(out)
 
 

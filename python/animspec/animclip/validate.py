@@ -33,7 +33,7 @@ from typing import Any, Iterator
 import numpy as np
 
 from ..errors import WriteError
-from ..findings import Finding, Severity
+from ..findings import Finding, Severity, capped
 from ..hashes import crc32
 from .model import (
     ASSET_MAGICS,
@@ -92,7 +92,7 @@ QUATERNION_TOLERANCE = 0.01
 
 def validate(model: AnimclipFile, *, joint_names: Any = None) -> list[Finding]:
     """Every finding for ``model``. ``joint_names`` only labels joints in messages."""
-    return list(_all(model, name_table(joint_names)))
+    return capped(_all(model, name_table(joint_names)))
 
 
 def _where(model: AnimclipFile, i: int, **extra: Any) -> dict[str, Any]:

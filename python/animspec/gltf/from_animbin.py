@@ -60,8 +60,9 @@ from ..animbin.model import Animation as AnimbinAnimation
 from ..animbin.playback import Refresh, play_engine, refresh_hz, vsync_deltas
 from ..errors import AnimspecError
 from ..skeleton import Skeleton, forward_kinematics, normalize, quat_multiply
+from .document import flatten_buffers
 from .rig import wxyz_to_xyzw
-from .to_animbin import AXIS_CHANGE, AXIS_CHANGE_DIAGONAL
+from .to_animbin import AXIS_CHANGE, AXIS_CHANGE_DIAGONAL, MAX_SAMPLES
 
 GENERATOR = "animspec"
 
@@ -79,7 +80,7 @@ class GlbBuilder:
             self.blob = bytearray()
         else:
             # Rewrites every bufferView to point into one blob (pygltflib pads each to 4).
-            self.blob = bytearray(gltf.buffers_to_binary_blob()) if gltf.bufferViews else bytearray()
+            self.blob = bytearray(flatten_buffers(gltf))
         self.gltf = gltf
 
     def add(
@@ -317,6 +318,13 @@ def _engine_channels(
 ) -> list:
     # One tick per vsync; a looping clip gets one more tick: the reset to frame 0.
     ticks = anim.length + (1 if anim.is_looping else 0)
+    if ticks == 0:
+        return []  # a zero-length one-shot clip shows nothing: no channel, left out
+    if ticks * len(nodes) > MAX_SAMPLES:
+        raise AnimspecError(
+            f"animation {str(anim.name)!r}: {ticks} vsyncs on {len(nodes)} joints is more than {MAX_SAMPLES} "
+            "poses to bake; convert the keys as authored (no --bake-engine) or give a skeleton with fewer bones"
+        )
     played = play_engine(anim, vsync_deltas(ticks), num_joints=len(nodes), rest_rotations=rest_raw)
     q = normalize(played.rotations_float())
     times = np.arange(ticks) / hz
@@ -346,7 +354,10 @@ def to_gltf_document(
         raise AnimspecError(f"a track animates joint {needed - 1}; the skeleton has {skeleton.bone_count} bones")
     if skeleton_space not in ("ps1", "gltf"):
         raise AnimspecError(f"unknown skeleton space {skeleton_space!r}; use 'ps1' or 'gltf'")
-    skeleton.depth_levels()  # parents before children, or a ValueError naming the bone
+    try:
+        skeleton.depth_levels()  # parents before children, or a ValueError naming the bone
+    except ValueError as exc:
+        raise AnimspecError(f"the skeleton cannot be posed: {exc}") from None
     translation, rotation = _gltf_rest(skeleton, axis_change and skeleton_space == "ps1")
 
     builder = GlbBuilder()

@@ -20,6 +20,8 @@ normalised here, a zero quaternion becoming the identity) and translation is x, 
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Union
@@ -78,9 +80,17 @@ def _joint(item: Any) -> tuple[int, np.ndarray, np.ndarray | None]:
     return int(h) & 0xFFFF_FFFF, q, t
 
 
-def _track(item: Any) -> tuple[str, list[float]]:
+def _track(item: Any) -> tuple[str, list[float | str]]:
     name, values = item if isinstance(item, tuple) else (item.name, item.values)
-    return str(name), [float(v) for v in values]
+    return str(name), [_json_float(float(v)) for v in values]
+
+
+def _json_float(v: float) -> float | str:
+    """JSON has no NaN or infinity (and glTF extras are JSON): those are written as the
+    strings "nan", "inf", "-inf", as animspec's dumps write f32 values."""
+    if math.isfinite(v):
+        return v
+    return "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf")
 
 
 def animclip_to_gltf(

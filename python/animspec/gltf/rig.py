@@ -18,13 +18,13 @@ from __future__ import annotations
 import copy
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Sequence, Union
 
 import numpy as np
 from pygltflib import GLTF2
 
-from ..errors import AnimspecError
+from .document import GltfError, load_path, parse_glb, view_bytes
+
 from ..skeleton import Skeleton, normalize, quat_multiply, quat_to_matrix
 
 GltfSource = Union[str, "os.PathLike[str]", bytes, GLTF2]
@@ -43,49 +43,48 @@ _COMPONENTS: dict[int, tuple[type, float | None]] = {
 _WIDTHS = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT2": 4, "MAT3": 9, "MAT4": 16}
 
 
-class GltfError(AnimspecError):
-    """A glTF asset cannot be used: missing data, a malformed accessor, no such skin."""
+MAX_ZERO_ELEMENTS = 1 << 20
+"""Elements an accessor without a bufferView (all zeros, spec 3.6.2.4) may have: its count
+costs nothing in the file, so it is not believed past this."""
+BUDGET_PER_BYTE = 8
+"""Accessor elements read per byte of buffer data, summed over a document (plus
+MAX_ZERO_ELEMENTS): accessors may alias the same bytes, but not without end."""
 
 
 def load_gltf(source: GltfSource) -> GLTF2:
-    """The document of ``source``. A given :class:`GLTF2` is returned as is (not copied)."""
+    """The document of ``source``, checked (:mod:`.document`). A given :class:`GLTF2` is
+    returned as is (not copied)."""
     if isinstance(source, GLTF2):
         return source
     if isinstance(source, (bytes, bytearray, memoryview)):
         data = bytes(source)
         if data[:4] != b"glTF":
             raise GltfError("the bytes are not a GLB file (no 'glTF' magic); pass a path for .gltf JSON")
-        return GLTF2.load_from_bytes(data)
-    path = Path(source)
-    if not path.is_file():
-        raise GltfError(f"{path}: no such file")
-    try:
-        gltf = GLTF2.load(str(path))
-    except (ValueError, KeyError, UnicodeDecodeError) as exc:
-        raise GltfError(f"{path}: not a readable glTF file: {exc}") from None
-    if gltf is None:
-        raise GltfError(f"{path}: not a readable glTF file")
-    return gltf
+        return parse_glb(data)
+    return load_path(source)
 
 
 def copy_gltf(gltf: GLTF2) -> GLTF2:
     """A deep copy that keeps the GLB binary chunk and the file location (for external buffers)."""
     twin = copy.deepcopy(gltf)
     twin.set_binary_blob(gltf.binary_blob())
-    if hasattr(gltf, "_path"):
-        twin._path = gltf._path  # type: ignore[attr-defined]
+    for attr in ("_path", "_animspec_has_bin"):
+        if hasattr(gltf, attr):
+            setattr(twin, attr, getattr(gltf, attr))
     return twin
 
 
-def _buffer_bytes(gltf: GLTF2, index: int, cache: dict[int, bytes]) -> bytes:
-    if index not in cache:
-        if not 0 <= index < len(gltf.buffers):
-            raise GltfError(f"buffer {index} does not exist")
-        data = gltf.get_data_from_buffer_uri(gltf.buffers[index].uri)
-        if data is None:
-            raise GltfError(f"buffer {index}: its data cannot be found (uri {gltf.buffers[index].uri!r})")
-        cache[index] = bytes(data)
-    return cache[index]
+def _spend(gltf: GLTF2, elements: int, index: int) -> None:
+    budget = getattr(gltf, "_animspec_budget", None)
+    if budget is None:
+        data = sum(int(b.byteLength or 0) for b in gltf.buffers)
+        budget = BUDGET_PER_BYTE * data + MAX_ZERO_ELEMENTS
+    if elements > budget:
+        raise GltfError(
+            f"accessor {index}: reading {elements} more elements would pass {BUDGET_PER_BYTE} per byte "
+            "of buffer data (accessors aliasing the same bytes over and over)"
+        )
+    gltf._animspec_budget = budget - elements  # type: ignore[attr-defined]
 
 
 def read_accessor(gltf: GLTF2, index: int, _cache: dict[int, bytes] | None = None) -> np.ndarray:
@@ -103,20 +102,25 @@ def read_accessor(gltf: GLTF2, index: int, _cache: dict[int, bytes] | None = Non
     try:
         dtype, divisor = _COMPONENTS[acc.componentType]
         width = _WIDTHS[acc.type]
-    except KeyError:
+    except (KeyError, TypeError):
         raise GltfError(f"accessor {index}: unknown componentType {acc.componentType} or type {acc.type!r}") from None
     count = int(acc.count)
     if acc.bufferView is None:
+        if count * width > MAX_ZERO_ELEMENTS:
+            raise GltfError(f"accessor {index}: {count} elements of zeros (no bufferView); at most {MAX_ZERO_ELEMENTS} accepted")
         return np.zeros((count, width))  # spec 3.6.2.4: an accessor without a view is all zeros
     view = gltf.bufferViews[acc.bufferView]
-    data = _buffer_bytes(gltf, view.buffer, cache)
+    data = view_bytes(gltf, acc.bufferView, cache)
     item = np.dtype(dtype).itemsize
     element = item * width
     stride = view.byteStride or element
-    start = (view.byteOffset or 0) + (acc.byteOffset or 0)
+    if stride < element:
+        raise GltfError(f"accessor {index}: bufferView {acc.bufferView}'s byteStride {stride} is less than an element ({element} bytes)")
+    start = acc.byteOffset or 0
     needed = start + (stride * (count - 1) + element if count else 0)
-    if needed > (view.byteOffset or 0) + view.byteLength or needed > len(data):
+    if needed > len(data):
         raise GltfError(f"accessor {index} reads past the end of its buffer view")
+    _spend(gltf, count * width, index)
     raw = np.frombuffer(data, dtype=np.uint8, count=max(needed - start, 0), offset=start)
     rows = np.lib.stride_tricks.as_strided(raw, shape=(count, element), strides=(stride, 1)) if count else raw.reshape(0, element)
     values = np.ascontiguousarray(rows).view(np.dtype(dtype).newbyteorder("<")).reshape(count, width).astype(np.float64)

@@ -109,15 +109,30 @@ class Channels:
     ignored: list[str] = field(default_factory=list)
 
 
-def animation_duration(gltf: GLTF2, anim_index: int, cache: dict[int, bytes]) -> float:
+def _accessor(gltf: GLTF2, index: int, cache: dict) -> np.ndarray:
+    """read_accessor, once per accessor of a conversion, refusing non-finite values (a NaN
+    or infinite key time or value has no meaning and would poison every frame)."""
+    key = ("accessor", index)
+    if key not in cache:
+        values = read_accessor(gltf, index, cache)
+        if not np.all(np.isfinite(values)):
+            raise GltfError(f"accessor {index} holds a NaN or infinite value")
+        cache[key] = values
+    return cache[key]
+
+
+def animation_duration(gltf: GLTF2, anim_index: int, cache: dict) -> float:
     anim = gltf.animations[anim_index]
-    ends = [float(read_accessor(gltf, s.input, cache).max(initial=0.0)) for s in anim.samplers]
+    ends = [float(_accessor(gltf, s.input, cache).max(initial=0.0)) for s in anim.samplers]
     return max(ends, default=0.0)
 
 
-def sample_channels(gltf: GLTF2, anim_index: int, wanted: set[int], at: np.ndarray, cache: dict[int, bytes]) -> Channels:
+def sample_channels(gltf: GLTF2, anim_index: int, wanted: set[int], at: np.ndarray, cache: dict) -> Channels:
     anim = gltf.animations[anim_index]
     out = Channels()
+    # glTF says a (node, path) pair is targeted at most once; if not, the last one wins, and
+    # only that one is sampled (so repeating a channel costs nothing).
+    last: dict[tuple[int, str], int] = {}
     for c, channel in enumerate(anim.channels):
         node, path = channel.target.node, channel.target.path
         if node is None or node not in wanted:
@@ -126,15 +141,20 @@ def sample_channels(gltf: GLTF2, anim_index: int, wanted: set[int], at: np.ndarr
         if path not in ("rotation", "translation", "scale"):
             out.ignored.append(f"channel {c} ({path} of node {node}): not a transform")
             continue
-        sampler = anim.samplers[channel.sampler]
+        last[(node, path)] = c
+    for (node, path), c in last.items():
+        sampler = anim.samplers[anim.channels[c].sampler]
+        output = _accessor(gltf, sampler.output, cache)
+        width = 4 if path == "rotation" else 3
+        if output.shape[1] != width:
+            raise GltfError(f"channel {c} ({path} of node {node}): its sampler's output has {output.shape[1]} components, not {width}")
         values = sample_sampler(
-            read_accessor(gltf, sampler.input, cache)[:, 0],
-            read_accessor(gltf, sampler.output, cache),
+            _accessor(gltf, sampler.input, cache)[:, 0],
+            output,
             sampler.interpolation or "LINEAR",
             at,
             rotation=path == "rotation",
         )
-        # glTF says a (node, path) pair is targeted at most once; if not, the last one wins.
         out.values.setdefault(node, {})[path] = xyzw_to_wxyz(values) if path == "rotation" else values
     return out
 

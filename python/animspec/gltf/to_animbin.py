@@ -66,6 +66,13 @@ Fit = Literal["bake", "cut", "reduce"]
 from the curve; the console then steps between keys (it holds each key until the next).
 """
 
+MAX_FRAMES = 0xFFFF
+"""An ANIMBIN animation's length (and every key's frame) is a u2."""
+MAX_SAMPLES = 1 << 21
+"""frames x sampled nodes a conversion may compute (about 64 MB per (frames, nodes, 4)
+float array): a 15-joint rig gets all MAX_FRAMES frames; a short glTF file claiming a long
+animation on a long chain of nodes is refused before anything is sampled."""
+
 AXIS_CHANGE = np.array([0.0, 1.0, 0.0, 0.0])
 """diag(1, -1, -1) as a quaternion (w, x, y, z): a half turn about X."""
 
@@ -110,19 +117,23 @@ def fp12_error_deg(q: np.ndarray, *, rounding: bool = True) -> float:
     return float(angle_between(q, encode_fp12(q, rounding=rounding) / FP12_ONE).max())
 
 
-def reduce_keys(q: np.ndarray, encoded: np.ndarray, max_error_deg: float) -> list[int]:
+def reduce_keys(q: np.ndarray, encoded: np.ndarray, max_error_deg: float, limit: int | None = None) -> list[int]:
     """Frames to key so that what the console SHOWS stays within ``max_error_deg`` of ``q``.
 
     The engine holds the previous key until the next key's frame (no interpolation), so the
     error of frame f is the angle between the curve at f and the last key at or before f.
     Greedy: key a frame as soon as the held key has drifted too far. Frame 0 is always keyed.
+    With ``limit``, stops once more than ``limit`` keys are needed (the caller refuses the
+    clip then), so the work is at most (limit + 1) passes over the frames.
     """
     keys = [0]
-    held = encoded[0] / FP12_ONE
-    for f in range(1, q.shape[0]):
-        if float(angle_between(held, q[f])) > max_error_deg:
-            keys.append(f)
-            held = encoded[f] / FP12_ONE
+    while limit is None or len(keys) <= limit:
+        f = keys[-1]
+        drift = angle_between(encoded[f] / FP12_ONE, q[f + 1 :])
+        over = np.flatnonzero(drift > max_error_deg)
+        if over.size == 0:
+            break
+        keys.append(f + 1 + int(over[0]))
     return keys
 
 
@@ -152,13 +163,18 @@ def read_markers_file(path: str) -> dict[str, list[MarkerSpec]]:
 
 
 def _markers(specs: Sequence[MarkerSpec], hz: float, length: int, where: str, warnings: list[str]) -> list[Marker]:
+    if isinstance(specs, (str, bytes, Mapping)) or not isinstance(specs, Sequence):
+        raise AnimspecError(f"{where}: markers must be a list of {{'name', 'frame' or 'time'}} objects")
     markers = []
     for i, spec in enumerate(specs):
         if not isinstance(spec, Mapping) or not isinstance(spec.get("name"), str):
             raise AnimspecError(f"{where}: marker {i} needs a string 'name'")
         if isinstance(spec.get("frame"), int) and not isinstance(spec.get("frame"), bool):
             frame = spec["frame"]
-        elif isinstance(spec.get("time"), (int, float)) and not isinstance(spec.get("time"), bool):
+        elif (
+            isinstance(spec.get("time"), (int, float)) and not isinstance(spec.get("time"), bool)
+            and math.isfinite(float(spec["time"]) * hz)
+        ):
             frame = int(round(float(spec["time"]) * hz))
         else:
             raise AnimspecError(f"{where}: marker {spec['name']!r} needs an integer 'frame' or a number 'time' (seconds)")
@@ -356,6 +372,16 @@ def _convert_one(
             + ("; the loop now jumps back from the cut" if looping else "")
         )
         frames = MAX_KEYS
+    if frames > MAX_FRAMES:
+        raise AnimspecError(
+            f"{where}: {seconds:.3f} s at {hz:.2f} Hz is {frames} frames; an ANIMBIN animation holds "
+            f"at most {MAX_FRAMES} (its length is 16 bits)"
+        )
+    if frames * len(wanted) > MAX_SAMPLES:
+        raise AnimspecError(
+            f"{where}: {frames} frames on {len(wanted)} joint and in-between nodes is more than "
+            f"{MAX_SAMPLES} samples; shorten the animation or map fewer joints"
+        )
     at = np.arange(frames) / hz
     channels = sample_channels(gltf, index, wanted, at, cache)
     for note in channels.ignored:
@@ -375,7 +401,7 @@ def _convert_one(
         q, n_flips = make_continuous(rotations[:, j])
         flips += n_flips
         encoded = encode_fp12(q)
-        keys = reduce_keys(q, encoded, max_error_deg) if fit == "reduce" else list(range(frames))
+        keys = reduce_keys(q, encoded, max_error_deg, MAX_KEYS) if fit == "reduce" else list(range(frames))
         # Dropping keys can leave neighbours more than a half turn apart: re-check the signs.
         kept = encoded[keys]
         for i in range(1, len(keys)):
@@ -398,7 +424,7 @@ def _convert_one(
         if not ps1_space:
             moves[:, roots] *= AXIS_CHANGE_DIAGONAL
         raw = np.rint(moves * translation_scale)
-        if np.any(np.abs(raw) > 0x7FFF_FFFF):
+        if not np.all(np.abs(raw) <= 0x7FFF_FFFF):  # NaN fails too
             raise AnimspecError(f"{where}: a translation does not fit int32 at scale {translation_scale}")
         for j, keys in enumerate(key_frames):
             tracks.append(Track(joint_id=j, keys=[TranslationKey(f, *map(int, raw[f, j])) for f in keys]))

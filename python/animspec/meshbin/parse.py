@@ -10,13 +10,21 @@ import os
 
 from ..generated.meshbin import Meshbin
 from ..kaitai_read import parse
+from . import fastread
 from .model import Bone, Face, MeshbinFile, Vertex
 
 MAGIC = b"MESHBIN"
 
 
-def read_bytes(data: bytes, path: str | None = None) -> MeshbinFile:
-    """Parse a whole MESHBIN file held in memory. ``path`` only labels errors."""
+def read_bytes(data: bytes, path: str | None = None, *, fast: bool = True) -> MeshbinFile:
+    """Parse a whole MESHBIN file held in memory. ``path`` only labels errors.
+
+    With ``fast`` (the default) the bulk reader (:mod:`.fastread`, numpy, proportional to the
+    file whatever its counts claim) reads it; ``fast=False`` uses the generated parser
+    throughout (the reference; one Python object per field, so only for small files).
+    """
+    if fast:
+        return fastread.read(data, path)
     root = parse(Meshbin, data, path)
     skeleton = root.has_skeleton_data
     has_header_skeleton = root.version > 1

@@ -10,7 +10,7 @@ from typing import Iterator
 
 import numpy as np
 
-from ..findings import Finding, Severity
+from ..findings import Finding, Severity, capped
 from ..skeleton import Skeleton
 from .model import MAX_BONES, MAX_FACES_PER_MESH, MeshbinFile, skeleton_from_meshbin
 
@@ -84,7 +84,7 @@ def validate(model: MeshbinFile, *, bone_count: int | None = None) -> list[Findi
     ``bone_count`` is accepted for the signature every format shares (the CLI's ``--bones``
     is for ANIMBIN); a MESHBIN carries its own bone table, so it is not used.
     """
-    return list(_file(model))
+    return capped(_file(model))
 
 
 def _file(m: MeshbinFile) -> Iterator[Finding]:

@@ -1,0 +1,328 @@
+"""Reading a glTF 2.0 asset safely: the GLB container, the JSON, every member animspec uses
+checked before pygltflib sees it, and buffer data.
+
+pygltflib trusts its input: a chunk length past the data, a string where an index belongs,
+a missing BIN chunk or a bad data URI escape as struct.error, AttributeError, TypeError or
+binascii.Error from deep inside it, and an external buffer URI is read whole whatever its
+size. Here every such problem is one :class:`GltfError` naming the byte offset (container)
+or the JSON path (``$.animations[0].channels[2].sampler``) and the reason. Checked: the
+members the converters read (buffers, bufferViews, accessors, nodes, skins, animations),
+by type, index range and finiteness (glTF 2.0 specification, section 5, "Properties
+Reference"); everything else is left to pygltflib, whose failures are caught too.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import math
+import os
+import struct
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
+
+from pygltflib import GLTF2
+
+from ..errors import AnimspecError
+
+GLB_MAGIC = b"glTF"
+CHUNK_JSON = b"JSON"
+CHUNK_BIN = b"BIN\0"
+
+COMPONENT_SIZES = {5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4}
+WIDTHS = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT2": 4, "MAT3": 9, "MAT4": 16}
+
+
+class GltfError(AnimspecError):
+    """A glTF asset cannot be used: missing data, a malformed accessor, no such skin."""
+
+
+# --------------------------------------------------------------------------- container
+
+
+def parse_glb(data: bytes, name: str = "<bytes>") -> GLTF2:
+    """The document of a GLB file (spec 4.4 "Binary glTF Layout"); GltfError with the byte
+    offset for a bad header or chunk."""
+    def fail(offset: int, reason: str) -> GltfError:
+        return GltfError(f"{name}: byte {offset}: {reason}")
+
+    if len(data) < 12 or data[:4] != GLB_MAGIC:
+        raise fail(0, "not a GLB file (no 12-byte header with the 'glTF' magic)")
+    version, length = struct.unpack_from("<II", data, 4)
+    if version != 2:
+        raise fail(4, f"GLB version {version}; only version 2 exists")
+    if length > len(data):
+        raise fail(8, f"the header says {length} bytes, the file has {len(data)}")
+    pos, text, blob = 12, None, None
+    while pos < length:
+        if pos + 8 > length:
+            raise fail(pos, f"a chunk header needs 8 bytes, {length - pos} remain")
+        size, kind = struct.unpack_from("<I4s", data, pos)
+        if size > length - pos - 8:
+            raise fail(pos, f"chunk of {size} bytes runs past the end ({length - pos - 8} remain)")
+        body = data[pos + 8 : pos + 8 + size]
+        if kind == CHUNK_JSON:
+            if pos != 12:
+                raise fail(pos, "the JSON chunk must be the first chunk, and come once")
+            text = body
+        elif kind == CHUNK_BIN:
+            if text is None or blob is not None:
+                raise fail(pos, "a BIN chunk must follow the JSON chunk, and come at most once")
+            blob = body
+        elif pos == 12:
+            raise fail(pos, f"the first chunk must be JSON, not {kind!r}")
+        # Other chunk types are extensions: ignored, as the spec asks of a reader.
+        pos += 8 + size
+    if text is None:
+        raise fail(12, "no JSON chunk")
+    gltf = document_from_json(text, name)
+    if blob is not None:
+        gltf.set_binary_blob(blob)
+    gltf._animspec_has_bin = blob is not None  # type: ignore[attr-defined]
+    return gltf
+
+
+def document_from_json(text: bytes | str, name: str = "<json>", folder: Path | None = None) -> GLTF2:
+    """A checked document from glTF JSON; ``folder`` resolves external buffer URIs."""
+    try:
+        doc = json.loads(text)
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError, UnicodeDecodeError, too deep, too long
+        raise GltfError(f"{name}: the glTF JSON cannot be read: {exc}") from None
+    check_json(doc, name)
+    try:
+        gltf = GLTF2.from_dict(doc, infer_missing=True)
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError, RecursionError) as exc:
+        # A member animspec does not use (materials, meshes, ...) that pygltflib cannot take.
+        raise GltfError(f"{name}: not a glTF document pygltflib can hold: {type(exc).__name__}: {exc}") from None
+    if folder is not None:
+        gltf._path = folder  # type: ignore[attr-defined]
+        gltf._name = name  # type: ignore[attr-defined]
+    gltf._animspec_has_bin = False  # type: ignore[attr-defined]
+    return gltf
+
+
+# --------------------------------------------------------------------------- JSON members
+
+
+class _Json:
+    """A JSON value and its path, for messages."""
+
+    def __init__(self, value: Any, path: str, name: str):
+        self.value, self.path, self.name = value, path, name
+
+    def fail(self, reason: str) -> GltfError:
+        return GltfError(f"{self.name}: {self.path}: {reason}")
+
+    def get(self, key: str) -> "_Json":
+        return _Json(self.value.get(key), f"{self.path}.{key}", self.name)
+
+    def items(self, key: str) -> list["_Json"]:
+        """The elements of the optional array member ``key`` (each must be an object)."""
+        node = self.get(key)
+        if node.value is None:
+            if key in self.value:
+                raise node.fail("expected an array, found null")
+            return []
+        if not isinstance(node.value, list):
+            raise node.fail("expected an array")
+        out = [_Json(v, f"{node.path}[{i}]", self.name) for i, v in enumerate(node.value)]
+        for item in out:
+            if not isinstance(item.value, dict):
+                raise item.fail("expected an object")
+        return out
+
+    def index(self, count: int, what: str, *, required: bool) -> None:
+        v = self.value
+        if v is None and not required:
+            return
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise self.fail(f"expected an index into {what}, found {_kind(v)}")
+        if not 0 <= v < count:
+            raise self.fail(f"{v} is not an index into {what} (there are {count})")
+
+    def integer(self, low: int, high: int | None = None, *, required: bool = False) -> None:
+        v = self.value
+        if v is None and not required:
+            return
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise self.fail(f"expected an integer, found {_kind(v)}")
+        if v < low or (high is not None and v > high):
+            raise self.fail(f"{v} is out of range ({low}..{'' if high is None else high})")
+
+    def string(self) -> None:
+        if self.value is not None and not isinstance(self.value, str):
+            raise self.fail(f"expected a string, found {_kind(self.value)}")
+
+    def numbers(self, count: int) -> None:
+        v = self.value
+        if v is None:
+            return
+        if not isinstance(v, list) or len(v) != count:
+            raise self.fail(f"expected an array of {count} numbers")
+        for x in v:
+            if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
+                raise self.fail(f"expected {count} finite numbers, found {x!r}")
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    return {bool: "a boolean", int: "an integer", float: "a number", str: "a string",
+            list: "an array", dict: "an object"}.get(type(value), type(value).__name__)
+
+
+def check_json(doc: Any, name: str = "<json>") -> None:
+    """Check every member the converters read; GltfError with its JSON path otherwise."""
+    root = _Json(doc, "$", name)
+    if not isinstance(doc, dict):
+        raise root.fail("expected an object")
+    for key, value in doc.items():
+        if value is None:  # pygltflib would keep None where its users expect a list
+            raise root.get(key).fail("expected a value, found null")
+    buffers = root.items("buffers")
+    views = root.items("bufferViews")
+    accessors = root.items("accessors")
+    nodes = root.items("nodes")
+    for b in buffers:
+        b.get("uri").string()
+        b.get("byteLength").integer(0, required=True)
+    for v in views:
+        v.get("buffer").index(len(buffers), "buffers", required=True)
+        v.get("byteOffset").integer(0)
+        v.get("byteLength").integer(1, required=True)
+        v.get("byteStride").integer(4, 252)
+    for a in accessors:
+        a.get("bufferView").index(len(views), "bufferViews", required=False)
+        a.get("byteOffset").integer(0)
+        a.get("count").integer(1, required=True)
+        kind = a.get("componentType")
+        if type(kind.value) is not int or kind.value not in COMPONENT_SIZES:
+            raise kind.fail(f"expected one of {sorted(COMPONENT_SIZES)}, found {kind.value!r}")
+        kind = a.get("type")
+        if type(kind.value) is not str or kind.value not in WIDTHS:
+            raise kind.fail(f"expected one of {', '.join(WIDTHS)}, found {kind.value!r}")
+        if not isinstance(a.get("normalized").value, (bool, type(None))):
+            raise a.get("normalized").fail("expected a boolean")
+    for n in nodes:
+        n.get("name").string()
+        children = n.get("children")
+        if children.value is not None:
+            if not isinstance(children.value, list):
+                raise children.fail("expected an array of node indices")
+            for i, c in enumerate(children.value):
+                _Json(c, f"{children.path}[{i}]", name).index(len(nodes), "nodes", required=True)
+        n.get("matrix").numbers(16)
+        n.get("translation").numbers(3)
+        n.get("rotation").numbers(4)
+        n.get("scale").numbers(3)
+    for s in root.items("skins"):
+        joints = s.get("joints")
+        if not isinstance(joints.value, list):
+            raise joints.fail("expected an array of node indices")
+        for i, j in enumerate(joints.value):
+            _Json(j, f"{joints.path}[{i}]", name).index(len(nodes), "nodes", required=True)
+    for anim in root.items("animations"):
+        anim.get("name").string()
+        samplers = anim.items("samplers")
+        for s in samplers:
+            s.get("input").index(len(accessors), "accessors", required=True)
+            s.get("output").index(len(accessors), "accessors", required=True)
+            s.get("interpolation").string()
+        for c in anim.items("channels"):
+            c.get("sampler").index(len(samplers), f"{anim.path}.samplers", required=True)
+            target = c.get("target")
+            if not isinstance(target.value, dict):
+                raise target.fail("expected an object")
+            target.get("node").index(len(nodes), "nodes", required=False)
+            target.get("path").string()
+            if target.get("path").value is None:
+                raise target.get("path").fail("missing")
+
+
+# --------------------------------------------------------------------------- buffer data
+
+
+def buffer_bytes(gltf: GLTF2, index: int, cache: dict[int, bytes]) -> bytes:
+    """The bytes of buffer ``index``: the GLB's BIN chunk, a data: URI, or a file next to
+    the .gltf. At most the buffer's byteLength is read, and fewer is an error."""
+    if index in cache:
+        return cache[index]
+    if not 0 <= index < len(gltf.buffers):
+        raise GltfError(f"buffer {index} does not exist")
+    buffer = gltf.buffers[index]
+    length = int(buffer.byteLength or 0)
+    uri = buffer.uri
+    if uri is None:
+        if index != 0 or not getattr(gltf, "_animspec_has_bin", bool(gltf.binary_blob())):
+            raise GltfError(f"buffer {index} has no uri and is not the GLB's BIN chunk (there is none)")
+        data = bytes(gltf.binary_blob() or b"")
+    elif uri.startswith("data:"):
+        head, sep, payload = uri.partition(",")
+        if not sep or not head.endswith(";base64"):
+            raise GltfError(f"buffer {index}: a data: URI must be base64 ('data:...;base64,...')")
+        try:
+            data = base64.b64decode(payload, validate=True)
+        except (binascii.Error, ValueError):
+            raise GltfError(f"buffer {index}: the data: URI is not valid base64") from None
+    else:
+        folder = getattr(gltf, "_path", None)
+        if folder is None:
+            raise GltfError(f"buffer {index}: external file {uri!r}, but the glTF was not read from a folder")
+        path = Path(folder, unquote(uri))
+        if not path.is_file():
+            raise GltfError(f"buffer {index}: {path} is not a file")
+        try:
+            with open(path, "rb") as f:
+                data = f.read(length)
+        except OSError as exc:
+            raise GltfError(f"buffer {index}: {path}: {exc.strerror or exc}") from None
+    if len(data) < length:
+        raise GltfError(f"buffer {index}: byteLength is {length}, the data has {len(data)} bytes")
+    cache[index] = data[:length]
+    return cache[index]
+
+
+def view_bytes(gltf: GLTF2, view_index: int, cache: dict[int, bytes]) -> memoryview:
+    """The bytes of bufferView ``view_index`` (checked to lie within its buffer; a view,
+    not a copy)."""
+    if not 0 <= view_index < len(gltf.bufferViews):
+        raise GltfError(f"bufferView {view_index} does not exist")
+    view = gltf.bufferViews[view_index]
+    data = buffer_bytes(gltf, view.buffer, cache)
+    start, length = int(view.byteOffset or 0), int(view.byteLength)
+    if start + length > len(data):
+        raise GltfError(
+            f"bufferView {view_index}: [{start}, {start + length}) lies past the end of buffer "
+            f"{view.buffer} ({len(data)} bytes)"
+        )
+    return memoryview(data)[start : start + length]
+
+
+def flatten_buffers(gltf: GLTF2) -> bytes:
+    """Every bufferView's bytes copied into one blob (4-byte aligned), the views pointed at
+    it; for adding data to a rig read from a .gltf/.glb and writing one GLB."""
+    cache: dict[int, bytes] = {}
+    blob = bytearray()
+    for i, view in enumerate(gltf.bufferViews):
+        data = view_bytes(gltf, i, cache)
+        blob += bytes(-len(blob) % 4)
+        view.buffer, view.byteOffset = 0, len(blob)
+        blob += data
+    return bytes(blob)
+
+
+def load_path(path: str | os.PathLike[str]) -> GLTF2:
+    """The checked document of a .glb or .gltf file (told apart by the 'glTF' magic)."""
+    path = Path(path)
+    if not path.is_file():
+        raise GltfError(f"{path}: no such file")
+    data = path.read_bytes()
+    if data[:4] == GLB_MAGIC:
+        gltf = parse_glb(data, str(path))
+    else:
+        gltf = document_from_json(data, str(path))
+    gltf._path = path.parent  # type: ignore[attr-defined]
+    gltf._name = path.name  # type: ignore[attr-defined]
+    return gltf

@@ -1,0 +1,104 @@
+"""A bulk reader for MESHBIN: numpy over the fixed-size record arrays.
+
+The generated parser builds one Python object per field (about 30 per quad), so a file of
+a few megabytes of vertices would take minutes and gigabytes. Every MESHBIN array is a run
+of fixed-size records sized by a header count, so numpy reads each in one call, after
+checking that the count's records are really there. Like animbin/fastread.py, this module
+restates ksy/meshbin.ksy's layout (the sequence and the record sizes below) and is held to
+the generated parser by the tests (same model or the same error on every example, every
+truncation and fuzzed inputs); errors are still worded by the generated types
+(:func:`animspec.kaitai_read.record_error`).
+"""
+
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+from kaitaistruct import EndOfStreamError
+
+from ..errors import ParseError
+from ..kaitai_read import describe, parse, record_error
+from .model import MAX_BONES, Bone, Face, MeshbinFile, Vertex
+
+MAGIC = b"MESHBIN"
+# ksy/meshbin.ksy seq: magic, version u1, mesh_type u1, num_vertices, num_indices, num_faces,
+# num_normals, num_uvs (u4 each), then has_skeleton u1 and num_bones u1 when version > 1.
+_HEADER = struct.Struct("<7sBBIIIII")
+VEC3_S4 = np.dtype([("x", "<i4"), ("y", "<i4"), ("z", "<i4")])
+COLOUR = np.dtype([("r", "u1"), ("g", "u1"), ("b", "u1")])
+QUAD = np.dtype([("i0", "<i2"), ("i1", "<i2"), ("i2", "<i2"), ("i3", "<i2")])
+VEC3_S2 = np.dtype([("x", "<i2"), ("y", "<i2"), ("z", "<i2")])
+UV = np.dtype([("u", "u1"), ("v", "u1")])
+BONE = np.dtype([("parent", "i1"), ("px", "<i4"), ("py", "<i4"), ("pz", "<i4"),
+                 ("w", "<i2"), ("x", "<i2"), ("y", "<i2"), ("z", "<i2")])
+
+
+def read(data: bytes, path: str | None = None) -> MeshbinFile:
+    """The model of a MESHBIN file, or the ParseError the generated parser would raise; time
+    and memory proportional to the bytes really there, whatever the counts say."""
+    from ..generated.meshbin import Meshbin
+
+    size = len(data)
+    header = _HEADER.size + 2 if size > 7 and data[7] > 1 else _HEADER.size
+    if size < header or data[:7] != MAGIC:
+        parse(Meshbin, data, path)  # raises: the header is what is wrong
+        raise AssertionError("the generated parser read a file the bulk reader could not")
+    _, version, mesh_type, nv, ni, nf, nn, nu = _HEADER.unpack_from(data, 0)
+    has_skeleton = num_bones = 0
+    if version > 1:
+        has_skeleton, num_bones = data[_HEADER.size], data[_HEADER.size + 1]
+    pos = header
+
+    def array(dtype: np.dtype, count: int, name: str, cls: type) -> np.ndarray:
+        nonlocal pos
+        if pos + count * dtype.itemsize > size:
+            k = (size - pos) // dtype.itemsize  # the first record cut short
+            raise record_error(cls, data, pos + k * dtype.itemsize, f"{name}[{k}]" if name else "", path)
+        out = np.frombuffer(data, dtype, count, pos)
+        pos += count * dtype.itemsize
+        return out
+
+    def one(dtype: np.dtype, name: str, cls: type) -> tuple:
+        nonlocal pos
+        if pos + dtype.itemsize > size:
+            raise record_error(cls, data, pos, name, path)
+        pos += dtype.itemsize
+        return tuple(np.frombuffer(data, dtype, 1, pos - dtype.itemsize).tolist()[0])
+
+    vertices = array(VEC3_S4, nv, "vertices", Meshbin.Vec3S4).tolist()
+    colours = array(COLOUR, nv, "vertex_colours", Meshbin.ColourRgb).tolist()
+    vertex_indices = array(QUAD, ni, "vertex_indices", Meshbin.IndexQuad).tolist()
+    normals = array(VEC3_S2, nn, "normals", Meshbin.Vec3S2).tolist()
+    normal_indices = array(QUAD, ni, "normal_indices", Meshbin.IndexQuad).tolist()
+    uvs = array(UV, nu, "uvs", Meshbin.Uv).tolist()
+    uv_indices = array(QUAD, ni, "uv_indices", Meshbin.IndexQuad).tolist()
+    aabb_min = one(VEC3_S2, "aabb_min", Meshbin.Vec3S2)
+    aabb_max = one(VEC3_S2, "aabb_max", Meshbin.Vec3S2)
+    skeleton = version > 1 and has_skeleton != 0
+    bones: list[Bone] = []
+    vertex_bones: list[int] = []
+    if skeleton:
+        rows = array(BONE, min(num_bones, MAX_BONES), "bones", Meshbin.Bone).tolist()
+        bones = [Bone(p, (px, py, pz), (w, x, y, z)) for p, px, py, pz, w, x, y, z in rows]
+        if pos + nv > size:
+            exc = EndOfStreamError("", nv, size - pos)
+            raise ParseError(path, pos, "bone_for_vertex", describe(exc))
+        vertex_bones = list(data[pos : pos + nv])
+        pos += nv
+    return MeshbinFile(
+        version=version,
+        mesh_type=mesh_type,
+        vertices=[Vertex(p, c) for p, c in zip(vertices, colours)],
+        faces=[Face(v, n, t) for v, n, t in zip(vertex_indices, normal_indices, uv_indices)],
+        normals=normals,
+        uvs=uvs,
+        aabb_min=aabb_min,
+        aabb_max=aabb_max,
+        has_skeleton=has_skeleton if version > 1 else 0,
+        bones=bones,
+        vertex_bones=vertex_bones,
+        declared_faces=nf,
+        declared_bones=num_bones if version > 1 else None,
+        trailing=bytes(data[pos:]),
+    )

@@ -1,0 +1,426 @@
+"""Fuzz targets: what a user can feed animspec, and the only errors each may raise.
+
+Each target takes one input (bytes) and runs what the command line runs on it. An exception
+of a documented kind is a refusal and fine; anything else escaping is a bug, and so is a
+broken promise the target checks (``pack(dump(f)) == f`` for every file that reads).
+
+| target            | input                 | runs                                                       | may raise                      |
+|-------------------|-----------------------|------------------------------------------------------------|--------------------------------|
+| read_animbin      | ANIMBIN bytes         | read, validate, info, dump -> pack round trip              | ParseError                     |
+| read_meshbin      | MESHBIN bytes         | same                                                       | ParseError                     |
+| read_animclip     | .animclip bytes       | same                                                       | ParseError                     |
+| pack_animbin      | JSON dump text        | what ``animspec pack`` does: parse, from_json, write, read back | JsonInputError, WriteError |
+| pack_meshbin      | JSON dump text        | same                                                       | JsonInputError, WriteError     |
+| pack_animclip     | JSON dump text        | same                                                       | JsonInputError, WriteError     |
+| convert_gltf      | GLB bytes             | glTF -> ANIMBIN (``convert``), fit from the last byte      | AnimspecError                  |
+| convert_animbin   | ANIMBIN bytes         | ANIMBIN -> GLB (``to_gltf``), keys and engine bake         | ParseError, AnimspecError      |
+| convert_animclip  | .animclip bytes       | .animclip base pose -> GLB on a rig (``animclip_to_gltf``) | ParseError, AnimspecError      |
+| convert_meshbin_rig | MESHBIN bytes       | ANIMBIN -> GLB on the MESHBIN's skeleton (``--skeleton``)  | ParseError, AnimspecError      |
+
+Seeds live in ``tests/fuzz/corpus/<target>/`` (``python tools/fuzz.py seed`` rebuilds them
+from examples/ and the tests' fixture builders); crashes found become
+``tests/fuzz/regressions/<target>/`` inputs that tests/test_fuzz.py replays.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+import struct
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parents[2]
+FUZZ_DIR = Path(__file__).resolve().parent
+CORPUS = FUZZ_DIR / "corpus"
+REGRESSIONS = FUZZ_DIR / "regressions"
+EXAMPLES = ROOT / "examples"
+
+MAX_INPUT = 1 << 20
+"""The fuzzers' input size cap (libFuzzer's -max_len); the 64 MB bounds are tested apart."""
+
+
+class Finding(AssertionError):
+    """A broken promise that is not an exception of its own (a failed round trip)."""
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str
+    run: Callable[[bytes], None]
+    kind: str
+    """"binary", "json" or "glb": which structure-aware mutator suits the input."""
+
+    def seeds(self) -> list[bytes]:
+        folder = CORPUS / self.name
+        return [p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()] if folder.is_dir() else []
+
+    def regressions(self) -> list[Path]:
+        folder = REGRESSIONS / self.name
+        return sorted(p for p in folder.iterdir() if p.is_file()) if folder.is_dir() else []
+
+
+# --------------------------------------------------------------------------- read targets
+
+
+def _read(fmt_name: str, data: bytes) -> None:
+    from animspec import jsonfmt
+    from animspec.errors import ParseError
+    from animspec.formats import by_name, detect
+
+    fmt = by_name(fmt_name)
+    try:
+        model = fmt.read(data, "fuzz")
+    except ParseError as exc:
+        _check_parse_error(exc, data)
+        return
+    assert detect(data).name == fmt.name
+    fmt.validate(model)
+    fmt.summary(model)
+    text = jsonfmt.dumps(fmt.to_json(model))
+    # What `animspec dump f -o d.json; animspec pack d.json -o g` does: g must be f.
+    again = fmt.from_json(json.loads(text), "dump.json")
+    packed = fmt.write(again)
+    if packed != data:
+        raise Finding(f"pack(dump(f)) differs from f ({len(packed)} vs {len(data)} bytes)")
+
+
+def _check_parse_error(exc: Any, data: bytes) -> None:
+    if exc.path != "fuzz" or exc.field is None:
+        raise Finding(f"ParseError without file or field: {exc!r}")
+    if exc.offset is not None and not 0 <= exc.offset <= len(data):
+        raise Finding(f"ParseError offset {exc.offset} outside the {len(data)}-byte file: {exc}")
+
+
+def read_animbin(data: bytes) -> None:
+    _read("animbin", data)
+
+
+def read_meshbin(data: bytes) -> None:
+    _read("meshbin", data)
+
+
+def read_animclip(data: bytes) -> None:
+    _read("animclip", data)
+
+
+# --------------------------------------------------------------------------- pack targets
+
+
+def _pack(fmt_name: str, data: bytes) -> None:
+    from animspec.errors import JsonInputError, ParseError, WriteError
+    from animspec.formats import by_name, format_of_dump
+    from animspec.jsonpath import parse_json
+
+    try:
+        doc = parse_json(data, "fuzz.json")
+        # The target's format decides, so every target's inputs exercise its own code.
+        if isinstance(doc, dict) and "format" in doc:
+            doc["format"] = fmt_name
+        fmt = format_of_dump(doc, "fuzz.json")
+        assert fmt is by_name(fmt_name)
+        model = fmt.from_json(doc, "fuzz.json")
+        out = fmt.write(model)
+    except JsonInputError as exc:
+        if exc.path != "fuzz.json" or not exc.json_path.startswith("$"):
+            raise Finding(f"JsonInputError without file or JSON path: {exc!r}") from None
+        return
+    except WriteError:
+        return  # a value that does not fit its field: named in the spec's terms
+    # animspec pack re-reads what it wrote and refuses a file that does not read back as
+    # the dump said; a dump that passes from_json and write must not get that far.
+    try:
+        back = fmt.read(out, "packed")
+    except ParseError as exc:
+        raise Finding(f"pack wrote a file that does not read back: {exc}") from None
+    if back != model:
+        raise Finding("pack wrote a file that reads back differently from the dump")
+
+
+def pack_animbin(data: bytes) -> None:
+    _pack("animbin", data)
+
+
+def pack_meshbin(data: bytes) -> None:
+    _pack("meshbin", data)
+
+
+def pack_animclip(data: bytes) -> None:
+    _pack("animclip", data)
+
+
+# --------------------------------------------------------------------------- convert targets
+
+
+def convert_gltf(data: bytes) -> None:
+    from animspec.animbin import read_bytes, write_bytes
+    from animspec.errors import AnimspecError
+    from animspec.gltf import convert
+
+    fit = ("bake", "cut", "reduce")[data[-1] % 3] if data else "bake"
+    try:
+        result = convert(data, fit=fit, translations=bool(data and data[-1] & 4), split=True)
+        result.report()
+        files = [write_bytes(m) for m in result.files]
+    except AnimspecError:
+        return
+    for out, model in zip(files, result.files):
+        if read_bytes(out) != model:
+            raise Finding("a converted ANIMBIN does not read back as converted")
+
+
+@functools.lru_cache(maxsize=1)
+def _rig_glb() -> bytes:
+    """A chain rig whose node names are examples/joint_names.txt: they hash to the joints of
+    examples/walk.animclip, so the base pose lands on nodes."""
+    import numpy as np
+
+    from animspec.animbin import AnimbinFile
+    from animspec.gltf import to_gltf
+    from animspec.skeleton import Skeleton
+
+    names = (EXAMPLES / "joint_names.txt").read_text().split()
+    chain = Skeleton.chain(len(names))
+    rig = Skeleton(chain.parents, chain.rest_translation, chain.rest_rotation, names)
+    assert np.all(rig.parents < np.arange(len(names)))
+    return to_gltf(AnimbinFile(), rig)
+
+
+def _check_glb(glb: bytes) -> None:
+    from animspec.gltf import load_gltf
+
+    doc = load_gltf(glb)
+    if doc is None or not doc.nodes:
+        raise Finding("the GLB written does not load back")
+
+
+def convert_animbin(data: bytes) -> None:
+    from animspec.animbin import read_bytes
+    from animspec.errors import AnimspecError
+    from animspec.gltf import to_gltf
+
+    try:
+        model = read_bytes(data, "fuzz")
+        glbs = [to_gltf(model), to_gltf(model, bake_engine=True, region="pal")]
+    except AnimspecError:
+        return
+    for glb in glbs:
+        _check_glb(glb)
+
+
+def convert_animclip(data: bytes) -> None:
+    from animspec.animclip import read_bytes
+    from animspec.errors import AnimspecError
+    from animspec.gltf import animclip_to_gltf
+
+    try:
+        model = read_bytes(data, "fuzz")
+        clip = model.clip((EXAMPLES / "joint_names.txt").read_text().split())
+        joints = [j for j in clip.joints if j.hash is not None and j.rotation is not None]
+        tracks = [(t.name or f"{t.hash:08X}", [float(v) for v in t.values]) for t in clip.custom_tracks]
+        glb, _match = animclip_to_gltf(joints, _rig_glb(), custom_tracks=tracks, name=clip.name or "base_state")
+    except AnimspecError:
+        return
+    _check_glb(glb)
+
+
+@functools.lru_cache(maxsize=1)
+def _swing():
+    from animspec.animbin import read_file
+
+    return read_file(EXAMPLES / "swing.animbin")
+
+
+def convert_meshbin_rig(data: bytes) -> None:
+    from animspec.errors import AnimspecError
+    from animspec.gltf import to_gltf
+    from animspec.meshbin import read_bytes, skeleton_from_meshbin
+
+    try:
+        skeleton = skeleton_from_meshbin(read_bytes(data, "fuzz"))
+        glb = to_gltf(_swing(), skeleton, bake_engine=bool(data[-1] & 1))
+    except AnimspecError:
+        return
+    _check_glb(glb)
+
+
+TARGETS: dict[str, Target] = {
+    t.name: t
+    for t in [
+        Target("read_animbin", read_animbin, "binary"),
+        Target("read_meshbin", read_meshbin, "binary"),
+        Target("read_animclip", read_animclip, "binary"),
+        Target("pack_animbin", pack_animbin, "json"),
+        Target("pack_meshbin", pack_meshbin, "json"),
+        Target("pack_animclip", pack_animclip, "json"),
+        Target("convert_gltf", convert_gltf, "glb"),
+        Target("convert_animbin", convert_animbin, "binary"),
+        Target("convert_animclip", convert_animclip, "binary"),
+        Target("convert_meshbin_rig", convert_meshbin_rig, "binary"),
+    ]
+}
+
+
+# --------------------------------------------------------------------------- mutators
+#
+# Structure-aware mutations shared by the short hypothesis run (tests/test_fuzz.py) and the
+# long run (tools/fuzz.py, as atheris's custom mutator): libFuzzer's byte flips alone almost
+# never keep a JSON dump parseable or a GLB's chunk lengths consistent.
+
+INTERESTING = [0, 1, 2, 3, 4, 7, 8, 15, 16, 31, 32, 0x7F, 0x80, 0xFF, 0x100, 0x7FFF, 0x8000, 0xFFFF,
+               0x10000, 0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFF0, 0xFFFF_FFFF]
+
+
+def mutate_binary(data: bytes, rng: random.Random, max_size: int = MAX_INPUT) -> bytes:
+    buf = bytearray(data)
+    for _ in range(rng.randint(1, 4)):
+        op = rng.randrange(8)
+        pos = rng.randrange(len(buf) + 1)
+        if op == 0 and buf:  # an interesting little-endian integer over a field
+            width = rng.choice((1, 2, 4))
+            value = rng.choice(INTERESTING + [len(buf), len(buf) - pos, pos]) & ((1 << (8 * width)) - 1)
+            buf[pos : pos + width] = value.to_bytes(width, "little")
+        elif op == 1 and buf:  # flip bits
+            i = rng.randrange(len(buf))
+            buf[i] ^= 1 << rng.randrange(8)
+        elif op == 2:  # truncate
+            del buf[pos:]
+        elif op == 3 and buf:  # delete a run
+            del buf[pos : pos + rng.randint(1, 64)]
+        elif op == 4 and buf:  # duplicate a run
+            start = rng.randrange(len(buf))
+            buf[pos:pos] = buf[start : start + rng.randint(1, 256)]
+        elif op == 5:  # insert random bytes
+            buf[pos:pos] = rng.randbytes(rng.randint(1, 32))
+        elif op == 6 and buf:  # a byte at a random place
+            buf[rng.randrange(len(buf))] = rng.randrange(256)
+        else:  # an u32 +/- small delta (counts and offsets off by a little)
+            if len(buf) >= 4:
+                i = rng.randrange(len(buf) - 3)
+                v = struct.unpack_from("<I", buf, i)[0]
+                struct.pack_into("<I", buf, i, (v + rng.choice((-16, -4, -1, 1, 4, 16, 0x1000))) & 0xFFFF_FFFF)
+    return bytes(buf[:max_size])
+
+
+_HOSTILE_VALUES: list[Any] = [
+    None, True, False, 0, -1, 1, 255, 256, 0xFFFF, 0x10000, 0xFFFF_FFFF, 0x1_0000_0000, -(1 << 63),
+    1 << 64, 10**30, 0.5, -0.0, 1e308, float("nan"), float("inf"), "", "x", "zz", "00", "0x",
+    "nan", "nan:zz", "inf", "AAAA", "=", "\u00ff", "\ud800", "\0", [], [0], [[]], {}, {"a": 1},
+]
+
+
+def _paths(doc: Any, prefix: tuple = (), out: list | None = None, limit: int = 4000) -> list[tuple]:
+    out = [] if out is None else out
+    if len(out) >= limit:
+        return out
+    out.append(prefix)
+    if isinstance(doc, dict):
+        for k, v in doc.items():
+            _paths(v, prefix + (k,), out, limit)
+    elif isinstance(doc, list):
+        for i, v in enumerate(doc):
+            _paths(v, prefix + (i,), out, limit)
+    return out
+
+
+def _get(doc: Any, path: tuple) -> Any:
+    for p in path:
+        doc = doc[p]
+    return doc
+
+
+def mutate_json_doc(doc: Any, rng: random.Random) -> Any:
+    """Change one to three members of a JSON document: a hostile value, a value from
+    elsewhere in the same document, a deleted or duplicated member or element."""
+    for _ in range(rng.randint(1, 3)):
+        paths = _paths(doc)
+        path = rng.choice(paths)
+        if not path:
+            continue
+        parent, key = _get(doc, path[:-1]), path[-1]
+        value = parent[key]
+        op = rng.randrange(9)
+        if op == 0:
+            parent[key] = _fresh(rng.choice(_HOSTILE_VALUES))
+        elif op == 2:
+            if isinstance(parent, dict):
+                del parent[key]
+            else:
+                parent.pop(key)
+        elif op == 3 and isinstance(parent, list):
+            parent.insert(key, json.loads(json.dumps(value)))
+        elif op == 4 and isinstance(value, int) and not isinstance(value, bool):
+            parent[key] = value + rng.choice((-1, 1, -256, 256, 1 << 16, 1 << 31, 1 << 32))
+        elif op == 5 and isinstance(value, list):
+            parent[key] = _fresh(value * rng.randint(2, 8))
+        elif op == 6 and isinstance(value, str):
+            parent[key] = value[: rng.randrange(len(value) + 1)] + rng.choice(("", "0", "=", "\x00", "ff"))
+        elif op == 7:
+            parent[key] = _fresh(_get(doc, rng.choice(paths)))
+        else:
+            parent[key] = _fresh(rng.choice(_HOSTILE_VALUES))
+    return doc
+
+
+def _fresh(value: Any) -> Any:
+    """A copy of a hostile value, so no two places of a document share a list or object."""
+    return json.loads(json.dumps(value)) if isinstance(value, (list, dict)) else value
+
+
+def mutate_json(data: bytes, rng: random.Random, max_size: int = MAX_INPUT) -> bytes:
+    try:
+        doc = json.loads(data)
+    except (ValueError, RecursionError):
+        return mutate_binary(data, rng, max_size)
+    if rng.random() < 0.1:
+        return mutate_binary(data, rng, max_size)
+    doc = mutate_json_doc(doc, rng)
+    return json.dumps(doc, allow_nan=True).encode()[:max_size]
+
+
+def split_glb(data: bytes) -> tuple[Any, bytes] | None:
+    """(JSON document, BIN chunk) of a well-formed GLB, else None."""
+    if len(data) < 20 or data[:4] != b"glTF":
+        return None
+    json_len = struct.unpack_from("<I", data, 12)[0]
+    try:
+        doc = json.loads(data[20 : 20 + json_len])
+    except (ValueError, RecursionError):
+        return None
+    rest = data[20 + json_len :]
+    blob = b""
+    if len(rest) >= 8:
+        blob_len = struct.unpack_from("<I", rest, 0)[0]
+        blob = rest[8 : 8 + blob_len]
+    return doc, blob
+
+
+def make_glb(doc: Any, blob: bytes) -> bytes:
+    text = json.dumps(doc, allow_nan=True).encode()
+    text += b" " * (-len(text) % 4)
+    blob += b"\0" * (-len(blob) % 4)
+    chunks = struct.pack("<I", len(text)) + b"JSON" + text
+    if blob:
+        chunks += struct.pack("<I", len(blob)) + b"BIN\0" + blob
+    return b"glTF" + struct.pack("<II", 2, 12 + len(chunks)) + chunks
+
+
+def mutate_glb(data: bytes, rng: random.Random, max_size: int = MAX_INPUT) -> bytes:
+    parts = split_glb(data)
+    if parts is None or rng.random() < 0.15:
+        return mutate_binary(data, rng, max_size)
+    doc, blob = parts
+    if rng.random() < 0.3:
+        blob = mutate_binary(blob, rng, max_size // 2)
+    else:
+        doc = mutate_json_doc(doc, rng)
+    return make_glb(doc, blob)[:max_size]
+
+
+MUTATORS = {"binary": mutate_binary, "json": mutate_json, "glb": mutate_glb}
+
+
+def mutate(target: Target, data: bytes, rng: random.Random, max_size: int = MAX_INPUT) -> bytes:
+    return MUTATORS[target.kind](data, rng, max_size)

@@ -1,0 +1,301 @@
+"""Fuzz animspec's readers, pack and convert (issue 7). Targets: tests/fuzz/targets.py.
+
+    python tools/fuzz.py seed                      rebuild tests/fuzz/corpus/ from examples/ and fixtures
+    python tools/fuzz.py run [TARGET...] --seconds N [-- LIBFUZZER_FLAGS]
+                                                   fuzz each target N seconds (all by default)
+    python tools/fuzz.py replay TARGET FILE...     run a target on inputs and show any traceback
+    python tools/fuzz.py list                      the targets
+
+``run`` uses atheris (coverage-guided libFuzzer) when it is installed, each target in its own
+process with a structure-aware custom mutator; otherwise (or with ``--engine random``) a
+seeded random mutation loop. The working corpus grows in build/fuzz/<target>/ (not
+committed). Every crash, timeout or out-of-memory input is copied to
+tests/fuzz/regressions/<target>/, which tests/test_fuzz.py replays: fix the code, keep the file.
+Exit status: 0 when no target crashed, 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import warnings
+import hashlib
+import random
+import shutil
+import subprocess
+import sys
+import time
+import traceback
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+# This script's folder comes first on sys.path and its name would shadow tests/fuzz/.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from fuzz import targets as T  # noqa: E402
+
+WORK = ROOT / "build" / "fuzz"
+RSS_LIMIT_MB = 2048
+"""libFuzzer's out-of-memory limit. Inputs are at most 1 MB (targets.MAX_INPUT), so more
+than this means a count or offset was believed."""
+TIMEOUT_S = 10
+"""libFuzzer's per-input time limit: a 1 MB input must be done long before."""
+
+
+# --------------------------------------------------------------------------- seeds
+
+
+def _seed_inputs() -> dict[str, list[tuple[str, bytes]]]:
+    """Seed inputs per target, built from examples/ and the tests' fixture builders."""
+    import conftest as fx
+    import test_animclip_support as acs
+    import test_gltf_support as gs
+
+    from animspec import jsonfmt
+    from animspec.formats import by_name
+    from animspec.meshbin import read_bytes as read_meshbin
+    from animspec.meshbin import write_bytes as write_meshbin
+
+    ex = T.EXAMPLES
+    animbin = [(p.name, p.read_bytes()) for p in sorted(ex.glob("*.animbin"))]
+    animbin += [
+        ("mixed_keys.animbin", fx.one_clip([fx.rot_key(0, 4096, 0, 0, 0), fx.trans_key(3, 1, -2, 3), fx.raw_key(5, 7),
+                                           fx.rot_key(9, 0, 4096, 0, 0)])),
+        ("markers_tail.animbin", fx.header(2) + fx.anim_header(b"a", 0, 12, 1, 2, tail=b"xyz")
+         + fx.track_header(0, 1, 1) + fx.rot_key(0, 4096, 0, 0, 0) + fx.marker(b"m1", 3) + fx.marker(b"m" * 32, 4)
+         + fx.anim_header(b"b" * 32, 1, 0, 0, 0) + b"trailing"),
+        ("empty.animbin", fx.header(0)),
+    ]
+    meshbin = [(p.name, p.read_bytes()) for p in sorted(ex.glob("*.meshbin"))]
+    mesh = read_meshbin(meshbin[0][1])
+    for version in (0, 1):
+        m = read_meshbin(meshbin[0][1])
+        m.version, m.has_skeleton, m.bones, m.vertex_bones, m.declared_bones = version, 0, [], [], None
+        meshbin.append((f"v{version}.meshbin", write_meshbin(m)))
+    mesh.has_skeleton, mesh.bones, mesh.vertex_bones = 0, [], []
+    meshbin.append(("no_skeleton.meshbin", write_meshbin(mesh)))
+    animclip = [(p.name, p.read_bytes()) for p in sorted(ex.glob("*clip"))]
+    animclip.append(("appendix_a.animclip", acs.appendix_a()))
+    animclip.append(("triggers.animclip", acs.assemble([
+        (0x6962F7DE, acs.trigger_data(bytes(8) + struct_object(), [(1, 2, 3, 4, 5)])),
+        (0x74FC0175, (0x1234).to_bytes(4, "little")),
+    ])))
+
+    def dumps(fmt: str, items: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
+        f = by_name(fmt)
+        return [(Path(n).stem + ".json", jsonfmt.dumps(f.to_json(f.read(b, n))).encode()) for n, b in items]
+
+    from test_gltf_to_animbin import glb_with, swing_channels
+
+    glbs = [(p.name, p.read_bytes()) for p in sorted(ex.glob("*.glb"))]
+    glbs += [
+        ("swing_linear.glb", glb_with(0.4)),
+        ("swing_step.glb", gs.build_glb(gs.chain(2), [gs.AnimSpec("s", [
+            gs.ChannelSpec(c.node, c.path, c.times, c.values, "STEP") for c in swing_channels(2, 0.3)
+        ], extras={"markers": [{"name": "hit", "frame": 2}]})])),
+        ("cubic.glb", gs.build_glb(gs.chain(2), [gs.AnimSpec("c", [gs.ChannelSpec(
+            1, "rotation", [0.0, 0.25], [(0, 0, 0, 0), (0, 0, 0, 1), (0, 0, 0, 0), (0, 0, 0, 0), gs.quat_xyzw((1, 0, 0), 30), (0, 0, 0, 0)],
+            "CUBICSPLINE")])])),
+        ("translation.glb", gs.build_glb(gs.chain(3), [gs.AnimSpec("t", [
+            gs.ChannelSpec(0, "translation", [0.0, 0.2], [(0, 0, 0), (0, 1, 0)]),
+            gs.ChannelSpec(2, "scale", [0.0, 0.2], [(1, 1, 1), (2, 2, 2)]),
+        ])])),
+    ]
+    return {
+        "read_animbin": animbin,
+        "convert_animbin": animbin,
+        "read_meshbin": meshbin,
+        "convert_meshbin_rig": meshbin,
+        "read_animclip": animclip,
+        "convert_animclip": animclip,
+        "pack_animbin": dumps("animbin", animbin),
+        "pack_meshbin": dumps("meshbin", meshbin),
+        "pack_animclip": dumps("animclip", animclip),
+        "convert_gltf": glbs,
+    }
+
+
+def struct_object() -> bytes:
+    """One empty Insomniac serialized object (16-byte header, no children)."""
+    return (0).to_bytes(4, "little") + (0x03150044).to_bytes(4, "little") + bytes(8)
+
+
+def seed() -> None:
+    for name, items in _seed_inputs().items():
+        folder = T.CORPUS / name
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir(parents=True)
+        for file_name, data in items:
+            (folder / file_name).write_bytes(data)
+        print(f"{folder.relative_to(ROOT)}: {len(items)} seed(s)")
+
+
+# --------------------------------------------------------------------------- running
+
+
+def _save_crash(target: T.Target, data: bytes, kind: str = "crash") -> Path:
+    folder = T.REGRESSIONS / target.name
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{kind}-{hashlib.sha1(data).hexdigest()[:16]}"
+    path.write_bytes(data)
+    return path
+
+
+def _signature(exc: BaseException) -> str:
+    tb = traceback.extract_tb(exc.__traceback__)
+    where = tb[-1] if tb else None
+    return f"{type(exc).__name__} at {where.filename}:{where.lineno}" if where else type(exc).__name__
+
+
+def run_random(target: T.Target, seconds: float, seed_value: int) -> int:
+    """Seeded random mutation (no coverage feedback): the fallback without atheris."""
+    rng = random.Random(seed_value)
+    pool = target.seeds() or [b""]
+    seen: dict[str, Path] = {}
+    runs = 0
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        data = rng.choice(pool)
+        for _ in range(rng.randint(1, 3)):
+            data = T.mutate(target, data, rng)
+        runs += 1
+        try:
+            target.run(data)
+        except Exception as exc:  # noqa: BLE001 - every escape is a finding
+            sig = _signature(exc)
+            if sig not in seen:
+                seen[sig] = _save_crash(target, data)
+                print(f"{target.name}: {sig}: {exc!s:.200}\n  saved {seen[sig].relative_to(ROOT)}", flush=True)
+        else:
+            if len(pool) < 2000 and rng.random() < 0.02:
+                pool.append(data)  # keep some survivors to mutate further
+    print(f"{target.name}: {runs} inputs in {seconds:.0f} s (random), {len(seen)} distinct crash(es)")
+    return 1 if seen else 0
+
+
+def run_atheris(target: T.Target, seconds: float, seed_value: int, extra: list[str]) -> int:
+    corpus = WORK / target.name
+    corpus.mkdir(parents=True, exist_ok=True)
+    for data in target.seeds():
+        (corpus / hashlib.sha1(data).hexdigest()).write_bytes(data)
+    artifacts = WORK / "artifacts" / target.name
+    shutil.rmtree(artifacts, ignore_errors=True)
+    artifacts.mkdir(parents=True)
+    cmd = [
+        sys.executable, __file__, "_atheris", target.name, str(corpus),
+        f"-max_total_time={int(seconds)}", f"-seed={seed_value}", f"-rss_limit_mb={RSS_LIMIT_MB}",
+        f"-timeout={TIMEOUT_S}", f"-max_len={T.MAX_INPUT}", f"-artifact_prefix={artifacts}/",
+        "-print_final_stats=1", *extra,
+    ]
+    log = WORK / f"{target.name}.log"
+    with open(log, "w") as f:
+        proc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, cwd=ROOT)
+    stats = [line for line in log.read_text(errors="replace").splitlines() if line.startswith(("stat::number_of_executed_units", "Done"))]
+    found = sorted(artifacts.iterdir())
+    for art in found:
+        saved = _save_crash(target, art.read_bytes(), art.name.split("-")[0])
+        print(f"{target.name}: {art.name.split('-')[0]} saved {saved.relative_to(ROOT)} (log {log.relative_to(ROOT)})")
+    print(f"{target.name}: atheris exit {proc.returncode}; {'; '.join(stats) or 'see ' + str(log)}")
+    return 1 if found or proc.returncode not in (0,) else 0
+
+
+def _atheris_child(name: str, corpus: str, libfuzzer_args: list[str]) -> None:
+    import atheris
+
+    with atheris.instrument_imports(include=["animspec", "kaitaistruct", "pygltflib"]):
+        import animspec.animbin  # noqa: F401
+        import animspec.animclip  # noqa: F401
+        import animspec.formats  # noqa: F401
+        import animspec.gltf  # noqa: F401
+        import animspec.jsonpath  # noqa: F401
+        import animspec.meshbin  # noqa: F401
+        import animspec.generated.animbin  # noqa: F401
+        import animspec.generated.animclip  # noqa: F401
+        import animspec.generated.meshbin  # noqa: F401,F811
+    target = T.TARGETS[name]
+
+    def mutator(data: bytes, max_size: int, seed_value: int) -> bytes:
+        rng = random.Random(seed_value)
+        if rng.random() < 0.5:
+            return atheris.Mutate(data, max_size)
+        return T.mutate(target, data, rng, max_size)
+
+    atheris.Setup([sys.argv[0], corpus, *libfuzzer_args], target.run, custom_mutator=mutator)
+    atheris.Fuzz()
+
+
+def replay(name: str, files: list[str]) -> int:
+    target = T.TARGETS[name]
+    status = 0
+    for f in files:
+        try:
+            target.run(Path(f).read_bytes())
+        except Exception:  # noqa: BLE001
+            status = 1
+            print(f"{f}: FAILS")
+            traceback.print_exc()
+        else:
+            print(f"{f}: ok")
+    return status
+
+
+def have_atheris() -> bool:
+    try:
+        import atheris  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["_atheris"]:
+        _atheris_child(argv[1], argv[2], argv[3:])
+        return 0
+    p = argparse.ArgumentParser(prog="tools/fuzz.py", description=__doc__.split("\n\n")[0])
+    sub = p.add_subparsers(dest="command", required=True)
+    sub.add_parser("seed")
+    sub.add_parser("list")
+    r = sub.add_parser("run")
+    r.add_argument("targets", nargs="*", metavar="TARGET")
+    r.add_argument("--seconds", type=float, default=60, help="per target (default 60)")
+    r.add_argument("--engine", choices=("auto", "atheris", "random"), default="auto")
+    r.add_argument("--seed", type=int, default=1)
+    rp = sub.add_parser("replay")
+    rp.add_argument("target")
+    rp.add_argument("files", nargs="+")
+    extra: list[str] = []
+    if "--" in argv:  # everything after -- goes to libFuzzer (e.g. -- -jobs=4 -workers=4)
+        at = argv.index("--")
+        argv, extra = argv[:at], argv[at + 1 :]
+    args = p.parse_args(argv)
+    if args.command == "seed":
+        seed()
+        return 0
+    if args.command == "list":
+        for t in T.TARGETS.values():
+            print(f"{t.name}: {len(t.seeds())} seed(s), {len(t.regressions())} regression input(s)")
+        return 0
+    if args.command == "replay":
+        return replay(args.target, args.files)
+    names = args.targets or list(T.TARGETS)
+    unknown = [n for n in names if n not in T.TARGETS]
+    if unknown:
+        p.error(f"unknown target(s) {unknown}; known: {', '.join(T.TARGETS)}")
+    engine = args.engine
+    if engine == "auto":
+        engine = "atheris" if have_atheris() else "random"
+    status = 0
+    for name in names:
+        target = T.TARGETS[name]
+        if engine == "atheris":
+            status |= run_atheris(target, args.seconds, args.seed, extra)
+        else:
+            status |= run_random(target, args.seconds, args.seed)
+    return status
+
+
+if __name__ == "__main__":
+    # numpy's RuntimeWarnings and pygltflib's UserWarnings on hostile input are not findings.
+    warnings.simplefilter("ignore")
+    sys.exit(main())

@@ -8,18 +8,18 @@ from __future__ import annotations
 
 import argparse
 import inspect
-import json
 import os
 import sys
 from typing import Any, Sequence
 
-from . import __version__, cli_convert, cli_playback, jsonfmt
+from . import __version__, cli_batch, cli_convert, cli_playback, jsonfmt
 from .atomic import write_atomic
-from .cli_common import EXIT_FINDINGS, EXIT_OK, EXIT_UNREADABLE, print_findings, refuse_overwrite
-from .errors import AnimspecError, JsonInputError, ParseError, WriteError
-from .findings import has_errors
+from .batch import InfoTask, Result, ValidateTask, collect
+from .cli_common import EXIT_OK, EXIT_UNREADABLE, refuse_overwrite
+from .errors import AnimspecError, ParseError, WriteError
 from .formats import format_of_dump, load
 from .hashes import crc32, read_names_file
+from .jsonpath import parse_json
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
@@ -49,31 +49,36 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"animspec {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    info = sub.add_parser("info", help="readable summary of a file")
-    info.add_argument("file")
+    info = sub.add_parser("info", help="readable summary of files (folders and globs: every file of a known format)")
+    info.add_argument("files", nargs="+", metavar="PATH", help=cli_batch.PATHS_HELP)
     _joint_names_option(info)
+    cli_batch.add_options(info)
     info.set_defaults(run=_info)
 
     val = sub.add_parser(
         "validate",
         help="report what the engine will do wrong (exit 0: no errors, 1: errors, 2: unreadable)",
     )
-    val.add_argument("files", nargs="+", metavar="FILE")
-    val.add_argument("--json", action="store_true", help="print findings as JSON")
+    val.add_argument("files", nargs="+", metavar="PATH", help=cli_batch.PATHS_HELP)
+    val.add_argument("--json", action="store_true", help="print findings as one JSON list at the end (see --jsonl)")
     val.add_argument("--bones", type=int, metavar="N", help="the skeleton's bone count (joint ids must be below it)")
     _joint_names_option(val)
+    cli_batch.add_options(val)
     val.set_defaults(run=_validate)
 
     dump = sub.add_parser("dump", help="everything in a file as JSON (raw integer values)")
     dump.add_argument("file")
     dump.add_argument("--json", action="store_true", help="JSON output (the default and only form)")
     dump.add_argument("-o", "--output", metavar="OUT", help="write to OUT instead of standard output")
+    dump.add_argument("--force", action="store_true", help="replace OUT if it exists (never the input)")
     _joint_names_option(dump)
     dump.set_defaults(run=_dump)
 
     pack = sub.add_parser("pack", help="rebuild a binary file from a JSON dump")
     pack.add_argument("dump", metavar="IN.json")
     pack.add_argument("-o", "--output", required=True, metavar="OUT")
+    pack.add_argument("--force", action="store_true",
+                      help="replace OUT if it exists, e.g. the file the dump came from (atomically, once the new file reads back as the dump)")
     pack.set_defaults(run=_pack)
 
     hsh = sub.add_parser("hash", help="DAT1 CRC32 of names (joint, clip, track and section names; case-sensitive)")
@@ -104,46 +109,48 @@ def _options(fn: Any, args: argparse.Namespace, **extra: Any) -> dict[str, Any]:
 
 
 def _info(args: argparse.Namespace) -> int:
-    fmt, model = load(args.file)
-    print(f"{args.file}:")
-    print(fmt.summary(model, **_options(fmt.summary, args)))
-    return EXIT_OK
+    selection = collect(args.files)
+    task = InfoTask(joint_names=_names(args))
+
+    def show(result: Result, out: cli_batch.Output) -> None:
+        if result.failed:
+            out.err(f"animspec: error: {result.error['message']}")
+        else:
+            out.out(f"{result.file}:\n{result.text}")
+
+    return cli_batch.run(args, selection, task, show)
 
 
 def _validate(args: argparse.Namespace) -> int:
-    reports: list[dict[str, Any]] = []
-    status = EXIT_OK
-    for path in args.files:
-        try:
-            fmt, model = load(path)
-        except (ParseError, OSError) as exc:
-            status = EXIT_UNREADABLE
-            reports.append({"file": path, "findings": [], "error": _error_json(exc)})
-            if not args.json:
-                print(f"animspec: error: {exc}", file=sys.stderr)
-            continue
-        findings = fmt.validate(model, **_options(fmt.validate, args, bone_count=args.bones))
-        if has_errors(findings) and status == EXIT_OK:
-            status = EXIT_FINDINGS
-        reports.append({"file": path, "findings": [f.to_json() for f in findings]})
-        if not args.json:
-            print_findings(path, findings)
-    if args.json:
+    if args.json and args.jsonl:
+        raise AnimspecError("--json (one list at the end) and --jsonl (a line per file) exclude each other")
+    selection = collect(args.files)
+    task = ValidateTask(bone_count=args.bones, joint_names=_names(args))
+
+    def show(result: Result, out: cli_batch.Output) -> None:
+        if result.failed:
+            out.err(f"animspec: error: {result.error['message']}")
+        else:
+            out.out(cli_batch.finding_lines(result.file, result.findings))
+
+    reports: list[dict[str, Any]] | None = [] if args.json else None
+    status = cli_batch.run(args, selection, task, show, collect=reports, machine=args.json)
+    if reports is not None:
         print(jsonfmt.dumps(reports))
     return status
 
 
-def _error_json(exc: Exception) -> dict[str, Any]:
-    if isinstance(exc, ParseError):
-        return {"message": str(exc), "offset": exc.offset, "field": exc.field}
-    return {"message": str(exc)}
+def _names(args: argparse.Namespace) -> tuple[str, ...] | None:
+    """--joint-names, read once for the whole batch."""
+    return tuple(read_names_file(args.joint_names)) if getattr(args, "joint_names", None) else None
 
 
 def _dump(args: argparse.Namespace) -> int:
     fmt, model = load(args.file)
     text = jsonfmt.dumps(fmt.to_json(model, **_options(fmt.to_json, args))) + "\n"
     if args.output:
-        refuse_overwrite(args.output, args.file)
+        refuse_overwrite(args.output, args.file, force=args.force)
+        # write_atomic reads the bytes back and compares them before the rename.
         write_atomic(args.output, text.encode("utf-8"))
     else:
         sys.stdout.write(text)
@@ -154,16 +161,19 @@ def _pack(args: argparse.Namespace) -> int:
     refuse_overwrite(args.output, args.dump)
     with open(args.dump, "rb") as f:
         raw = f.read()
-    try:
-        doc = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise JsonInputError(args.dump, "$", f"not valid JSON: {exc}") from None
+    doc = parse_json(raw, args.dump)
     fmt = format_of_dump(doc, args.dump)
     model = fmt.from_json(doc, args.dump)
     data = fmt.write(model)
+    # Problems with the dump come first; an existing OUT is only replaced when asked.
+    refuse_overwrite(args.output, args.dump, force=args.force)
 
     def same_model(written: bytes) -> None:
-        if fmt.read(written, args.output) != model:
+        try:
+            back = fmt.read(written, args.output)
+        except ParseError as exc:
+            raise WriteError("file", f"the written file does not read back: {exc.reason}") from None
+        if back != model:
             raise WriteError("file", "the written file does not read back as the dump describes")
 
     write_atomic(args.output, data, verify=same_model)

@@ -1,19 +1,27 @@
 """``animspec convert``: glTF -> ANIMBIN, ANIMBIN -> glTF, .animclip base pose -> glTF.
 
 The direction follows the input's bytes (a GLB's "glTF" magic or a .gltf JSON file, an
-ANIMBIN, an .animclip). Argument handling only; the work is in animspec.gltf.
+ANIMBIN, an .animclip). Argument handling only; the work is in animspec.gltf, and running
+over folders and globs in animspec.batch: with several inputs (or a folder or glob) ``-o``
+is a folder, and each output keeps its input's path below the folder or glob it was found
+in, with the new extension (.glb or .animbin).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
 
+from . import cli_batch
 from .atomic import write_atomic
-from .cli_common import EXIT_FINDINGS, EXIT_OK, print_findings, refuse_overwrite, region
+from .batch import Result, Selection, collect
+from .cli_common import EXIT_FINDINGS, EXIT_OK, refuse_overwrite, region
 from .errors import AnimspecError, WriteError
-from .findings import has_errors
-from .formats import load
+from .findings import Finding, has_errors
+from .formats import detect, load
 from .hashes import read_names_file
 
 
@@ -28,8 +36,10 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
             "base pose applied by joint-name hash to --skeleton's nodes (a glTF rig)."
         ),
     )
-    c.add_argument("input", metavar="IN")
-    c.add_argument("-o", "--output", required=True, metavar="OUT")
+    c.add_argument("inputs", nargs="+", metavar="IN",
+                   help="files, folders (recursed: every glTF/GLB, ANIMBIN and .animclip in them) and globs")
+    c.add_argument("-o", "--output", required=True, metavar="OUT",
+                   help="the output file; a folder with several inputs, a folder or a glob")
     c.add_argument("--region", type=region, default="ntsc", help="ntsc, pal or Hz: the vsync rate frames map to")
     g = c.add_argument_group("glTF -> ANIMBIN")
     g.add_argument("--animation", action="append", metavar="NAME", help="convert only this glTF animation (repeatable)")
@@ -49,45 +59,189 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     a.add_argument("--bake-engine", action="store_true", help="write what the console shows (STEP keys per vsync)")
     a.add_argument("--no-skin", action="store_true", help="joints as plain nodes, no skin or bone mesh")
     a.add_argument("--joint-names", metavar="FILE", help=".animclip: joint names, one per line, to label the report")
+    cli_batch.add_options(c)
     c.set_defaults(run=_convert)
 
 
-def _convert(args: argparse.Namespace) -> int:
-    refuse_overwrite(args.output, args.input)
-    with open(args.input, "rb") as f:
-        head = f.read(4)
-    if head == b"glTF" or args.input.lower().endswith(".gltf"):
-        return _from_gltf(args)
-    fmt, model = load(args.input)
+GLB_MAGIC = b"glTF"
+
+
+def convertible(head: bytes, path: str | None = None) -> bool:
+    """What convert picks in a folder: a GLB, a .gltf file, an ANIMBIN or an .animclip."""
+    return _kind(head, path) is not None
+
+
+def _kind(head: bytes, path: str | None) -> str | None:
+    if head[:4] == GLB_MAGIC or (path or "").lower().endswith(".gltf"):
+        return "gltf"
+    try:
+        name = detect(head).name
+    except AnimspecError:
+        return None
+    return name if name in ("animbin", "animclip") else None
+
+
+def _kind_of(path: str) -> str | None:
+    try:
+        with open(path, "rb") as f:
+            return _kind(f.read(64), path)
+    except OSError:
+        return None
+
+
+@dataclass(frozen=True)
+class ConvertOptions:
+    """Everything convert takes besides IN and OUT, side files already read (once per run)."""
+
+    region: Any = "ntsc"
+    animations: tuple[str, ...] | None = None
+    skin: int = 0
+    joints: tuple[str, ...] | None = None
+    fit: str = "bake"
+    max_error: float = 1.0
+    ps1_space: bool = False
+    translations: bool = False
+    markers: dict[str, Any] | None = field(default=None, hash=False)
+    one_shot: bool = False
+    split: bool = False
+    skeleton: str | None = None
+    bake_engine: bool = False
+    no_skin: bool = False
+    joint_names: tuple[str, ...] | None = None
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> "ConvertOptions":
+        markers = None
+        if args.markers:
+            from .gltf import read_markers_file
+
+            markers = read_markers_file(args.markers)
+        return cls(
+            region=args.region,
+            animations=tuple(args.animation) if args.animation else None,
+            skin=args.skin,
+            joints=tuple(read_names_file(args.joints)) if args.joints else None,
+            fit=args.fit,
+            max_error=args.max_error,
+            ps1_space=args.ps1_space,
+            translations=args.translations,
+            markers=markers,
+            one_shot=args.one_shot,
+            split=args.split,
+            skeleton=args.skeleton,
+            bake_engine=args.bake_engine,
+            no_skin=args.no_skin,
+            joint_names=tuple(read_names_file(args.joint_names)) if args.joint_names else None,
+        )
+
+
+@dataclass(frozen=True)
+class ConvertJob:
+    """One input of a batch and where its output goes; ``clash`` is set when another input
+    of the batch already produces that output (this one then fails without being read)."""
+
+    file: str
+    output: str
+    clash: str | None = None
+
+
+@dataclass(frozen=True)
+class ConvertTask:
+    """Convert one :class:`ConvertJob` (picklable: runs in the batch's worker processes)."""
+
+    options: ConvertOptions
+    make_folders: bool = True
+
+    def __call__(self, job: ConvertJob) -> Result:
+        if job.clash:
+            raise AnimspecError(job.clash)
+        if self.make_folders:
+            os.makedirs(os.path.dirname(job.output) or ".", exist_ok=True)
+        return convert_file(job.file, job.output, self.options)
+
+
+def convert_file(src: str, out: str, options: ConvertOptions) -> Result:
+    """Convert ``src`` to ``out`` in the direction ``src``'s bytes give; the report lines are
+    the result's ``text``. Raises AnimspecError or OSError when it cannot."""
+    refuse_overwrite(out, src)
+    if _kind_of(src) == "gltf":
+        return _from_gltf(src, out, options)
+    fmt, model = load(src)
     if fmt.name == "animbin":
-        return _animbin_to_gltf(args, model)
+        return _animbin_to_gltf(src, out, options, model)
     if fmt.name == "animclip":
-        return _animclip_to_gltf(args, model)
-    raise AnimspecError(f"{args.input}: {fmt.description} has nothing to convert")
+        return _animclip_to_gltf(src, out, options, model)
+    raise AnimspecError(f"{src}: {fmt.description} has nothing to convert")
 
 
-def _from_gltf(args: argparse.Namespace) -> int:
+def _convert(args: argparse.Namespace) -> int:
+    options = ConvertOptions.from_args(args)
+    selection = collect(args.inputs, convertible, exclude=[args.output])
+    if not selection.many and not os.path.isdir(args.output):
+        if not args.jsonl:  # one file, as before: the report, errors raised to cli.main
+            result = convert_file(args.inputs[0], args.output, options)
+            print(result.text)
+            return result.status
+        jobs = [ConvertJob(selection.sources[0].file, args.output)]
+        return cli_batch.run(args, selection, ConvertTask(options, make_folders=False), _show, items=jobs)
+    exists = os.path.exists(args.output)
+    if (exists and not os.path.isdir(args.output)) or (
+        not exists and os.path.splitext(args.output)[1].lower() in (".glb", ".gltf", ".animbin")
+    ):
+        raise AnimspecError(f"{args.output}: with several inputs, a folder or a glob, -o must be a folder")
+    os.makedirs(args.output, exist_ok=True)
+    jobs = plan(selection, args.output)
+    return cli_batch.run(args, selection, ConvertTask(options), _show, items=jobs)
+
+
+def plan(selection: Selection, out_dir: str) -> list[ConvertJob]:
+    """Each source's output below ``out_dir``: its path below its folder or glob (its bare
+    name when named explicitly) with .animbin (glTF in) or .glb (ANIMBIN, .animclip in)."""
+    jobs: list[ConvertJob] = []
+    first: dict[str, str] = {}
+    for source in selection.sources:
+        ext = ".animbin" if _kind_of(source.file) == "gltf" else ".glb"
+        out = os.path.join(out_dir, source.relative.with_suffix(ext))
+        key = os.path.normcase(os.path.abspath(out))
+        clash = None
+        if key in first:
+            clash = f"{source.file}: its output {out} is already the output of {first[key]}; rename one of them"
+        else:
+            first[key] = source.file
+        jobs.append(ConvertJob(source.file, out, clash))
+    return jobs
+
+
+def _show(result: Result, out: cli_batch.Output) -> None:
+    if result.failed:
+        out.err(f"animspec: error: {result.error['message']}")  # type: ignore[index]
+    else:
+        out.out(result.text)
+
+
+def _from_gltf(src: str, out: str, o: ConvertOptions) -> Result:
     from .animbin import read_bytes, write_bytes
-    from .gltf import convert, read_markers_file
+    from .gltf import convert
 
     result = convert(
-        args.input,
-        animations=args.animation,
-        skin=args.skin,
-        joint_names=read_names_file(args.joints) if args.joints else None,
-        region=args.region,
-        fit=args.fit,
-        max_error_deg=args.max_error,
-        ps1_space=args.ps1_space,
-        translations=args.translations,
-        markers=read_markers_file(args.markers) if args.markers else None,
-        looping=not args.one_shot,
-        split=args.split,
+        src,
+        animations=list(o.animations) if o.animations else None,
+        skin=o.skin,
+        joint_names=list(o.joints) if o.joints else None,
+        region=o.region,
+        fit=o.fit,
+        max_error_deg=o.max_error,
+        ps1_space=o.ps1_space,
+        translations=o.translations,
+        markers=o.markers,
+        looping=not o.one_shot,
+        split=o.split,
     )
-    print(result.report())
-    stem, ext = os.path.splitext(args.output)
-    outputs = [args.output] if len(result.files) == 1 else [f"{stem}_{i}{ext or '.animbin'}" for i in range(len(result.files))]
+    lines = [result.report()]
+    stem, ext = os.path.splitext(out)
+    outputs = [out] if len(result.files) == 1 else [f"{stem}_{i}{ext or '.animbin'}" for i in range(len(result.files))]
     status = EXIT_OK
+    all_findings: list[Finding] = []
     for path, model, findings in zip(outputs, result.files, result.findings):
         data = write_bytes(model)
 
@@ -96,43 +250,51 @@ def _from_gltf(args: argparse.Namespace) -> int:
                 raise WriteError(path, "the written file does not read back as converted")
 
         write_atomic(path, data, verify=same_model)
-        print(f"{path}: {len(data)} bytes, {len(model.animations)} animation(s)")
-        print_findings(path, findings)
+        lines.append(f"{path}: {len(data)} bytes, {len(model.animations)} animation(s)")
+        lines.append(cli_batch.finding_lines(path, findings))
+        all_findings += findings
         if has_errors(findings):
             status = EXIT_FINDINGS
-    return status
+    return Result(src, "gltf", all_findings, text="\n".join(lines), extra={"outputs": outputs}, status=status)
 
 
-def _animbin_to_gltf(args: argparse.Namespace, model) -> int:
+def _skeleton(path: str):
+    """The --skeleton rig and its space, loaded once per process for a whole batch."""
+    return _load_skeleton(path, os.stat(path).st_mtime_ns)
+
+
+@lru_cache(maxsize=4)
+def _load_skeleton(path: str, _mtime: int):
+    from .rigs import load_skeleton
+
+    skeleton = load_skeleton(path)
+    with open(path, "rb") as f:
+        space = "gltf" if f.read(4) == GLB_MAGIC or path.lower().endswith(".gltf") else "ps1"
+    return skeleton, space
+
+
+def _animbin_to_gltf(src: str, out: str, o: ConvertOptions, model) -> Result:
     from .gltf import to_gltf
 
-    skeleton, space = None, "ps1"
-    if args.skeleton:
-        from .rigs import load_skeleton
-
-        skeleton = load_skeleton(args.skeleton)
-        with open(args.skeleton, "rb") as f:
-            space = "gltf" if f.read(4) == b"glTF" or args.skeleton.lower().endswith(".gltf") else "ps1"
-    glb = to_gltf(model, skeleton, args.region, args.bake_engine, skeleton_space=space, skinned=not args.no_skin)
-    write_atomic(args.output, glb)
-    what = "engine-faithful playback" if args.bake_engine else "keys as authored"
-    rig = args.skeleton or "a simple chain"
-    print(f"{args.output}: {len(glb)} bytes, {len(model.animations)} animation(s), {what}, on {rig}")
-    return EXIT_OK
+    skeleton, space = _skeleton(o.skeleton) if o.skeleton else (None, "ps1")
+    glb = to_gltf(model, skeleton, o.region, o.bake_engine, skeleton_space=space, skinned=not o.no_skin)
+    write_atomic(out, glb)
+    what = "engine-faithful playback" if o.bake_engine else "keys as authored"
+    rig = o.skeleton or "a simple chain"
+    text = f"{out}: {len(glb)} bytes, {len(model.animations)} animation(s), {what}, on {rig}"
+    return Result(src, "animbin", text=text, extra={"outputs": [out]})
 
 
-def _animclip_to_gltf(args: argparse.Namespace, model) -> int:
+def _animclip_to_gltf(src: str, out: str, o: ConvertOptions, model) -> Result:
     from .gltf import animclip_to_gltf
 
-    if not args.skeleton:
+    if not o.skeleton:
         raise AnimspecError("an .animclip holds no hierarchy: give the rig with --skeleton RIG.glb")
-    names = read_names_file(args.joint_names) if args.joint_names else None
-    clip = model.clip(names)
+    clip = model.clip(list(o.joint_names) if o.joint_names else None)
     joints = [j for j in clip.joints if j.hash is not None and j.rotation is not None]
     tracks = [(t.name or f"{t.hash:08X}", [float(v) for v in t.values]) for t in clip.custom_tracks]
-    glb, match = animclip_to_gltf(joints, args.skeleton, custom_tracks=tracks, name=clip.name or "base_state")
-    write_atomic(args.output, glb)
-    for line in match.lines:
-        print(line)
-    print(f"{args.output}: {len(glb)} bytes, base pose on {len(match.matched)} node(s)")
-    return EXIT_OK
+    glb, match = animclip_to_gltf(joints, o.skeleton, custom_tracks=tracks, name=clip.name or "base_state")
+    write_atomic(out, glb)
+    lines = list(match.lines)
+    lines.append(f"{out}: {len(glb)} bytes, base pose on {len(match.matched)} node(s)")
+    return Result(src, "animclip", text="\n".join(lines), extra={"outputs": [out]})

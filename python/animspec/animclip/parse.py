@@ -15,10 +15,10 @@ decompressed DAT1.
 
 from __future__ import annotations
 
+import copy
 import os
 from typing import Any
 
-import lz4.block
 import numpy as np
 from kaitaistruct import KaitaiStruct, KaitaiStructError
 
@@ -57,10 +57,11 @@ from .model import (
 
 _FAILURES = (KaitaiStructError, EOFError, ValueError, UnicodeDecodeError, OverflowError)
 
-LZ4_MAX_RATIO = 256
-"""An LZ4 block cannot expand more than about 255-fold (each match-length extension byte adds
-at most 255 output bytes), so a declared size beyond 256 x the block is not believed and
-never allocated."""
+LZ4_MAX_RATIO = 64
+"""The most a DAT1 body may expand from its LZ4 block. LZ4 itself allows about 255-fold (each
+match-length extension byte adds at most 255 output bytes); a body that compresses past
+64:1 is almost all repeats, an LZ4 bomb rather than an animation (the example clip
+compresses 1.5:1), and is refused before anything is allocated (docs/hardening.md)."""
 
 
 def looks_like_animclip(data: bytes) -> bool:
@@ -104,10 +105,13 @@ def read_bytes(data: bytes, path: str | None = None) -> AnimclipFile:
             raise where.error(exc.offset, exc.field, exc.reason) from None
     else:
         start = root._debug["dat1"]["start"]
-        dat1_bytes = data[start:]
+        # The bytes the generated parser read `dat1` from (its size-eos substream): the same
+        # as data[start:] without a second copy of a 16 MB body.
+        dat1_bytes = root._raw_dat1
         dat1 = root.dat1
         where = _Where(path, start, None)
 
+    _check_strings(dat1.strings_block.data, dat1.ofs_strings, where)
     # Built first: Base State's parse reads Built's J and T, and a broken Built should be
     # reported as itself, not as the Base State that needed it.
     entries = list(enumerate(dat1.sections))
@@ -131,32 +135,25 @@ def read_bytes(data: bytes, path: str | None = None) -> AnimclipFile:
     return model
 
 
+def _check_strings(block: bytes, ofs_strings: int, where: _Where) -> None:
+    """The spec reads every string of the block as UTF-8 (lazily, ``strings_block.strings``):
+    decode the block at once, in C, and report the first bad string as the spec would."""
+    try:
+        block.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        first = block.rfind(b"\0", 0, exc.start) + 1
+        index = block.count(b"\0", 0, exc.start)
+        raise where.error(ofs_strings + first, f"strings_block.strings[{index}]", describe(exc)) from None
+
+
 def _inflate(root: Animclip, path: str | None, start: int) -> tuple[bytes, Compression]:
     body = bytes(root.lz4_body)
-    bound = LZ4_MAX_RATIO * len(body) + 64
-    outer = root.header.len_dat1
-    try:
-        inner = root.lz4_len_decompressed
-    except _FAILURES:
-        inner = None  # the block ends before the DAT1 header's size field
-    if inner is not None and inner <= bound:
-        return inflate(body, outer_size=outer if outer <= bound else None, path=path, base_offset=start)
-    # The DAT1 header's size is not in the first literals (the header compressed) or is
-    # corrupt: only the outer header's size is left, as ALERT's server/state/assets.py uses.
-    # (compression.inflate would try the implausible size first, allocating it.)
-    if outer > bound:
-        raise ParseError(
-            path, start, "dat1",
-            f"LZ4-compressed DAT1 body: neither the DAT1 header's size ({inner}) nor the outer "
-            f"header's ({outer}) can come from a {len(body)}-byte LZ4 block (at most {bound} bytes)",
-        )
-    try:
-        out = lz4.block.decompress(body, uncompressed_size=outer)
-    except lz4.block.LZ4BlockError as exc:
-        raise ParseError(path, start, "dat1", f"LZ4-compressed DAT1 body: does not decode to {outer} bytes ({exc})") from None
-    if len(out) != outer:
-        raise ParseError(path, start, "dat1", f"LZ4-compressed DAT1 body: decodes to {len(out)} bytes, not {outer}")
-    return out, Compression(root.lz4_magic_pos, body)
+    dat1, compression = inflate(
+        body, outer_size=root.header.len_dat1, path=path, base_offset=start,
+        max_size=LZ4_MAX_RATIO * len(body) + 64,
+    )
+    assert compression is not None  # root.is_lz4_compressed: the magic is where a block has it
+    return dat1, compression
 
 
 def _section(entry: Any, i: int, dat1: bytes, where: _Where) -> Section:
@@ -220,7 +217,7 @@ def _typed(tag: int, body: Any) -> Section:
             trailing=bytes(body.trailing),
         )
     if isinstance(body, Animclip.TriggerJointNames):
-        return TriggerJointNames([int(h) for h in body.hashes], bytes(body.trailing))
+        return TriggerJointNames(np.frombuffer(body.hashes_raw, "<u4").tolist(), bytes(body.trailing))
     # The other known tags (Sample Data, Motion Data, Curves, Morph ...): content unknown.
     return RawSection(tag, bytes(body.data_raw))
 
@@ -228,16 +225,18 @@ def _typed(tag: int, body: Any) -> Section:
 def _layout(
     model: AnimclipFile, dat1: Any, dat1_bytes: bytes, outer_len: int, compression: Compression | None
 ) -> Layout:
-    payloads = _write.payloads(model)
+    payloads = _payloads(model)
     verbatim = {}
     covered = [(0, dat1.ofs_strings), (dat1.ofs_strings, dat1.ofs_strings + len(model.strings))]
     for i, (section, payload) in enumerate(zip(model.sections, payloads)):
         off = section.offset
         assert off is not None
+        covered.append((off, off + len(payload)))
+        if type(section) is RawSection:
+            continue  # its payload is the very bytes object the parser read from there
         original = dat1_bytes[off : off + len(payload)]
         if original != payload:
             verbatim[i] = original
-        covered.append((off, off + len(payload)))
     return Layout(
         outer_len_dat1=outer_len,
         dat1_len=dat1.len_dat1,
@@ -247,6 +246,18 @@ def _layout(
         verbatim=verbatim,
         compression=compression,
     )
+
+
+def _payloads(model: AnimclipFile) -> list[bytes]:
+    """write.payloads(model), without serialising the RawSections: a RawSection's payload is
+    its ``data`` unchanged, and a 16 MB Sample Data would otherwise be copied twice by the
+    writer and compared once more here (issue 8: no per-byte work beyond the hash)."""
+    # The typed sections still go through the writer (derived counts need every section's
+    # kind, which an empty RawSection of the same tag keeps).
+    shell = copy.copy(model)
+    shell.sections = [RawSection(s.tag) if type(s) is RawSection else s for s in model.sections]
+    written = _write.payloads(shell)
+    return [s.data if type(s) is RawSection else p for s, p in zip(model.sections, written)]
 
 
 def _gaps(covered: list[tuple[int, int]], data: bytes) -> list[tuple[int, bytes]]:

@@ -1,0 +1,478 @@
+"""One task over many files, on every core: what ``animspec validate|info|convert`` do with
+folders and globs, as library functions.
+
+    from animspec.batch import ValidateTask, Summary, collect, run_batch
+
+    selection = collect(["assets/", "more/**/*.animbin"])
+    summary = Summary(skipped=len(selection.skipped))
+    for result in run_batch(selection.sources, ValidateTask(bone_count=15), jobs=4):
+        summary.add(result)
+        print(result.file, [f.code for f in result.findings], result.error)
+    print(summary.lines(), summary.status)
+
+Which files (:func:`collect`)
+    A file named explicitly is always processed, whatever it holds: a missing file or one
+    no format recognises is reported as unreadable (exit status 2). A folder is walked
+    recursively in sorted order (entries whose name starts with "." are skipped, symlinked
+    folders are not followed), and a file in it is taken only when its first bytes carry a
+    magic some format recognises (``accept``); the others are skipped silently and counted.
+    A glob (``*``, ``?``, ``[...]``; ``**`` spans folders; for patterns the shell did not
+    expand) selects like a folder: matching files are picked by content, matching folders
+    walked. A glob that matches nothing is kept as a name, so it is reported as missing.
+    Each file is taken once (first mention wins), in argument order.
+
+How (:func:`run_batch`)
+    ``jobs`` worker processes (default ``os.cpu_count()``) through a ProcessPoolExecutor,
+    files sent in chunks; results come back in the selection's order whatever finishes
+    first. A file that fails (unreadable, or an unexpected exception in the task) gives a
+    :class:`Result` with ``error`` set; a worker that dies (killed, out of memory) is
+    replaced and its files retried one by one, so only the file that kills it fails. One
+    bad file never stops the batch. ``jobs=1`` (or a single file) runs in this process.
+"""
+
+from __future__ import annotations
+
+import glob
+import inspect
+import math
+import os
+import signal
+import sys
+from collections import Counter, deque
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence, TextIO
+
+from .errors import AnimspecError, ParseError
+from .findings import Finding, Severity, has_errors
+from .formats import FORMATS, load
+
+EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE = 0, 1, 2
+HEAD_SIZE = 64
+"""Bytes read from each file in a folder to recognise its format."""
+_GLOB_CHARS = frozenset("*?[")
+
+
+# ---------------------------------------------------------------------------- selection
+
+
+def is_known(head: bytes, path: str | None = None) -> bool:
+    """True when ``head`` (a file's first bytes) starts with a magic some format recognises."""
+    return any(fmt.detect(head) for fmt in FORMATS)
+
+
+@dataclass(frozen=True)
+class Source:
+    """One input file. ``file`` is the name shown to the user (the argument as typed, or the
+    folder argument joined with the path below it); ``base`` the folder or glob base it was
+    found under, None when it was named explicitly."""
+
+    file: str
+    base: str | None = None
+
+    @property
+    def explicit(self) -> bool:
+        return self.base is None
+
+    @property
+    def relative(self) -> Path:
+        """The path below ``base`` (the bare file name for a file named explicitly)."""
+        if self.base is None:
+            return Path(Path(self.file).name)
+        return Path(os.path.relpath(self.file, self.base))
+
+
+@dataclass
+class Selection:
+    sources: list[Source]
+    skipped: list[str] = field(default_factory=list)
+    """Files under a folder or glob that no format recognises (not processed)."""
+    many: bool = False
+    """More than one file, or a folder or glob was given: a batch run (summary printed)."""
+
+    @property
+    def paths(self) -> list[Path]:
+        return [Path(s.file) for s in self.sources]
+
+
+def collect(
+    args: Iterable[str | os.PathLike[str]],
+    accept: Callable[[bytes, str], bool] = is_known,
+    *,
+    exclude: Iterable[str | os.PathLike[str]] = (),
+) -> Selection:
+    """The files ``args`` (files, folders, globs) name, per the module's rules; ``accept``
+    judges a file found under a folder or glob by its first :data:`HEAD_SIZE` bytes (and its
+    path, for a format without a magic such as .gltf JSON).
+    Folders in ``exclude`` (e.g. an output folder inside an input folder) are not walked."""
+    excluded = {os.path.realpath(p) for p in exclude}
+    seen: set[str] = set()
+    sources: list[Source] = []
+    skipped: list[str] = []
+    many = False
+
+    def add(source: Source) -> None:
+        key = os.path.realpath(source.file)
+        if key not in seen:
+            seen.add(key)
+            sources.append(source)
+
+    def found(path: str, base: str) -> None:
+        if _accepts(path, accept):
+            add(Source(path, base))
+        else:
+            skipped.append(path)
+
+    for arg in args:
+        arg = os.fspath(arg)
+        if os.path.isdir(arg):
+            many = True
+            for path in _walk(arg, excluded):
+                found(path, arg)
+        elif not os.path.lexists(arg) and _GLOB_CHARS & set(arg):
+            many = True
+            matches = sorted(glob.glob(arg, recursive=True))
+            if not matches:
+                add(Source(arg))  # reported as missing, as a shell without nullglob would
+            base = _glob_base(arg)
+            for match in matches:
+                if os.path.isdir(match):
+                    for path in _walk(match, excluded):
+                        found(path, base)
+                elif not _hidden(os.path.relpath(match, base)):
+                    found(match, base)
+        else:
+            add(Source(arg))
+    return Selection(sources, skipped, many or len(sources) > 1)
+
+
+def iter_paths(args: Iterable[str | os.PathLike[str]]) -> list[Path]:
+    """The files ``args`` name (see :func:`collect`), as paths."""
+    return collect(args).paths
+
+
+def _accepts(path: str, accept: Callable[[bytes, str], bool]) -> bool:
+    try:
+        with open(path, "rb") as f:
+            head = f.read(HEAD_SIZE)
+    except OSError:
+        return True  # unreadable: process it, so the failure is reported rather than hidden
+    return accept(head, path)
+
+
+def _hidden(relative: str) -> bool:
+    return any(part.startswith(".") and part not in (".", "..") for part in Path(relative).parts)
+
+
+def _walk(folder: str, excluded: set[str]) -> Iterator[str]:
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(
+            d for d in dirs
+            if not d.startswith(".") and os.path.realpath(os.path.join(root, d)) not in excluded
+        )
+        for name in sorted(files):
+            if not name.startswith("."):
+                yield os.path.join(root, name)
+
+
+def _glob_base(pattern: str) -> str:
+    """The folder part of ``pattern`` before its first wildcard ("." if none)."""
+    parts = Path(pattern).parts
+    fixed = []
+    for part in parts[:-1]:
+        if _GLOB_CHARS & set(part):
+            break
+        fixed.append(part)
+    return os.path.join(*fixed) if fixed else "."
+
+
+# ---------------------------------------------------------------------------- results
+
+
+@dataclass
+class Result:
+    """What a task made of one file."""
+
+    file: str
+    format: str | None = None
+    findings: list[Finding] = field(default_factory=list)
+    error: dict[str, Any] | None = None
+    """Set when the file could not be handled: ``message`` (a sentence naming the file),
+    plus ``offset`` and ``field`` for a parse error."""
+    text: str = ""
+    """Text-mode output of the task (info: the summary; convert: its report)."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Task-specific JSON members (convert: ``outputs``)."""
+    status: int = EXIT_OK
+    """0, 1 (error findings) or 2 (unreadable or failed)."""
+
+    @property
+    def failed(self) -> bool:
+        return self.error is not None
+
+    def to_json(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {"file": self.file}
+        if self.format is not None:
+            doc["format"] = self.format
+        doc["findings"] = [f.to_json() for f in self.findings]
+        doc.update(self.extra)
+        if self.error is not None:
+            doc["error"] = dict(self.error)
+        return doc
+
+
+def failure(file: str, exc: BaseException) -> Result:
+    """The :class:`Result` of a file whose task raised ``exc``."""
+    if isinstance(exc, ParseError):
+        error: dict[str, Any] = {"message": str(exc), "offset": exc.offset, "field": exc.field}
+    elif isinstance(exc, OSError) and exc.strerror:
+        error = {"message": f"{exc.filename or file}: {exc.strerror}"}
+    elif isinstance(exc, AnimspecError):
+        message = str(exc)
+        error = {"message": message if file in message else f"{file}: {message}"}
+    else:  # a bug in a validator or converter: reported, and the batch goes on
+        error = {"message": f"{file}: internal error: {type(exc).__name__}: {exc}", "internal": True}
+    return Result(file, error=error, status=EXIT_UNREADABLE)
+
+
+def options_for(fn: Callable[..., Any], **given: Any) -> dict[str, Any]:
+    """The keyword arguments in ``given`` that ``fn`` (one format's function) accepts and
+    that are set: --joint-names means nothing to an ANIMBIN, --bones nothing to an .animclip."""
+    accepted = inspect.signature(fn).parameters
+    return {k: v for k, v in given.items() if v is not None and k in accepted}
+
+
+@dataclass(frozen=True)
+class ValidateTask:
+    """``animspec validate`` on one file."""
+
+    bone_count: int | None = None
+    joint_names: tuple[str, ...] | None = None
+
+    def __call__(self, source: Source) -> Result:
+        fmt, model = load(source.file)
+        findings = fmt.validate(model, **options_for(fmt.validate, bone_count=self.bone_count, joint_names=self.joint_names))
+        return Result(source.file, fmt.name, findings, status=EXIT_FINDINGS if has_errors(findings) else EXIT_OK)
+
+
+@dataclass(frozen=True)
+class InfoTask:
+    """``animspec info`` on one file: ``text`` is the summary."""
+
+    joint_names: tuple[str, ...] | None = None
+
+    def __call__(self, source: Source) -> Result:
+        fmt, model = load(source.file)
+        text = fmt.summary(model, **options_for(fmt.summary, joint_names=self.joint_names))
+        return Result(source.file, fmt.name, text=text, extra={"summary": text})
+
+
+# ---------------------------------------------------------------------------- running
+
+
+class Item(Protocol):
+    file: str
+
+
+def run_one(task: Callable[[Any], Result], item: Item) -> Result:
+    """``task(item)``, with any exception turned into a failed :class:`Result`."""
+    try:
+        return task(item)
+    except Exception as exc:  # noqa: BLE001 - one bad file never stops the batch
+        return failure(item.file, exc)
+
+
+def _ignore_sigint() -> None:
+    """Workers leave Ctrl-C to the main process, which cancels what is queued."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _run_chunk(task: Callable[[Any], Result], chunk: Sequence[Item]) -> list[Result]:
+    return [run_one(task, item) for item in chunk]
+
+
+def default_jobs() -> int:
+    return os.cpu_count() or 1
+
+
+def run_batch(
+    items: Iterable[Item | str | os.PathLike[str]],
+    task: Callable[[Any], Result],
+    jobs: int | None = None,
+    *,
+    chunksize: int | None = None,
+    on_done: Callable[[int], None] | None = None,
+) -> Iterator[Result]:
+    """``task`` over every item (a :class:`Source`, anything with a ``file`` attribute, or a
+    path), yielding one :class:`Result` per item in the items' order. ``task`` must be
+    picklable (a module-level function or an instance of a module-level class) when
+    ``jobs`` > 1. ``on_done(n)`` is called in this process as each n results arrive."""
+    work: list[Item] = [i if hasattr(i, "file") else Source(os.fspath(i)) for i in items]  # type: ignore[misc]
+    jobs = default_jobs() if jobs is None else jobs
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, not {jobs}")
+    done = on_done or (lambda n: None)
+    if jobs == 1 or len(work) <= 1:
+        for item in work:
+            result = run_one(task, item)
+            done(1)
+            yield result
+        return
+    size = chunksize or max(1, min(64, math.ceil(len(work) / (jobs * 8))))
+    chunks = [work[i : i + size] for i in range(0, len(work), size)]
+    yield from _Pool(task, min(jobs, len(chunks)), done).run(chunks)
+
+
+class _Pool:
+    """A ProcessPoolExecutor fed a bounded window of chunks, drained in order, that survives
+    a worker dying."""
+
+    def __init__(self, task: Callable[[Any], Result], workers: int, done: Callable[[int], None]):
+        self.task, self.workers, self.done = task, workers, done
+        self.window = workers * 4
+        self.executor = self._start()
+
+    def _start(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(self.workers, initializer=_ignore_sigint)
+
+    def _restart(self) -> None:
+        self.executor.shutdown(wait=True, cancel_futures=True)
+        self.executor = self._start()
+
+    def run(self, chunks: list[list[Item]]) -> Iterator[Result]:
+        todo = iter(chunks)
+        pending: deque = deque()
+        finished = False
+        try:
+            while True:
+                while len(pending) < self.window:
+                    chunk = next(todo, None)
+                    if chunk is None:
+                        break
+                    pending.append((chunk, self.executor.submit(_run_chunk, self.task, chunk)))
+                if not pending:
+                    break
+                chunk, future = pending.popleft()
+                try:
+                    results = future.result()
+                except BrokenProcessPool:
+                    self._restart()
+                    pending = deque((c, self.executor.submit(_run_chunk, self.task, c)) for c, _ in pending)
+                    results = self._one_by_one(chunk)
+                self.done(len(results))
+                yield from results
+            finished = True
+        finally:
+            self.executor.shutdown(wait=finished, cancel_futures=True)
+
+    def _one_by_one(self, chunk: list[Item]) -> list[Result]:
+        """A chunk whose worker died: each file alone, so only the one that kills a worker fails."""
+        results = []
+        for item in chunk:
+            try:
+                results.append(self.executor.submit(_run_chunk, self.task, [item]).result()[0])
+            except BrokenProcessPool:
+                self._restart()
+                results.append(Result(
+                    item.file, status=EXIT_UNREADABLE,
+                    error={"message": f"{item.file}: the worker process died while handling this file", "internal": True},
+                ))
+        return results
+
+
+# ---------------------------------------------------------------------------- summary
+
+
+@dataclass
+class Summary:
+    """Counts over a batch: files, failures, findings by code."""
+
+    files: int = 0
+    failed: int = 0
+    with_errors: int = 0
+    skipped: int = 0
+    findings: Counter = field(default_factory=Counter)
+    """(severity, code) -> count."""
+
+    def add(self, result: Result) -> None:
+        self.files += 1
+        if result.failed:
+            self.failed += 1
+        elif result.status == EXIT_FINDINGS:
+            self.with_errors += 1
+        for f in result.findings:
+            self.findings[(f.severity.value, f.code)] += 1
+
+    @property
+    def status(self) -> int:
+        """2 if any file failed, else 1 if any had an error finding, else 0."""
+        if self.failed:
+            return EXIT_UNREADABLE
+        return EXIT_FINDINGS if self.with_errors else EXIT_OK
+
+    def lines(self) -> list[str]:
+        ok = self.files - self.failed - self.with_errors
+        head = f"{self.files} file(s): {ok} ok, {self.with_errors} with errors, {self.failed} failed"
+        if self.skipped:
+            head += f"; {self.skipped} skipped in folders (no format recognised)"
+        out = [head]
+        order = {s.value: i for i, s in enumerate(Severity)}
+        items = sorted(self.findings.items(), key=lambda kv: (order[kv[0][0]], -kv[1], kv[0][1]))
+        if items:
+            out.append("findings: " + ", ".join(f"{code} ({severity}) {n}" for (severity, code), n in items))
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "files": self.files,
+            "failed": self.failed,
+            "with_errors": self.with_errors,
+            "skipped": self.skipped,
+            "findings": {f"{sev}:{code}": n for (sev, code), n in sorted(self.findings.items())},
+            "status": self.status,
+        }
+
+
+# ---------------------------------------------------------------------------- progress
+
+
+class Progress:
+    """A progress bar (tqdm) on ``stream`` (stderr by default), only when that stream is a
+    terminal; otherwise, or without tqdm installed, it does nothing. :meth:`write` prints a
+    line to another stream without tearing the bar."""
+
+    def __init__(self, total: int, stream: TextIO | None = None, *, enabled: bool | None = None, desc: str | None = None):
+        stream = sys.stderr if stream is None else stream
+        if enabled is None:
+            enabled = _isatty(stream)
+        self.bar = None
+        if enabled and total > 1:
+            try:
+                from tqdm import tqdm
+            except ImportError:
+                return
+            self.bar = tqdm(total=total, file=stream, unit="file", desc=desc, leave=False, dynamic_ncols=True)
+
+    def update(self, n: int) -> None:
+        if self.bar is not None:
+            self.bar.update(n)
+
+    def write(self, text: str, stream: TextIO) -> None:
+        if self.bar is None:
+            stream.write(text + "\n")
+        else:
+            self.bar.write(text, file=stream)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False

@@ -1,0 +1,97 @@
+"""What ``animspec validate``, ``info`` and ``convert`` share to run over many files: the
+options (--jobs, --jsonl, --no-progress), the progress bar, printing in order, the summary.
+The work itself is in animspec.batch."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from contextlib import redirect_stdout
+from io import StringIO
+from typing import Any, Callable
+
+from .batch import Progress, Result, Selection, Summary, run_batch
+from .cli_common import print_findings
+
+
+PATHS_HELP = (
+    "files (each is read, whatever it holds: an unknown one is an error), folders (recursed; "
+    "files no format recognises are skipped) and globs (quoted; like folders)"
+)
+
+
+def add_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("-j", "--jobs", type=_jobs, metavar="N", help="worker processes (default: every core, os.cpu_count())")
+    p.add_argument("--jsonl", action="store_true",
+                   help="one JSON object per file, one line each, streamed as files finish (in input order)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar (shown only when stderr is a terminal)")
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("at least 1 job is needed")
+    return value
+
+
+class Output:
+    """Lines to stdout / stderr that do not tear the progress bar."""
+
+    def __init__(self, progress: Progress):
+        self.progress = progress
+
+    def out(self, text: str) -> None:
+        self.progress.write(text, sys.stdout)
+
+    def err(self, text: str) -> None:
+        self.progress.write(text, sys.stderr)
+
+
+def finding_lines(path: str, findings: list) -> str:
+    """What cli_common.print_findings prints for one file, as text."""
+    buf = StringIO()
+    with redirect_stdout(buf):
+        print_findings(path, findings)
+    return buf.getvalue().rstrip("\n")
+
+
+def run(
+    args: argparse.Namespace,
+    selection: Selection,
+    task: Callable[[Any], Result],
+    show: Callable[[Result, Output], None],
+    *,
+    items: list | None = None,
+    machine: bool = False,
+    collect: list[dict[str, Any]] | None = None,
+) -> int:
+    """Run ``task`` over the selection (or ``items``, one per source) and print each result
+    as it arrives, in order: ``--jsonl`` one JSON line each; ``collect`` gathers the JSON
+    objects instead (validate --json); otherwise ``show`` prints it. A batch ends with the
+    summary, on stdout in text mode and on stderr when stdout carries JSON (``machine``).
+    Returns the exit status: 2 if any file failed, else 1 if any had errors, else 0."""
+    work = selection.sources if items is None else items
+    summary = Summary(skipped=len(selection.skipped))
+    progress = Progress(len(work), enabled=False if args.no_progress else None)
+    output = Output(progress)
+    try:
+        for result in run_batch(work, task, args.jobs, on_done=progress.update):
+            summary.add(result)
+            if args.jsonl:
+                output.out(json.dumps(result.to_json(), ensure_ascii=False))
+                sys.stdout.flush()
+            elif collect is not None:
+                collect.append(result.to_json())
+            else:
+                show(result, output)
+    finally:
+        progress.close()
+    if selection.many:
+        write = output.err if machine or args.jsonl else output.out
+        for line in summary.lines():
+            write(f"summary: {line}")
+    return summary.status

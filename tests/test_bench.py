@@ -1,0 +1,142 @@
+"""Issue 8's fast paths, checked for what they compute and what they allocate (no timing):
+
+* the .animclip loader reads bulk tables from the spec's raw fields with numpy: it must give
+  the generated parser's own typed views (the reference) on every example and on
+  property-based files, never evaluate those views itself, and not copy a big payload
+  more often than the generated parser does;
+* bench/run.py runs (``--quick``) and its bare numpy reads agree with the loaders.
+"""
+
+from __future__ import annotations
+
+import struct
+import subprocess
+import sys
+import tracemalloc
+
+import lz4.block
+import numpy as np
+import pytest
+from conftest import EXAMPLES, ROOT
+from hypothesis import HealthCheck, given, settings
+from test_animclip_roundtrip import dat1_images, models
+
+from animspec.animclip import read_bytes, write_bytes
+from animspec.animclip.model import TAG_SAMPLE_DATA, BaseState, CustomTrackData, CustomTracks, JointHashes, Path, RawSection, SampleElem, TriggerData
+from animspec.errors import ParseError
+from animspec.generated.animclip import Animclip
+from animspec.kaitai_read import parse
+
+sys.path.insert(0, str(ROOT / "bench"))
+import run as bench  # noqa: E402  (bench/run.py)
+
+BULK_VIEWS = ("words", "halfwords", "floats", "joints", "things", "values", "hashes", "ndx", "records", "entries")
+"""Lazy typed instances of the spec's section types (per-element objects)."""
+
+
+def f32s(values) -> np.ndarray:
+    with np.errstate(invalid="ignore"):  # a signalling NaN becomes quiet: the same NaN position
+        return np.asarray(values, dtype=np.float64)
+
+
+def agree_with_typed_views(data: bytes) -> None:
+    """Every section of the loader's model equals the generated parser's typed reading."""
+    try:
+        model = read_bytes(data)
+    except ParseError:
+        return
+    root = parse(Animclip, data)
+    if not root.is_lz4_compressed:
+        dat1 = root.dat1
+    else:
+        dat1 = parse(Animclip.Dat1, lz4.block.decompress(bytes(root.lz4_body), uncompressed_size=root.lz4_len_decompressed))
+    for entry, section in zip(dat1.sections, model.sections):
+        body = entry.body
+        if isinstance(section, BaseState):
+            typed = [tuple(getattr(j, k) for k in section.joints.dtype.names) for j in body.joints]
+            assert typed == section.joints.tolist()
+            assert b"".join(t.raw if hasattr(t, "raw") else b"" for t in body.things) in (b"", section.things)
+            assert len(body.things) * 32 == len(section.things)
+        elif isinstance(section, JointHashes):
+            assert body.hashes == section.hashes.tolist()
+        elif isinstance(section, CustomTracks):
+            names = ("name_hash", "ofs_name", "zero_08", "zero_0c", "ofs_data", "unk_14", "zero_18", "zero_1c", "num_values", "zero_24")
+            assert [[getattr(e, k) for k in names] for e in body.entries] == [list(vars(e).values()) for e in section.entries]
+        elif isinstance(section, CustomTrackData):
+            np.testing.assert_array_equal(f32s(body.values), f32s(section.values))  # NaN-aware
+        elif isinstance(section, SampleElem):
+            assert (body.hashes, body.ndx) == (section.values.tolist(), section.ndx.tolist())
+        elif isinstance(section, TriggerData):
+            assert [tuple(getattr(r, k) for k in "abcde") for r in body.records] == [tuple(vars(r).values()) for r in section.records]
+        elif isinstance(section, Path):
+            np.testing.assert_array_equal(f32s(body.start_matrix.m + body.end_matrix.m),
+                                          f32s(np.concatenate([section.start_matrix.ravel(), section.end_matrix.ravel()])))
+        elif isinstance(section, RawSection) and hasattr(body, "words"):
+            n = len(section.data) // 4
+            assert body.words == np.frombuffer(section.data, "<u4", n).tolist()
+
+
+@pytest.mark.parametrize("name", ["walk.animclip", "walk_lz4.animclip", "wave.performanceclip"])
+def test_examples_agree_with_the_typed_views(name):
+    agree_with_typed_views((EXAMPLES / name).read_bytes())
+
+
+def test_bench_clip_agrees_with_the_typed_views():
+    agree_with_typed_views(bench.synthetic_animclip(40_000))
+
+
+@given(models())
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_written_models_agree_with_the_typed_views(model):
+    agree_with_typed_views(write_bytes(model))
+
+
+@given(dat1_images())
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+def test_random_images_agree_with_the_typed_views(data):
+    agree_with_typed_views(data)
+
+
+def test_the_loader_never_evaluates_a_lazy_typed_view(monkeypatch):
+    def forbidden(self):
+        raise AssertionError(f"{type(self).__name__}: the loader evaluated a per-element view")
+
+    guarded = []
+    for cls in vars(Animclip).values():
+        if isinstance(cls, type):
+            for name in BULK_VIEWS:
+                if isinstance(vars(cls).get(name), property):
+                    monkeypatch.setattr(cls, name, property(forbidden))
+                    guarded.append(f"{cls.__name__}.{name}")
+    assert {"SampleData.words", "BaseState.joints", "CustomTrackData.values", "SampleElem.hashes"} <= set(guarded)
+    for data in [bench.synthetic_animclip(2**18)] + [(EXAMPLES / n).read_bytes() for n in ("walk.animclip", "walk_lz4.animclip", "wave.performanceclip")]:
+        read_bytes(data)
+
+
+def test_a_big_payload_is_not_copied_beyond_the_parsers_own_read():
+    """The generated parser holds the DAT1 substream and the payload's substream (2 x the
+    file); the loader adds nothing proportional to the payload (no slice, no re-serialised
+    copy, no per-element objects)."""
+    data = bench.synthetic_animclip(8 * 2**20)
+    read_bytes(data)  # imports and caches outside the measurement
+    tracemalloc.start()
+    model = read_bytes(data)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert len(model.section(TAG_SAMPLE_DATA).data) > 7 * 2**20
+    assert peak < 2.2 * len(data), f"peak {peak / 2**20:.1f} MB for a {len(data) / 2**20:.1f} MB file"
+
+
+def test_numpy_reads_in_the_bench_agree_with_the_loaders():
+    data = bench.largest_animbin()
+    arrays = bench.numpy_animbin(data)
+    assert len(arrays) == 5 and arrays[0][1].shape == (50,) and arrays[0][1]["keys"].shape == (50, 30)
+    assert struct.unpack_from("<H", data, 9 + 38)[0] == 50  # num_tracks of animation 0
+    bench.check_animclip(bench.synthetic_animclip(2**18))
+
+
+def test_bench_runs_quick():
+    r = subprocess.run([sys.executable, str(ROOT / "bench" / "run.py"), "--quick"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    for text in ("generated, eager", "numpy (bare read", "play_engine", "run_batch, 1 job", "targets (issue 8)"):
+        assert text in r.stdout

@@ -295,7 +295,7 @@ def _layout(layout: Layout) -> dict[str, Any]:
         "dat1_len": layout.dat1_len,
         "dat1_size": layout.dat1_size,
         "fill": [[off, data.hex()] for off, data in layout.fill],
-        "content_sha256": layout.content_digest,
+        "content_sha256": layout.digest(),
     }
     if layout.verbatim:
         d["verbatim"] = {str(i): _b64(data) for i, data in sorted(layout.verbatim.items())}

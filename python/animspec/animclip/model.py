@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar, Iterable, Mapping, Union
+from typing import Any, Callable, ClassVar, Iterable, Mapping, Union
 
 import numpy as np
 
@@ -450,11 +450,27 @@ class Layout(_Eq):
     """DAT1 bytes no table, strings block or payload covers: padding, trailing bytes
     (DAT1 offset, bytes)."""
     content_digest: str = ""
+    """SHA-256 of the content as read (``write.content_digest``); use :meth:`digest`."""
+    digest_later: Callable[[], str] | None = field(default=None, compare=False, repr=False)
+    """Computes ``content_digest`` from a snapshot of the content taken at read time, on
+    first use: hashing a 16 MB clip costs two thirds of its load, and most loads (info,
+    validate) never write."""
     verbatim: dict[int, bytes] = field(default_factory=dict)
     """Payloads (by table index) the typed form does not reproduce: Python's float
     conversion quiets a signalling NaN in an f32 field (Built fps/duration, Path)."""
     compression: Compression | None = None
     """The original LZ4 block when the body was compressed (spec 3)."""
+
+    def digest(self) -> str:
+        if self.digest_later is not None:
+            self.content_digest = self.digest_later()
+            self.digest_later = None
+        return self.content_digest
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Layout):
+            self.digest(), other.digest()
+        return super().__eq__(other)
 
 
 # ---------------------------------------------------------------------------- the file

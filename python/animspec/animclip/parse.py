@@ -242,7 +242,7 @@ def _layout(
         dat1_len=dat1.len_dat1,
         dat1_size=len(dat1_bytes),
         fill=_gaps(covered, dat1_bytes),
-        content_digest=_write.content_digest(model, payloads),
+        digest_later=_write.content_snapshot(model, payloads),
         verbatim=verbatim,
         compression=compression,
     )

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import struct
-from typing import Any
+from typing import Any, Callable
 
 import lz4.block
 import numpy as np
@@ -302,18 +302,31 @@ def payloads(model: AnimclipFile) -> list[bytes]:
 def content_digest(model: AnimclipFile, section_payloads: list[bytes]) -> str:
     """SHA-256 of the content: outer magic and unknown bytes, type id, unknowns, strings,
     and every (tag, payload) in table order. Offsets, sizes and padding are not included."""
-    h = hashlib.sha256(b"animspec animclip content v1\0")
-    h.update(struct.pack("<QQQ", model.magic, model.type_id, len(model.header_unk)))
-    h.update(bytes(model.header_unk))
-    h.update(struct.pack("<Q", len(model.unknowns)))
-    for u in model.unknowns:
-        h.update(struct.pack("<QQ", u.ofs_source, u.ofs_target))
-    h.update(struct.pack("<Q", len(model.strings)))
-    h.update(bytes(model.strings))
-    for s, p in zip(model.sections, section_payloads):
-        h.update(struct.pack("<QQ", s.tag, len(p)))
-        h.update(p)
-    return h.hexdigest()
+    return content_snapshot(model, section_payloads)()
+
+
+def content_snapshot(model: AnimclipFile, section_payloads: list[bytes]) -> Callable[[], str]:
+    """What :func:`content_digest` hashes, captured now (immutable copies and references),
+    hashed when called: edits made to the model after this do not change the result."""
+    head = struct.pack("<QQQ", model.magic, model.type_id, len(model.header_unk)) + bytes(model.header_unk)
+    unknowns = [(u.ofs_source, u.ofs_target) for u in model.unknowns]
+    strings = bytes(model.strings)
+    tagged = [(s.tag, p) for s, p in zip(model.sections, section_payloads)]
+
+    def digest() -> str:
+        h = hashlib.sha256(b"animspec animclip content v1\0")
+        h.update(head)
+        h.update(struct.pack("<Q", len(unknowns)))
+        for source, target in unknowns:
+            h.update(struct.pack("<QQ", source, target))
+        h.update(struct.pack("<Q", len(strings)))
+        h.update(strings)
+        for tag, p in tagged:
+            h.update(struct.pack("<QQ", tag, len(p)))
+            h.update(p)
+        return h.hexdigest()
+
+    return digest
 
 
 def _check_file(model: AnimclipFile) -> None:
@@ -345,7 +358,7 @@ def write_bytes(model: AnimclipFile) -> bytes:
     _check_file(model)
     section_payloads = payloads(model)
     layout = model.layout
-    if layout is not None and layout.content_digest == content_digest(model, section_payloads):
+    if layout is not None and layout.digest() == content_digest(model, section_payloads):
         exact = _exact(model, section_payloads, layout)
         if exact is not None:
             return exact
@@ -368,7 +381,7 @@ def is_unedited(model: AnimclipFile) -> bool:
     except WriteError:
         return False
     return (
-        model.layout.content_digest == content_digest(model, section_payloads)
+        model.layout.digest() == content_digest(model, section_payloads)
         and _exact(model, section_payloads, model.layout) is not None
     )
 

@@ -77,7 +77,7 @@ def _parser() -> argparse.ArgumentParser:
     pack = sub.add_parser("pack", help="rebuild a binary file from a JSON dump")
     pack.add_argument("dump", metavar="IN.json")
     pack.add_argument("-o", "--output", required=True, metavar="OUT")
-    pack.add_argument("--force", action="store_true",
+    pack.add_argument("--force", "--in-place", dest="force", action="store_true",
                       help="replace OUT if it exists, e.g. the file the dump came from (atomically, once the new file reads back as the dump)")
     pack.set_defaults(run=_pack)
 

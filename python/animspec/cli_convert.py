@@ -273,12 +273,19 @@ def _load_skeleton(path: str, _mtime: int):
     return skeleton, space
 
 
+def _readable_glb(out: str):
+    """A write_atomic check: the GLB on disk must read back as a glTF document."""
+    from .gltf.document import parse_glb
+
+    return lambda written: parse_glb(written, out)
+
+
 def _animbin_to_gltf(src: str, out: str, o: ConvertOptions, model) -> Result:
     from .gltf import to_gltf
 
     skeleton, space = _skeleton(o.skeleton) if o.skeleton else (None, "ps1")
     glb = to_gltf(model, skeleton, o.region, o.bake_engine, skeleton_space=space, skinned=not o.no_skin)
-    write_atomic(out, glb)
+    write_atomic(out, glb, verify=_readable_glb(out))
     what = "engine-faithful playback" if o.bake_engine else "keys as authored"
     rig = o.skeleton or "a simple chain"
     text = f"{out}: {len(glb)} bytes, {len(model.animations)} animation(s), {what}, on {rig}"
@@ -294,7 +301,7 @@ def _animclip_to_gltf(src: str, out: str, o: ConvertOptions, model) -> Result:
     joints = [j for j in clip.joints if j.hash is not None and j.rotation is not None]
     tracks = [(t.name or f"{t.hash:08X}", [float(v) for v in t.values]) for t in clip.custom_tracks]
     glb, match = animclip_to_gltf(joints, o.skeleton, custom_tracks=tracks, name=clip.name or "base_state")
-    write_atomic(out, glb)
+    write_atomic(out, glb, verify=_readable_glb(out))
     lines = list(match.lines)
     lines.append(f"{out}: {len(glb)} bytes, base pose on {len(match.matched)} node(s)")
     return Result(src, "animclip", text="\n".join(lines), extra={"outputs": [out]})

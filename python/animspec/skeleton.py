@@ -82,6 +82,27 @@ def normalize(q: np.ndarray) -> np.ndarray:
     return out
 
 
+def slerp(a: np.ndarray, b: np.ndarray, t: np.ndarray | float) -> np.ndarray:
+    """Spherical linear interpolation along the shortest arc, elementwise over (..., 4), in
+    any component order (the glTF 2.0 specification, Appendix C, "Spherical Linear
+    Interpolation"): angle = arccos(|a . b|), s = sign(a . b),
+    v = sin(angle (1 - t)) / sin(angle) a + s sin(angle t) / sin(angle) b. Nearly parallel
+    pairs fall back to linear interpolation, where sin(angle) loses precision. Inputs are
+    expected unit length; the result is not renormalised."""
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    dot = np.sum(a * b, axis=-1, keepdims=True)
+    s = np.where(dot < 0, -1.0, 1.0)  # q and -q are one rotation: take the short way
+    angle = np.arccos(np.clip(np.abs(dot), 0.0, 1.0))
+    t = np.asarray(t, dtype=np.float64)[..., None]
+    sin_a = np.sin(angle)
+    small = sin_a < 1e-9
+    safe = np.where(small, 1.0, sin_a)
+    w0 = np.where(small, 1.0 - t, np.sin(angle * (1.0 - t)) / safe)
+    w1 = np.where(small, t, np.sin(angle * t) / safe)
+    return w0 * a + s * w1 * b
+
+
 def quat_to_matrix(q: np.ndarray) -> np.ndarray:
     """(..., 4) w, x, y, z -> (..., 3, 3) rotation matrices (normalising first)."""
     w, x, y, z = np.moveaxis(normalize(q), -1, 0)

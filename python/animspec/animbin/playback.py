@@ -55,6 +55,8 @@ from ..fixed_point import (
     wrap_int16,
     wrap_int32,
 )
+from ..skeleton import normalize
+from ..skeleton import slerp as shortest_arc_slerp
 from .model import (
     MAX_BONES,
     NTSC_VSYNC_HZ,
@@ -503,34 +505,9 @@ class ReferenceSamples:
     """bool [joints]: some track gives the joint TRANSLATION keys (else: rest translation)."""
 
 
-def _normalise(q: np.ndarray) -> np.ndarray:
-    """Unit quaternions; a zero quaternion becomes the identity (it has no direction)."""
-    norm = np.linalg.norm(q, axis=-1, keepdims=True)
-    identity = np.zeros_like(q)
-    identity[..., 0] = 1.0
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(norm > 0, q / np.where(norm > 0, norm, 1.0), identity)
-
-
 def slerp(q0: np.ndarray, q1: np.ndarray, t: np.ndarray | float) -> np.ndarray:
-    """Spherical linear interpolation along the shortest arc, elementwise over [..., 4].
-
-    Inputs are expected unit length. Nearly parallel pairs fall back to a normalised lerp,
-    where slerp's ``sin(theta)`` denominator loses precision.
-    """
-    q0 = np.asarray(q0, dtype=np.float64)
-    q1 = np.asarray(q1, dtype=np.float64)
-    t = np.asarray(t, dtype=np.float64)[..., None]
-    dot = np.sum(q0 * q1, axis=-1, keepdims=True)
-    q1 = np.where(dot < 0, -q1, q1)  # q and -q are the same rotation: take the short way
-    dot = np.clip(np.abs(dot), 0.0, 1.0)
-    theta = np.arccos(dot)
-    sin_theta = np.sin(theta)
-    near = sin_theta < 1e-9
-    with np.errstate(invalid="ignore", divide="ignore"):
-        w0 = np.where(near, 1.0 - t, np.sin((1.0 - t) * theta) / np.where(near, 1.0, sin_theta))
-        w1 = np.where(near, t, np.sin(t * theta) / np.where(near, 1.0, sin_theta))
-    return _normalise(w0 * q0 + w1 * q1)
+    """Unit quaternions along the shortest arc between ``q0`` and ``q1`` (w, x, y, z)."""
+    return normalize(shortest_arc_slerp(q0, q1, t))
 
 
 def _bracket(key_frames: np.ndarray, frames: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -629,7 +606,7 @@ def _sample(
         rest_t = np.zeros((n_joints, 3))
 
     n = wrapped.shape[0]
-    rotations = np.broadcast_to(_normalise(rest_q), (n, n_joints, 4)).copy()
+    rotations = np.broadcast_to(normalize(rest_q), (n, n_joints, 4)).copy()
     translations = np.broadcast_to(rest_t, (n, n_joints, 3)).copy()
     has_rot = np.zeros(n_joints, dtype=bool)
     has_trans = np.zeros(n_joints, dtype=bool)
@@ -641,7 +618,7 @@ def _sample(
         rkeys = sorted((k for k in track.keys if isinstance(k, RotationKey)), key=lambda k: k.frame)
         if rkeys:
             kf = np.array([k.frame for k in rkeys], dtype=np.float64)
-            kq = _normalise(np.array([k.quaternion for k in rkeys], dtype=np.float64))
+            kq = normalize(np.array([k.quaternion for k in rkeys], dtype=np.float64))
             i0, i1, t = _bracket(kf, wrapped)
             rotations[:, j] = slerp(kq[i0], kq[i1], t)
             has_rot[j] = True

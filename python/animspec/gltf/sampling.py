@@ -11,27 +11,11 @@ from dataclasses import dataclass, field
 import numpy as np
 from pygltflib import GLTF2
 
-from ..skeleton import normalize
+from ..skeleton import normalize, slerp
 from .rig import GltfError, Rig, compose_rotations, node_rest, read_accessor, trs_matrices, xyzw_to_wxyz
 
 SNAP_SECONDS = 1e-6
 """A sample instant this close to a keyframe time is at the keyframe (1/16000 of a vsync)."""
-
-
-def slerp_gltf(a: np.ndarray, b: np.ndarray, t: np.ndarray) -> np.ndarray:
-    """Appendix C, "Spherical Linear Interpolation": a = arccos(|v_k . v_k+1|),
-    s = sign(v_k . v_k+1), v_t = sin(a(1-t))/sin(a) v_k + s sin(a t)/sin(a) v_k+1 (the short
-    way round). Near a = 0 it is linear interpolation, as the spec's note says."""
-    dot = np.sum(a * b, axis=-1, keepdims=True)
-    s = np.where(dot < 0, -1.0, 1.0)
-    angle = np.arccos(np.clip(np.abs(dot), 0.0, 1.0))
-    t = np.asarray(t, dtype=np.float64)[..., None]
-    sin_a = np.sin(angle)
-    small = sin_a < 1e-9
-    safe = np.where(small, 1.0, sin_a)
-    w0 = np.where(small, 1.0 - t, np.sin(angle * (1.0 - t)) / safe)
-    w1 = np.where(small, t, np.sin(angle * t) / safe)
-    return w0 * a + s * w1 * b
 
 
 def sample_sampler(
@@ -79,7 +63,7 @@ def sample_sampler(
         if interpolation == "STEP":  # Appendix C, "Step Interpolation": v_t = v_k
             seg = v0
         elif interpolation == "LINEAR" and rotation:
-            seg = slerp_gltf(v0, v1, t)
+            seg = slerp(v0, v1, t)
         elif interpolation == "LINEAR":  # Appendix C, "Linear Interpolation"
             seg = (1 - t)[:, None] * v0 + t[:, None] * v1
         else:

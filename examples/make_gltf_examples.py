@@ -7,16 +7,19 @@ the converter is tested against a glTF its own writer did not make.
 
 pendulum_rig.glb
     The glTF counterpart of examples/pendulum.meshbin and swing.animbin: a skin of four
-    joints root -> upper -> lower -> tip, each BONE metres below its parent in the glTF's
-    Y-up world. The root's rest rotation is a half turn about X (the quaternion of the
-    exporter's axis change diag(1, -1, -1)) and the children sit at local +Y, so after the
-    conversion's own axis change the ANIMBIN root is back near the identity and the
-    children hang along +Y, as in pendulum.meshbin (PS1 space is Y-down). One box per bone,
-    rigidly skinned, makes it visible.
+    joints root -> upper -> lower -> tip, each BONE metres from its parent along its local
+    +Y. pendulum.meshbin has the chain along +Y of the console's model space, which is the
+    engine exporter's space (Blender's Z-up armature space through diag(1, -1, -1)); in a
+    Y-up glTF world that direction is +Z. So the root's rest rotation is +90 degrees about X
+    (the inverse of the converter's glTF -> console axis change, animspec.gltf.axes), the
+    ANIMBIN root comes out near the identity, and the chain lies along the glTF's +Z. One
+    box per bone, rigidly skinned, makes it visible.
 
     "swing": every joint swings about its local Z (amplitude 20 + 10 j degrees, phase lag
-    0.35 j radians), one period in 30 NTSC vsyncs (30 / 59.94 s), LINEAR keys every period/15,
-    markers "left" (frame 7) and "right" (frame 22) in the animation's extras.
+    0.35 j radians), one period in 30 NTSC vsyncs (30 / 59.94 s), LINEAR keys every 2 frames
+    (period/15) on frames 0..28 and one on frame 29, the last frame of the loop: the engine's
+    exporter bakes an action's frames start..end inclusive, so a 30-frame loop is authored
+    on frames 0..29. Markers "left" (frame 7) and "right" (frame 22) in the animation's extras.
     "nod": 0.4 s; the tip nods about X through a CUBICSPLINE curve (0, 30, 0 degrees with
     zero tangents) and the lower joint flips between two poses through a STEP curve.
 """
@@ -64,8 +67,8 @@ BONE = 0.5
 NAMES = ["root", "upper", "lower", "tip"]
 NTSC_HZ = 60000 / 1001
 SWING_PERIOD = 30 / NTSC_HZ
-HALF_TURN_X = (1.0, 0.0, 0.0, 0.0)
-"""x, y, z, w: 180 degrees about X (diag(1, -1, -1))."""
+QUARTER_TURN_X = (math.sqrt(0.5), 0.0, 0.0, math.sqrt(0.5))
+"""x, y, z, w: +90 degrees about X, the console's model space seen in a Y-up glTF world."""
 
 
 def axis_angle(axis: tuple[float, float, float], degrees: float) -> tuple[float, float, float, float]:
@@ -117,7 +120,7 @@ def _channel(blob: _Blob, anim: Animation, node: int, times: list[float], values
 
 
 def _rest(joint: int) -> tuple[float, float, float, float]:
-    return HALF_TURN_X if joint == 0 else (0.0, 0.0, 0.0, 1.0)
+    return QUARTER_TURN_X if joint == 0 else (0.0, 0.0, 0.0, 1.0)
 
 
 def pendulum_rig() -> bytes:
@@ -131,19 +134,19 @@ def pendulum_rig() -> bytes:
             children=[j + 1] if j + 1 < len(NAMES) else [],
         ))
 
-    # Bind pose: joint j at (0, -j * BONE, 0), every world rotation the half turn about X
-    # (a diagonal matrix, its own inverse), so each inverse bind matrix is diag(1,-1,-1)
-    # followed by the translation that brings the joint to the origin.
+    # Bind pose: joint j at (0, 0, j * BONE), every world rotation +90 degrees about X,
+    # (x, y, z) -> (x, -z, y); each inverse bind matrix undoes that rotation, then brings
+    # the joint to the origin: (x, y, z) -> (x, z, -y) - (0, j * BONE, 0).
     ibms, positions, joints, indices = [], [], [], []
     for j in range(len(NAMES)):
-        y = -j * BONE
+        z = j * BONE
         # column-major 4x4: columns x, y, z, translation
-        ibms.append((1, 0, 0, 0, 0, -1, 0, 0, 0, 0, -1, 0, 0, y, 0, 1))
+        ibms.append((1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, 0, -z, 0, 1))
         half = 0.04 if j < 3 else 0.12
-        top, bottom = y, y - (BONE if j < 3 else 2 * half)
+        near, far = z, z + (BONE if j < 3 else 2 * half)
         base = len(positions)
-        for sy in (top, bottom):
-            for sx, sz in ((-half, -half), (half, -half), (half, half), (-half, half)):
+        for sz in (near, far):
+            for sx, sy in ((-half, half), (half, half), (half, -half), (-half, -half)):
                 positions.append((sx, sy, sz))
                 joints.append((j, 0, 0, 0))
         quads = [(0, 1, 2, 3), (7, 6, 5, 4), (0, 4, 5, 1), (1, 5, 6, 2), (2, 6, 7, 3), (3, 7, 4, 0)]
@@ -165,7 +168,7 @@ def pendulum_rig() -> bytes:
     gltf.scene = 0
 
     swing = Animation(name="swing", extras={"markers": [{"name": "left", "frame": 7}, {"name": "right", "frame": 22}]})
-    times = [SWING_PERIOD * k / 15 for k in range(16)]
+    times = [SWING_PERIOD * k / 15 for k in range(15)] + [SWING_PERIOD * 29 / 30]
     for j in range(len(NAMES)):
         amplitude, lag = 20.0 + 10.0 * j, 0.35 * j
         values = [multiply(_rest(j), axis_angle((0.0, 0.0, 1.0), amplitude * math.sin(2 * math.pi * t / SWING_PERIOD - lag)))

@@ -35,7 +35,7 @@ def test_example_is_valid(tmp_path):
 
 def test_converted_swing_matches_swing_animbin():
     """Same motion, same joint order, same timing (30 NTSC vsyncs), same markers; the rig's
-    half turn about X and the converter's axis change cancel on the root. The glTF holds
+    quarter turn about X and the converter's axis change cancel on the root. The glTF holds
     LINEAR keys every 2 frames of a sine, so frames between them differ by at most the chord
     error A w^2 h^2 / 8 = 50 deg * (2 pi / 15)^2 / 8 = 1.10 deg (tip: A = 50, h = 1 key step)."""
     result = convert(str(RIG), animations=["swing"])
@@ -55,13 +55,13 @@ def test_converted_swing_matches_swing_animbin():
 def test_nod_uses_cubic_and_step_curves():
     result = convert(str(RIG), animations=["nod"], region="pal")
     anim = result.animbin.animations[0]
-    assert anim.length == 20
+    assert anim.length == 21  # 0.4 s at 50 Hz: frames 0..20, both ends baked as the exporter does
     tip = np.array([k.quaternion for k in anim.tracks[3].keys]) / 4096
     identity = np.array([1.0, 0, 0, 0])
     assert float(angle_between(tip[10], np.array([np.cos(np.radians(15)), np.sin(np.radians(15)), 0, 0]))) < 0.03
     assert float(angle_between(tip[0], identity)) < 0.03
     lower = [round(float(angle_between(np.array(k.quaternion) / 4096, identity))) for k in anim.tracks[2].keys]
-    assert lower == [0] * 10 + [15] * 10  # STEP at 0.2 s = PAL frame 10
+    assert lower == [0] * 10 + [15] * 11  # STEP at 0.2 s = PAL frame 10
 
 
 def test_example_round_trips_to_a_valid_gltf(tmp_path):

@@ -20,7 +20,8 @@ from conftest import EXAMPLES
 from test_gltf_support import AnimSpec, ChannelSpec, JointSpec, animation_channels, build_glb, khronos_validate, quat_xyzw
 
 NTSC = 60000 / 1001
-HALF_TURN_X = np.array([0.0, 1.0, 0.0, 0.0])
+QUARTER_TURN_X = np.array([math.sqrt(0.5), math.sqrt(0.5), 0.0, 0.0])
+"""+90 degrees about X (w, x, y, z): the console's model space seen in glTF's Y-up world."""
 
 
 def wxyz(q):
@@ -56,8 +57,9 @@ def test_meshbin_skeleton(tmp_path, swing):
     report = khronos_validate(data, tmp_path)
     assert report["info"]["animationCount"] == 2
     gltf = GLTF2.load_from_bytes(data)
-    # The PS1-space root is turned into glTF axes (half turn about X); children keep theirs.
-    assert np.allclose(gltf.nodes[0].rotation, [1, 0, 0, 0])
+    # The console-space root is turned into glTF's Y-up world (+90 degrees about X, the
+    # inverse of glTF -> Blender Z-up -> diag(1, -1, -1)); children keep theirs.
+    assert np.allclose(gltf.nodes[0].rotation, [math.sqrt(0.5), 0, 0, math.sqrt(0.5)])
     assert np.allclose(gltf.nodes[1].translation, [0, 64 / 4096, 0])
     assert [n.name for n in gltf.nodes[:4]] == skeleton.names
 
@@ -138,7 +140,7 @@ def test_axis_change_reversed_on_the_root(swing):
     from animspec.skeleton import quat_multiply
 
     root_plain, root_turned = wxyz(plain[(0, "rotation")][1]), wxyz(turned[(0, "rotation")][1])
-    assert float(angle_between(quat_multiply(HALF_TURN_X, root_plain), root_turned).max()) < 1e-4
+    assert float(angle_between(quat_multiply(QUARTER_TURN_X, root_plain), root_turned).max()) < 1e-4
     np.testing.assert_allclose(plain[(1, "rotation")][1], turned[(1, "rotation")][1])
 
 

@@ -21,7 +21,10 @@ from animspec.hashes import read_names_file
 from animspec.skeleton import angle_between, quat_multiply
 from test_gltf_support import AnimSpec, ChannelSpec, JointSpec, build_glb, chain, quat_xyzw
 
-HALF_TURN_X = np.array([0.0, 1.0, 0.0, 0.0])
+GLTF_TO_PS1 = np.array([math.sqrt(0.5), -math.sqrt(0.5), 0.0, 0.0])
+"""-90 degrees about X (w, x, y, z), written out from the engine exporter's rule: a glTF
+world rotation turned back from Y-up to Blender's Z-up (+90 about X), then diag(1, -1, -1)
+(180 about X)."""
 
 
 def wxyz(q_xyzw):
@@ -160,11 +163,11 @@ def test_every_file_survives_the_writer_and_has_no_findings():
 # --- timing --------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("region, looping, frames", [("ntsc", True, 30), ("pal", True, 25), (50.0, False, 26), ("ntsc", False, 31)])
+@pytest.mark.parametrize("region, looping, frames", [("ntsc", True, 31), ("pal", True, 26), (50.0, False, 26), ("ntsc", False, 31)])
 def test_frames_follow_the_region_rate(region, looping, frames):
-    """0.5 s is 29.97 NTSC vsyncs (rounded to 30) and 25 PAL vsyncs. A loop's frame at T
-    is its frame 0; a one-shot clip keeps its last pose as one more frame (31 NTSC frames:
-    cut to fit)."""
+    """0.5 s is 29.97 NTSC vsyncs (rounded to 30) and 25 PAL vsyncs; like the engine's
+    exporter, which bakes frames start..end inclusive, both ends are frames, looping or not
+    (31 NTSC frames: cut to fit)."""
     anim = convert(glb_with(0.5), region=region, looping=looping, fit="cut").animbin.animations[0]
     frames = min(frames, 30)
     assert anim.length == frames
@@ -176,14 +179,14 @@ def test_key_times_are_vsyncs_at_the_region_rate():
     glb = build_glb(chain(1), [AnimSpec("t", [ChannelSpec(0, "rotation", [0.0, 0.5], [quat_xyzw((0, 1, 0), 0), quat_xyzw((0, 1, 0), 50)])])])
     keys = convert(glb, region="pal", ps1_space=True).animbin.animations[0].tracks[0].keys
     angles = [float(angle_between(np.array(k.quaternion) / 4096, np.array([1.0, 0, 0, 0]))) for k in keys]
-    np.testing.assert_allclose(angles, [2.0 * f for f in range(25)], atol=ROUND_BOUND_DEG)
+    np.testing.assert_allclose(angles, [2.0 * f for f in range(26)], atol=ROUND_BOUND_DEG)
 
 
 # --- fitting -------------------------------------------------------------------------------
 
 
 def test_bake_refuses_more_than_max_keys():
-    with pytest.raises(AnimspecError, match=r"60 frames.*holds 30 keys"):
+    with pytest.raises(AnimspecError, match=r"61 frames.*holds 30 keys.*--fit cut.*--fit reduce --max-error"):
         convert(glb_with(1.0))
 
 
@@ -191,7 +194,7 @@ def test_cut_keeps_thirty_frames_and_warns():
     result = convert(glb_with(1.0), fit="cut")
     anim = result.animbin.animations[0]
     assert anim.length == 30 and all(len(t.keys) == 30 for t in anim.tracks)
-    assert any("cut from 60 frames" in w for w in result.warnings)
+    assert any("cut from 61 frames" in w for w in result.warnings)
     assert result.findings == [[]]
 
 
@@ -202,20 +205,20 @@ def test_reduce_stays_within_the_error_the_console_shows():
     tolerance = 1.5
     result = convert(glb, fit="reduce", max_error_deg=tolerance, ps1_space=True)
     anim = result.animbin.animations[0]
-    assert anim.length == 60
+    assert anim.length == 61
     assert all(len(t.keys) <= 30 for t in anim.tracks)
-    assert any(len(t.keys) < 60 for t in anim.tracks)
+    assert any(len(t.keys) < 61 for t in anim.tracks)
     clip = result.clips[0]
     assert clip.steps and clip.shown_max_error_deg <= tolerance + ROUND_BOUND_DEG
     assert any("steps" in w for w in result.warnings)
     assert any(f.code == "sparse-keys" for f in result.findings[0])
     assert not has_errors(result.findings[0])
 
-    played = play_engine(anim, vsync_deltas(60), num_joints=2).rotations_float()
+    played = play_engine(anim, vsync_deltas(61), num_joints=2).rotations_float()
     hz = 60000 / 1001
     worst = 0.0
     for j in range(2):
-        curve = wxyz(sample_sampler(*_curve(glb, j), np.arange(60) / hz, rotation=True).T).T
+        curve = wxyz(sample_sampler(*_curve(glb, j), np.arange(61) / hz, rotation=True).T).T
         worst = max(worst, float(angle_between(played[:, j], curve).max()))
     # What the console shows is what the report says (the engine's FP12 normalise adds a hair).
     assert worst == pytest.approx(clip.shown_max_error_deg, abs=0.05)
@@ -223,7 +226,7 @@ def test_reduce_stays_within_the_error_the_console_shows():
 
 
 def test_reduce_refuses_when_the_tolerance_needs_too_many_keys():
-    with pytest.raises(AnimspecError, match="allow a larger error"):
+    with pytest.raises(AnimspecError, match="larger --max-error"):
         convert(glb_with(1.0), fit="reduce", max_error_deg=0.01)
 
 
@@ -235,7 +238,7 @@ def test_root_gets_the_axis_change_unless_in_ps1_space():
     glb = build_glb(chain(2, 1.0), [AnimSpec("r", [ChannelSpec(0, "rotation", [0, 0.1], [q_root, q_root])])])
     converted = convert(glb).animbin.animations[0]
     plain = convert(glb, ps1_space=True).animbin.animations[0]
-    expected = quat_multiply(HALF_TURN_X, wxyz(q_root))
+    expected = quat_multiply(GLTF_TO_PS1, wxyz(q_root))
     assert float(angle_between(np.array(converted.tracks[0].keys[0].quaternion) / 4096, expected)) < ROUND_BOUND_DEG
     assert float(angle_between(np.array(plain.tracks[0].keys[0].quaternion) / 4096, wxyz(q_root))) < ROUND_BOUND_DEG
     # Non-root joints are parent-relative: unchanged by the axis change.
@@ -305,5 +308,6 @@ def test_names_are_made_safe_for_the_engine():
 
 def test_report_says_what_was_done():
     text = convert(glb_with(0.3)).report()
-    for expected in ("skin 0: 3 joint(s) in skin order", "axis change diag(1,-1,-1)", "region ntsc", "18 frame(s)", "(bake)"):
+    for expected in ("skin 0: 3 joint(s) in skin order", "glTF Y-up -> Blender Z-up -> diag(1,-1,-1)", "region ntsc",
+                     "19 frame(s)", "(bake)", "deg at vsyncs", "between them"):
         assert expected in text

@@ -44,12 +44,20 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     g = c.add_argument_group("glTF -> ANIMBIN")
     g.add_argument("--animation", action="append", metavar="NAME", help="convert only this glTF animation (repeatable)")
     g.add_argument("--skin", type=int, default=0, metavar="N", help="which skin (default 0)")
-    g.add_argument("--joints", metavar="FILE", help="joint id order: one node name per line (default: the skin's order)")
+    g.add_argument("--joints", metavar="FILE",
+                   help="joint id order: one node name per line (default: the skin's order); "
+                        "give the same file when converting back onto the rig")
     g.add_argument("--fit", choices=("bake", "cut", "reduce"), default="bake",
                    help="bake: a key every frame, refuse past 30 frames; cut: drop frames past 30; "
                         "reduce: fewer keys within --max-error (the console will step)")
     g.add_argument("--max-error", type=float, default=1.0, metavar="DEG", help="reduce: largest angle error allowed")
-    g.add_argument("--ps1-space", action="store_true", help="the rig is already in PS1 axes: no root axis change")
+    g.add_argument("--ps1-space", action="store_true",
+                   help="the glTF's world is already the console's model space: no root axis change "
+                        "(both ways)")
+    g.add_argument("--fp12", choices=("round", "trunc"), default="round",
+                   help="round to nearest (default) or truncate toward zero as the engine's exporter does")
+    g.add_argument("--merge", metavar="NAME",
+                   help="one clip NAME from all the selected animations (they must drive different joints)")
     g.add_argument("--translations", action="store_true", help="also write TRANSLATION keys (the engine ignores them)")
     g.add_argument("--markers", metavar="FILE.json", help='markers per animation: {"walk": [{"name": "step", "frame": 3}]}')
     g.add_argument("--one-shot", action="store_true", help="clear the looping flag (the exporter sets it on every clip)")
@@ -104,6 +112,8 @@ class ConvertOptions:
     markers: dict[str, Any] | None = field(default=None, hash=False)
     one_shot: bool = False
     split: bool = False
+    fp12: str = "round"
+    merge: str | None = None
     skeleton: str | None = None
     bake_engine: bool = False
     no_skin: bool = False
@@ -128,6 +138,8 @@ class ConvertOptions:
             markers=markers,
             one_shot=args.one_shot,
             split=args.split,
+            fp12=args.fp12,
+            merge=args.merge,
             skeleton=args.skeleton,
             bake_engine=args.bake_engine,
             no_skin=args.no_skin,
@@ -234,8 +246,10 @@ def _from_gltf(src: str, out: str, o: ConvertOptions) -> Result:
         ps1_space=o.ps1_space,
         translations=o.translations,
         markers=o.markers,
-        looping=not o.one_shot,
+        looping=False if o.one_shot else None,
         split=o.split,
+        fp12=o.fp12,
+        merge=o.merge,
     )
     lines = [result.report()]
     stem, ext = os.path.splitext(out)
@@ -258,19 +272,21 @@ def _from_gltf(src: str, out: str, o: ConvertOptions) -> Result:
     return Result(src, "gltf", all_findings, text="\n".join(lines), extra={"outputs": outputs}, status=status)
 
 
-def _skeleton(path: str):
-    """The --skeleton rig and its space, loaded once per process for a whole batch."""
-    return _load_skeleton(path, os.stat(path).st_mtime_ns)
+def _skeleton(path: str, joints: tuple[str, ...] | None):
+    """The --skeleton source, loaded once per process for a whole batch: a glTF rig
+    (:class:`animspec.gltf.Rig`, joints in --joints order) or a MESHBIN skeleton."""
+    return _load_skeleton(path, os.stat(path).st_mtime_ns, joints)
 
 
 @lru_cache(maxsize=4)
-def _load_skeleton(path: str, _mtime: int):
+def _load_skeleton(path: str, _mtime: int, joints: tuple[str, ...] | None):
+    if _kind_of(path) == "gltf":
+        from .gltf import read_rig
+
+        return read_rig(path, joint_names=list(joints) if joints else None)
     from .rigs import load_skeleton
 
-    skeleton = load_skeleton(path)
-    with open(path, "rb") as f:
-        space = "gltf" if f.read(4) == GLB_MAGIC or path.lower().endswith(".gltf") else "ps1"
-    return skeleton, space
+    return load_skeleton(path)
 
 
 def _readable_glb(out: str):
@@ -281,14 +297,30 @@ def _readable_glb(out: str):
 
 
 def _animbin_to_gltf(src: str, out: str, o: ConvertOptions, model) -> Result:
-    from .gltf import to_gltf
+    from .gltf import Rig, to_gltf, to_gltf_on_rig
 
-    skeleton, space = _skeleton(o.skeleton) if o.skeleton else (None, "ps1")
-    glb = to_gltf(model, skeleton, o.region, o.bake_engine, skeleton_space=space, skinned=not o.no_skin)
+    source = _skeleton(o.skeleton, o.joints) if o.skeleton else None
+    warnings: list[str] = []
+    if isinstance(source, Rig):
+        glb = to_gltf_on_rig(
+            model, source, o.region, o.bake_engine, ps1_space=o.ps1_space, skinned=not o.no_skin, notes=warnings
+        )
+        rig = f"{o.skeleton} ({len(source.nodes)} joint(s) in {'--joints' if o.joints else 'skin'} order, its nodes and meshes kept)"
+        used = max((t.joint_id + 1 for a in model.animations for t in a.tracks), default=0)
+        if not o.joints and used < len(source.nodes):
+            warnings.append(
+                f"the clip animates {used} joint(s), the rig has {len(source.nodes)} in skin order: if the clip "
+                "was made with --joints FILE, give the same file here, or joint ids drive other bones"
+            )
+    else:
+        if o.joints:
+            raise AnimspecError(f"--joints names glTF nodes; {o.skeleton or 'no --skeleton'} is not a glTF rig")
+        glb = to_gltf(model, source, o.region, o.bake_engine, axis_change=not o.ps1_space, skinned=not o.no_skin)
+        rig = o.skeleton or "a simple chain"
     write_atomic(out, glb, verify=_readable_glb(out))
     what = "engine-faithful playback" if o.bake_engine else "keys as authored"
-    rig = o.skeleton or "a simple chain"
-    text = f"{out}: {len(glb)} bytes, {len(model.animations)} animation(s), {what}, on {rig}"
+    text = "\n".join([f"{out}: {len(glb)} bytes, {len(model.animations)} animation(s), {what}, on {rig}"]
+                     + [f"warning: {w}" for w in warnings])
     return Result(src, "animbin", text=text, extra={"outputs": [out]})
 
 

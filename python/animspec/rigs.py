@@ -29,7 +29,9 @@ def load_skeleton(path: str | os.PathLike[str], *, joint_names: list[str] | None
             raise AnimspecError(f"{path}: the MESHBIN skeleton cannot be posed: {exc}") from None
         return skeleton
     if head[:4] == b"glTF" or path.lower().endswith(".gltf"):
-        from .gltf import skeleton_from_gltf
+        from .gltf import read_rig
 
-        return skeleton_from_gltf(path, joint_names=joint_names)
+        # In the console's model space, like a MESHBIN skeleton, so that either source
+        # poses an ANIMBIN the same way.
+        return read_rig(path, joint_names=joint_names).ps1_skeleton()
     raise AnimspecError(f"{path}: not a skeleton source (a MESHBIN file or a glTF/GLB with a skin)")

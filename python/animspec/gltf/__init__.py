@@ -2,8 +2,9 @@
 
 * :func:`convert`: a skinned glTF's animations -> ANIMBIN, as the upstream exporter writes
   them (:mod:`.to_animbin`), with a report and the validator's findings.
-* :func:`to_gltf`: ANIMBIN -> GLB on a skeleton (glTF rig, MESHBIN or a plain chain), keys as
-  authored or the engine-faithful playback (:mod:`.from_animbin`).
+* :func:`to_gltf`: ANIMBIN -> GLB on a skeleton (MESHBIN or a plain chain), keys as
+  authored or the engine-faithful playback (:mod:`.from_animbin`); :func:`to_gltf_on_rig`:
+  the same on a glTF rig's own document, its meshes and hierarchy kept.
 * :func:`animclip_to_gltf`: an .animclip base state posed on a glTF rig by joint-name hash
   (:mod:`.from_animclip`).
 * :func:`read_rig` / :func:`skeleton_from_gltf`: a glTF skin as a :class:`animspec.skeleton.Skeleton`
@@ -12,7 +13,7 @@
 
 from __future__ import annotations
 
-from .from_animbin import to_gltf, to_gltf_document
+from .from_animbin import to_gltf, to_gltf_document, to_gltf_on_rig
 from .from_animclip import AnimclipMatch, animclip_to_gltf
 from .rig import GltfError, Rig, load_gltf, read_rig, skeleton_from_gltf
 from .to_animbin import ClipReport, Conversion, convert, read_markers_file
@@ -21,5 +22,5 @@ from .to_animbin import ClipReport, Conversion, convert, read_markers_file
 __all__ = [
     "AnimclipMatch", "ClipReport", "Conversion", "GltfError", "Rig", "animclip_to_gltf", "convert",
     "load_gltf", "read_markers_file", "read_rig", "skeleton_from_gltf",
-    "to_gltf", "to_gltf_document",
+    "to_gltf", "to_gltf_document", "to_gltf_on_rig",
 ]

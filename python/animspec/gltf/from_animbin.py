@@ -17,16 +17,32 @@ Two ways to show a clip:
 A looping clip gets a closing key at ``length / refresh_hz`` (the moment the engine resets
 to frame 0) holding the last pose, so a viewer's loop takes the clip's real duration.
 
-Axes: ANIMBIN root rotations carry the exporter's diag(1, -1, -1) (PS1 Y-down); it is
-reversed on root keys (it is its own inverse) so the result stands Y-up. A skeleton from
-MESHBIN (or the default chain) is in PS1 space too and gets the same change on its root;
-a skeleton read from a glTF rig is already in glTF space (``skeleton_space="gltf"``).
+Axes: ANIMBIN root rotations are in the console's model space (Blender's Z-up armature
+space through the exporter's diag(1, -1, -1)); :mod:`.axes` turns them into glTF's Y-up
+world. A skeleton from MESHBIN (or the default chain) is in that space too and gets the same
+change on its roots; a skeleton read from a glTF rig is already in glTF space
+(``skeleton_space="gltf"``).
+
+On a glTF rig (``rig=``, :func:`.rig.read_rig`, with the joint mapping the clip was made
+with) the result is the rig's own document, meshes and every node above the skeleton kept,
+its animations replaced by the clip's: joint id j drives the rig's j-th mapped joint, and a
+key is turned back into that node's own local rotation through the rest transform of the
+nodes between it and its exported parent (or the scene root), exactly inverting
+:mod:`.to_animbin`.
+
+Round trip: with keys as authored, the key values are written as stored (not renormalised,
+not sign-flipped) and each animation's ``extras.animbin`` carries the clip's layout (length,
+flags, file version, per track its joint, track type, and key frames and types), so
+:func:`animspec.gltf.convert` rebuilds the same bytes from the GLB.
 """
 
 from __future__ import annotations
 
 import struct
 from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import unquote
 from typing import Any, Literal
 
 import numpy as np
@@ -60,11 +76,16 @@ from ..animbin.model import Animation as AnimbinAnimation
 from ..animbin.playback import Refresh, play_engine, refresh_hz, vsync_deltas
 from ..errors import AnimspecError
 from ..skeleton import Skeleton, forward_kinematics, normalize, quat_multiply
-from .document import flatten_buffers
-from .rig import wxyz_to_xyzw
-from .to_animbin import AXIS_CHANGE, AXIS_CHANGE_DIAGONAL, MAX_SAMPLES
+from .axes import PS1_TO_GLTF, PS1_TO_GLTF_MATRIX
+from .document import GltfError, flatten_buffers
+from .rig import Rig, copy_gltf, node_parents, read_accessor, wxyz_to_xyzw
+from .to_animbin import MAX_SAMPLES
 
 GENERATOR = "animspec"
+KEEP_AS_STORED = 0.002
+"""Rotation outputs this close to unit length are written as given: an FP12 key is within
+2/4096 of unit (4 components, each off by at most 0.5 or, truncated, 1 raw unit), well
+inside the Khronos validator's tolerance for unit quaternions."""
 
 
 class GlbBuilder:
@@ -148,8 +169,9 @@ def add_animation(
 ) -> int:
     """A glTF animation from ``(node, path, times, values, interpolation)`` channels.
 
-    Rotations are given w, x, y, z and written x, y, z, w, normalised (the validator
-    rejects non-unit rotation outputs).
+    Rotations are given w, x, y, z and written x, y, z, w; one further than
+    :data:`KEEP_AS_STORED` from unit length is normalised (the validator rejects non-unit
+    rotation outputs), the others are written as given so FP12 keys read back exactly.
     """
     anim = Animation(name=name, extras=extras or {})
     inputs: dict[bytes, int] = {}
@@ -159,7 +181,9 @@ def add_animation(
         if key not in inputs:  # channels with the same key times share one input accessor
             inputs[key] = builder.add(times, FLOAT, "SCALAR", bounds=True)
         if path == "rotation":
-            data, kind = wxyz_to_xyzw(normalize(values)), "VEC4"
+            values = np.asarray(values, dtype=np.float64)
+            off = np.abs(np.linalg.norm(values, axis=-1, keepdims=True) - 1.0) > KEEP_AS_STORED
+            data, kind = wxyz_to_xyzw(np.where(off, normalize(values), values)), "VEC4"
         else:
             data, kind = np.asarray(values, dtype=np.float64), "VEC3"
         output = builder.add(data, FLOAT, kind)
@@ -180,8 +204,8 @@ def _gltf_rest(skeleton: Skeleton, to_gltf_axes: bool) -> tuple[np.ndarray, np.n
     rotation = normalize(skeleton.rest_rotation)
     if to_gltf_axes:
         roots = skeleton.parents < 0
-        rotation[roots] = quat_multiply(AXIS_CHANGE, rotation[roots])
-        translation[roots] *= AXIS_CHANGE_DIAGONAL
+        rotation[roots] = quat_multiply(PS1_TO_GLTF, rotation[roots])
+        translation[roots] = translation[roots] @ PS1_TO_GLTF_MATRIX.T
     return translation, rotation
 
 
@@ -283,6 +307,59 @@ def _joint_keys(anim: AnimbinAnimation, kind: type) -> dict[int, list]:
     return out
 
 
+@dataclass
+class _Placement:
+    """Where each ANIMBIN joint's keys go: its node, and the transform that turns a key (in
+    the exported parent's space, or the console's model space for a root) into the node's
+    own local transform."""
+
+    nodes: list[int]
+    rotation: np.ndarray
+    """(joints, 4): node local rotation = rotation[j] * key."""
+    matrix: np.ndarray
+    """(joints, 4, 4): node local translation = matrix[j] @ (key translation, 1)."""
+
+    @classmethod
+    def build(cls, nodes: list[int], roots: np.ndarray, axis_change: bool,
+              above: np.ndarray | None = None, above_rotation: np.ndarray | None = None) -> "_Placement":
+        n = len(nodes)
+        rotation = np.tile([1.0, 0.0, 0.0, 0.0], (n, 1))
+        matrix = np.tile(np.eye(4), (n, 1, 1))
+        if axis_change:
+            rotation[roots] = PS1_TO_GLTF
+            matrix[roots, :3, :3] = PS1_TO_GLTF_MATRIX
+        if above is not None and above_rotation is not None:
+            inverse = above_rotation * np.array([1.0, -1.0, -1.0, -1.0])
+            rotation = quat_multiply(inverse / np.linalg.norm(inverse, axis=-1, keepdims=True), rotation)
+            matrix = np.linalg.inv(above) @ matrix
+        return cls(nodes, rotation, matrix)
+
+    def rotations(self, joint: int, q: np.ndarray) -> np.ndarray:
+        return quat_multiply(self.rotation[joint], q)
+
+    def translations(self, joint: int, t: np.ndarray) -> np.ndarray:
+        m = self.matrix[joint]
+        return t @ m[:3, :3].T + m[:3, 3]
+
+
+def _key_channels(anim: AnimbinAnimation, place: _Placement, hz: float) -> list:
+    channels = []
+    closing = anim.is_looping
+    for joint, keys in sorted(_joint_keys(anim, RotationKey).items()):
+        frames = [k.frame for k in keys]
+        q = place.rotations(joint, np.array([k.quaternion for k in keys], dtype=np.float64) / FP12_ONE)
+        if closing and frames[-1] < anim.length:
+            frames, q = frames + [anim.length], np.vstack([q, q[-1:]])
+        channels.append((place.nodes[joint], "rotation", np.array(frames) / hz, q, ANIM_LINEAR))
+    for joint, keys in sorted(_joint_keys(anim, TranslationKey).items()):
+        frames = [k.frame for k in keys]
+        t = place.translations(joint, np.array([k.vector for k in keys], dtype=np.float64) / FP12_ONE)
+        if closing and frames[-1] < anim.length:
+            frames, t = frames + [anim.length], np.vstack([t, t[-1:]])
+        channels.append((place.nodes[joint], "translation", np.array(frames) / hz, t, ANIM_LINEAR))
+    return channels
+
+
 def _continuous(q: np.ndarray) -> np.ndarray:
     q = np.array(q, copy=True)
     for i in range(1, q.shape[0]):
@@ -291,48 +368,152 @@ def _continuous(q: np.ndarray) -> np.ndarray:
     return q
 
 
-def _key_channels(anim: AnimbinAnimation, nodes: list[int], roots: np.ndarray, hz: float, axis_change: bool) -> list:
-    channels = []
-    closing = anim.is_looping
-    for joint, keys in sorted(_joint_keys(anim, RotationKey).items()):
-        frames = [k.frame for k in keys]
-        q = normalize(np.array([k.quaternion for k in keys], dtype=np.float64) / FP12_ONE)
-        if axis_change and roots[joint]:
-            q = quat_multiply(AXIS_CHANGE, q)
-        if closing and frames[-1] < anim.length:
-            frames, q = frames + [anim.length], np.vstack([q, q[-1:]])
-        channels.append((nodes[joint], "rotation", np.array(frames) / hz, _continuous(q), ANIM_LINEAR))
-    for joint, keys in sorted(_joint_keys(anim, TranslationKey).items()):
-        frames = [k.frame for k in keys]
-        t = np.array([k.vector for k in keys], dtype=np.float64) / FP12_ONE
-        if axis_change and roots[joint]:
-            t = t * AXIS_CHANGE_DIAGONAL
-        if closing and frames[-1] < anim.length:
-            frames, t = frames + [anim.length], np.vstack([t, t[-1:]])
-        channels.append((nodes[joint], "translation", np.array(frames) / hz, t, ANIM_LINEAR))
-    return channels
-
-
-def _engine_channels(
-    anim: AnimbinAnimation, nodes: list[int], roots: np.ndarray, hz: float, axis_change: bool, rest_raw: np.ndarray
-) -> list:
+def _engine_channels(anim: AnimbinAnimation, place: _Placement, hz: float, rest_raw: np.ndarray) -> list:
     # One tick per vsync; a looping clip gets one more tick: the reset to frame 0.
     ticks = anim.length + (1 if anim.is_looping else 0)
+    joints = len(place.nodes)
     if ticks == 0:
         return []  # a zero-length one-shot clip shows nothing: no channel, left out
-    if ticks * len(nodes) > MAX_SAMPLES:
+    if ticks * joints > MAX_SAMPLES:
         raise AnimspecError(
-            f"animation {str(anim.name)!r}: {ticks} vsyncs on {len(nodes)} joints is more than {MAX_SAMPLES} "
+            f"animation {str(anim.name)!r}: {ticks} vsyncs on {joints} joints is more than {MAX_SAMPLES} "
             "poses to bake; convert the keys as authored (no --bake-engine) or give a skeleton with fewer bones"
         )
-    played = play_engine(anim, vsync_deltas(ticks), num_joints=len(nodes), rest_rotations=rest_raw)
+    played = play_engine(anim, vsync_deltas(ticks), num_joints=joints, rest_rotations=rest_raw)
     q = normalize(played.rotations_float())
     times = np.arange(ticks) / hz
     channels = []
-    for joint in sorted({t.joint_id for t in anim.tracks if t.joint_id < len(nodes)}):
-        rotation = quat_multiply(AXIS_CHANGE, q[:, joint]) if axis_change and roots[joint] else q[:, joint]
-        channels.append((nodes[joint], "rotation", times, _continuous(rotation), ANIM_STEP))
+    for joint in sorted({t.joint_id for t in anim.tracks if t.joint_id < joints}):
+        rotation = normalize(place.rotations(joint, q[:, joint]))
+        channels.append((place.nodes[joint], "rotation", times, _continuous(rotation), ANIM_STEP))
     return channels
+
+
+def _layout(anim: AnimbinAnimation) -> list[dict[str, Any]] | None:
+    """Each track's joint, type and (frame, key type) per key; None when a key has a type
+    glTF cannot carry (its payload is unknown)."""
+    tracks = []
+    for track in anim.tracks:
+        if any(not isinstance(k, (RotationKey, TranslationKey)) for k in track.keys):
+            return None
+        tracks.append({
+            "joint": track.joint_id,
+            "track_type": track.track_type,
+            "keys": [[k.frame, int(k.key_type)] for k in track.keys],
+        })
+    return tracks
+
+
+def _animation_extras(anim: AnimbinAnimation, animbin: AnimbinFile, hz: float, bake_engine: bool) -> dict[str, Any]:
+    info: dict[str, Any] = {
+        "length": anim.length,
+        "looping": anim.is_looping,
+        "flags": anim.flags,
+        "refresh_hz": hz,
+        "mode": "engine" if bake_engine else "keys",
+        "version": animbin.version,
+    }
+    layout = None if bake_engine else _layout(anim)
+    if layout is not None:
+        info["tracks"] = layout
+    return {
+        "markers": [{"name": str(m.name), "frame": m.frame, "time": m.frame / hz} for m in anim.markers],
+        "animbin": info,
+    }
+
+
+def _add_animations(builder: GlbBuilder, animbin: AnimbinFile, place: _Placement, hz: float, bake_engine: bool,
+                    rest_raw: np.ndarray) -> None:
+    for anim in animbin.animations:
+        if bake_engine:
+            channels = _engine_channels(anim, place, hz, rest_raw)
+        else:
+            channels = _key_channels(anim, place, hz)
+        if channels:
+            add_animation(builder, str(anim.name), channels, _animation_extras(anim, animbin, hz, bake_engine))
+
+
+def _embed_images(gltf: GLTF2, builder: GlbBuilder) -> None:
+    """Images the rig keeps in files next to it go into the GLB, so it stands alone."""
+    folder = getattr(gltf, "_path", None)
+    for i, image in enumerate(gltf.images or []):
+        if image.uri is None or image.uri.startswith("data:"):
+            continue
+        path = Path(folder or ".", unquote(image.uri))
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise GltfError(f"image {i}: {path}: {exc.strerror or exc}") from None
+        builder.blob += bytes(-len(builder.blob) % 4)
+        gltf.bufferViews.append(BufferView(buffer=0, byteOffset=len(builder.blob), byteLength=len(data)))
+        builder.blob += data
+        image.bufferView, image.uri = len(gltf.bufferViews) - 1, None
+        image.mimeType = image.mimeType or ("image/png" if data[:4] == b"\x89PNG" else "image/jpeg")
+
+
+WEIGHT_SUM_TOLERANCE = 1e-6
+"""A vertex whose float skin weights sum further than this from 1 gets them normalised."""
+
+
+def _normalise_weights(builder: GlbBuilder) -> int:
+    """Float skin weights that do not sum to 1 (glTF 2.0 section 3.7.3.3 requires it, and the
+    Khronos validator reports every such vertex as an error; COLLADA-derived samples carry
+    them) divided by their sum, as a new accessor. Returns how many vertices changed."""
+    gltf, changed = builder.gltf, 0
+    for mesh in gltf.meshes:
+        for primitive in mesh.primitives:
+            attributes = primitive.attributes
+            if not isinstance(attributes, dict):  # pygltflib gives either
+                attributes = {k: v for k, v in vars(attributes).items() if v is not None}
+            sets = [name for name in sorted(attributes) if name.startswith("WEIGHTS_")]
+            indices = [attributes[name] for name in sets]
+            if not sets or any(gltf.accessors[i].componentType != FLOAT for i in indices):
+                continue
+            weights = [read_accessor(gltf, i, {0: bytes(builder.blob)}) for i in indices]
+            total = np.sum([w.sum(axis=1) for w in weights], axis=0)
+            off = (np.abs(total - 1.0) > WEIGHT_SUM_TOLERANCE) & (total > 0)
+            if not off.any():
+                continue
+            changed += int(off.sum())
+            scale = np.where(off, total, 1.0)[:, None]
+            for name, w in zip(sets, weights):
+                index = builder.add(w / scale, FLOAT, "VEC4", target=ARRAY_BUFFER)
+                if isinstance(primitive.attributes, dict):
+                    primitive.attributes[name] = index
+                else:
+                    setattr(primitive.attributes, name, index)
+    return changed
+
+
+def on_rig_document(animbin: AnimbinFile, rig: Rig, region: Refresh = "ntsc", bake_engine: bool = False,
+                    *, ps1_space: bool = False, skinned: bool = True, notes: list[str] | None = None) -> GLTF2:
+    """The clip on a glTF rig's own document (see the module's docstring); what had to be
+    changed in the rig's own data is added to ``notes``."""
+    hz = refresh_hz(region)
+    needed = max((t.joint_id + 1 for a in animbin.animations for t in a.tracks), default=0)
+    if needed > len(rig.nodes):
+        raise AnimspecError(
+            f"a track animates joint {needed - 1}; the rig maps {len(rig.nodes)} joint(s): "
+            "give the --joints FILE the clip was made with"
+        )
+    gltf = copy_gltf(rig.gltf)
+    gltf.animations = []
+    builder = GlbBuilder(gltf)
+    _embed_images(gltf, builder)
+    fixed = _normalise_weights(builder)
+    if fixed and notes is not None:
+        notes.append(f"the rig's skin weights of {fixed} vertices did not sum to 1; normalised, as glTF requires")
+    roots = rig.skeleton.parents < 0
+    place = _Placement.build(rig.nodes, roots, not ps1_space, rig.above, rig.above_rotation)
+    if skinned and not gltf.meshes:
+        if not gltf.scenes:
+            gltf.scenes.append(Scene(nodes=[i for i, p in enumerate(node_parents(gltf)) if p < 0]))
+        world = forward_kinematics(rig.skeleton, rig.skeleton.rest_rotation[None])[0]
+        add_skin(builder, rig.skeleton, rig.nodes, world, mesh=True)
+    rest = rig.ps1_skeleton(ps1_space).rest_rotation
+    rest_raw = np.rint(normalize(rest) * FP12_ONE).astype(np.int64)
+    _add_animations(builder, animbin, place, hz, bake_engine, rest_raw)
+    return builder.finish()
 
 
 def to_gltf_document(
@@ -373,23 +554,7 @@ def to_gltf_document(
 
     roots = skeleton.parents < 0
     rest_raw = np.rint(normalize(skeleton.rest_rotation) * FP12_ONE).astype(np.int64)
-    for anim in animbin.animations:
-        if bake_engine:
-            channels = _engine_channels(anim, nodes, roots, hz, axis_change, rest_raw)
-        else:
-            channels = _key_channels(anim, nodes, roots, hz, axis_change)
-        extras = {
-            "markers": [{"name": str(m.name), "frame": m.frame, "time": m.frame / hz} for m in anim.markers],
-            "animbin": {
-                "length": anim.length,
-                "looping": anim.is_looping,
-                "flags": anim.flags,
-                "refresh_hz": hz,
-                "mode": "engine" if bake_engine else "keys",
-            },
-        }
-        if channels:
-            add_animation(builder, str(anim.name), channels, extras)
+    _add_animations(builder, animbin, _Placement.build(nodes, roots, axis_change), hz, bake_engine, rest_raw)
     return builder.finish()
 
 
@@ -421,4 +586,24 @@ def to_gltf(
             animbin, skeleton, region, bake_engine,
             skeleton_space=skeleton_space, axis_change=axis_change, skinned=skinned,
         )
+    )
+
+
+def to_gltf_on_rig(
+    animbin: AnimbinFile,
+    rig: Rig,
+    region: Refresh = "ntsc",
+    bake_engine: bool = False,
+    *,
+    ps1_space: bool = False,
+    skinned: bool = True,
+    notes: list[str] | None = None,
+) -> bytes:
+    """GLB bytes of the rig ``rig`` (:func:`.rig.read_rig` with the clip's joint mapping)
+    playing every animation of ``animbin``: the rig's meshes and nodes kept, its animations
+    replaced. ``ps1_space``: the clip was converted with ``ps1_space`` (no axis change on
+    roots). ``skinned``: add a bone mesh when the rig has no mesh of its own. ``notes``:
+    gets a line for each change made to the rig's own data (skin weights normalised)."""
+    return glb_bytes(
+        on_rig_document(animbin, rig, region, bake_engine, ps1_space=ps1_space, skinned=skinned, notes=notes)
     )

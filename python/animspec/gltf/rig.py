@@ -4,10 +4,10 @@ The exported joints are a skin's joints in skin order (ANIMBIN joint id = positi
 joints named by a mapping (one name per joint id). Each exported joint's parent is its
 nearest exported ancestor; its rest transform is taken relative to that parent, composing
 any nodes in between. An exported joint with no exported ancestor is a root: its transform
-is taken relative to the parent of the topmost skin joint above it, which plays the role of
-Blender's "armature space" (the space the upstream exporter measures the root bone in;
-../shared/spec/animbin-engine.md, "Exporter"). Nodes above the skin (an armature or scene
-node) are left out, as the exporter leaves out the armature object's transform.
+is its WORLD transform, every node above it included (an armature node, a Z-up rig stood
+up by a rotated parent node, skin joints left out by a mapping), because that is how the
+model stands in every glTF viewer. :mod:`.axes` turns that world orientation into the
+console's model space.
 
 Quaternions returned here are numpy arrays in w, x, y, z order (the ANIMBIN and
 :mod:`animspec.skeleton` order); glTF stores x, y, z, w and the conversion happens here.
@@ -221,14 +221,36 @@ class Rig:
     """Node index of each exported joint (position = ANIMBIN joint id)."""
     paths: list[list[int]]
     """Per joint, the nodes whose transforms compose its local transform, joint node first
-    and walking up (exclusive of the exported parent, or up to the topmost skin joint)."""
+    and walking up (exclusive of the exported parent; for a root, up to the scene root)."""
     skeleton: Skeleton
+    """Rest pose in glTF axes: roots in world space, other joints relative to their parent."""
+    above: np.ndarray
+    """(joints, 4, 4): per joint, the rest transform of the nodes of its path above the joint
+    node (identity when its parent node is the exported parent). A joint node's own local
+    transform is ``inverse(above) @ (its transform in the exported parent's space)``: how a
+    clip goes back onto this rig."""
+    above_rotation: np.ndarray
+    """(joints, 4) w, x, y, z: the rotation of ``above`` as the product of the nodes' rest
+    rotations (what :func:`.sampling.local_rotations` composes), identity when none."""
     skipped: list[str] = field(default_factory=list)
     """Skin joints left out by a mapping."""
 
     @property
     def names(self) -> list[str]:
         return self.skeleton.names
+
+    def ps1_skeleton(self, ps1_space: bool = False) -> Skeleton:
+        """The rest pose in the console's model space (roots turned by :mod:`.axes`, unless
+        the glTF is already in PS1 axes), as a MESHBIN skeleton would hold it."""
+        from .axes import rotations_to_ps1, vectors_to_ps1
+
+        translation = self.skeleton.rest_translation.copy()
+        rotation = self.skeleton.rest_rotation.copy()
+        roots = self.skeleton.parents < 0
+        if not ps1_space:
+            translation[roots] = vectors_to_ps1(translation[roots])
+            rotation[roots] = rotations_to_ps1(rotation[roots])
+        return Skeleton(self.skeleton.parents.copy(), translation, rotation, list(self.skeleton.names))
 
 
 def read_rig(source: GltfSource, *, skin: int = 0, joint_names: Sequence[str] | None = None) -> Rig:
@@ -263,7 +285,7 @@ def read_rig(source: GltfSource, *, skin: int = 0, joint_names: Sequence[str] | 
         exported = [by_name[name] for name in joint_names]
 
     parents_of = node_parents(gltf)
-    skin_set, exported_index = set(skin_joints), {n: i for i, n in enumerate(exported)}
+    exported_index = {n: i for i, n in enumerate(exported)}
     parents, paths = [], []
     for i, n in enumerate(exported):
         path, up, parent = [n], parents_of[n], -1
@@ -273,10 +295,6 @@ def read_rig(source: GltfSource, *, skin: int = 0, joint_names: Sequence[str] | 
                 break
             path.append(up)
             up = parents_of[up]
-        if parent == -1:
-            # A root: measure it in the space of the topmost skin joint's parent.
-            while path and path[-1] not in skin_set:
-                path.pop()
         if parent >= i:
             raise GltfError(
                 f"joint {i} ({node_name(gltf, n)!r}) comes before its parent {parent} "
@@ -287,18 +305,24 @@ def read_rig(source: GltfSource, *, skin: int = 0, joint_names: Sequence[str] | 
         paths.append(path)
 
     translation, rotation = np.zeros((len(exported), 3)), np.zeros((len(exported), 4))
+    above = np.zeros((len(exported), 4, 4))
+    above_rotation = np.tile([1.0, 0.0, 0.0, 0.0], (len(exported), 1))
     for i, path in enumerate(paths):
         rests = [node_rest(gltf, n) for n in path]
         m = np.eye(4)
-        for rest in reversed(rests):  # top of the path first
+        for rest in reversed(rests[1:]):  # top of the path first
             m = m @ trs_matrices(rest.translation, rest.rotation, rest.scale)
+        above[i] = m
+        if len(rests) > 1:
+            above_rotation[i] = compose_rotations([r.rotation for r in rests[1:]])
+        m = m @ trs_matrices(rests[0].translation, rests[0].rotation, rests[0].scale)
         translation[i] = m[:3, 3]
         rotation[i] = compose_rotations([r.rotation for r in rests])
     skeleton = Skeleton(
         np.asarray(parents, dtype=np.int64), translation, rotation, [node_name(gltf, n) for n in exported]
     )
     skipped = [node_name(gltf, n) for n in skin_joints if n not in exported_index]
-    return Rig(gltf, skin, list(exported), paths, skeleton, skipped)
+    return Rig(gltf, skin, list(exported), paths, skeleton, above, above_rotation, skipped)
 
 
 def compose_rotations(rotations: Sequence[np.ndarray]) -> np.ndarray:

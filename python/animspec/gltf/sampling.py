@@ -19,13 +19,15 @@ SNAP_SECONDS = 1e-6
 
 
 def sample_sampler(
-    times: np.ndarray, output: np.ndarray, interpolation: str, at: np.ndarray, *, rotation: bool
+    times: np.ndarray, output: np.ndarray, interpolation: str, at: np.ndarray, *, rotation: bool, unit: bool = True
 ) -> np.ndarray:
     """Values of one animation sampler at the instants ``at`` (components as stored).
 
     Before the first keyframe the first value holds, after the last the last one (spec 3.11).
     At a keyframe's own time its value is used as is (Appendix C, "Overview"). Rotations are
-    normalised: required after CUBICSPLINE, harmless otherwise, and the engine normalises too.
+    normalised (``unit``): required after CUBICSPLINE, harmless otherwise, and the engine
+    normalises too; ``unit=False`` keeps a stored key exactly as stored (a round trip of FP12
+    keys, whose length is 1 only to within 1/4096).
     """
     times = np.asarray(times, dtype=np.float64).reshape(-1)
     output = np.asarray(output, dtype=np.float64)
@@ -78,7 +80,7 @@ def sample_sampler(
             )
         seg = np.where((t == 0)[:, None], v0, seg)  # a keyframe's own value, as is
         result[inside] = seg
-    if rotation:
+    if rotation and unit:
         norm = np.linalg.norm(result, axis=-1, keepdims=True)
         result = np.where(norm > 0, result / np.where(norm > 0, norm, 1.0), np.array([0.0, 0.0, 0.0, 1.0]))
     return result
@@ -105,13 +107,19 @@ def _accessor(gltf: GLTF2, index: int, cache: dict) -> np.ndarray:
     return cache[key]
 
 
-def animation_duration(gltf: GLTF2, anim_index: int, cache: dict) -> float:
+def animation_span(gltf: GLTF2, anim_index: int, cache: dict) -> tuple[float, float]:
+    """First and last keyframe time over the animation's samplers (0, 0 without samplers)."""
     anim = gltf.animations[anim_index]
-    ends = [float(_accessor(gltf, s.input, cache).max(initial=0.0)) for s in anim.samplers]
-    return max(ends, default=0.0)
+    inputs = [_accessor(gltf, s.input, cache) for s in anim.samplers]
+    inputs = [i for i in inputs if i.size]
+    if not inputs:
+        return 0.0, 0.0
+    return min(float(i.min()) for i in inputs), max(float(i.max()) for i in inputs)
 
 
-def sample_channels(gltf: GLTF2, anim_index: int, wanted: set[int], at: np.ndarray, cache: dict) -> Channels:
+def sample_channels(
+    gltf: GLTF2, anim_index: int, wanted: set[int], at: np.ndarray, cache: dict, *, unit: bool = True
+) -> Channels:
     anim = gltf.animations[anim_index]
     out = Channels()
     # glTF says a (node, path) pair is targeted at most once; if not, the last one wins, and
@@ -138,18 +146,21 @@ def sample_channels(gltf: GLTF2, anim_index: int, wanted: set[int], at: np.ndarr
             sampler.interpolation or "LINEAR",
             at,
             rotation=path == "rotation",
+            unit=unit,
         )
         out.values.setdefault(node, {})[path] = xyzw_to_wxyz(values) if path == "rotation" else values
     return out
 
 
-def local_rotations(rig: Rig, channels: Channels, frames: int) -> np.ndarray:
-    """(frames, joints, 4) w, x, y, z: each joint's rotation relative to its exported parent."""
+def local_rotations(rig: Rig, channels: Channels, frames: int, *, unit: bool = True) -> np.ndarray:
+    """(frames, joints, 4) w, x, y, z: each joint's rotation relative to its exported parent
+    (for a root: its world rotation). ``unit=False`` keeps the length of the joint's own
+    sampled rotation (see :func:`sample_sampler`)."""
     out = np.empty((frames, len(rig.nodes), 4))
     for j, path in enumerate(rig.paths):
         parts = [channels.values.get(n, {}).get("rotation", node_rest(rig.gltf, n).rotation) for n in path]
         out[:, j] = np.broadcast_to(compose_rotations(parts), (frames, 4))
-    return normalize(out)
+    return normalize(out) if unit else out
 
 
 def local_translations(rig: Rig, channels: Channels, frames: int) -> np.ndarray:

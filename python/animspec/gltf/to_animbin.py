@@ -4,20 +4,31 @@ What the exporter does (../shared/spec/animbin-engine.md, "Exporter") and what i
 
 * one track per joint, joint id = the joint's position (skin order or a mapping), ROTATION
   keys holding FULL local rotations (rest included), not deltas from rest;
-* the root's rotation pre-multiplied by the axis change diag(1, -1, -1) (a half turn about X,
-  the quaternion (0, 1, 0, 0)), unless the rig is already in PS1 space;
+* the root's rotation in the console's model space: the exporter takes it in Blender's Z-up
+  armature space and pre-multiplies diag(1, -1, -1); here it is the root's glTF WORLD
+  rotation (every node above the skeleton included) turned back from Y-up to Z-up and then
+  through diag(1, -1, -1) (:mod:`.axes`), unless the rig is already in PS1 space;
 * a key on EVERY vsync frame: the engine never interpolates between keys (its blend factor
   is an integer division that is 0 strictly between keys), so a clip keyed sparsely steps;
   MAX_KEYS = 30 therefore caps a smoothly playing clip at 30 frames.
 
-What differs, on purpose: FP12 values are ROUNDED (the exporter truncates with
-``int(v * 4096)``). Rounding halves the worst component error (0.5 vs 1 raw unit), and the
-report gives the maximum angular error of both encodings so the difference is measured, not
-asserted. Keys are sign-continuous (each in the hemisphere of the previous one).
+What differs, on purpose: FP12 values are ROUNDED by default (the exporter truncates with
+``int(v * 4096)``; ``fp12="trunc"`` does the same). Rounding halves the worst component error
+(0.5 vs 1 raw unit), and the report gives the maximum angular error of both encodings so the
+difference is measured, not asserted. Keys are sign-continuous (each in the hemisphere of the
+previous one).
 
-Time: glTF curves are in seconds; ANIMBIN frames are vsyncs. Curves are sampled at
-``frame / refresh_hz`` so the clip plays at its authored speed on the chosen region
-(:func:`animspec.animbin.playback.refresh_hz`). Sampling follows the glTF 2.0 specification,
+Time: glTF curves are in seconds; ANIMBIN frames are vsyncs. Clip frame k is sampled at
+``first key time + k / refresh_hz`` so the clip plays at its authored speed on the chosen
+region (:func:`animspec.animbin.playback.refresh_hz`) and starts where the animation starts
+(Blender writes an action that starts at frame 1 with its first key at 1 / fps). Like the
+exporter, which bakes frames start..end inclusive, a clip of T seconds gets round(T * Hz) + 1
+frames, looping or not.
+
+A GLB written by :mod:`.from_animbin` carries each clip's ANIMBIN layout in the animation's
+``extras.animbin`` (length, flags, file version, and per track its joint and key frames and
+types); when it is there and the region matches, the clip is rebuilt on that layout, values
+read from the curves at the key times, so ANIMBIN -> glTF -> ANIMBIN gives the same bytes. Sampling follows the glTF 2.0 specification,
 Appendix C "Animation Sampler Interpolation Modes" (STEP, LINEAR, LINEAR on rotations =
 spherical linear interpolation, CUBICSPLINE with tangents scaled by the keyframe interval).
 """
@@ -35,6 +46,7 @@ from pygltflib import GLTF2
 
 from ..animbin.model import (
     FP12_ONE,
+    KeyType,
     MAX_ANIMATIONS,
     MAX_BONES,
     MAX_KEYS,
@@ -53,9 +65,11 @@ from ..animbin.playback import Refresh, refresh_hz
 from ..animbin.validate import validate
 from ..errors import AnimspecError
 from ..findings import Finding
-from ..skeleton import angle_between, quat_multiply
-from .rig import GltfSource, Rig, load_gltf, read_rig
-from .sampling import animation_duration, local_rotations, local_translations, sample_channels
+from ..skeleton import angle_between
+from .axes import rotations_to_ps1, vectors_to_ps1
+from .document import GltfError
+from .rig import GltfSource, Rig, load_gltf, node_name, read_rig
+from .sampling import Channels, animation_span, local_rotations, local_translations, sample_channels
 
 Fit = Literal["bake", "cut", "reduce"]
 """How a clip is fitted into MAX_KEYS keys per track.
@@ -73,10 +87,8 @@ MAX_SAMPLES = 1 << 21
 float array): a 15-joint rig gets all MAX_FRAMES frames; a short glTF file claiming a long
 animation on a long chain of nodes is refused before anything is sampled."""
 
-AXIS_CHANGE = np.array([0.0, 1.0, 0.0, 0.0])
-"""diag(1, -1, -1) as a quaternion (w, x, y, z): a half turn about X."""
-
-AXIS_CHANGE_DIAGONAL = np.array([1.0, -1.0, -1.0])
+Fp12 = Literal["round", "trunc"]
+"""How floats become FP12: rounded to nearest, or truncated toward zero like the exporter."""
 
 ROUND_BOUND_DEG = math.degrees(2 * math.asin(1 / FP12_ONE))
 """Worst angle between a unit quaternion and its FP12-rounded encoding: each of four
@@ -203,7 +215,7 @@ def animbin_name(text: str) -> tuple[Name, bool]:
 
 @dataclass
 class ClipReport:
-    """What happened to one glTF animation."""
+    """What happened to one clip (one glTF animation, or several merged)."""
 
     source: str
     name: str
@@ -215,10 +227,17 @@ class ClipReport:
     fp12_trunc_max_deg: float
     shown_max_error_deg: float
     """Largest angle between the glTF curve (at vsync instants) and what the console shows,
-    FP12 and any key reduction included."""
+    FP12 and any key reduction included (local joint rotations)."""
     sign_flips: int
     steps: bool
     """Some track has gaps between keys: the console steps there."""
+    between_max_error_deg: float = 0.0
+    """Largest angle between the curve BETWEEN vsyncs (at quarter frames) and the pose the
+    console holds there: what no key can fix, the price of one pose per vsync."""
+    start_seconds: float = 0.0
+    """Time of the animation's first keyframe: clip frame 0."""
+    layout: bool = False
+    """The clip was rebuilt on an ANIMBIN layout carried in the glTF's extras."""
 
 
 @dataclass
@@ -244,6 +263,21 @@ class Conversion:
         return "\n".join(self.lines + [f"warning: {w}" for w in self.warnings])
 
 
+@dataclass(frozen=True)
+class _Settings:
+    """The options of one :func:`convert` call that every clip shares."""
+
+    hz: float
+    fit: Fit
+    max_error_deg: float
+    ps1_space: bool
+    translations: bool
+    translation_scale: float
+    markers: Mapping[str, Sequence[MarkerSpec]] | None
+    looping: bool | None
+    fp12: Fp12
+
+
 def convert(
     source: GltfSource,
     *,
@@ -257,49 +291,62 @@ def convert(
     translations: bool = False,
     translation_scale: float = FP12_ONE,
     markers: Mapping[str, Sequence[MarkerSpec]] | None = None,
-    looping: bool = True,
+    looping: bool | None = None,
     split: bool = False,
+    fp12: Fp12 = "round",
+    merge: str | None = None,
 ) -> Conversion:
     """Every animation of a skinned glTF (or those named in ``animations``) -> ANIMBIN.
 
     ``joint_names``: joint id order by node name (default: the skin's order). ``region``:
     the vsync rate the clip must play at its authored speed on ("ntsc", "pal" or Hz).
     ``fit``: see :data:`Fit`; ``max_error_deg`` is the tolerance of ``reduce``.
-    ``ps1_space``: the rig is already in PS1 axes (no diag(1, -1, -1) on the root).
-    ``translations``: also write TRANSLATION keys (raw = value * ``translation_scale``), in
-    their own track per joint after the rotation tracks; the engine never applies them,
-    and a translation key inside a rotation track would be read as a quaternion there.
-    ``markers``: per animation name, overriding the glTF animation's ``extras.markers``.
-    ``looping``: the flags bit (the exporter sets it on every clip); a looping clip of T
-    seconds gets round(T * Hz) frames (the frame at T is frame 0 again), a one-shot clip one
-    more so that its last pose is shown. ``split``: more than MAX_ANIMATIONS animations go
-    to several files instead of being refused.
+    ``ps1_space``: the glTF's world is already the console's model space (no axis change on
+    the roots). ``translations``: also write TRANSLATION keys (raw = value *
+    ``translation_scale``), in their own track per joint after the rotation tracks; the
+    engine never applies them, and a translation key inside a rotation track would be read
+    as a quaternion there. ``markers``: per animation name, overriding the glTF animation's
+    ``extras.markers``. ``looping``: the flags bit (default: the glTF's ANIMBIN layout if it
+    carries one, else set, as the exporter sets it on every clip). ``split``: more than
+    MAX_ANIMATIONS animations go to several files instead of being refused. ``fp12``:
+    ``"round"`` or the exporter's ``"trunc"``. ``merge``: one clip of this name from all the
+    selected animations (they must animate different joints; COLLADA-derived files hold one
+    animation per joint on one timeline).
     """
     if fit not in ("bake", "cut", "reduce"):
         raise AnimspecError(f"unknown fit {fit!r}; use 'bake', 'cut' or 'reduce'")
+    if fp12 not in ("round", "trunc"):
+        raise AnimspecError(f"unknown FP12 encoding {fp12!r}; use 'round' or 'trunc'")
     if not max_error_deg > 0:
         raise AnimspecError("max_error_deg must be positive")
     gltf = load_gltf(source)
     rig = read_rig(gltf, skin=skin, joint_names=joint_names)
     hz = refresh_hz(region)
+    settings = _Settings(hz, fit, max_error_deg, ps1_space, translations, translation_scale, markers, looping, fp12)
     lines: list[str] = []
     warnings: list[str] = []
     n_joints = len(rig.nodes)
     if n_joints > MAX_BONES:
         raise AnimspecError(
             f"{n_joints} joints; the engine's skeleton holds {MAX_BONES} (MAX_BONES): "
-            "give a joint mapping naming at most 15 of them"
+            f"give --joints FILE naming at most {MAX_BONES} of them, parents first, one per line"
         )
     order = "skin order" if joint_names is None else "mapping order"
     lines.append(f"skin {skin}: {n_joints} joint(s) in {order}: " + ", ".join(f"{i}={n}" for i, n in enumerate(rig.names)))
     if rig.skipped:
         lines.append(f"skin joints not in the mapping (not exported): {', '.join(rig.skipped)}")
-    roots = [rig.names[j] for j in range(n_joints) if rig.skeleton.parents[j] < 0]
+    roots = [j for j in range(n_joints) if rig.skeleton.parents[j] < 0]
+    above = sorted({node_name(gltf, n) for j in roots for n in rig.paths[j][1:]})
     lines.append(
-        f"root(s) {', '.join(roots)}: "
-        + ("already in PS1 space, no axis change" if ps1_space else "axis change diag(1,-1,-1) applied (glTF Y-up -> PS1 Y-down)")
+        f"root(s) {', '.join(rig.names[j] for j in roots)}: world rotation"
+        + (f" (nodes above: {', '.join(above)})" if above else "")
+        + (", already in PS1 space, no axis change" if ps1_space
+           else ", glTF Y-up -> Blender Z-up -> diag(1,-1,-1), as the engine's exporter has it")
     )
-    lines.append(f"region {region}: {hz:.4f} Hz, one frame per vsync; FP12 rounded (the exporter truncates)")
+    lines.append(
+        f"region {region}: {hz:.4f} Hz, one frame per vsync; FP12 "
+        + ("rounded (the exporter truncates)" if fp12 == "round" else "truncated toward zero, as the exporter does")
+    )
     if translations:
         lines.append(
             f"translation keys: one track per joint after the rotation tracks, raw = value * {translation_scale:g} "
@@ -307,23 +354,27 @@ def convert(
         )
 
     selected = _select_animations(gltf, animations)
-    if len(selected) > MAX_ANIMATIONS and not split:
+    if merge is not None and selected:
+        clips_wanted = [([i for i, _ in selected], merge)]
+    else:
+        clips_wanted = [([i], name) for i, name in selected]
+    if len(clips_wanted) > MAX_ANIMATIONS and not split:
         raise AnimspecError(
-            f"{len(selected)} animations; the engine holds {MAX_ANIMATIONS} per ANIMBIN file: "
-            "name the ones to convert, or split them into several files"
+            f"{len(clips_wanted)} animations; the engine holds {MAX_ANIMATIONS} per ANIMBIN file: "
+            "choose them with --animation NAME (repeatable), write several files with --split, "
+            "or make one clip of animations that drive different joints with --merge NAME"
         )
     cache: dict[int, bytes] = {}
     wanted = {n for path in rig.paths for n in path}
     files: list[AnimbinFile] = []
     clips: list[ClipReport] = []
-    for k, (index, source_name) in enumerate(selected):
+    for k, (indices, clip_name) in enumerate(clips_wanted):
         if k % MAX_ANIMATIONS == 0:
             files.append(AnimbinFile())
-        anim, clip = _convert_one(
-            gltf, rig, index, source_name, hz, fit, max_error_deg, ps1_space, translations,
-            translation_scale, markers, looping, wanted, cache, len(files) - 1, warnings,
-        )
+        anim, clip, version = _convert_one(gltf, rig, indices, clip_name, settings, wanted, cache, len(files) - 1, warnings)
         files[-1].animations.append(anim)
+        if version is not None:
+            files[-1].version = version
         clips.append(clip)
         lines.extend(_clip_lines(clip, fit, len(files) > 1 or split))
     if not selected:
@@ -340,38 +391,107 @@ def _select_animations(gltf: GLTF2, names: Sequence[str] | None) -> list[tuple[i
     by_name = {name: i for i, name in reversed(available)}
     missing = [n for n in names if n not in by_name]
     if missing:
-        raise AnimspecError(f"no animation named {missing}; the glTF has {[n for _, n in available]}")
+        raise AnimspecError(f"no animation named {missing} (--animation); the glTF has {[n for _, n in available]}")
     return [(by_name[n], n) for n in names]
 
 
-def _frame_count(seconds: float, hz: float, looping: bool) -> int:
-    periods = int(round(seconds * hz))
-    return max(1, periods) if looping else periods + 1
+def _frame_count(seconds: float, hz: float) -> int:
+    """The exporter bakes frames start..end inclusive: T seconds at Hz is round(T * Hz) + 1."""
+    return int(round(seconds * hz)) + 1
+
+
+@dataclass
+class _Layout:
+    """An ANIMBIN clip's shape carried in a glTF animation's ``extras.animbin``
+    (written by :mod:`.from_animbin`): everything but the key values."""
+
+    length: int
+    flags: int
+    version: int | None
+    tracks: list[tuple[int, int, list[tuple[int, int]]]]
+    """Per track: joint id, track type, and (frame, key type) per key."""
+
+
+def _layout(extras: Any, hz: float, where: str, warnings: list[str]) -> _Layout | None:
+    info = extras.get("animbin") if isinstance(extras, Mapping) else None
+    if not isinstance(info, Mapping) or info.get("mode") != "keys" or "tracks" not in info:
+        return None
+    try:
+        saved_hz = float(info["refresh_hz"])
+        tracks = [
+            (int(t["joint"]), int(t.get("track_type", 0)), [(int(f), int(kt)) for f, kt in t["keys"]])
+            for t in info["tracks"]
+        ]
+        layout = _Layout(int(info["length"]), int(info["flags"]), info.get("version"), tracks)
+        if layout.version is not None:
+            layout.version = int(layout.version)
+    except (KeyError, TypeError, ValueError):
+        warnings.append(f"{where}: extras.animbin is not a layout this version understands; ignored")
+        return None
+    if abs(saved_hz - hz) > 1e-6:
+        warnings.append(
+            f"{where}: its ANIMBIN layout is for {saved_hz:.4f} Hz, not {hz:.4f}; sampled afresh "
+            f"(give --region {saved_hz:g} to rebuild the original clip)"
+        )
+        return None
+    if not 0 <= layout.length <= MAX_FRAMES or any(
+        not 0 <= f <= MAX_FRAMES for _, _, keys in tracks for f, _ in keys
+    ):
+        warnings.append(f"{where}: extras.animbin holds frames outside 0..{MAX_FRAMES}; ignored")
+        return None
+    return layout
+
+
+def _channels(
+    gltf: GLTF2, indices: list[int], wanted: set[int], at: np.ndarray, cache: dict, where: str, *, unit: bool = True
+) -> Channels:
+    """The channels of one or several (merged) animations, sampled at ``at``."""
+    merged = Channels()
+    owner: dict[tuple[int, str], int] = {}
+    for index in indices:
+        channels = sample_channels(gltf, index, wanted, at, cache, unit=unit)
+        merged.ignored.extend(channels.ignored)
+        for node, paths in channels.values.items():
+            for path, values in paths.items():
+                if (node, path) in owner:
+                    raise AnimspecError(
+                        f"{where}: animations {owner[(node, path)]} and {index} both animate the {path} of "
+                        f"{node_name(gltf, node)!r}; --merge needs animations that drive different joints"
+                    )
+                owner[(node, path)] = index
+                merged.values.setdefault(node, {})[path] = values
+    return merged
 
 
 def _convert_one(
-    gltf: GLTF2, rig: Rig, index: int, source_name: str, hz: float, fit: Fit, max_error_deg: float,
-    ps1_space: bool, translations: bool, translation_scale: float,
-    markers: Mapping[str, Sequence[MarkerSpec]] | None, looping: bool, wanted: set[int],
+    gltf: GLTF2, rig: Rig, indices: list[int], source_name: str, o: _Settings, wanted: set[int],
     cache: dict[int, bytes], file_index: int, warnings: list[str],
-) -> tuple[Animation, ClipReport]:
+) -> tuple[Animation, ClipReport, int | None]:
     where = f"animation {source_name!r}"
-    seconds = animation_duration(gltf, index, cache)
-    frames = _frame_count(seconds, hz, looping)
-    if frames > MAX_KEYS and fit == "bake":
-        raise AnimspecError(
-            f"{where}: {seconds:.3f} s at {hz:.2f} Hz is {frames} frames; the engine holds {MAX_KEYS} keys "
-            "per track and does not interpolate, so every frame needs a key. Cut the clip to "
-            f"{MAX_KEYS} frames, reduce keys within an angular error (the console then steps), "
-            "or shorten the animation"
-        )
-    if frames > MAX_KEYS and fit == "cut":
-        warnings.append(
-            f"{where}: cut from {frames} frames ({seconds:.3f} s) to {MAX_KEYS} "
-            f"({MAX_KEYS / hz:.3f} s); the rest of the animation is lost"
-            + ("; the loop now jumps back from the cut" if looping else "")
-        )
-        frames = MAX_KEYS
+    hz, fit = o.hz, o.fit
+    spans = [animation_span(gltf, i, cache) for i in indices]
+    start = min(s for s, _ in spans)
+    seconds = max(e for _, e in spans) - start
+    extras = gltf.animations[indices[0]].extras if len(indices) == 1 else None
+    layout = _layout(extras, hz, where, warnings)
+    if layout is not None:
+        frames = layout.length
+        start = 0.0  # the layout's key frames are the curves' own times, frame / Hz
+    else:
+        frames = _frame_count(seconds, hz)
+        if frames > MAX_KEYS and fit == "bake":
+            raise AnimspecError(
+                f"{where}: {seconds:.3f} s at {hz:.2f} Hz is {frames} frames; the engine holds {MAX_KEYS} keys "
+                "per track and does not interpolate, so every frame needs a key: keep the first "
+                f"{MAX_KEYS} frames with --fit cut, or key fewer frames within an angle with --fit reduce "
+                "--max-error DEG (the console then steps), or shorten the animation"
+            )
+        if frames > MAX_KEYS and fit == "cut":
+            warnings.append(
+                f"{where}: cut from {frames} frames ({seconds:.3f} s) to {MAX_KEYS} "
+                f"({MAX_KEYS / hz:.3f} s); the rest of the animation is lost"
+            )
+            frames = MAX_KEYS
     if frames > MAX_FRAMES:
         raise AnimspecError(
             f"{where}: {seconds:.3f} s at {hz:.2f} Hz is {frames} frames; an ANIMBIN animation holds "
@@ -380,90 +500,197 @@ def _convert_one(
     if frames * len(wanted) > MAX_SAMPLES:
         raise AnimspecError(
             f"{where}: {frames} frames on {len(wanted)} joint and in-between nodes is more than "
-            f"{MAX_SAMPLES} samples; shorten the animation or map fewer joints"
+            f"{MAX_SAMPLES} samples; shorten the animation or map fewer joints with --joints FILE"
         )
-    at = np.arange(frames) / hz
-    channels = sample_channels(gltf, index, wanted, at, cache)
+    at = start + np.arange(frames) / hz
+    channels = _channels(gltf, indices, wanted, at, cache, where)
     for note in channels.ignored:
         warnings.append(f"{where}: {note}; ignored")
 
-    rotations = local_rotations(rig, channels, frames)
     roots = rig.skeleton.parents < 0
-    if not ps1_space:
-        rotations[:, roots] = quat_multiply(AXIS_CHANGE, rotations[:, roots])
-
-    tracks: list[Track] = []
-    keys_per_track: list[int] = []
-    flips = 0
-    round_err = trunc_err = shown_err = 0.0
-    key_frames: list[list[int]] = []
-    for j in range(len(rig.nodes)):
-        q, n_flips = make_continuous(rotations[:, j])
-        flips += n_flips
-        encoded = encode_fp12(q)
-        keys = reduce_keys(q, encoded, max_error_deg, MAX_KEYS) if fit == "reduce" else list(range(frames))
-        # Dropping keys can leave neighbours more than a half turn apart: re-check the signs.
-        kept = encoded[keys]
-        for i in range(1, len(keys)):
-            if int(np.dot(kept[i - 1], kept[i])) < 0:
-                kept[i] = -kept[i]
-        if len(keys) > MAX_KEYS:
-            raise AnimspecError(
-                f"{where}: joint {j} ({rig.names[j]!r}) needs {len(keys)} keys to stay within "
-                f"{max_error_deg} degrees; the engine holds {MAX_KEYS}: allow a larger error"
-            )
-        tracks.append(Track(joint_id=j, keys=[RotationKey(f, *map(int, v)) for f, v in zip(keys, kept)]))
-        keys_per_track.append(len(keys))
-        key_frames.append(keys)
-        round_err = max(round_err, fp12_error_deg(q[keys]))
-        trunc_err = max(trunc_err, fp12_error_deg(q[keys], rounding=False))
-        shown_err = max(shown_err, held_error_deg(q, encoded, keys))
-
-    if translations:
+    rotations = local_rotations(rig, channels, frames)
+    if not o.ps1_space:
+        rotations[:, roots] = rotations_to_ps1(rotations[:, roots])
+    moves: np.ndarray | None = None
+    if o.translations or (layout is not None and any(kt == KeyType.TRANSLATION for *_, keys in layout.tracks for _, kt in keys)):
         moves = local_translations(rig, channels, frames)
-        if not ps1_space:
-            moves[:, roots] *= AXIS_CHANGE_DIAGONAL
-        raw = np.rint(moves * translation_scale)
-        if not np.all(np.abs(raw) <= 0x7FFF_FFFF):  # NaN fails too
-            raise AnimspecError(f"{where}: a translation does not fit int32 at scale {translation_scale}")
-        for j, keys in enumerate(key_frames):
-            tracks.append(Track(joint_id=j, keys=[TranslationKey(f, *map(int, raw[f, j])) for f in keys]))
+        if not o.ps1_space:
+            moves[:, roots] = vectors_to_ps1(moves[:, roots])
+
+    if layout is not None:
+        tracks, key_frames = _layout_tracks(gltf, rig, indices, layout, o, wanted, cache, moves, where)
+        keys_per_track = [len(k) for k in key_frames]
+        flips = 0
+        reference = rotations
+        encoded_all = None
+    else:
+        tracks, keys_per_track, key_frames = [], [], []
+        flips = 0
+        encoded_all = np.empty(rotations.shape, dtype=np.int64)
+        reference = np.empty_like(rotations)
+        for j in range(len(rig.nodes)):
+            q, n_flips = make_continuous(rotations[:, j])
+            flips += n_flips
+            reference[:, j] = q
+            encoded = encode_fp12(q, rounding=o.fp12 == "round")
+            encoded_all[:, j] = encoded
+            keys = reduce_keys(q, encoded, o.max_error_deg, MAX_KEYS) if fit == "reduce" else list(range(frames))
+            # Dropping keys can leave neighbours more than a half turn apart: re-check the signs.
+            kept = encoded[keys]
+            for i in range(1, len(keys)):
+                if int(np.dot(kept[i - 1], kept[i])) < 0:
+                    kept[i] = -kept[i]
+            if len(keys) > MAX_KEYS:
+                raise AnimspecError(
+                    f"{where}: joint {j} ({rig.names[j]!r}) needs more than {MAX_KEYS} keys to stay within "
+                    f"{o.max_error_deg} degrees; the engine holds {MAX_KEYS}: allow a larger --max-error DEG"
+                )
+            tracks.append(Track(joint_id=j, keys=[RotationKey(f, *map(int, v)) for f, v in zip(keys, kept)]))
+            keys_per_track.append(len(keys))
+            key_frames.append(keys)
+        if o.translations and moves is not None:
+            raw = np.rint(moves * o.translation_scale)
+            if not np.all(np.abs(raw) <= 0x7FFF_FFFF):  # NaN fails too
+                raise AnimspecError(f"{where}: a translation does not fit int32 at scale {o.translation_scale}")
+            for j, keys in enumerate(key_frames):
+                tracks.append(Track(joint_id=j, keys=[TranslationKey(f, *map(int, raw[f, j])) for f in keys]))
+            keys_per_track += [len(k) for k in key_frames]
+
+    shown_err, round_err, trunc_err = _errors(reference, tracks, frames, len(rig.nodes))
+    between_err = _between_error(gltf, rig, indices, o, wanted, cache, start, frames, tracks, where)
 
     name, renamed = animbin_name(source_name)
     if renamed:
         warnings.append(f"{where}: named {str(name)!r} in the ANIMBIN (ASCII only, at most {NAME_FIELD_SIZE - 1} bytes)")
-    extras = gltf.animations[index].extras
-    marker_specs = (markers or {}).get(source_name)
-    if marker_specs is None and isinstance(extras, Mapping):
-        marker_specs = extras.get("markers")
+    marker_specs = (o.markers or {}).get(source_name)
+    if marker_specs is None:
+        found = [e["markers"] for e in (gltf.animations[i].extras for i in indices)
+                 if isinstance(e, Mapping) and e.get("markers") is not None]
+        # Lists of merged animations are joined; anything else goes to _markers as is,
+        # which refuses it with a message.
+        marker_specs = [m for f in found for m in f] if all(isinstance(f, list) for f in found) else found[0]
+    if layout is not None:
+        flags = layout.flags if o.looping is None else (layout.flags | LOOPING_FLAG if o.looping else layout.flags & ~LOOPING_FLAG)
+    else:
+        flags = 0 if o.looping is False else LOOPING_FLAG
     anim = Animation(
         name=name,
         length=frames,
         tracks=tracks,
         markers=_markers(marker_specs or [], hz, frames, where, warnings),
-        flags=LOOPING_FLAG if looping else 0,
+        flags=flags,
     )
-    steps = any(np.any(np.diff(k) > 1) or (k[-1] < frames - 1) for k in key_frames if k)
-    if fit == "reduce" and steps:
+    rotation_frames = [k for k, t in zip(key_frames, tracks) if k]
+    steps = any(np.any(np.diff(k) > 1) or (k[-1] < frames - 1) for k in rotation_frames)
+    if fit == "reduce" and steps and layout is None:
         warnings.append(
             f"{where}: keys reduced; the console does not interpolate, it holds each key until "
             f"the next, so the motion steps (largest error shown: {shown_err:.3f} degrees)"
         )
-    clip = ClipReport(source_name, str(name), file_index, seconds, frames, keys_per_track,
-                      round_err, trunc_err, shown_err, flips, steps)
-    return anim, clip
+    clip = ClipReport(
+        source_name, str(name), file_index, seconds, frames, keys_per_track, round_err, trunc_err, shown_err,
+        flips, steps, between_err, start, layout is not None,
+    )
+    return anim, clip, layout.version if layout is not None else None
+
+
+def _layout_tracks(
+    gltf: GLTF2, rig: Rig, indices: list[int], layout: _Layout, o: _Settings, wanted: set[int], cache: dict,
+    moves: np.ndarray | None, where: str,
+) -> tuple[list[Track], list[list[int]]]:
+    """Tracks on the layout's joints, frames and key types; values from the curves at the
+    key frames, the joint's own rotation taken exactly as stored (not renormalised), so FP12
+    keys written by :mod:`.from_animbin` come back to the same integers."""
+    frames = layout.length
+    at = np.arange(max(frames, 1)) / o.hz
+    raw = local_rotations(rig, _channels(gltf, indices, wanted, at, cache, where, unit=False), max(frames, 1), unit=False)
+    roots = rig.skeleton.parents < 0
+    if not o.ps1_space:
+        raw[:, roots] = rotations_to_ps1(raw[:, roots])
+    tracks, key_frames = [], []
+    for joint, track_type, keys in layout.tracks:
+        if not 0 <= joint < len(rig.nodes):
+            raise AnimspecError(f"{where}: its ANIMBIN layout animates joint {joint}; the rig has {len(rig.nodes)} joints")
+        out: list = []
+        for frame, key_type in keys:
+            f = min(frame, max(frames - 1, 0))
+            if key_type == KeyType.ROTATION:
+                out.append(RotationKey(frame, *map(int, encode_fp12(raw[f, joint]))))
+            elif key_type == KeyType.TRANSLATION and moves is not None:
+                v = np.rint(moves[f, joint] * o.translation_scale)
+                out.append(TranslationKey(frame, *map(int, np.clip(v, -0x8000_0000, 0x7FFF_FFFF))))
+            else:
+                raise AnimspecError(f"{where}: its ANIMBIN layout holds a key of type {key_type}, which has no glTF curve")
+        tracks.append(Track(joint_id=joint, keys=out, track_type=track_type))
+        key_frames.append([k.frame for k in out if isinstance(k, RotationKey)])
+    return tracks, key_frames
+
+
+def _shown(tracks: list[Track], frames: int, joints: int, fallback: np.ndarray) -> np.ndarray:
+    """(frames, joints, 4): per frame, the rotation key the engine holds (its last key at or
+    before the frame, later tracks on a joint winning), the curve where no track keys it."""
+    shown = np.array(fallback, dtype=np.float64, copy=True)
+    for track in tracks:
+        keys = [k for k in track.keys if isinstance(k, RotationKey)]
+        if not keys or not 0 <= track.joint_id < joints:
+            continue
+        key_frames = np.array([k.frame for k in keys])
+        values = np.array([k.quaternion for k in keys], dtype=np.float64) / FP12_ONE
+        index = np.clip(np.searchsorted(key_frames, np.arange(frames), side="right") - 1, 0, None)
+        shown[:, track.joint_id] = values[index]
+    return shown
+
+
+def _errors(reference: np.ndarray, tracks: list[Track], frames: int, joints: int) -> tuple[float, float, float]:
+    """Largest error on screen at vsyncs; FP12 error of the kept keys rounded and truncated."""
+    if frames == 0 or joints == 0:
+        return 0.0, 0.0, 0.0
+    shown = _shown(tracks, frames, joints, reference)
+    keyed = [
+        (k.frame, t.joint_id) for t in tracks for k in t.keys
+        if isinstance(k, RotationKey) and k.frame < frames and 0 <= t.joint_id < joints
+    ]
+    if keyed:
+        at = reference[tuple(np.array(keyed).T)]
+        round_err, trunc_err = fp12_error_deg(at), fp12_error_deg(at, rounding=False)
+    else:
+        round_err = trunc_err = 0.0
+    return float(angle_between(reference, shown).max(initial=0.0)), round_err, trunc_err
+
+
+BETWEEN_SAMPLES = (0.25, 0.5, 0.75)
+"""Where between two vsyncs the curve is compared with the pose the console holds."""
+
+
+def _between_error(
+    gltf: GLTF2, rig: Rig, indices: list[int], o: _Settings, wanted: set[int], cache: dict, start: float,
+    frames: int, tracks: list[Track], where: str,
+) -> float:
+    if frames < 2 or frames * len(BETWEEN_SAMPLES) * len(wanted) > MAX_SAMPLES:
+        return 0.0
+    base = np.repeat(np.arange(frames - 1), len(BETWEEN_SAMPLES))
+    at = start + (base + np.tile(BETWEEN_SAMPLES, frames - 1)) / o.hz
+    curve = local_rotations(rig, _channels(gltf, indices, wanted, at, cache, where), at.shape[0])
+    roots = rig.skeleton.parents < 0
+    if not o.ps1_space:
+        curve[:, roots] = rotations_to_ps1(curve[:, roots])
+    held = _shown(tracks, frames, len(rig.nodes), np.broadcast_to(curve[:1], (frames,) + curve.shape[1:]))[base]
+    return float(angle_between(curve, held).max(initial=0.0))
 
 
 def _clip_lines(clip: ClipReport, fit: Fit, show_file: bool) -> list[str]:
-    keys = sorted(set(clip.keys_per_track))
+    keys = sorted(set(clip.keys_per_track)) or [0]
     key_text = f"{keys[0]}" if len(keys) == 1 else f"{keys[0]}..{keys[-1]}"
     target = f" -> file {clip.file_index}" if show_file else ""
+    how = "ANIMBIN layout from extras" if clip.layout else fit
+    starts = f" from {clip.start_seconds:.3f} s" if clip.start_seconds else ""
     return [
-        f"animation {clip.source!r}{target} as {clip.name!r}: {clip.seconds:.3f} s -> {clip.frames} frame(s), "
-        f"{len(clip.keys_per_track)} track(s) x {key_text} key(s) ({fit})",
+        f"animation {clip.source!r}{target} as {clip.name!r}: {clip.seconds:.3f} s{starts} -> {clip.frames} frame(s), "
+        f"{len(clip.keys_per_track)} track(s) x {key_text} key(s) ({how})",
         f"  FP12 max error: {clip.fp12_round_max_deg:.4f} deg rounded "
-        f"(the exporter's truncation would give {clip.fp12_trunc_max_deg:.4f} deg); "
-        f"largest error on screen {clip.shown_max_error_deg:.4f} deg",
+        f"(the exporter's truncation would give {clip.fp12_trunc_max_deg:.4f} deg)",
+        f"  max error on screen: {clip.shown_max_error_deg:.4f} deg at vsyncs, "
+        f"{clip.between_max_error_deg:.4f} deg between them (the console holds one pose per vsync)",
         f"  sign continuity: {clip.sign_flips} sign flip(s) of the sampled curves removed "
         "(each key in the previous key's hemisphere, the first with w >= 0)",
     ]

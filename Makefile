@@ -1,6 +1,7 @@
 # animspec: every task a developer or CI needs, from a fresh clone.
 #   make demo      install into .venv and run info, validate, compare and dump on the shipped samples
-#   make test      install into .venv (and the pinned compiler into node_modules) and run the tests
+#   make test      install into .venv (and the pinned compiler into node_modules), Debian's
+#                  third-party glTF samples where it can (tools/test_assets.sh), and run the tests
 #   make generate  recompile ksy/*.ksy into generated/ (needs node)
 
 PYTHON ?= python3
@@ -33,6 +34,7 @@ demo: $(VENV)/.installed
 	$(BIN)/animspec dump --json $(SAMPLE) | head -24
 
 test: $(VENV)/.installed node_modules/.installed
+	tools/test_assets.sh
 	$(BIN)/python -m pytest
 
 # Rebuild the samples under examples/ with the project's own writers.

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
@@ -108,6 +108,9 @@ class ConvertOptions:
     bake_engine: bool = False
     no_skin: bool = False
     joint_names: tuple[str, ...] | None = None
+    make_folders: bool = False
+    """Create the output's missing folders, right before writing it (batch runs): a file
+    that fails before then leaves no empty folder behind."""
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> "ConvertOptions":
@@ -155,9 +158,8 @@ class ConvertTask:
     def __call__(self, job: ConvertJob) -> Result:
         if job.clash:
             raise AnimspecError(job.clash)
-        if self.make_folders:
-            os.makedirs(os.path.dirname(job.output) or ".", exist_ok=True)
-        return convert_file(job.file, job.output, self.options)
+        options = replace(self.options, make_folders=True) if self.make_folders else self.options
+        return convert_file(job.file, job.output, options)
 
 
 def convert_file(src: str, out: str, options: ConvertOptions) -> Result:
@@ -189,7 +191,8 @@ def _convert(args: argparse.Namespace) -> int:
         not exists and os.path.splitext(args.output)[1].lower() in (".glb", ".gltf", ".animbin")
     ):
         raise AnimspecError(f"{args.output}: with several inputs, a folder or a glob, -o must be a folder")
-    os.makedirs(args.output, exist_ok=True)
+    # The output folder (and each folder below it) is made when its first file is written,
+    # so a batch whose files all fail creates nothing.
     jobs = plan(selection, args.output)
     return cli_batch.run(args, selection, ConvertTask(options), _show, items=jobs)
 
@@ -249,7 +252,7 @@ def _from_gltf(src: str, out: str, o: ConvertOptions) -> Result:
             if read_bytes(written, path) != model:
                 raise WriteError(path, "the written file does not read back as converted")
 
-        write_atomic(path, data, verify=same_model)
+        _write(path, data, o, verify=same_model)
         lines.append(f"{path}: {len(data)} bytes, {len(model.animations)} animation(s)")
         lines.append(cli_batch.finding_lines(path, findings))
         all_findings += findings
@@ -273,6 +276,13 @@ def _load_skeleton(path: str, _mtime: int):
     return skeleton, space
 
 
+def _write(path: str, data: bytes, o: ConvertOptions, verify) -> None:
+    """write_atomic, first creating the missing folders of a batch output."""
+    if o.make_folders:
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    write_atomic(path, data, verify=verify)
+
+
 def _readable_glb(out: str):
     """A write_atomic check: the GLB on disk must read back as a glTF document."""
     from .gltf.document import parse_glb
@@ -285,7 +295,7 @@ def _animbin_to_gltf(src: str, out: str, o: ConvertOptions, model) -> Result:
 
     skeleton, space = _skeleton(o.skeleton) if o.skeleton else (None, "ps1")
     glb = to_gltf(model, skeleton, o.region, o.bake_engine, skeleton_space=space, skinned=not o.no_skin)
-    write_atomic(out, glb, verify=_readable_glb(out))
+    _write(out, glb, o, verify=_readable_glb(out))
     what = "engine-faithful playback" if o.bake_engine else "keys as authored"
     rig = o.skeleton or "a simple chain"
     text = f"{out}: {len(glb)} bytes, {len(model.animations)} animation(s), {what}, on {rig}"
@@ -301,7 +311,7 @@ def _animclip_to_gltf(src: str, out: str, o: ConvertOptions, model) -> Result:
     joints = [j for j in clip.joints if j.hash is not None and j.rotation is not None]
     tracks = [(t.name or f"{t.hash:08X}", [float(v) for v in t.values]) for t in clip.custom_tracks]
     glb, match = animclip_to_gltf(joints, o.skeleton, custom_tracks=tracks, name=clip.name or "base_state")
-    write_atomic(out, glb, verify=_readable_glb(out))
+    _write(out, glb, o, verify=_readable_glb(out))
     lines = list(match.lines)
     lines.append(f"{out}: {len(glb)} bytes, base pose on {len(match.matched)} node(s)")
     return Result(src, "animclip", text="\n".join(lines), extra={"outputs": [out]})

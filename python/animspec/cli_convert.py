@@ -306,12 +306,22 @@ def _animclip_to_gltf(src: str, out: str, o: ConvertOptions, model) -> Result:
     from .gltf import animclip_to_gltf
 
     if not o.skeleton:
-        raise AnimspecError("an .animclip holds no hierarchy: give the rig with --skeleton RIG.glb")
+        raise AnimspecError(f"{src}: an .animclip holds no hierarchy: give the rig with --skeleton RIG.glb")
+    if os.path.isfile(o.skeleton) and _kind_of(o.skeleton) != "gltf":
+        raise AnimspecError(
+            f"{src}: --skeleton {o.skeleton} is not a glTF rig; an .animclip's joints are matched by "
+            "node name, which only a glTF rig has (a MESHBIN's bones are unnamed)"
+        )
     clip = model.clip(list(o.joint_names) if o.joint_names else None)
     joints = [j for j in clip.joints if j.hash is not None and j.rotation is not None]
     tracks = [(t.name or f"{t.hash:08X}", [float(v) for v in t.values]) for t in clip.custom_tracks]
-    glb, match = animclip_to_gltf(joints, o.skeleton, custom_tracks=tracks, name=clip.name or "base_state")
+    try:
+        glb, match = animclip_to_gltf(joints, o.skeleton, custom_tracks=tracks, name=clip.name or "base_state")
+    except AnimspecError as exc:
+        raise AnimspecError(f"{src}: {exc}") from None
     _write(out, glb, o, verify=_readable_glb(out))
     lines = list(match.lines)
     lines.append(f"{out}: {len(glb)} bytes, base pose on {len(match.matched)} node(s)")
-    return Result(src, "animclip", text="\n".join(lines), extra={"outputs": [out]})
+    if match.findings:
+        lines.append(cli_batch.finding_lines(out, match.findings))
+    return Result(src, "animclip", match.findings, text="\n".join(lines), extra={"outputs": [out]})

@@ -1,7 +1,8 @@
-"""Build examples/pendulum_rig.glb directly with pygltflib (not with animspec's glTF writer).
+"""Build examples/pendulum_rig.glb and biped_rig.glb directly with pygltflib (not with
+animspec's glTF writer).
 
-Run ``python examples/make_gltf_examples.py`` to regenerate it; the tests check that the
-committed file equals what this script makes, that it passes the Khronos validator, and
+Run ``python examples/make_gltf_examples.py`` to regenerate them; the tests check that the
+committed files equal what this script makes, that it passes the Khronos validator, and
 that ``animspec.gltf.convert`` turns it into a valid ANIMBIN. It is written by hand so that
 the converter is tested against a glTF its own writer did not make.
 
@@ -22,10 +23,21 @@ pendulum_rig.glb
     on frames 0..29. Markers "left" (frame 7) and "right" (frame 22) in the animation's extras.
     "nod": 0.4 s; the tip nods about X through a CUBICSPLINE curve (0, 30, 0 degrees with
     zero tangents) and the lower joint flips between two poses through a STEP curve.
+
+biped_rig.glb
+    The rig examples/walk.animclip was made for (the README's ``.animclip -> glTF``
+    command): the 21 joints of make_animclip_examples.BIPED, named as there, so their DAT1
+    CRC32 name hashes are the clip's joint hashes. Rest pose: the same local offsets,
+    identity rotations (a Z-up armature with every joint axis-aligned); the clip's base
+    state then turns the joints. As Blender and COLLADA exports do, a plain node "biped"
+    above the root joint stands the Z-up armature up in glTF's Y-up scene (-90 degrees
+    about X). One box per bone (a cube for the hands, feet and head), rigidly skinned. No
+    animation of its own.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import struct
 import sys
@@ -190,8 +202,92 @@ def pendulum_rig() -> bytes:
     return b"".join(gltf.save_to_bytes())
 
 
+BIPED_NAME = "biped_rig.glb"
+STAND_UP = (-math.sqrt(0.5), 0.0, 0.0, math.sqrt(0.5))
+"""x, y, z, w: -90 degrees about X, Z-up armature -> Y-up glTF scene (Blender's +Y up)."""
+BOX_HALF = 0.035
+LEAF_HALF = 0.06
+
+
+def _biped_table() -> list[tuple]:
+    """(name, parent, offset, ...) rows of make_animclip_examples.BIPED (one source of truth)."""
+    spec = importlib.util.spec_from_file_location("make_animclip_examples", HERE / "make_animclip_examples.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module.BIPED
+
+
+def _box(start: np.ndarray, end: np.ndarray, half: float) -> list[np.ndarray]:
+    """8 corners of a box of half-width ``half`` around the segment start -> end."""
+    axis = (end - start) / np.linalg.norm(end - start)
+    helper = np.array([1.0, 0.0, 0.0]) if abs(axis[0]) < 0.9 else np.array([0.0, 1.0, 0.0])
+    u = np.cross(axis, helper)
+    u /= np.linalg.norm(u)
+    v = np.cross(axis, u)
+    return [p + half * (su * u + sv * v) for p in (start, end) for su, sv in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+
+
+def biped_rig() -> bytes:
+    table = _biped_table()
+    names = [row[0] for row in table]
+    parents = [-1 if row[1] is None else names.index(row[1]) for row in table]
+    offsets = [np.array(row[2], dtype=np.float64) for row in table]
+    gltf = GLTF2(asset=Asset(generator="animspec examples/make_gltf_examples.py", version="2.0"))
+    blob = _Blob(gltf)
+    for j, name in enumerate(names):
+        children = [c for c in range(len(names)) if parents[c] == j]
+        gltf.nodes.append(Node(name=name, translation=[float(v) for v in offsets[j]], children=children))
+    stand = len(gltf.nodes)
+    gltf.nodes.append(Node(name="biped", rotation=list(STAND_UP), children=[0]))
+
+    # World bind matrices: the stand-up turn, then each joint's offset (rest rotations are
+    # the identity, so every joint's world rotation is the turn itself).
+    turn = np.array([[1.0, 0, 0], [0, 0, 1.0], [0, -1.0, 0]])  # Rx(-90): Z-up -> Y-up
+    origin = [np.zeros(3)] * len(names)
+    for j in range(len(names)):
+        origin[j] = offsets[j] if parents[j] < 0 else origin[parents[j]] + offsets[j]
+    ibms, positions, joints, indices = [], [], [], []
+    for j in range(len(names)):
+        world = np.eye(4)
+        world[:3, :3] = turn
+        world[:3, 3] = turn @ origin[j]
+        ibm = np.linalg.inv(world)
+        ibms.append(tuple(float(v) for v in ibm.T.reshape(-1)))  # column-major
+        children = [c for c in range(len(names)) if parents[c] == j]
+        if parents[j] < 0:
+            continue  # the root sits on the ground under the pelvis: nothing to draw
+        if children:
+            corners = _box(np.zeros(3), offsets[children[0]], BOX_HALF)
+        else:
+            corners = [np.array([sx, sy, sz]) * LEAF_HALF for sz in (-1, 1) for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+        base = len(positions)
+        for corner in corners:
+            positions.append(tuple(float(v) for v in turn @ (origin[j] + corner)))
+            joints.append((j, 0, 0, 0))
+        for a, b, c, d in ((0, 1, 2, 3), (7, 6, 5, 4), (0, 4, 5, 1), (1, 5, 6, 2), (2, 6, 7, 3), (3, 7, 4, 0)):
+            indices += [(base + a,), (base + c,), (base + b,), (base + a,), (base + d,), (base + c,)]  # outward, counter-clockwise
+    primitive = Primitive(
+        attributes=Attributes(
+            POSITION=blob.add("f", positions, FLOAT, "VEC3", ARRAY_BUFFER, bounds=True),
+            JOINTS_0=blob.add("B", joints, UNSIGNED_BYTE, "VEC4", ARRAY_BUFFER),
+            WEIGHTS_0=blob.add("f", [(1.0, 0.0, 0.0, 0.0)] * len(positions), FLOAT, "VEC4", ARRAY_BUFFER),
+        ),
+        indices=blob.add("H", indices, UNSIGNED_SHORT, "SCALAR", ELEMENT_ARRAY_BUFFER),
+    )
+    gltf.meshes.append(Mesh(name="biped", primitives=[primitive]))
+    gltf.skins.append(Skin(name="biped", joints=list(range(len(names))), skeleton=stand,
+                           inverseBindMatrices=blob.add("f", ibms, FLOAT, "MAT4")))
+    gltf.nodes.append(Node(name="biped_mesh", mesh=0, skin=0))
+    gltf.scenes.append(Scene(name="biped", nodes=[stand, stand + 1]))
+    gltf.scene = 0
+    blob.data += bytes(-len(blob.data) % 4)
+    gltf.buffers.append(Buffer(byteLength=len(blob.data)))
+    gltf.set_binary_blob(bytes(blob.data))
+    return b"".join(gltf.save_to_bytes())
+
+
 def examples() -> dict[str, bytes]:
-    return {NAME: pendulum_rig()}
+    return {NAME: pendulum_rig(), BIPED_NAME: biped_rig()}
 
 
 def main() -> int:

@@ -6,6 +6,8 @@ import pytest
 from conftest import EXAMPLES, anim_header, header, marker, one_clip, raw_key, rot_key, track_header, trans_key
 
 from animspec.animbin import read_bytes, validate
+from animspec.animbin.playback import play_engine
+from animspec.animbin.validate import rotation_frames
 from animspec.findings import Severity
 
 ID = (4096, 0, 0, 0)
@@ -115,3 +117,73 @@ def test_finding_locates_the_key():
 def test_sparse_sample_warns_about_stepping():
     found = codes((EXAMPLES / "sparse.animbin").read_bytes())
     assert found == {"sparse-keys": Severity.WARNING}
+
+
+# --- duplicate-joint: only tracks the engine applies compete for a joint -------------------
+
+
+def duplicate_messages(data: bytes) -> list[tuple[int, str]]:
+    return [(f.where["track"], f.message) for f in validate(read_bytes(data)) if f.code == "duplicate-joint"]
+
+
+def test_translation_only_track_never_duplicates_a_joint():
+    """The engine applies a track only when the next key is a ROTATION key, so a track of
+    translation keys never touches its bone (animbin-engine, playback step 4), before or
+    after the rotation track."""
+    rotation = track(2, keys_every_frame(10))
+    moves = track(2, [trans_key(0, 1, 2, 3), trans_key(5, 4, 5, 6)])
+    for tracks in ([rotation, moves], [moves, rotation], [moves, rotation, moves]):
+        data = header(1) + clip_with_tracks(tracks)
+        assert duplicate_messages(data) == []
+        assert codes(data)["translation-ignored"] is Severity.WARNING
+    # ... and two rotation tracks still do, with a translation-only track in between.
+    data = header(1) + clip_with_tracks([moves, rotation, moves, rotation])
+    assert duplicate_messages(data) == [(3, "track 1 rotates the same joint; this later track overwrites it every frame")]
+
+
+def engine_writes(data: bytes) -> int:
+    """On how many frames play_engine writes the joint of the file's single track: one tick
+    at each frame, from two different rest rotations (a write shows against one of them)."""
+    anim = read_bytes(data).animations[0]
+    rests = ([[0, 4096, 0, 0]], [[0, 0, 4096, 0]])
+    return sum(
+        any(play_engine(anim, [0], start_frame=f, rest_rotations=r).rotations[0, 0].tolist() != r[0] for r in rests)
+        for f in range(anim.length)
+    )
+
+
+# At frame f the engine applies a track only when the key search's NEXT key is a rotation
+# (playback step 2: the next key is key j+1 inside [key j, key j+1), key 0 before the first
+# key, the last key from the last key on).
+MIXED = [
+    ([rot_key(0, *ID), trans_key(4, 1, 1, 1)], 0),  # next is the translation everywhere
+    ([rot_key(3, *ID), trans_key(4, 1, 1, 1)], 3),  # frames 0-2, before key 0: next = key 0
+    ([trans_key(0, 1, 1, 1), rot_key(4, *ID)], 10),  # next is the rotation everywhere
+    ([trans_key(0, 1, 1, 1), rot_key(4, *ID), trans_key(6, 1, 1, 1)], 4),  # frames 0-3
+    ([trans_key(0, 1, 1, 1), rot_key(1, *ID), trans_key(9, 1, 1, 1)], 1),  # frame 0 only
+    ([trans_key(0, 1, 1, 1), trans_key(1, 1, 1, 1), rot_key(9, *ID)], 9),  # frames 1-8, then 9 (the last key)
+]
+
+
+@pytest.mark.parametrize("keys, frames", MIXED)
+def test_mixed_track_overwrites_on_the_frames_the_engine_applies_it(keys, frames):
+    alone = one_clip(keys)
+    assert engine_writes(alone) == frames  # the hand count agrees with engine-faithful playback
+    assert rotation_frames(read_bytes(alone).animations[0].tracks[0], range(10)) == frames
+    data = header(1) + clip_with_tracks([track(2, keys_every_frame(10)), track(2, keys)])
+    expected = [] if frames == 0 else [(1, "track 0 rotates the same joint; this later track overwrites it " + (
+        "every frame" if frames == 10 else f"on {frames} of the 10 frames played (those whose next key is a ROTATION key)"))]
+    assert duplicate_messages(data) == expected
+
+
+def test_zero_length_clip_counts_the_one_frame_it_shows():
+    # length 0: a looping clip sits at frame 0, a one-shot clip at 65535 (past every key).
+    keys = [rot_key(0, *ID), trans_key(5, 1, 1, 1)]
+    rotation = track(2, [rot_key(0, *ID)])
+    for flags, dup in ((1, []), (0, [])):
+        data = header(1) + anim_header(b"z", flags, 0, 2, 0) + rotation + track(2, keys)
+        assert duplicate_messages(data) == dup
+    later = track(2, [trans_key(0, 1, 1, 1), rot_key(5, *ID)])
+    for flags in (0, 1):
+        data = header(1) + anim_header(b"z", flags, 0, 2, 0) + rotation + later
+        assert duplicate_messages(data) == [(1, "track 0 rotates the same joint; this later track overwrites it every frame")]

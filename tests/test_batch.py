@@ -260,3 +260,29 @@ def test_convert_folder_keeps_relative_paths(tree, tmp_path, capsys):
     # Several inputs need a folder for -o.
     r = run("convert", str(src), "-o", str(tmp_path / "one.glb"))
     assert r.returncode == 2 and "-o must be a folder" in r.stderr
+
+
+def test_a_failing_batch_convert_leaves_no_empty_folder(tmp_path, capsys):
+    """Output folders are made when their first file is written, not before."""
+    src = tmp_path / "src"
+    (src / "deep" / "deeper").mkdir(parents=True)
+    (src / "broken.animbin").write_bytes(BROKEN)
+    (src / "deep" / "deeper" / "broken.animbin").write_bytes(BROKEN)
+    out = tmp_path / "out"
+    assert main(["convert", str(src), "-o", str(out), "-j", "2"]) == 2
+    assert not out.exists()
+    assert main(["convert", str(src / "*.animbin"), "-o", str(out), "-j", "1"]) == 2
+    assert not out.exists()
+    assert "broken.animbin: byte 9" in capsys.readouterr().err
+
+    # One good file: only its folder is made; the failing file's folder is not.
+    shutil.copy(EXAMPLES / "swing.animbin", src / "deep" / "swing.animbin")
+    assert main(["convert", str(src), "-o", str(out), "-j", "2"]) == 2
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*")) == ["deep", "deep/swing.glb"]
+
+    # An output folder that already exists is the user's: left as it is, even when empty.
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    (src / "deep" / "swing.animbin").unlink()
+    assert main(["convert", str(src), "-o", str(kept)]) == 2
+    assert kept.is_dir() and list(kept.iterdir()) == []

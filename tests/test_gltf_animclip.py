@@ -3,16 +3,20 @@ joint protocol (hash, rotation x, y, z, w, translation) on rigs built here with 
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 import numpy as np
 import pytest
 from pygltflib import GLTF2, Node
 
+from animspec.animclip import read_file as read_animclip
+from animspec.cli import main as cli_main
 from animspec.errors import AnimspecError
 from animspec.gltf import animclip_to_gltf
 from animspec.gltf.from_animclip import ALERT_KEY_SECONDS
 from animspec.hashes import crc32
+from conftest import EXAMPLES, ROOT
 from test_gltf_support import AnimSpec, ChannelSpec, JointSpec, animation_channels, build_glb, khronos_validate, quat_xyzw
 
 
@@ -107,3 +111,138 @@ def test_rig_from_a_gltf_file_with_an_external_buffer(tmp_path):
     data, match = animclip_to_gltf([(crc32("root"), (0, 0, 0, 1), (0, 0, 1))], str(path))
     khronos_validate(data, tmp_path, "out.glb")
     assert match.matched == [("root", crc32("root"))]
+
+
+# --- how much of the clip a rig matches ----------------------------------------------------
+
+
+def clip_joints(hashes: list[int]) -> list[tuple[int, tuple, tuple]]:
+    return [(h, (0.0, 0.0, 0.0, 1.0), (0.0, 0.0, 0.0)) for h in hashes]
+
+
+@pytest.mark.parametrize("clip, warned", [
+    ([crc32("root"), crc32("pelvis"), 1, 2], False),  # 2 of 4: exactly half, no warning
+    ([crc32("root"), crc32("pelvis"), 1, 2, 3], True),  # 2 of 5: below half
+    ([crc32("root"), 1], False),  # 1 of 2
+    ([crc32("root"), 1, 2], True),  # 1 of 3
+    ([crc32("root"), crc32("pelvis"), crc32("spine")], False),
+])
+def test_few_matched_joints_warn_below_half(clip, warned, tmp_path):
+    data, match = animclip_to_gltf(clip_joints(clip), rig())
+    khronos_validate(data, tmp_path)
+    assert match.clip_joints == len(clip)
+    assert match.matched_joints == sum(h not in (1, 2, 3) for h in clip)
+    codes = [(f.code, f.severity.value) for f in match.findings]
+    assert codes == ([("few-joints-matched", "warning")] if warned else [])
+    if warned:
+        text = match.findings[0].message
+        assert f"only {match.matched_joints} of the clip's {len(clip)} joints" in text and "--skeleton" in text
+
+
+def test_no_match_error_names_the_option_and_the_rig(tmp_path):
+    path = tmp_path / "other.glb"
+    path.write_bytes(rig())
+    with pytest.raises(AnimspecError) as err:
+        animclip_to_gltf(clip_joints([1, 2, 3]), str(path))
+    text = str(err.value)
+    assert str(path) in text and "--skeleton" in text and "3 joint(s)" in text and "00000001" in text
+
+
+def test_a_rig_without_scenes_gets_one_so_viewers_show_it(tmp_path):
+    """Legal glTF, but with no scene listing the nodes a viewer draws nothing (and the
+    Khronos validator reports every node as unused)."""
+    gltf = GLTF2.load_from_bytes(rig())
+    gltf.scenes, gltf.scene = [], None
+    data, match = animclip_to_gltf(clip_joints([crc32("root")]), gltf)
+    report = khronos_validate(data, tmp_path)
+    assert not [m for m in report["issues"]["messages"] if m["code"] == "UNUSED_OBJECT" and m["pointer"].startswith("/nodes/")]
+    out = GLTF2.load_from_bytes(data)
+    assert out.scene == 0 and sorted(out.scenes[0].nodes) == [0, 3]  # the root joint and "prop"
+    assert any("added one holding its 2 root node(s)" in line for line in match.lines)
+
+
+# --- examples/biped_rig.glb: the rig of examples/walk.animclip ----------------------------
+
+BIPED_RIG = EXAMPLES / "biped_rig.glb"
+WALK = EXAMPLES / "walk.animclip"
+
+
+def readme_command(start: str) -> list[str]:
+    """The README line that starts with ``start``, split into arguments."""
+    lines = [line.split("#")[0].split() for line in (ROOT / "README.md").read_text().splitlines() if line.startswith(start)]
+    assert len(lines) == 1, lines
+    return lines[0]
+
+
+def test_biped_rig_names_hash_to_every_walk_joint(tmp_path):
+    """Node names hashed here with zlib (independently of animspec.hashes), compared with the
+    Joint Hashes section read from the file's bytes by animspec's reader."""
+    import zlib
+
+    def dat1_crc32(name: str) -> int:  # ALERT's variant: seed 0xEDB88320, no final XOR
+        return zlib.crc32(name.encode(), 0xEDB88320 ^ 0xFFFFFFFF) ^ 0xFFFFFFFF
+
+    doc = GLTF2.load_from_bytes(BIPED_RIG.read_bytes())
+    joints = {dat1_crc32(doc.nodes[j].name) for j in doc.skins[0].joints}
+    clip = read_animclip(str(WALK)).clip()
+    hashes = {j.hash for j in clip.joints if j.hash is not None}
+    assert len(hashes) == 21 and joints == hashes
+    khronos_validate(BIPED_RIG.read_bytes(), tmp_path)
+
+
+def test_readme_animclip_command_poses_every_joint_of_the_sample(tmp_path, capsys, monkeypatch):
+    args = readme_command("animspec convert examples/walk.animclip")
+    assert args[:3] == ["animspec", "convert", "examples/walk.animclip"] and "examples/biped_rig.glb" in args
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "examples").symlink_to(EXAMPLES)
+    assert cli_main(args[1:]) == 0
+    out = capsys.readouterr()
+    assert "21 clip joint(s), 21 rig joint(s): 21 node(s) matched" in out.out
+    assert "warning" not in out.out and out.err == ""
+    data = (tmp_path / args[args.index("-o") + 1]).read_bytes()
+    khronos_validate(data, tmp_path)
+
+    # The base state lands on the node of the same name: the clip's quantised values.
+    doc = GLTF2.load_from_bytes(data)
+    base = animation_channels(data)[-1]
+    clip = {j.hash: j for j in read_animclip(str(WALK)).clip().joints if j.hash is not None}
+    for i, node in enumerate(doc.nodes[:21]):
+        joint = clip[crc32(node.name)]
+        np.testing.assert_allclose(base[(i, "rotation")][1][1], joint.rotation / np.linalg.norm(joint.rotation), atol=1e-6)
+        np.testing.assert_allclose(base[(i, "translation")][1][1], joint.translation, atol=1e-6)
+        # The rig's rest offsets are the clip's, to the clip's 1/4096 quantisation.
+        np.testing.assert_allclose(node.translation, joint.translation, atol=0.5 / 4096 + 1e-7)
+
+
+def test_a_rig_of_another_skeleton_warns_and_a_meshbin_is_refused(tmp_path, capsys):
+    out = tmp_path / "pose.glb"
+    assert cli_main(["convert", str(WALK), "--skeleton", str(EXAMPLES / "pendulum_rig.glb"), "-o", str(out),
+                     "--joint-names", str(EXAMPLES / "joint_names.txt")]) == 0
+    text = capsys.readouterr().out
+    assert f"{out}: warning: few-joints-matched: only 1 of the clip's 21 joints found a node in" in text
+    assert "pelvis (8E59B33F)" in text  # --joint-names labels the missing joints
+    khronos_validate(out.read_bytes(), tmp_path)
+
+    jsonl = tmp_path / "j"
+    assert cli_main(["convert", str(WALK), "--skeleton", str(EXAMPLES / "pendulum_rig.glb"), "-o", str(jsonl), "--jsonl"]) == 0
+    (line,) = [json.loads(x) for x in capsys.readouterr().out.splitlines() if x.startswith("{") and '"file"' in x]
+    assert [f["code"] for f in line["findings"]] == ["few-joints-matched"]
+
+    for skeleton, expected in ((EXAMPLES / "pendulum.meshbin", "is not a glTF rig"),):
+        bad = tmp_path / "bad.glb"
+        assert cli_main(["convert", str(WALK), "--skeleton", str(skeleton), "-o", str(bad)]) == 2
+        err = capsys.readouterr().err
+        assert expected in err and str(WALK) in err and not bad.exists()
+
+
+def test_a_rig_matching_nothing_is_an_error_naming_skeleton(tmp_path, capsys):
+    gltf = GLTF2.load_from_bytes(rig())
+    for n in gltf.nodes:
+        n.name = (n.name or "") + "_x"  # root_x, pelvis_x, ...: no clip joint has these names
+    rig_path = tmp_path / "other.glb"
+    rig_path.write_bytes(b"".join(gltf.save_to_bytes()))
+    out = tmp_path / "pose.glb"
+    assert cli_main(["convert", str(WALK), "--skeleton", str(rig_path), "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "no rig node name hashes to any of the clip's 21 joint(s)" in err and "--skeleton" in err
+    assert str(WALK) in err and str(rig_path) in err and not out.exists()

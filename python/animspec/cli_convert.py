@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
@@ -118,6 +118,9 @@ class ConvertOptions:
     bake_engine: bool = False
     no_skin: bool = False
     joint_names: tuple[str, ...] | None = None
+    make_folders: bool = False
+    """Create the output's missing folders, right before writing it (batch runs): a file
+    that fails before then leaves no empty folder behind."""
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> "ConvertOptions":
@@ -167,9 +170,8 @@ class ConvertTask:
     def __call__(self, job: ConvertJob) -> Result:
         if job.clash:
             raise AnimspecError(job.clash)
-        if self.make_folders:
-            os.makedirs(os.path.dirname(job.output) or ".", exist_ok=True)
-        return convert_file(job.file, job.output, self.options)
+        options = replace(self.options, make_folders=True) if self.make_folders else self.options
+        return convert_file(job.file, job.output, options)
 
 
 def convert_file(src: str, out: str, options: ConvertOptions) -> Result:
@@ -201,7 +203,8 @@ def _convert(args: argparse.Namespace) -> int:
         not exists and os.path.splitext(args.output)[1].lower() in (".glb", ".gltf", ".animbin")
     ):
         raise AnimspecError(f"{args.output}: with several inputs, a folder or a glob, -o must be a folder")
-    os.makedirs(args.output, exist_ok=True)
+    # The output folder (and each folder below it) is made when its first file is written,
+    # so a batch whose files all fail creates nothing.
     jobs = plan(selection, args.output)
     return cli_batch.run(args, selection, ConvertTask(options), _show, items=jobs)
 
@@ -263,7 +266,7 @@ def _from_gltf(src: str, out: str, o: ConvertOptions) -> Result:
             if read_bytes(written, path) != model:
                 raise WriteError(path, "the written file does not read back as converted")
 
-        write_atomic(path, data, verify=same_model)
+        _write(path, data, o, verify=same_model)
         lines.append(f"{path}: {len(data)} bytes, {len(model.animations)} animation(s)")
         lines.append(cli_batch.finding_lines(path, findings))
         all_findings += findings
@@ -287,6 +290,13 @@ def _load_skeleton(path: str, _mtime: int, joints: tuple[str, ...] | None):
     from .rigs import load_skeleton
 
     return load_skeleton(path)
+
+
+def _write(path: str, data: bytes, o: ConvertOptions, verify) -> None:
+    """write_atomic, first creating the missing folders of a batch output."""
+    if o.make_folders:
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    write_atomic(path, data, verify=verify)
 
 
 def _readable_glb(out: str):
@@ -317,7 +327,7 @@ def _animbin_to_gltf(src: str, out: str, o: ConvertOptions, model) -> Result:
             raise AnimspecError(f"--joints names glTF nodes; {o.skeleton or 'no --skeleton'} is not a glTF rig")
         glb = to_gltf(model, source, o.region, o.bake_engine, axis_change=not o.ps1_space, skinned=not o.no_skin)
         rig = o.skeleton or "a simple chain"
-    write_atomic(out, glb, verify=_readable_glb(out))
+    _write(out, glb, o, verify=_readable_glb(out))
     what = "engine-faithful playback" if o.bake_engine else "keys as authored"
     text = "\n".join([f"{out}: {len(glb)} bytes, {len(model.animations)} animation(s), {what}, on {rig}"]
                      + [f"warning: {w}" for w in warnings])
@@ -328,12 +338,22 @@ def _animclip_to_gltf(src: str, out: str, o: ConvertOptions, model) -> Result:
     from .gltf import animclip_to_gltf
 
     if not o.skeleton:
-        raise AnimspecError("an .animclip holds no hierarchy: give the rig with --skeleton RIG.glb")
+        raise AnimspecError(f"{src}: an .animclip holds no hierarchy: give the rig with --skeleton RIG.glb")
+    if os.path.isfile(o.skeleton) and _kind_of(o.skeleton) != "gltf":
+        raise AnimspecError(
+            f"{src}: --skeleton {o.skeleton} is not a glTF rig; an .animclip's joints are matched by "
+            "node name, which only a glTF rig has (a MESHBIN's bones are unnamed)"
+        )
     clip = model.clip(list(o.joint_names) if o.joint_names else None)
     joints = [j for j in clip.joints if j.hash is not None and j.rotation is not None]
     tracks = [(t.name or f"{t.hash:08X}", [float(v) for v in t.values]) for t in clip.custom_tracks]
-    glb, match = animclip_to_gltf(joints, o.skeleton, custom_tracks=tracks, name=clip.name or "base_state")
-    write_atomic(out, glb, verify=_readable_glb(out))
+    try:
+        glb, match = animclip_to_gltf(joints, o.skeleton, custom_tracks=tracks, name=clip.name or "base_state")
+    except AnimspecError as exc:
+        raise AnimspecError(f"{src}: {exc}") from None
+    _write(out, glb, o, verify=_readable_glb(out))
     lines = list(match.lines)
     lines.append(f"{out}: {len(glb)} bytes, base pose on {len(match.matched)} node(s)")
-    return Result(src, "animclip", text="\n".join(lines), extra={"outputs": [out]})
+    if match.findings:
+        lines.append(cli_batch.finding_lines(out, match.findings))
+    return Result(src, "animclip", match.findings, text="\n".join(lines), extra={"outputs": [out]})

@@ -84,6 +84,16 @@ def edge_animbin() -> dict[str, bytes]:
             _anim(b"x" * 32, 0, 0, [_track(0, [_rot(0, 4096)])]),
             _anim(b"odd", 1, 7, [_track(3, [_trans(0, 4096, 0, 0), _trans(6, -4096, 8192, 1)])]),
             trailing=b"\xff"),
+        # Translation keys are never applied: only tracks whose next key is a ROTATION key
+        # on some frame compete for a joint (validate's duplicate-joint).
+        "edge_translation_tracks.animbin": _animbin(_anim(b"moves", 1, 10, [
+            _track(0, [_trans(0, 1, 2, 3), _trans(5, 4, 5, 6)]),  # never writes joint 0
+            _track(0, [_rot(0, 4096)]),  # the only writer of joint 0
+            _track(0, [_trans(3, 7, 8, 9)]),  # never writes: no duplicate
+            _track(1, [_rot(0, 4096)]),
+            _track(1, [_trans(0, 1, 1, 1), _rot(4, 2896, 2896)]),  # next key is the rotation: every frame
+            _track(1, [_rot(3, 2896, 0, 2896), _trans(4, 1, 1, 1)]),  # frames 0-2 (next = key 0): 3 of 10
+        ]), _anim(b"still", 0, 0, [_track(2, [_rot(0, 4096)]), _track(2, [_trans(0, 1, 1, 1)])])),
         "edge_truncated.animbin": swing[: len(swing) // 2 + 3],
         "edge_bad_magic.animbin": b"ANIMBIX" + swing[7:40],
     }

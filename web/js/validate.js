@@ -77,18 +77,26 @@
     }
     var jointLimit = boneCount === null ? MAX_BONES : Math.min(MAX_BONES, boneCount);
     var limitSource = boneCount !== null && boneCount < MAX_BONES ? 'the skeleton\'s ' + boneCount + ' bones' : 'MAX_BONES = ' + MAX_BONES;
-    var tracksByJoint = new Map();
+    var writerByJoint = new Map();
+    var played = playedFrames(anim);
     anim.tracks.forEach(function (track, j) {
       var at = Object.assign({}, where, { track: j, joint: track.jointId });
       if (track.jointId >= jointLimit) {
         out.push(finding('joint-out-of-range', ERROR,
           'joint ' + track.jointId + ' is past ' + limitSource + '; the engine writes outside the bone array', at));
       }
-      if (!tracksByJoint.has(track.jointId)) tracksByJoint.set(track.jointId, j);
-      var first = tracksByJoint.get(track.jointId);
-      if (first !== j) {
-        out.push(finding('duplicate-joint', WARNING,
-          'track ' + first + ' animates the same joint; this later track overwrites it every frame', at));
+      // Only a track that writes the bone on some frame competes for it (see rotationFrames).
+      var writes = rotationFrames(track, played);
+      if (writes) {
+        if (!writerByJoint.has(track.jointId)) writerByJoint.set(track.jointId, j);
+        var first = writerByJoint.get(track.jointId);
+        if (first !== j) {
+          var total = played[1] - played[0];
+          var when = writes === total ? 'every frame'
+            : 'on ' + writes + ' of the ' + total + ' frames played (those whose next key is a ROTATION key)';
+          out.push(finding('duplicate-joint', WARNING,
+            'track ' + first + ' rotates the same joint; this later track overwrites it ' + when, at));
+        }
       }
       trackFindings(track, anim, at, out);
     });
@@ -99,6 +107,41 @@
           Object.assign({}, where, { marker: m })));
       }
     });
+  }
+
+  /** [start, stop) of the frame counter values the engine shows (PlayAnimation step 1). */
+  function playedFrames(anim) {
+    if (anim.length > 0) return [0, anim.length];
+    return (anim.flags & LOOPING_FLAG) ? [0, 1] : [0xFFFF, 0x10000];
+  }
+
+  /** The engine's key search (step 2): index of the next key at frame `current`. */
+  function nextKey(frames, current) {
+    if (current >= frames[frames.length - 1]) return frames.length - 1;
+    for (var j = 0; j < frames.length - 1; j++) {
+      if (frames[j] <= current && current < frames[j + 1]) return j + 1;
+    }
+    return 0;
+  }
+
+  /**
+   * On how many played frames the engine writes the track's joint: those whose next key is
+   * a ROTATION key (step 4; translation keys are never applied). Evaluated once per span
+   * between key frames. An empty track writes nothing here (empty-track reports it).
+   */
+  function rotationFrames(track, played) {
+    if (!track.keys.length) return 0;
+    var frames = track.keys.map(function (k) { return k.frame & 0xFFFF; });
+    var bounds = [played[0], played[1]];
+    frames.forEach(function (f) {
+      if (played[0] < f && f < played[1] && bounds.indexOf(f) < 0) bounds.push(f);
+    });
+    bounds.sort(function (a, b) { return a - b; });
+    var count = 0;
+    for (var i = 0; i + 1 < bounds.length; i++) {
+      if (track.keys[nextKey(frames, bounds[i])].keyType === 0) count += bounds[i + 1] - bounds[i];
+    }
+    return count;
   }
 
   function trackFindings(track, anim, where, out) {

@@ -104,7 +104,8 @@ def _animation(anim: Animation, where: dict, bone_count: int | None) -> Iterator
         )
     joint_limit = MAX_BONES if bone_count is None else min(MAX_BONES, bone_count)
     limit_source = f"the skeleton's {bone_count} bones" if bone_count is not None and bone_count < MAX_BONES else f"MAX_BONES = {MAX_BONES}"
-    tracks_by_joint: dict[int, int] = {}
+    writer_by_joint: dict[int, int] = {}
+    played = _played_frames(anim)
     for j, track in enumerate(anim.tracks):
         at = {**where, "track": j, "joint": track.joint_id}
         if track.joint_id >= joint_limit:
@@ -113,13 +114,22 @@ def _animation(anim: Animation, where: dict, bone_count: int | None) -> Iterator
                 f"joint {track.joint_id} is past {limit_source}; the engine writes outside the bone array",
                 at,
             )
-        first = tracks_by_joint.setdefault(track.joint_id, j)
-        if first != j:
-            yield Finding(
-                "duplicate-joint", WARNING,
-                f"track {first} animates the same joint; this later track overwrites it every frame",
-                at,
-            )
+        # Only a track that writes the bone on some frame competes for it: the engine
+        # applies a track on a frame only when that frame's next key is a ROTATION key,
+        # so a translation-only track never touches the bone (and `compare` agrees).
+        writes = rotation_frames(track, played)
+        if writes:
+            first = writer_by_joint.setdefault(track.joint_id, j)
+            if first != j:
+                total = played.stop - played.start
+                when = "every frame" if writes == total else (
+                    f"on {writes} of the {total} frames played (those whose next key is a ROTATION key)"
+                )
+                yield Finding(
+                    "duplicate-joint", WARNING,
+                    f"track {first} rotates the same joint; this later track overwrites it {when}",
+                    at,
+                )
         yield from _track(track, anim, at)
     for m, marker in enumerate(anim.markers):
         if not marker.name.is_terminated:
@@ -128,6 +138,41 @@ def _animation(anim: Animation, where: dict, bone_count: int | None) -> Iterator
                 "marker name fills all 32 bytes with no NUL; game code comparing it as a C string reads past it",
                 {**where, "marker": m},
             )
+
+
+def _played_frames(anim: Animation) -> range:
+    """The frame counter values the engine shows for ``anim`` (step 1 of PlayAnimation):
+    0 .. length - 1; a zero-length clip sits at 0 (looping: reset every tick) or at 65535
+    (one-shot: length - 1 in a uint16)."""
+    if anim.length > 0:
+        return range(anim.length)
+    return range(0, 1) if anim.flags & LOOPING_FLAG else range(0xFFFF, 0x10000)
+
+
+def _next_key(frames: list[int], current: int) -> int:
+    """The engine's key search (step 2): index of the ``next`` key at frame ``current``."""
+    if current >= frames[-1]:
+        return len(frames) - 1
+    for j in range(len(frames) - 1):
+        if frames[j] <= current < frames[j + 1]:
+            return j + 1
+    return 0
+
+
+def rotation_frames(track: Track, played: range) -> int:
+    """On how many of the ``played`` frames the engine writes ``track``'s joint: those
+    whose next key is a ROTATION key (step 4). The key search only changes its answer at a
+    key's frame, so it is evaluated once per span between key frames, not per frame.
+    An empty track counts as writing nothing (its keys[-1] read is reported on its own)."""
+    if not track.keys:
+        return 0
+    frames = [k.frame & 0xFFFF for k in track.keys]
+    bounds = sorted({played.start, played.stop, *(f for f in frames if played.start < f < played.stop)})
+    count = 0
+    for start, stop in zip(bounds, bounds[1:]):
+        if isinstance(track.keys[_next_key(frames, start)], RotationKey):
+            count += stop - start
+    return count
 
 
 def _track(track: Track, anim: Animation, where: dict) -> Iterator[Finding]:

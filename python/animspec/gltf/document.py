@@ -19,6 +19,7 @@ import json
 import math
 import os
 import struct
+import warnings
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
@@ -92,7 +93,14 @@ def document_from_json(text: bytes | str, name: str = "<json>", folder: Path | N
         raise GltfError(f"{name}: the glTF JSON cannot be read: {exc}") from None
     check_json(doc, name)
     try:
-        gltf = GLTF2.from_dict(doc, infer_missing=True)
+        with warnings.catch_warnings():
+            # infer_missing=True makes dataclasses_json fill every absent member with None,
+            # which is what an optional glTF member means; it also warns on stderr for each
+            # one pygltflib's dataclasses type without Optional (the top-level `scene`, an
+            # accessor without bufferView, ...). Those are legal glTF, not problems: silenced
+            # here, where the document is loaded, and nowhere else.
+            warnings.filterwarnings("ignore", message="Missing value of non-optional type", category=RuntimeWarning)
+            gltf = GLTF2.from_dict(doc, infer_missing=True)
     except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError, RecursionError) as exc:
         # A member animspec does not use (materials, meshes, ...) that pygltflib cannot take.
         raise GltfError(f"{name}: not a glTF document pygltflib can hold: {type(exc).__name__}: {exc}") from None

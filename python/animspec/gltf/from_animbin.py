@@ -505,9 +505,10 @@ def on_rig_document(animbin: AnimbinFile, rig: Rig, region: Refresh = "ntsc", ba
         notes.append(f"the rig's skin weights of {fixed} vertices did not sum to 1; normalised, as glTF requires")
     roots = rig.skeleton.parents < 0
     place = _Placement.build(rig.nodes, roots, not ps1_space, rig.above, rig.above_rotation)
+    if not gltf.scenes:  # nodes in no scene are shown by no viewer
+        gltf.scenes.append(Scene(nodes=[i for i, p in enumerate(node_parents(gltf)) if p < 0]))
+        gltf.scene = 0
     if skinned and not gltf.meshes:
-        if not gltf.scenes:
-            gltf.scenes.append(Scene(nodes=[i for i, p in enumerate(node_parents(gltf)) if p < 0]))
         world = forward_kinematics(rig.skeleton, rig.skeleton.rest_rotation[None])[0]
         add_skin(builder, rig.skeleton, rig.nodes, world, mesh=True)
     rest = rig.ps1_skeleton(ps1_space).rest_rotation

@@ -9,27 +9,35 @@ Base-state values REPLACE the node's local values (section 8.3, step 4); nothing
 Unmatched joints are reported both ways. Custom tracks (per-frame float arrays) have no glTF
 counterpart: they are kept in the animation's ``extras``.
 
+A rig made for another skeleton (or another naming scheme) matches few joints or none: no
+match at all is an error (there is nothing to pose); fewer than
+:data:`MIN_MATCHED_FRACTION` of the clip's joints is a ``few-joints-matched`` warning, since
+the output then mostly shows the rig's own pose.
+
 The clip is read through a minimal protocol, not through ``animspec.animclip`` (written
 separately): an iterable of joints, each either an object with ``hash``, ``rotation`` and
 ``translation`` attributes or a ``(hash, rotation, translation)`` tuple, where rotation is
 x, y, z, w already dequantised (section 8.1: raw / 32768; need not be unit length, it is
 normalised here, a zero quaternion becoming the identity) and translation is x, y, z
-(raw / 2**E15) or None to keep the rig's. Custom tracks: objects with ``name`` and
+(raw / 2**E15) or None to keep the rig's; an optional ``name`` attribute (from
+``--joint-names``) labels the joint in the report. Custom tracks: objects with ``name`` and
 ``values`` or ``(name, values)`` tuples.
 """
 
 from __future__ import annotations
 
 import math
+import os
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Union
 
 import numpy as np
-from pygltflib import ANIM_LINEAR
+from pygltflib import ANIM_LINEAR, Scene
 
 from ..errors import AnimspecError
+from ..findings import Finding, Severity
 from ..hashes import crc32
 from ..skeleton import normalize
 from .from_animbin import GlbBuilder, add_animation, glb_bytes
@@ -40,6 +48,16 @@ NO_JOINT = 0xFFFF_FFFF
 
 ALERT_KEY_SECONDS = 1 / 25
 """Where ALERT puts the base-state key ("25 seems to be default blender fps")."""
+
+MIN_MATCHED_FRACTION = 0.5
+"""Below this share of the clip's joints finding a rig node, the output is reported as
+mostly the rig's own pose (``few-joints-matched``). Why a half: a game clip may carry
+helper joints (twist, IK, camera) that a user's rig lacks, so a few misses are normal and
+the rig is still the right one; but base-state values are LOCAL (each replaces a node's
+rotation relative to its parent), so once most joints are missing, most of the chain
+between the matched ones stays in the rig pose and the silhouette is not the clip's. A rig
+from another skeleton sits far below a half (the pendulum rig: 1 of 21), the clip's own
+far above (21 of 21)."""
 
 
 class ClipJointLike(Protocol):
@@ -67,17 +85,38 @@ class AnimclipMatch:
     """Clip joint hashes no rig node name hashes to."""
     rig_only: list[str] = field(default_factory=list)
     """Rig joints (skin joints, or every named node when there is no skin) the clip lacks."""
+    clip_joints: int = 0
+    """Distinct clip joint hashes (the "no joint" entry left out)."""
     lines: list[str] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    """``few-joints-matched`` (warning) when fewer than MIN_MATCHED_FRACTION of the clip's
+    joints found a node."""
+
+    @property
+    def matched_joints(self) -> int:
+        """Clip joints that found at least one node."""
+        return self.clip_joints - len(self.clip_only)
 
 
-def _joint(item: Any) -> tuple[int, np.ndarray, np.ndarray | None]:
+def _joint(item: Any) -> tuple[int, np.ndarray, np.ndarray | None, str | None]:
     if isinstance(item, tuple):
         h, rotation, translation = item
+        name = None
     else:
         h, rotation, translation = item.hash, item.rotation, item.translation
+        name = getattr(item, "name", None)
     q = np.asarray(rotation, dtype=np.float64).reshape(4)
     t = None if translation is None else np.asarray(translation, dtype=np.float64).reshape(3)
-    return int(h) & 0xFFFF_FFFF, q, t
+    return int(h) & 0xFFFF_FFFF, q, t, name
+
+
+def _label(h: int, names: dict[int, str]) -> str:
+    return f"{names[h]} ({h:08X})" if h in names else f"{h:08X}"
+
+
+def _root_nodes(gltf: Any) -> list[int]:
+    children = {c for n in gltf.nodes for c in (n.children or [])}
+    return [i for i in range(len(gltf.nodes)) if i not in children]
 
 
 def _track(item: Any) -> tuple[str, list[float | str]]:
@@ -112,13 +151,16 @@ def animclip_to_gltf(
         raise AnimspecError("key_seconds must be positive")
     gltf = copy_gltf(load_gltf(rig))
     base: dict[int, tuple[np.ndarray, np.ndarray | None]] = {}
+    names: dict[int, str] = {}
     repeated = 0
     for item in joints:
-        h, q, t = _joint(item)
+        h, q, t, joint_name = _joint(item)
         if h == NO_JOINT:
             continue
         repeated += h in base
         base[h] = (q, t)
+        if joint_name:
+            names[h] = joint_name
 
     match = AnimclipMatch()
     rig_joints = sorted({j for skin in gltf.skins for j in (skin.joints or [])}) or [
@@ -152,6 +194,7 @@ def animclip_to_gltf(
         hit_hashes.add(h)
     match.clip_only = sorted(h for h in base if h not in hit_hashes)
     match.rig_only = [node_name(gltf, n) for n in rig_joints if node_hash.get(n) not in base]
+    match.clip_joints = len(base)
 
     match.lines.append(
         f"{len(base)} clip joint(s), {len(rig_joints)} rig joint(s): {len(match.matched)} node(s) matched by CRC32 of the name"
@@ -159,11 +202,32 @@ def animclip_to_gltf(
     if repeated:
         match.lines.append(f"{repeated} clip joint hash(es) listed more than once: the last record wins")
     if match.clip_only:
-        match.lines.append("clip joints with no rig node: " + ", ".join(f"{h:08X}" for h in match.clip_only))
+        match.lines.append("clip joints with no rig node: " + ", ".join(_label(h, names) for h in match.clip_only))
     if match.rig_only:
         match.lines.append("rig joints the clip does not pose (left in the rig pose): " + ", ".join(match.rig_only))
+    rig_label = f"{os.fspath(rig)}: " if isinstance(rig, (str, os.PathLike)) else ""
     if not channels:
-        raise AnimspecError("no rig node name hashes to any of the clip's joints; " + "; ".join(match.lines))
+        raise AnimspecError(
+            f"{rig_label}no rig node name hashes to any of the clip's {len(base)} joint(s), so there is "
+            "nothing to pose: give the rig the clip was made for with --skeleton (its node names must "
+            "be the clip's joint names; --joint-names FILE labels the clip's joints in this report); "
+            + "; ".join(match.lines)
+        )
+    if match.matched_joints < MIN_MATCHED_FRACTION * match.clip_joints:
+        match.findings.append(Finding(
+            "few-joints-matched", Severity.WARNING,
+            f"only {match.matched_joints} of the clip's {match.clip_joints} joints found a node in "
+            f"{os.fspath(rig) if rig_label else 'the rig'} "
+            f"(fewer than {MIN_MATCHED_FRACTION:.0%}): the output mostly shows the rig's own pose, not the "
+            "clip's; give the rig the clip was made for with --skeleton (node names = the clip's joint "
+            "names; --joint-names FILE names the missing ones above)",
+        ))
+    if not gltf.scenes:
+        # A rig whose nodes no scene lists is legal, but a viewer then shows nothing.
+        roots = _root_nodes(gltf)
+        gltf.scenes.append(Scene(name="animclip", nodes=roots))
+        gltf.scene = 0
+        match.lines.append(f"the rig has no scene: added one holding its {len(roots)} root node(s), so viewers show it")
 
     tracks = dict(_track(t) for t in custom_tracks)
     if tracks:

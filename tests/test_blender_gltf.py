@@ -180,7 +180,10 @@ def describe_offset(got: np.ndarray, reference: dict, joint: int) -> str:
     d = d if d[0] >= 0 else -d
     axis = d[1:] / (np.linalg.norm(d[1:]) or 1.0)
     turn = math.degrees(2 * math.acos(min(1.0, d[0])))
-    return f"keys 0..3 look like reference keys {best}; key 0 = {turn:.1f} deg about {np.round(axis, 3).tolist()} * reference key 0"
+    text = f"keys 0..3 look like reference keys {best}"
+    if turn > 0.5:
+        text += f"; key 0 = {turn:.1f} deg about {np.round(axis, 3).tolist()} * reference key 0"
+    return text
 
 
 def check_keys(converted, scene, bones: str) -> None:

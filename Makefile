@@ -1,7 +1,8 @@
 # animspec: every task a developer or CI needs, from a fresh clone.
 #   make demo      install into .venv and run info, validate, compare and dump on the shipped samples
-#   make test      install into .venv (and the pinned compiler into node_modules), Debian's
-#                  third-party glTF samples where it can (tools/test_assets.sh), and run the tests
+#   make test      install into .venv (the pinned compiler into node_modules, Blender's bpy into
+#                  .venv-blender, Debian's third-party glTF samples where it can:
+#                  tools/test_assets.sh) and run the tests
 #   make generate  recompile ksy/*.ksy into generated/ (needs node)
 
 PYTHON ?= python3
@@ -16,6 +17,15 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
+
+# Blender's bpy module (800 MB, Python 3.11 only, numpy < 2) gets a venv of its own: the
+# Blender tests run their scene script there in a subprocess. A failed install does not stop
+# `make test`; those tests then fail and name what is missing.
+BLENDER_VENV := .venv-blender
+$(BLENDER_VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(BLENDER_VENV)
+	$(BLENDER_VENV)/bin/python -m pip install --quiet -e '.[blender]' && touch $@ \
+	  || echo "make: bpy was not installed into $(BLENDER_VENV); the blender tests will fail" >&2
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
@@ -33,7 +43,7 @@ demo: $(VENV)/.installed
 	$(BIN)/animspec compare examples/sparse.animbin
 	$(BIN)/animspec dump --json $(SAMPLE) | head -24
 
-test: $(VENV)/.installed node_modules/.installed
+test: $(VENV)/.installed node_modules/.installed $(BLENDER_VENV)/.installed
 	tools/test_assets.sh
 	$(BIN)/python -m pytest
 
@@ -57,4 +67,4 @@ bench: $(VENV)/.installed
 	$(BIN)/python bench/run.py
 
 clean:
-	rm -rf $(VENV) node_modules build web/build test-output *.egg-info python/*.egg-info
+	rm -rf $(VENV) $(BLENDER_VENV) node_modules build web/build test-output *.egg-info python/*.egg-info

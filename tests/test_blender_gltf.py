@@ -82,17 +82,28 @@ def fp12_option() -> list[str]:
     return ["--fp12", "trunc"] if "--fp12" in helptext else []
 
 
-@pytest.fixture(scope="module")
-def converted(scene, tmp_path_factory) -> tuple[dict, bool, str]:
-    glb, _ = scene
-    out = tmp_path_factory.mktemp("converted") / "scene.animbin"
+def convert_scene(glb: Path, out: Path, *extra: str) -> tuple[dict, bool, str]:
     trunc = fp12_option()
     # --fit cut: the longest action is 48 frames and the exporter's ALL mode cuts every action
     # to the engine's 30 keys, so the reference holds its first 30 frames.
-    cmd = [sys.executable, "-m", "animspec", "convert", str(glb), "--region", str(FPS), "--fit", "cut", "-o", str(out), *trunc]
+    cmd = [sys.executable, "-m", "animspec", "convert", str(glb), "--region", str(FPS), "--fit", "cut", "-o", str(out),
+           *trunc, *extra]
     run = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, f"{' '.join(cmd)} failed:\n{run.stdout}\n{run.stderr}"
     return read_animbin(out.read_bytes()), bool(trunc), run.stdout + run.stderr
+
+
+@pytest.fixture(scope="module")
+def converted(scene, tmp_path_factory) -> tuple[dict, bool, str]:
+    """The default conversion: roots stand as in a glTF viewer, the armature object's
+    transform included."""
+    return convert_scene(scene[0], tmp_path_factory.mktemp("converted") / "scene.animbin")
+
+
+@pytest.fixture(scope="module")
+def converted_armature_space(scene, tmp_path_factory) -> tuple[dict, bool, str]:
+    """--armature-space: roots measured as the engine's exporter measures them."""
+    return convert_scene(scene[0], tmp_path_factory.mktemp("armature") / "scene.animbin", "--armature-space")
 
 
 # --- an independent ANIMBIN reader -------------------------------------------------------
@@ -313,8 +324,36 @@ def test_child_bone_keys(converted, scene):
     check_keys(converted, scene, "children")
 
 
-def test_root_bone_keys(converted, scene):
-    """Every key of the root bone: the axis change diag(1, -1, -1) times the root's pose in
-    Blender's armature space (the armature object's own transform left out), key k at the
-    action's first frame + k, within 1 FP12 unit (exact with a truncating --fp12 mode)."""
-    check_keys(converted, scene, "roots")
+def test_root_bone_keys_in_armature_space(converted_armature_space, scene):
+    """Every key of the root bone with --armature-space: the axis change diag(1, -1, -1)
+    times the root's pose in Blender's armature space (the armature object's own transform
+    left out, as the exporter leaves it out), key k at the action's first frame + k, within
+    1 FP12 unit (exact with a truncating --fp12 mode)."""
+    check_keys(converted_armature_space, scene, "roots")
+
+
+def test_child_bone_keys_in_armature_space(converted_armature_space, scene):
+    check_keys(converted_armature_space, scene, "children")
+
+
+def test_root_bone_keys_keep_the_armature_object(converted, scene):
+    """By default the root is its glTF world rotation, so the armature object's rotation R
+    (this scene turns it by (20, -15, 40) degrees) is part of every root key:
+    key = diag(1, -1, -1) * R * pose = D R D^-1 * (the exporter's key). The model then stands
+    on the console as it stands in Blender and in a glTF viewer."""
+    (animbin, _exact, _log), (_glb, reference) = converted, scene
+    d = np.array([0.0, 1.0, 0.0, 0.0])  # diag(1, -1, -1): a half turn about X
+    r = np.array(reference["armature_object"]["rotation_quaternion_wxyz"])
+    turn = quat_multiply(quat_multiply(d, r), d * [1, -1, -1, -1])
+    assert angle_deg(turn, [1.0, 0, 0, 0]) > 10  # the scene's object really is turned
+    by_name = {a["name"]: a for a in animbin["animations"]}
+    roots = [j for j, p in enumerate(reference["parents"]) if p is None]
+    worst = 0.0
+    for clip in reference["animations"]:
+        floats = np.array(clip["quaternions"])
+        for j in roots:
+            got = rotation_keys(by_name[clip["name"]], j)
+            for k in range(len(got)):
+                worst = max(worst, angle_deg(got[k], quat_multiply(turn, floats[k, j])))
+    # One FP12 unit per component is at most 2 asin(1/4096) ~ 0.028 degrees (truncation: twice).
+    assert worst < 0.06, f"root keys differ from D R D^-1 * exporter key by up to {worst:.3f} deg"

@@ -54,6 +54,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--ps1-space", action="store_true",
                    help="the glTF's world is already the console's model space: no root axis change "
                         "(both ways)")
+    g.add_argument("--armature-space", action="store_true",
+                   help="roots relative to the node above the skeleton (Blender's armature object), as the "
+                        "engine's exporter does: a moved or turned armature object is left out (both ways)")
     g.add_argument("--fp12", choices=("round", "trunc"), default="round",
                    help="round to nearest (default) or truncate toward zero as the engine's exporter does")
     g.add_argument("--merge", metavar="NAME",
@@ -114,6 +117,7 @@ class ConvertOptions:
     split: bool = False
     fp12: str = "round"
     merge: str | None = None
+    armature_space: bool = False
     skeleton: str | None = None
     bake_engine: bool = False
     no_skin: bool = False
@@ -143,6 +147,7 @@ class ConvertOptions:
             split=args.split,
             fp12=args.fp12,
             merge=args.merge,
+            armature_space=args.armature_space,
             skeleton=args.skeleton,
             bake_engine=args.bake_engine,
             no_skin=args.no_skin,
@@ -253,6 +258,7 @@ def _from_gltf(src: str, out: str, o: ConvertOptions) -> Result:
         split=o.split,
         fp12=o.fp12,
         merge=o.merge,
+        armature_space=o.armature_space,
     )
     lines = [result.report()]
     stem, ext = os.path.splitext(out)
@@ -275,18 +281,18 @@ def _from_gltf(src: str, out: str, o: ConvertOptions) -> Result:
     return Result(src, "gltf", all_findings, text="\n".join(lines), extra={"outputs": outputs}, status=status)
 
 
-def _skeleton(path: str, joints: tuple[str, ...] | None):
+def _skeleton(path: str, joints: tuple[str, ...] | None, armature_space: bool):
     """The --skeleton source, loaded once per process for a whole batch: a glTF rig
     (:class:`animspec.gltf.Rig`, joints in --joints order) or a MESHBIN skeleton."""
-    return _load_skeleton(path, os.stat(path).st_mtime_ns, joints)
+    return _load_skeleton(path, os.stat(path).st_mtime_ns, joints, armature_space)
 
 
 @lru_cache(maxsize=4)
-def _load_skeleton(path: str, _mtime: int, joints: tuple[str, ...] | None):
+def _load_skeleton(path: str, _mtime: int, joints: tuple[str, ...] | None, armature_space: bool):
     if _kind_of(path) == "gltf":
         from .gltf import read_rig
 
-        return read_rig(path, joint_names=list(joints) if joints else None)
+        return read_rig(path, joint_names=list(joints) if joints else None, armature_space=armature_space)
     from .rigs import load_skeleton
 
     return load_skeleton(path)
@@ -309,7 +315,7 @@ def _readable_glb(out: str):
 def _animbin_to_gltf(src: str, out: str, o: ConvertOptions, model) -> Result:
     from .gltf import Rig, to_gltf, to_gltf_on_rig
 
-    source = _skeleton(o.skeleton, o.joints) if o.skeleton else None
+    source = _skeleton(o.skeleton, o.joints, o.armature_space) if o.skeleton else None
     warnings: list[str] = []
     if isinstance(source, Rig):
         glb = to_gltf_on_rig(

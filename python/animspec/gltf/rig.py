@@ -253,8 +253,14 @@ class Rig:
         return Skeleton(self.skeleton.parents.copy(), translation, rotation, list(self.skeleton.names))
 
 
-def read_rig(source: GltfSource, *, skin: int = 0, joint_names: Sequence[str] | None = None) -> Rig:
+def read_rig(
+    source: GltfSource, *, skin: int = 0, joint_names: Sequence[str] | None = None, armature_space: bool = False
+) -> Rig:
     """The joints of ``skin`` in skin order, or in ``joint_names`` order (a subset is allowed).
+
+    ``armature_space``: a root is measured in the space of the node above the skin's topmost
+    joint (Blender's armature object), as the engine's exporter measures a root bone in
+    armature space: the transforms of the nodes above the skeleton are left out.
 
     Raises :class:`GltfError` when there is no such skin, a mapped name is not one of the
     skin's joints (or is listed twice), or a joint comes before its parent: the engine
@@ -285,7 +291,7 @@ def read_rig(source: GltfSource, *, skin: int = 0, joint_names: Sequence[str] | 
         exported = [by_name[name] for name in joint_names]
 
     parents_of = node_parents(gltf)
-    exported_index = {n: i for i, n in enumerate(exported)}
+    skin_set, exported_index = set(skin_joints), {n: i for i, n in enumerate(exported)}
     parents, paths = [], []
     for i, n in enumerate(exported):
         path, up, parent = [n], parents_of[n], -1
@@ -295,6 +301,9 @@ def read_rig(source: GltfSource, *, skin: int = 0, joint_names: Sequence[str] | 
                 break
             path.append(up)
             up = parents_of[up]
+        if parent == -1 and armature_space:
+            while len(path) > 1 and path[-1] not in skin_set:
+                path.pop()
         if parent >= i:
             raise GltfError(
                 f"joint {i} ({node_name(gltf, n)!r}) comes before its parent {parent} "

@@ -295,6 +295,7 @@ def convert(
     split: bool = False,
     fp12: Fp12 = "round",
     merge: str | None = None,
+    armature_space: bool = False,
 ) -> Conversion:
     """Every animation of a skinned glTF (or those named in ``animations``) -> ANIMBIN.
 
@@ -311,7 +312,8 @@ def convert(
     MAX_ANIMATIONS animations go to several files instead of being refused. ``fp12``:
     ``"round"`` or the exporter's ``"trunc"``. ``merge``: one clip of this name from all the
     selected animations (they must animate different joints; COLLADA-derived files hold one
-    animation per joint on one timeline).
+    animation per joint on one timeline). ``armature_space``: roots relative to the node
+    above the skeleton, as the engine's exporter measures them (see :func:`.rig.read_rig`).
     """
     if fit not in ("bake", "cut", "reduce"):
         raise AnimspecError(f"unknown fit {fit!r}; use 'bake', 'cut' or 'reduce'")
@@ -320,7 +322,7 @@ def convert(
     if not max_error_deg > 0:
         raise AnimspecError("max_error_deg must be positive")
     gltf = load_gltf(source)
-    rig = read_rig(gltf, skin=skin, joint_names=joint_names)
+    rig = read_rig(gltf, skin=skin, joint_names=joint_names, armature_space=armature_space)
     hz = refresh_hz(region)
     settings = _Settings(hz, fit, max_error_deg, ps1_space, translations, translation_scale, markers, looping, fp12)
     lines: list[str] = []
@@ -338,7 +340,8 @@ def convert(
     roots = [j for j in range(n_joints) if rig.skeleton.parents[j] < 0]
     above = sorted({node_name(gltf, n) for j in roots for n in rig.paths[j][1:]})
     lines.append(
-        f"root(s) {', '.join(rig.names[j] for j in roots)}: world rotation"
+        f"root(s) {', '.join(rig.names[j] for j in roots)}: "
+        + ("rotation in armature space (nodes above the skeleton left out)" if armature_space else "world rotation")
         + (f" (nodes above: {', '.join(above)})" if above else "")
         + (", already in PS1 space, no axis change" if ps1_space
            else ", glTF Y-up -> Blender Z-up -> diag(1,-1,-1), as the engine's exporter has it")

@@ -5,8 +5,10 @@
  * local = rotation of the bone's local quaternion + its rest translation, world =
  * parent.world * local, parents before children. The MESHBIN mesh is rigidly skinned: each
  * vertex follows its bone's motion away from the rest pose (world * restWorld^-1).
- * Positions are raw 20.12 values (the file's units); PS1 space is Y-down, so the model sits
- * under a group turned half a turn about X to show "up" as up.
+ * Positions are raw 20.12 values (the file's units). The console's model space is the engine
+ * exporter's: Blender's Z-up armature space through diag(1, -1, -1), so "up" is -Z there; the
+ * model sits under a group turned +90 degrees about X, the same turn animspec's glTF writer
+ * gives roots (python/animspec/gltf/axes.py), so the viewer and a glTF viewer agree.
  */
 (function (root) {
   'use strict';
@@ -39,7 +41,7 @@
     sun.position.set(2, 3, 4);
     this.scene.add(sun);
     this.model = new THREE.Group();
-    this.model.rotation.x = Math.PI; // PS1 Y-down -> Y-up (a proper rotation: handedness kept)
+    this.model.rotation.x = Math.PI / 2; // console model space (-Z up) -> Y-up, as in the GLBs animspec writes
     this.scene.add(this.model);
     this.grid = null;
     this.showMesh = true;

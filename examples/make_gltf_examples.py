@@ -124,6 +124,35 @@ class _Blob:
         return len(self.gltf.accessors) - 1
 
 
+BOX_QUADS = ((0, 1, 2, 3), (7, 6, 5, 4), (0, 4, 5, 1), (1, 5, 6, 2), (2, 6, 7, 3), (3, 7, 4, 0))
+"""A box's faces over its 8 corners (4 at one end, then 4 at the other)."""
+
+
+def _box_triangles(base: int) -> list[tuple[int]]:
+    """Triangle indices of a box whose corners start at vertex ``base``: outward, counter-clockwise."""
+    out: list[tuple[int]] = []
+    for a, b, c, d in BOX_QUADS:
+        out += [(base + a,), (base + c,), (base + b,), (base + a,), (base + d,), (base + c,)]
+    return out
+
+
+def _skinned_mesh(gltf: GLTF2, blob: "_Blob", name: str, positions: list, joints: list, indices: list,
+                  skin_joints: list[int], skeleton: int, ibms: list) -> None:
+    """A rigidly skinned mesh (weight 1 on one joint per vertex), its skin and its node."""
+    primitive = Primitive(
+        attributes=Attributes(
+            POSITION=blob.add("f", positions, FLOAT, "VEC3", ARRAY_BUFFER, bounds=True),
+            JOINTS_0=blob.add("B", joints, UNSIGNED_BYTE, "VEC4", ARRAY_BUFFER),
+            WEIGHTS_0=blob.add("f", [(1.0, 0.0, 0.0, 0.0)] * len(positions), FLOAT, "VEC4", ARRAY_BUFFER),
+        ),
+        indices=blob.add("H", indices, UNSIGNED_SHORT, "SCALAR", ELEMENT_ARRAY_BUFFER),
+    )
+    gltf.meshes.append(Mesh(name=name, primitives=[primitive]))
+    gltf.skins.append(Skin(name=name, joints=skin_joints, skeleton=skeleton,
+                           inverseBindMatrices=blob.add("f", ibms, FLOAT, "MAT4")))
+    gltf.nodes.append(Node(name=f"{name}_mesh", mesh=len(gltf.meshes) - 1, skin=len(gltf.skins) - 1))
+
+
 def _channel(blob: _Blob, anim: Animation, node: int, times: list[float], values: list[tuple], interpolation: str) -> None:
     inp = blob.add("f", [(t,) for t in times], FLOAT, "SCALAR", bounds=True)
     out = blob.add("f", values, FLOAT, "VEC4")
@@ -161,21 +190,8 @@ def pendulum_rig() -> bytes:
             for sx, sy in ((-half, half), (half, half), (half, -half), (-half, -half)):
                 positions.append((sx, sy, sz))
                 joints.append((j, 0, 0, 0))
-        quads = [(0, 1, 2, 3), (7, 6, 5, 4), (0, 4, 5, 1), (1, 5, 6, 2), (2, 6, 7, 3), (3, 7, 4, 0)]
-        for a, b, c, d in quads:  # counter-clockwise seen from outside
-            indices += [(base + a,), (base + c,), (base + b,), (base + a,), (base + d,), (base + c,)]
-    primitive = Primitive(
-        attributes=Attributes(
-            POSITION=blob.add("f", positions, FLOAT, "VEC3", ARRAY_BUFFER, bounds=True),
-            JOINTS_0=blob.add("B", joints, UNSIGNED_BYTE, "VEC4", ARRAY_BUFFER),
-            WEIGHTS_0=blob.add("f", [(1.0, 0.0, 0.0, 0.0)] * len(positions), FLOAT, "VEC4", ARRAY_BUFFER),
-        ),
-        indices=blob.add("H", indices, UNSIGNED_SHORT, "SCALAR", ELEMENT_ARRAY_BUFFER),
-    )
-    gltf.meshes.append(Mesh(name="pendulum", primitives=[primitive]))
-    gltf.skins.append(Skin(name="pendulum", joints=[0, 1, 2, 3], skeleton=0,
-                           inverseBindMatrices=blob.add("f", ibms, FLOAT, "MAT4")))
-    gltf.nodes.append(Node(name="pendulum_mesh", mesh=0, skin=0))
+        indices += _box_triangles(base)
+    _skinned_mesh(gltf, blob, "pendulum", positions, joints, indices, [0, 1, 2, 3], 0, ibms)
     gltf.scenes.append(Scene(name="pendulum", nodes=[0, 4]))
     gltf.scene = 0
 
@@ -264,20 +280,8 @@ def biped_rig() -> bytes:
         for corner in corners:
             positions.append(tuple(float(v) for v in turn @ (origin[j] + corner)))
             joints.append((j, 0, 0, 0))
-        for a, b, c, d in ((0, 1, 2, 3), (7, 6, 5, 4), (0, 4, 5, 1), (1, 5, 6, 2), (2, 6, 7, 3), (3, 7, 4, 0)):
-            indices += [(base + a,), (base + c,), (base + b,), (base + a,), (base + d,), (base + c,)]  # outward, counter-clockwise
-    primitive = Primitive(
-        attributes=Attributes(
-            POSITION=blob.add("f", positions, FLOAT, "VEC3", ARRAY_BUFFER, bounds=True),
-            JOINTS_0=blob.add("B", joints, UNSIGNED_BYTE, "VEC4", ARRAY_BUFFER),
-            WEIGHTS_0=blob.add("f", [(1.0, 0.0, 0.0, 0.0)] * len(positions), FLOAT, "VEC4", ARRAY_BUFFER),
-        ),
-        indices=blob.add("H", indices, UNSIGNED_SHORT, "SCALAR", ELEMENT_ARRAY_BUFFER),
-    )
-    gltf.meshes.append(Mesh(name="biped", primitives=[primitive]))
-    gltf.skins.append(Skin(name="biped", joints=list(range(len(names))), skeleton=stand,
-                           inverseBindMatrices=blob.add("f", ibms, FLOAT, "MAT4")))
-    gltf.nodes.append(Node(name="biped_mesh", mesh=0, skin=0))
+        indices += _box_triangles(base)
+    _skinned_mesh(gltf, blob, "biped", positions, joints, indices, list(range(len(names))), stand, ibms)
     gltf.scenes.append(Scene(name="biped", nodes=[stand, stand + 1]))
     gltf.scene = 0
     blob.data += bytes(-len(blob.data) % 4)

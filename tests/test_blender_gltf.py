@@ -32,6 +32,7 @@ import numpy as np
 import pytest
 
 from conftest import ROOT
+from gltf_reference import multiply as quat_multiply
 
 pytestmark = pytest.mark.blender
 
@@ -168,17 +169,6 @@ def key_errors(got: np.ndarray, want: np.ndarray, floats: np.ndarray, exact: boo
         ambiguous = np.abs(scaled - np.rint(scaled)) < 0.01
         diff = np.where(ambiguous & (diff <= 1), 0, diff)
     return diff.max(axis=-1)
-
-
-def quat_multiply(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    aw, ax, ay, az = a
-    bw, bx, by, bz = b
-    return np.array([
-        aw * bw - ax * bx - ay * by - az * bz,
-        aw * bx + ax * bw + ay * bz - az * by,
-        aw * by - ax * bz + ay * bw + az * bx,
-        aw * bz + ax * by - ay * bx + az * bw,
-    ])
 
 
 def describe_offset(got: np.ndarray, reference: dict, joint: int) -> str:

@@ -54,16 +54,19 @@ from ..animbin.validate import validate
 from ..errors import AnimspecError
 from ..findings import Finding
 from ..skeleton import angle_between, quat_multiply
+from .keyfit import fit_track, reduce_advice
 from .rig import GltfSource, Rig, load_gltf, read_rig
 from .sampling import animation_duration, local_rotations, local_translations, sample_channels
 
-Fit = Literal["bake", "cut", "reduce"]
+Fit = Literal["bake", "cut", "reduce", "best"]
 """How a clip is fitted into MAX_KEYS keys per track.
 
 ``bake``: a key on every frame; a clip longer than MAX_KEYS frames is refused.
 ``cut``: a key on every frame; frames past MAX_KEYS are dropped (with a warning).
 ``reduce``: keys only where the shown pose would otherwise drift more than ``max_error_deg``
 from the curve; the console then steps between keys (it holds each key until the next).
+``best``: at most ``max_keys`` keys per track, frames and values chosen to minimise the
+largest error on screen (:mod:`.keyfit`); the report gives the error reached.
 """
 
 MAX_FRAMES = 0xFFFF
@@ -259,6 +262,7 @@ def convert(
     markers: Mapping[str, Sequence[MarkerSpec]] | None = None,
     looping: bool = True,
     split: bool = False,
+    max_keys: int = MAX_KEYS,
 ) -> Conversion:
     """Every animation of a skinned glTF (or those named in ``animations``) -> ANIMBIN.
 
@@ -273,10 +277,13 @@ def convert(
     ``looping``: the flags bit (the exporter sets it on every clip); a looping clip of T
     seconds gets round(T * Hz) frames (the frame at T is frame 0 again), a one-shot clip one
     more so that its last pose is shown. ``split``: more than MAX_ANIMATIONS animations go
-    to several files instead of being refused.
+    to several files instead of being refused. ``max_keys``: keys per track allowed (the
+    engine's MAX_KEYS at most).
     """
-    if fit not in ("bake", "cut", "reduce"):
-        raise AnimspecError(f"unknown fit {fit!r}; use 'bake', 'cut' or 'reduce'")
+    if fit not in ("bake", "cut", "reduce", "best"):
+        raise AnimspecError(f"unknown fit {fit!r}; use 'bake', 'cut', 'reduce' or 'best'")
+    if not 1 <= max_keys <= MAX_KEYS:
+        raise AnimspecError(f"max_keys {max_keys}: the engine holds 1 to {MAX_KEYS} keys per track (--max-keys)")
     if not max_error_deg > 0:
         raise AnimspecError("max_error_deg must be positive")
     gltf = load_gltf(source)
@@ -321,7 +328,7 @@ def convert(
             files.append(AnimbinFile())
         anim, clip = _convert_one(
             gltf, rig, index, source_name, hz, fit, max_error_deg, ps1_space, translations,
-            translation_scale, markers, looping, wanted, cache, len(files) - 1, warnings,
+            translation_scale, markers, looping, wanted, cache, len(files) - 1, warnings, max_keys,
         )
         files[-1].animations.append(anim)
         clips.append(clip)
@@ -353,25 +360,25 @@ def _convert_one(
     gltf: GLTF2, rig: Rig, index: int, source_name: str, hz: float, fit: Fit, max_error_deg: float,
     ps1_space: bool, translations: bool, translation_scale: float,
     markers: Mapping[str, Sequence[MarkerSpec]] | None, looping: bool, wanted: set[int],
-    cache: dict[int, bytes], file_index: int, warnings: list[str],
+    cache: dict[int, bytes], file_index: int, warnings: list[str], max_keys: int = MAX_KEYS,
 ) -> tuple[Animation, ClipReport]:
     where = f"animation {source_name!r}"
     seconds = animation_duration(gltf, index, cache)
     frames = _frame_count(seconds, hz, looping)
-    if frames > MAX_KEYS and fit == "bake":
+    if frames > max_keys and fit == "bake":
         raise AnimspecError(
-            f"{where}: {seconds:.3f} s at {hz:.2f} Hz is {frames} frames; the engine holds {MAX_KEYS} keys "
+            f"{where}: {seconds:.3f} s at {hz:.2f} Hz is {frames} frames; the engine holds {max_keys} keys "
             "per track and does not interpolate, so every frame needs a key. Cut the clip to "
-            f"{MAX_KEYS} frames, reduce keys within an angular error (the console then steps), "
+            f"{max_keys} frames, reduce keys within an angular error (the console then steps), "
             "or shorten the animation"
         )
-    if frames > MAX_KEYS and fit == "cut":
+    if frames > max_keys and fit == "cut":
         warnings.append(
-            f"{where}: cut from {frames} frames ({seconds:.3f} s) to {MAX_KEYS} "
-            f"({MAX_KEYS / hz:.3f} s); the rest of the animation is lost"
+            f"{where}: cut from {frames} frames ({seconds:.3f} s) to {max_keys} "
+            f"({max_keys / hz:.3f} s); the rest of the animation is lost"
             + ("; the loop now jumps back from the cut" if looping else "")
         )
-        frames = MAX_KEYS
+        frames = max_keys
     if frames > MAX_FRAMES:
         raise AnimspecError(
             f"{where}: {seconds:.3f} s at {hz:.2f} Hz is {frames} frames; an ANIMBIN animation holds "
@@ -395,29 +402,36 @@ def _convert_one(
     tracks: list[Track] = []
     keys_per_track: list[int] = []
     flips = 0
-    round_err = trunc_err = shown_err = 0.0
+    round_err = trunc_err = shown_err = bound_err = 0.0
     key_frames: list[list[int]] = []
     for j in range(len(rig.nodes)):
         q, n_flips = make_continuous(rotations[:, j])
         flips += n_flips
         encoded = encode_fp12(q)
-        keys = reduce_keys(q, encoded, max_error_deg, MAX_KEYS) if fit == "reduce" else list(range(frames))
-        # Dropping keys can leave neighbours more than a half turn apart: re-check the signs.
-        kept = encoded[keys]
-        for i in range(1, len(keys)):
-            if int(np.dot(kept[i - 1], kept[i])) < 0:
-                kept[i] = -kept[i]
-        if len(keys) > MAX_KEYS:
+        if fit == "best":  # frames and values chosen together (keys already sign-continuous)
+            fitted = fit_track(q, max_keys)
+            keys, kept = fitted.frames, fitted.values
+            bound_err = max(bound_err, fitted.lower_bound_deg)
+        else:
+            keys = reduce_keys(q, encoded, max_error_deg, max_keys) if fit == "reduce" else list(range(frames))
+            # Dropping keys can leave neighbours more than a half turn apart: re-check the signs.
+            kept = encoded[keys]
+            for i in range(1, len(keys)):
+                if int(np.dot(kept[i - 1], kept[i])) < 0:
+                    kept[i] = -kept[i]
+        if len(keys) > max_keys:
+            curves = [make_continuous(rotations[:, k])[0] for k in range(rotations.shape[1])]
+            advice = reduce_advice(curves, max_keys, reduce_keys, encode_fp12)
             raise AnimspecError(
-                f"{where}: joint {j} ({rig.names[j]!r}) needs {len(keys)} keys to stay within "
-                f"{max_error_deg} degrees; the engine holds {MAX_KEYS}: allow a larger error"
+                f"{where}: joint {j} ({rig.names[j]!r}) needs more than {max_keys} keys to stay within "
+                f"{max_error_deg} degrees with --fit reduce; {advice}"
             )
         tracks.append(Track(joint_id=j, keys=[RotationKey(f, *map(int, v)) for f, v in zip(keys, kept)]))
         keys_per_track.append(len(keys))
         key_frames.append(keys)
         round_err = max(round_err, fp12_error_deg(q[keys]))
         trunc_err = max(trunc_err, fp12_error_deg(q[keys], rounding=False))
-        shown_err = max(shown_err, held_error_deg(q, encoded, keys))
+        shown_err = max(shown_err, fitted.max_error_deg if fit == "best" else held_error_deg(q, encoded, keys))
 
     if translations:
         moves = local_translations(rig, channels, frames)
@@ -448,6 +462,12 @@ def _convert_one(
         warnings.append(
             f"{where}: keys reduced; the console does not interpolate, it holds each key until "
             f"the next, so the motion steps (largest error shown: {shown_err:.3f} degrees)"
+        )
+    if fit == "best" and steps:
+        warnings.append(
+            f"{where}: keys fitted to {max_keys} per track; the console holds each key until the next, "
+            f"so the motion steps (largest error shown: {shown_err:.3f} degrees; no {max_keys}-key "
+            f"track can show less than {bound_err:.3f})"
         )
     clip = ClipReport(source_name, str(name), file_index, seconds, frames, keys_per_track,
                       round_err, trunc_err, shown_err, flips, steps)

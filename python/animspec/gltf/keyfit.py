@@ -1,0 +1,398 @@
+"""Spending a track's key budget well: which frames get keys and what each key holds.
+
+The engine never interpolates (:mod:`animspec.animbin.playback`): at every vsync frame a
+bone shows ``Normalize(k)`` for the last key ``k`` at or before that frame. A track of at
+most ``max_keys`` keys, frame 0 keyed, is therefore a partition of the frames into at most
+``max_keys`` runs, each showing one fixed rotation. Minimising the largest angle between
+the curve and what the console shows is a minimax segmentation:
+
+* **cost of a run** (:func:`minimax_centre`): the rotation that minimises the largest angle
+  to the run's rotations is the centre of the smallest spherical cap holding them (as unit
+  quaternions in one hemisphere). Maximising ``min_f c . q_f`` over unit ``c`` is dual to
+  the point of smallest norm in the convex hull of the ``q_f`` (``c`` is its direction, the
+  optimum its norm), found exactly by Wolfe's algorithm ("Finding the nearest point in a
+  polytope", Mathematical Programming 11, 1976). This cost can only grow when a run grows.
+* **segmentation** (:func:`optimal_segments`): for a bound ``E`` the greedy that makes each
+  run as long as the bound allows uses the fewest runs (with a cost that grows with the run
+  that is the classic exchange argument); a bisection on ``E`` then finds the smallest bound
+  the budget allows. The tests check it against brute force.
+* **key value** (:func:`best_fp12`): the centre encoded in FP12, and its neighbours, each
+  seen through the engine's ``Normalize`` (:func:`animspec.fixed_point.normalize_quat_array`,
+  the function playback uses): the one whose shown rotation has the smallest largest error
+  over the run is written.
+
+The continuous optimum is a LOWER BOUND for every track of that many keys (whatever a key
+holds, the console shows one rotation per run), so the error reached minus that bound is the
+most any other choice could gain; :class:`TrackFit` reports both.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..animbin.model import FP12_ONE, MAX_KEYS, Animation, RotationKey, Track
+from ..animbin.playback import play_engine
+from ..fixed_point import normalize_quat_array
+from ..skeleton import angle_between
+
+WOLFE_TOLERANCE = 1e-13
+"""Wolfe stops when no point lies more than this below the current point's plane (unit
+points: far below the float noise of an angle)."""
+BISECTION_TOLERANCE_DEG = 1e-9
+"""The bisection on the error bound stops when the bracket is this narrow."""
+NEIGHBOURS = np.array(list(itertools.product((-1, 0, 1), repeat=4)), dtype=np.int64)
+"""FP12 offsets tried around the encoded centre (81 values, the centre's own encoding first
+after sorting by distance, so ties keep the plain encoding)."""
+NEIGHBOURS = NEIGHBOURS[np.argsort(np.abs(NEIGHBOURS).sum(axis=1), kind="stable")]
+
+
+# --- angles --------------------------------------------------------------------------------
+
+
+def rotation_angles_deg(c: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Rotation angle (degrees) between unit quaternions ``c`` (..., 1, 4) or (4,) and
+    ``q`` (..., 4), ignoring the sign. ``4 atan2(|c - q|, |c + q|)`` rather than
+    ``2 acos(|c . q|)``: acos loses half the digits near 1, and runs differing by 1e-6
+    degrees must be told apart."""
+    minus = np.sqrt(np.square(q - c).sum(axis=-1))
+    plus = np.sqrt(np.square(q + c).sum(axis=-1))
+    return np.degrees(4 * np.arctan2(np.minimum(minus, plus), np.maximum(minus, plus)))
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    return v / np.linalg.norm(v, axis=-1, keepdims=True)
+
+
+# --- the cost of one run: smallest enclosing cap (Wolfe) ----------------------------------
+
+
+@dataclass
+class _Corral:
+    """Wolfe's state: the point of the hull nearest the origin as weights on a few points."""
+
+    support: list[int]
+    weights: np.ndarray
+    point: np.ndarray
+
+
+def _solve(system: list[list[float]], rhs: list[float]) -> list[float] | None:
+    """Gaussian elimination with partial pivoting on a small dense system (at most 6 x 6
+    here: plain floats beat numpy's per-call cost by far); None when singular."""
+    n = len(rhs)
+    m = [row[:] + [r] for row, r in zip(system, rhs)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(m[r][col]))
+        if abs(m[pivot][col]) < 1e-14:
+            return None
+        m[col], m[pivot] = m[pivot], m[col]
+        for r in range(col + 1, n):
+            f = m[r][col] / m[col][col]
+            if f:
+                m[r] = [a - f * b for a, b in zip(m[r], m[col])]
+    out = [0.0] * n
+    for r in range(n - 1, -1, -1):
+        out[r] = (m[r][n] - sum(m[r][c] * out[c] for c in range(r + 1, n))) / m[r][r]
+    return out
+
+
+def _affine_minimum(sub: np.ndarray) -> list[float]:
+    """Weights (summing to 1) of the point nearest the origin on the affine hull of the rows
+    of ``sub``: the bordered system [[G, 1], [1^T, 0]] with G the Gram matrix."""
+    k = sub.shape[0]
+    gram = (sub @ sub.T).tolist()
+    system = [row + [1.0] for row in gram] + [[1.0] * k + [0.0]]
+    solution = _solve(system, [0.0] * k + [1.0])
+    if solution is None:  # affinely dependent points (repeated frames)
+        rhs = np.zeros(k + 1)
+        rhs[k] = 1.0
+        return np.linalg.lstsq(np.array(system), rhs, rcond=None)[0][:k].tolist()
+    return solution[:k]
+
+
+def _wolfe(points: np.ndarray, corral: _Corral) -> _Corral:
+    """The minimum-norm point of the convex hull of ``points`` (m, 4), from ``corral``."""
+    support, weights = list(corral.support), list(corral.weights)
+    x = np.asarray(weights) @ points[support]
+    for _ in range(10 * len(points) + 50):
+        dots = points @ x
+        j = int(np.argmin(dots))
+        if x @ x - dots[j] <= WOLFE_TOLERANCE or j in support:
+            break
+        support.append(j)
+        weights.append(0.0)
+        while True:  # minor cycle: the affine hull's nearest point, kept inside the hull
+            alpha = _affine_minimum(points[support])
+            if min(alpha) > 0:
+                weights = alpha
+                break
+            theta = min(
+                (w / (w - a) for w, a in zip(weights, alpha) if a <= 0 and w - a > 0), default=1.0
+            )
+            weights = [theta * a + (1 - theta) * w for w, a in zip(weights, alpha)]
+            biggest = max(range(len(weights)), key=weights.__getitem__)
+            kept = [i for i, w in enumerate(weights) if w > 1e-15 or i == biggest]
+            total = sum(weights[i] for i in kept)
+            support = [support[i] for i in kept]
+            weights = [weights[i] / total for i in kept]
+        x = np.asarray(weights) @ points[support]
+    return _Corral(support, np.asarray(weights), x)
+
+
+def minimax_centre(q: np.ndarray) -> tuple[np.ndarray, float]:
+    """The unit quaternion minimising the largest rotation angle to the rows of ``q``
+    (m, 4), and that angle in degrees. The rows are taken in the hemisphere of the first
+    (exact while the answer is below 180 degrees of rotation... and the curve is
+    continuous)."""
+    points = _oriented(q, q[0])
+    corral = _wolfe(points, _Corral([0], np.ones(1), points[0].copy()))
+    centre = _centre(corral.point, points)
+    return centre, float(rotation_angles_deg(centre, points).max())
+
+
+def _oriented(q: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    return np.where((q @ ref < 0)[:, None], -q, q)
+
+
+def _centre(x: np.ndarray, points: np.ndarray) -> np.ndarray:
+    norm = float(np.linalg.norm(x))
+    return x / norm if norm > 1e-12 else points[0]
+
+
+class RunCosts:
+    """``cost(a, b)``: the minimax angle of frames ``a..b`` of one curve, computed run by run
+    (start ``a``, growing ``b``) and cached, so that the segmentation's many bounds cost
+    one Wolfe update per (start, end) pair at most. ``cost`` is made non-decreasing in
+    ``b`` (running maximum) so float noise cannot break the greedy's premise."""
+
+    def __init__(self, q: np.ndarray) -> None:
+        self.q = np.asarray(q, dtype=np.float64)
+        self.n = self.q.shape[0]
+        self._rows: dict[int, tuple[list[float], np.ndarray, _Corral]] = {}
+
+    def _row(self, a: int) -> tuple[list[float], np.ndarray, _Corral]:
+        if a not in self._rows:
+            points = _oriented(self.q[a:], self.q[a])
+            self._rows[a] = ([0.0], points, _Corral([0], np.ones(1), points[0].copy()))
+        return self._rows[a]
+
+    def _extend(self, a: int) -> bool:
+        costs, points, corral = self._row(a)
+        b = a + len(costs)  # the next frame to add
+        if b >= self.n:
+            return False
+        run = points[: len(costs) + 1]
+        x = corral.point
+        if run[-1] @ x >= x @ x - WOLFE_TOLERANCE:  # inside the cap: the centre stays
+            costs.append(costs[-1])
+            return True
+        corral = _wolfe(run, corral)
+        self._rows[a] = (costs, points, corral)
+        cost = float(rotation_angles_deg(_centre(corral.point, run), run).max())
+        costs.append(max(cost, costs[-1]))
+        return True
+
+    def cost(self, a: int, b: int) -> float:
+        costs = self._row(a)[0]
+        while a + len(costs) <= b:
+            self._extend(a)
+        return costs[b - a]
+
+    def reach(self, a: int, bound: float) -> int:
+        """The last frame ``b >= a`` with ``cost(a, b) <= bound`` (``a`` itself at least)."""
+        costs = self._row(a)[0]
+        while costs[-1] <= bound and self._extend(a):
+            pass
+        return a + max(bisect.bisect_right(costs, bound) - 1, 0)
+
+
+# --- segmentation --------------------------------------------------------------------------
+
+
+def greedy_segments(reach: Callable[[int, float], int], n: int, bound: float, limit: int) -> list[int] | None:
+    """Run starts for ``bound``, each run as long as ``reach`` allows; None past ``limit`` runs."""
+    starts, a = [], 0
+    while a < n:
+        if len(starts) == limit:
+            return None
+        starts.append(a)
+        a = reach(a, bound) + 1
+    return starts
+
+
+def segments_cost(cost: Callable[[int, int], float], starts: list[int], n: int) -> float:
+    ends = starts[1:] + [n]
+    return max((cost(a, b - 1) for a, b in zip(starts, ends)), default=0.0)
+
+
+def optimal_segments(costs: RunCosts, max_keys: int) -> tuple[list[int], float]:
+    """At most ``max_keys`` run starts (0 first) minimising the largest run cost, and that
+    cost. Bisection on the bound; a feasible bound is lowered to the cost the greedy
+    actually reached (a run cost, so the search lands on the optimum itself)."""
+    n = costs.n
+    # Bracket: evenly spaced keys are feasible, so their cost bounds the optimum from above
+    # (and keeps the first bounds near it: a loose bound means long runs to walk).
+    best = [int(s) for s in np.unique(np.linspace(0, n, max_keys, endpoint=False).astype(int))]
+    hi = segments_cost(costs.cost, best, n)
+    lo = 0.0  # the greedy at 0 may be feasible too: hi then drops to 0
+    while hi - lo > BISECTION_TOLERANCE_DEG:
+        mid = (lo + hi) / 2
+        starts = greedy_segments(costs.reach, n, mid, max_keys)
+        if starts is None:
+            lo = mid
+        else:
+            best, hi = starts, segments_cost(costs.cost, starts, n)
+    return best, hi
+
+
+# --- the value each key holds --------------------------------------------------------------
+
+
+def shown_rotations(raw: np.ndarray) -> np.ndarray:
+    """What the console shows for raw FP12 keys (..., 4): ``Normalize``, as floats (unit
+    length restored in float only to measure angles). Rows the console cannot normalise
+    (a division by zero) come back as NaN."""
+    normalised, bad = normalize_quat_array(np.asarray(raw, dtype=np.int64).astype(np.int16))
+    out = normalised.astype(np.float64) / FP12_ONE
+    out[bad] = np.nan
+    return out
+
+
+def best_fp12(q: np.ndarray, centre: np.ndarray) -> tuple[np.ndarray, float]:
+    """The raw FP12 key (4,) near ``centre`` whose shown rotation has the smallest largest
+    angle to the rows of ``q``, and that angle."""
+    base = np.rint(centre * FP12_ONE).astype(np.int64)
+    candidates = np.clip(base + NEIGHBOURS, -0x8000, 0x7FFF)
+    shown = shown_rotations(candidates)
+    errors = rotation_angles_deg(_unit(shown)[:, None, :], q[None, :, :]).max(axis=1)
+    errors[np.isnan(errors)] = np.inf  # the console cannot normalise that value
+    i = int(np.argmin(errors))
+    return candidates[i], float(errors[i])
+
+
+# --- one track, one clip -------------------------------------------------------------------
+
+
+@dataclass
+class TrackFit:
+    """One joint's keys and how close they come."""
+
+    frames: list[int]
+    values: np.ndarray
+    """int64 (keys, 4): raw FP12 w, x, y, z as written (each in the previous key's hemisphere)."""
+    max_error_deg: float
+    """Largest angle between the curve and what the console shows, over every frame."""
+    lower_bound_deg: float
+    """No track of ``max_keys`` keys can show less (the continuous minimax optimum)."""
+
+
+def fit_track(q: np.ndarray, max_keys: int = MAX_KEYS) -> TrackFit:
+    """Keys for one joint's curve ``q`` (frames, 4), unit quaternions, one per vsync frame."""
+    q = _unit(np.asarray(q, dtype=np.float64))
+    if max_keys < 1:
+        raise ValueError("max_keys must be at least 1")
+    costs = RunCosts(q)
+    starts, bound = optimal_segments(costs, max_keys)
+    ends = starts[1:] + [q.shape[0]]
+    values, worst = [], 0.0
+    previous = np.array([1.0, 0.0, 0.0, 0.0])
+    for a, b in zip(starts, ends):
+        run = q[a:b]
+        centre, _ = minimax_centre(run)
+        if centre @ previous < 0:  # sign continuity, chosen before encoding: Normalize(-v) != -Normalize(v)
+            centre = -centre
+        value, error = best_fp12(run, centre)
+        values.append(value)
+        previous = value.astype(np.float64)
+        worst = max(worst, error)
+    return TrackFit(starts, np.array(values, dtype=np.int64), worst, bound)
+
+
+@dataclass
+class ClipFit:
+    """Every joint's :class:`TrackFit`, one clip."""
+
+    tracks: list[TrackFit]
+
+    @property
+    def max_error_deg(self) -> float:
+        return max((t.max_error_deg for t in self.tracks), default=0.0)
+
+    @property
+    def lower_bound_deg(self) -> float:
+        return max((t.lower_bound_deg for t in self.tracks), default=0.0)
+
+
+def fit_clip(rotations: np.ndarray, max_keys: int = MAX_KEYS) -> ClipFit:
+    """Keys for every joint of ``rotations`` (frames, joints, 4)."""
+    return ClipFit([fit_track(rotations[:, j], max_keys) for j in range(rotations.shape[1])])
+
+
+def rotation_tracks(fit: ClipFit) -> list[Track]:
+    """The ANIMBIN tracks of ``fit``, joint id = position."""
+    return [
+        Track(joint_id=j, keys=[RotationKey(f, *map(int, v)) for f, v in zip(t.frames, t.values)])
+        for j, t in enumerate(fit.tracks)
+    ]
+
+
+# --- measuring on engine playback ----------------------------------------------------------
+
+
+def playback_errors_deg(animation: Animation, rotations: np.ndarray) -> np.ndarray:
+    """(frames, joints) angle between ``rotations`` (frames, joints, 4), the curve at each
+    vsync frame, and what :func:`animspec.animbin.playback.play_engine` shows at that vsync
+    when ``animation`` is started at frame 0 and played one tick per vsync (a clip shorter
+    than the curve loops or holds, as on the console)."""
+    frames, joints = rotations.shape[:2]
+    played = play_engine(animation, [1] * frames, num_joints=joints)
+    return angle_between(played.rotations_float(), rotations)
+
+
+def reduce_threshold_deg(q: np.ndarray, encoded: np.ndarray, max_keys: int, reduce_keys: Callable) -> float:
+    """The smallest ``max_error_deg`` (to 1e-6 degree) for which the ``reduce`` greedy
+    (``reduce_keys(q, encoded, max_error_deg, limit)``) keys one joint in ``max_keys``."""
+    def fits(bound: float) -> bool:
+        return len(reduce_keys(q, encoded, bound, max_keys)) <= max_keys
+
+    lo, hi = 0.0, 180.0
+    if fits(lo):
+        return lo
+    while hi - lo > 1e-6:
+        mid = (lo + hi) / 2
+        lo, hi = (lo, mid) if fits(mid) else (mid, hi)
+    return hi
+
+
+def option_value(threshold: float, fits: Callable[[float], bool]) -> float:
+    """``threshold`` rounded UP to 0.001 degree, as a user would type it, raised until
+    ``fits`` holds (the reduce greedy is not guaranteed monotone in its bound)."""
+    value = math.ceil(threshold * 1000 - 1e-9) / 1000
+    for _ in range(1000):
+        if fits(value):
+            return value
+        value = round(value + 0.001, 3)
+    return value
+
+
+def reduce_advice(curves: list[np.ndarray], max_keys: int, reduce_keys: Callable, encode: Callable) -> str:
+    """What to say when ``reduce`` refuses a clip: from which ``--max-error`` it fits (its
+    greedy stops counting at ``max_keys + 1``, so the count it reached says nothing) and
+    what ``--fit best`` reaches with the same budget. ``curves``: each joint's (frames, 4)."""
+    encoded = [encode(q) for q in curves]
+    needed = max(reduce_threshold_deg(q, e, max_keys, reduce_keys) for q, e in zip(curves, encoded))
+
+    def fits(bound: float) -> bool:
+        return all(len(reduce_keys(q, e, bound, max_keys)) <= max_keys for q, e in zip(curves, encoded))
+
+    value = option_value(needed, fits)
+    best = fit_clip(np.stack(curves, axis=1), max_keys).max_error_deg
+    return (
+        f"it fits in {max_keys} keys from --max-error {value:.3f}; --fit best keeps every joint "
+        f"within {best:.3f} degrees with {max_keys} keys"
+    )

@@ -247,7 +247,9 @@ def optimal_segments(costs: RunCosts, max_keys: int) -> tuple[list[int], float]:
             lo = mid
         else:
             best, hi = starts, segments_cost(costs.cost, starts, n)
-    return best, hi
+    # The greedy at the optimum itself uses the fewest keys that reach it.
+    fewest = greedy_segments(costs.reach, n, hi, max_keys)
+    return (fewest, hi) if fewest is not None and len(fewest) <= len(best) else (best, hi)
 
 
 # --- the value each key holds --------------------------------------------------------------
@@ -265,17 +267,34 @@ def shown_rotations(raw: np.ndarray) -> np.ndarray:
 
 def best_fp12(q: np.ndarray, centre: np.ndarray) -> tuple[np.ndarray, float]:
     """The raw FP12 key (4,) near ``centre`` whose shown rotation has the smallest largest
-    angle to the rows of ``q``, and that angle."""
-    base = np.rint(centre * FP12_ONE).astype(np.int64)
-    candidates = np.clip(base + NEIGHBOURS, -0x8000, 0x7FFF)
-    shown = shown_rotations(candidates)
-    errors = rotation_angles_deg(_unit(shown)[:, None, :], q[None, :, :]).max(axis=1)
-    errors[np.isnan(errors)] = np.inf  # the console cannot normalise that value
-    i = int(np.argmin(errors))
-    return candidates[i], float(errors[i])
+    angle to the rows of ``q``, and that angle: from the centre's encoding, step to the best
+    of the 80 neighbours (+-1 per component) while that lowers the error (Normalize's
+    truncation makes the nearest encoding not always the best shown value)."""
+    value = np.rint(centre * FP12_ONE).astype(np.int64)
+    error = np.inf
+    for _ in range(64):
+        candidates = np.clip(value + NEIGHBOURS, -0x8000, 0x7FFF)
+        shown = shown_rotations(candidates)
+        errors = rotation_angles_deg(_unit(shown)[:, None, :], q[None, :, :]).max(axis=1)
+        errors[np.isnan(errors)] = np.inf  # the console cannot normalise that value
+        i = int(np.argmin(errors))  # the first of equals: the current value stays on a tie
+        if not errors[i] < error:
+            break
+        value, error = candidates[i], float(errors[i])
+    return value, error
 
 
 # --- one track, one clip -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReduceRule:
+    """``--fit reduce`` as the converter runs it, so that ``best`` can be held to it:
+    ``keys(q, encoded, max_error_deg, limit)`` gives its key frames (it stops counting past
+    ``limit``), ``encode(q)`` the FP12 samples those keys hold."""
+
+    keys: Callable[[np.ndarray, np.ndarray, float, int | None], list[int]]
+    encode: Callable[[np.ndarray], np.ndarray]
 
 
 @dataclass
@@ -289,28 +308,65 @@ class TrackFit:
     """Largest angle between the curve and what the console shows, over every frame."""
     lower_bound_deg: float
     """No track of ``max_keys`` keys can show less (the continuous minimax optimum)."""
+    method: str = "runs"
+    """"runs" (the minimax segmentation) or "reduce" (reduce's keys at its smallest bound
+    were better: possible only within the FP12 step, and kept then)."""
 
 
-def fit_track(q: np.ndarray, max_keys: int = MAX_KEYS) -> TrackFit:
-    """Keys for one joint's curve ``q`` (frames, 4), unit quaternions, one per vsync frame."""
+def sign_continuous(values: np.ndarray) -> np.ndarray:
+    """Raw keys with each in the previous one's hemisphere (the converter's rule for reduce)."""
+    kept = np.array(values, dtype=np.int64, copy=True)
+    for i in range(1, len(kept)):
+        if int(np.dot(kept[i - 1], kept[i])) < 0:
+            kept[i] = -kept[i]
+    return kept
+
+
+def shown_errors_deg(q: np.ndarray, frames: list[int], values: np.ndarray) -> np.ndarray:
+    """(frames,) angle between ``q`` and what the console shows: ``Normalize`` of the last
+    key at or before each frame (NaN keys the console cannot normalise count as 180)."""
+    held = np.searchsorted(np.asarray(frames), np.arange(q.shape[0]), side="right") - 1
+    shown = shown_rotations(values)[held]
+    errors = rotation_angles_deg(_unit(shown), q)
+    return np.where(np.isnan(errors), 180.0, errors)
+
+
+def reduce_track(q: np.ndarray, max_keys: int, rule: ReduceRule) -> tuple[list[int], np.ndarray, float]:
+    """What ``reduce`` writes at the smallest bound that fits ``max_keys`` keys: frames,
+    sign-continuous values and the largest error shown."""
+    encoded = rule.encode(q)
+    bound = reduce_threshold_deg(q, encoded, max_keys, rule.keys)
+    frames = rule.keys(q, encoded, bound, max_keys)
+    values = sign_continuous(encoded[frames])
+    return frames, values, float(shown_errors_deg(q, frames, values).max())
+
+
+def fit_track(q: np.ndarray, max_keys: int = MAX_KEYS, reduce: ReduceRule | None = None) -> TrackFit:
+    """Keys for one joint's curve ``q`` (frames, 4), unit quaternions, one per vsync frame.
+    With ``reduce``, reduce's own keys are kept instead when they show less."""
     q = _unit(np.asarray(q, dtype=np.float64))
     if max_keys < 1:
         raise ValueError("max_keys must be at least 1")
     costs = RunCosts(q)
     starts, bound = optimal_segments(costs, max_keys)
     ends = starts[1:] + [q.shape[0]]
-    values, worst = [], 0.0
+    values = []
     previous = np.array([1.0, 0.0, 0.0, 0.0])
     for a, b in zip(starts, ends):
         run = q[a:b]
         centre, _ = minimax_centre(run)
         if centre @ previous < 0:  # sign continuity, chosen before encoding: Normalize(-v) != -Normalize(v)
             centre = -centre
-        value, error = best_fp12(run, centre)
+        value, _ = best_fp12(run, centre)
         values.append(value)
         previous = value.astype(np.float64)
-        worst = max(worst, error)
-    return TrackFit(starts, np.array(values, dtype=np.int64), worst, bound)
+    fit = TrackFit(starts, np.array(values, dtype=np.int64), 0.0, bound)
+    fit.max_error_deg = float(shown_errors_deg(q, fit.frames, fit.values).max())
+    if reduce is not None:
+        frames, raw, error = reduce_track(q, max_keys, reduce)
+        if error < fit.max_error_deg:
+            return TrackFit(frames, raw, error, bound, "reduce")
+    return fit
 
 
 @dataclass
@@ -328,9 +384,9 @@ class ClipFit:
         return max((t.lower_bound_deg for t in self.tracks), default=0.0)
 
 
-def fit_clip(rotations: np.ndarray, max_keys: int = MAX_KEYS) -> ClipFit:
+def fit_clip(rotations: np.ndarray, max_keys: int = MAX_KEYS, reduce: ReduceRule | None = None) -> ClipFit:
     """Keys for every joint of ``rotations`` (frames, joints, 4)."""
-    return ClipFit([fit_track(rotations[:, j], max_keys) for j in range(rotations.shape[1])])
+    return ClipFit([fit_track(rotations[:, j], max_keys, reduce) for j in range(rotations.shape[1])])
 
 
 def rotation_tracks(fit: ClipFit) -> list[Track]:
@@ -356,7 +412,8 @@ def playback_errors_deg(animation: Animation, rotations: np.ndarray) -> np.ndarr
 
 def reduce_threshold_deg(q: np.ndarray, encoded: np.ndarray, max_keys: int, reduce_keys: Callable) -> float:
     """The smallest ``max_error_deg`` (to 1e-6 degree) for which the ``reduce`` greedy
-    (``reduce_keys(q, encoded, max_error_deg, limit)``) keys one joint in ``max_keys``."""
+    (``reduce_keys(q, encoded, max_error_deg, limit)``) keys one joint in ``max_keys``
+    (a bisection: where the greedy's count is not monotone in its bound, a bound that fits)."""
     def fits(bound: float) -> bool:
         return len(reduce_keys(q, encoded, bound, max_keys)) <= max_keys
 
@@ -380,18 +437,18 @@ def option_value(threshold: float, fits: Callable[[float], bool]) -> float:
     return value
 
 
-def reduce_advice(curves: list[np.ndarray], max_keys: int, reduce_keys: Callable, encode: Callable) -> str:
+def reduce_advice(curves: list[np.ndarray], max_keys: int, rule: ReduceRule) -> str:
     """What to say when ``reduce`` refuses a clip: from which ``--max-error`` it fits (its
     greedy stops counting at ``max_keys + 1``, so the count it reached says nothing) and
     what ``--fit best`` reaches with the same budget. ``curves``: each joint's (frames, 4)."""
-    encoded = [encode(q) for q in curves]
-    needed = max(reduce_threshold_deg(q, e, max_keys, reduce_keys) for q, e in zip(curves, encoded))
+    encoded = [rule.encode(q) for q in curves]
+    needed = max(reduce_threshold_deg(q, e, max_keys, rule.keys) for q, e in zip(curves, encoded))
 
     def fits(bound: float) -> bool:
-        return all(len(reduce_keys(q, e, bound, max_keys)) <= max_keys for q, e in zip(curves, encoded))
+        return all(len(rule.keys(q, e, bound, max_keys)) <= max_keys for q, e in zip(curves, encoded))
 
     value = option_value(needed, fits)
-    best = fit_clip(np.stack(curves, axis=1), max_keys).max_error_deg
+    best = fit_clip(np.stack(curves, axis=1), max_keys, rule).max_error_deg
     return (
         f"it fits in {max_keys} keys from --max-error {value:.3f}; --fit best keeps every joint "
         f"within {best:.3f} degrees with {max_keys} keys"

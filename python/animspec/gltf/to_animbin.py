@@ -54,7 +54,7 @@ from ..animbin.validate import validate
 from ..errors import AnimspecError
 from ..findings import Finding
 from ..skeleton import angle_between, quat_multiply
-from .keyfit import fit_track, reduce_advice
+from .keyfit import ReduceRule, fit_track, reduce_advice
 from .rig import GltfSource, Rig, load_gltf, read_rig
 from .sampling import animation_duration, local_rotations, local_translations, sample_channels
 
@@ -409,7 +409,7 @@ def _convert_one(
         flips += n_flips
         encoded = encode_fp12(q)
         if fit == "best":  # frames and values chosen together (keys already sign-continuous)
-            fitted = fit_track(q, max_keys)
+            fitted = fit_track(q, max_keys, ReduceRule(reduce_keys, encode_fp12))
             keys, kept = fitted.frames, fitted.values
             bound_err = max(bound_err, fitted.lower_bound_deg)
         else:
@@ -421,7 +421,7 @@ def _convert_one(
                     kept[i] = -kept[i]
         if len(keys) > max_keys:
             curves = [make_continuous(rotations[:, k])[0] for k in range(rotations.shape[1])]
-            advice = reduce_advice(curves, max_keys, reduce_keys, encode_fp12)
+            advice = reduce_advice(curves, max_keys, ReduceRule(reduce_keys, encode_fp12))
             raise AnimspecError(
                 f"{where}: joint {j} ({rig.names[j]!r}) needs more than {max_keys} keys to stay within "
                 f"{max_error_deg} degrees with --fit reduce; {advice}"

@@ -103,16 +103,37 @@ def _solve(system: list[list[float]], rhs: list[float]) -> list[float] | None:
 
 def _affine_minimum(sub: np.ndarray) -> list[float]:
     """Weights (summing to 1) of the point nearest the origin on the affine hull of the rows
-    of ``sub``: the bordered system [[G, 1], [1^T, 0]] with G the Gram matrix."""
+    of ``sub``: with ``d_i = p_i - p_0``, minimise ``|p_0 + sum b_i d_i|``, i.e. solve the
+    normal equations ``(d d^T) b = -d p_0``. Closed forms for 2 and 3 points (the usual
+    corral along a curve), elimination beyond; least squares when the points are affinely
+    dependent (repeated frames)."""
     k = sub.shape[0]
-    gram = (sub @ sub.T).tolist()
-    system = [row + [1.0] for row in gram] + [[1.0] * k + [0.0]]
-    solution = _solve(system, [0.0] * k + [1.0])
-    if solution is None:  # affinely dependent points (repeated frames)
-        rhs = np.zeros(k + 1)
-        rhs[k] = 1.0
-        return np.linalg.lstsq(np.array(system), rhs, rcond=None)[0][:k].tolist()
-    return solution[:k]
+    if k == 1:
+        return [1.0]
+    d = (sub[1:] - sub[0]).tolist()
+    p0 = sub[0].tolist()
+    m = [[sum(a * b for a, b in zip(di, dj)) for dj in d] for di in d]
+    rhs = [-sum(a * b for a, b in zip(di, p0)) for di in d]
+    beta: list[float] | None
+    if k == 2:
+        beta = [rhs[0] / m[0][0]] if m[0][0] > 1e-28 else None
+    elif k == 3:
+        det = m[0][0] * m[1][1] - m[0][1] * m[1][0]
+        scale = m[0][0] * m[1][1]
+        beta = (
+            [(rhs[0] * m[1][1] - m[0][1] * rhs[1]) / det, (m[0][0] * rhs[1] - m[1][0] * rhs[0]) / det]
+            if abs(det) > 1e-12 * scale and scale > 0 else None
+        )
+    else:
+        beta = _solve(m, rhs)
+    if beta is None:
+        system = np.ones((k + 1, k + 1))
+        system[:k, :k] = sub @ sub.T
+        system[k, k] = 0.0
+        rhs_full = np.zeros(k + 1)
+        rhs_full[k] = 1.0
+        return np.linalg.lstsq(system, rhs_full, rcond=None)[0][:k].tolist()
+    return [1.0 - sum(beta), *beta]
 
 
 def _wolfe(points: np.ndarray, corral: _Corral) -> _Corral:
@@ -233,13 +254,21 @@ def segments_cost(cost: Callable[[int, int], float], starts: list[int], n: int) 
 def optimal_segments(costs: RunCosts, max_keys: int) -> tuple[list[int], float]:
     """At most ``max_keys`` run starts (0 first) minimising the largest run cost, and that
     cost. Bisection on the bound; a feasible bound is lowered to the cost the greedy
-    actually reached (a run cost, so the search lands on the optimum itself)."""
+    actually reached (a run cost, so the search lands on the optimum itself).
+
+    Every bound tried walks about the whole curve, and far from the optimum those walks are
+    new; so the bracket comes from the same problem on every other frame first (recursively):
+    any segmentation of all frames is one of the half (same or lower cost), so the half's
+    optimum is a lower bound, and its runs stretched back over all frames an upper bound."""
     n = costs.n
-    # Bracket: evenly spaced keys are feasible, so their cost bounds the optimum from above
-    # (and keeps the first bounds near it: a loose bound means long runs to walk).
-    best = [int(s) for s in np.unique(np.linspace(0, n, max_keys, endpoint=False).astype(int))]
-    hi = segments_cost(costs.cost, best, n)
     lo = 0.0  # the greedy at 0 may be feasible too: hi then drops to 0
+    if n > 4 * max_keys:
+        half_starts, half_bound = optimal_segments(RunCosts(costs.q[::2]), max_keys)
+        best = [2 * s for s in half_starts]
+        lo = max(half_bound - BISECTION_TOLERANCE_DEG, 0.0)
+    else:
+        best = list(range(min(n, max_keys)))
+    hi = segments_cost(costs.cost, best, n)
     while hi - lo > BISECTION_TOLERANCE_DEG:
         mid = (lo + hi) / 2
         starts = greedy_segments(costs.reach, n, mid, max_keys)
@@ -331,11 +360,14 @@ def shown_errors_deg(q: np.ndarray, frames: list[int], values: np.ndarray) -> np
     return np.where(np.isnan(errors), 180.0, errors)
 
 
-def reduce_track(q: np.ndarray, max_keys: int, rule: ReduceRule) -> tuple[list[int], np.ndarray, float]:
+def reduce_track(
+    q: np.ndarray, max_keys: int, rule: ReduceRule, lower_bound: float = 0.0
+) -> tuple[list[int], np.ndarray, float]:
     """What ``reduce`` writes at the smallest bound that fits ``max_keys`` keys: frames,
-    sign-continuous values and the largest error shown."""
+    sign-continuous values and the largest error shown. ``lower_bound``: see
+    :func:`reduce_threshold_deg`."""
     encoded = rule.encode(q)
-    bound = reduce_threshold_deg(q, encoded, max_keys, rule.keys)
+    bound = reduce_threshold_deg(q, encoded, max_keys, rule.keys, lower_bound)
     frames = rule.keys(q, encoded, bound, max_keys)
     values = sign_continuous(encoded[frames])
     return frames, values, float(shown_errors_deg(q, frames, values).max())
@@ -363,7 +395,7 @@ def fit_track(q: np.ndarray, max_keys: int = MAX_KEYS, reduce: ReduceRule | None
     fit = TrackFit(starts, np.array(values, dtype=np.int64), 0.0, bound)
     fit.max_error_deg = float(shown_errors_deg(q, fit.frames, fit.values).max())
     if reduce is not None:
-        frames, raw, error = reduce_track(q, max_keys, reduce)
+        frames, raw, error = reduce_track(q, max_keys, reduce, bound)
         if error < fit.max_error_deg:
             return TrackFit(frames, raw, error, bound, "reduce")
     return fit
@@ -410,17 +442,25 @@ def playback_errors_deg(animation: Animation, rotations: np.ndarray) -> np.ndarr
     return angle_between(played.rotations_float(), rotations)
 
 
-def reduce_threshold_deg(q: np.ndarray, encoded: np.ndarray, max_keys: int, reduce_keys: Callable) -> float:
-    """The smallest ``max_error_deg`` (to 1e-6 degree) for which the ``reduce`` greedy
-    (``reduce_keys(q, encoded, max_error_deg, limit)``) keys one joint in ``max_keys``
-    (a bisection: where the greedy's count is not monotone in its bound, a bound that fits)."""
+def reduce_threshold_deg(
+    q: np.ndarray, encoded: np.ndarray, max_keys: int, reduce_keys: Callable, lower_bound: float = 0.0,
+    tolerance: float = 1e-4,
+) -> float:
+    """The smallest ``max_error_deg`` (within ``tolerance`` degree) for which the ``reduce``
+    greedy (``reduce_keys(q, encoded, max_error_deg, limit)``) keys one joint in ``max_keys``
+    (a bisection: where the greedy's count is not monotone in its bound, a bound that fits).
+    ``lower_bound``: a bound known not to fit or to be the least (the continuous optimum:
+    reduce's keys are one rotation per run too), to start the bracket there."""
     def fits(bound: float) -> bool:
         return len(reduce_keys(q, encoded, bound, max_keys)) <= max_keys
 
-    lo, hi = 0.0, 180.0
+    lo = max(lower_bound - tolerance, 0.0)
     if fits(lo):
         return lo
-    while hi - lo > 1e-6:
+    hi = max(2 * lo, 1.0)
+    while hi < 360.0 and not fits(hi):  # at 360 degrees nothing drifts: one key fits
+        lo, hi = hi, 2 * hi
+    while hi - lo > tolerance:
         mid = (lo + hi) / 2
         lo, hi = (lo, mid) if fits(mid) else (mid, hi)
     return hi

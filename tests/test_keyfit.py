@@ -4,6 +4,7 @@ the key values through the engine's Normalize, and the error measured on engine 
 from __future__ import annotations
 
 import itertools
+import re
 
 import numpy as np
 import pytest
@@ -190,3 +191,28 @@ def test_never_worse_than_reduce(seed, max_keys):
     assert best.max_error_deg <= reduce_error(q, max_keys) + 1e-9
     runs_only = fit_track(q, max_keys)
     assert best.max_error_deg <= runs_only.max_error_deg
+
+
+# --- through the CLI -----------------------------------------------------------------------
+
+
+def test_cli_fit_best_with_max_keys(tmp_path, capsys):
+    from test_gltf_to_animbin import glb_with
+
+    from animspec.animbin import read_bytes
+    from animspec.cli import main
+
+    src = tmp_path / "long.glb"
+    src.write_bytes(glb_with(2.0))  # 120 frames
+    out = tmp_path / "long.animbin"
+    assert main(["convert", str(src), "-o", str(out), "--fit", "best", "--max-keys", "12"]) == 0
+    report = capsys.readouterr().out
+    anim = read_bytes(out.read_bytes(), str(out)).animations[0]
+    assert anim.length == 120 and all(1 <= len(t.keys) <= 12 for t in anim.tracks)
+    assert any(len(t.keys) == 12 for t in anim.tracks)
+    shown = float(re.search(r"largest error on screen ([0-9.]+) deg", report).group(1))
+    bound = float(re.search(r"no 12-key track can show less than ([0-9.]+)", report).group(1))
+    assert bound <= shown <= bound + ROUND_BOUND_DEG + 0.001
+    assert main(["convert", str(src), "-o", str(tmp_path / "x.animbin"), "--fit", "best", "--max-keys", "31"]) != 0
+    assert "--max-keys 31: the engine holds 1 to 30 keys per track" in capsys.readouterr().err
+    assert not (tmp_path / "x.animbin").exists()

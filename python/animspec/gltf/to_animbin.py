@@ -283,7 +283,7 @@ def convert(
     if fit not in ("bake", "cut", "reduce", "best"):
         raise AnimspecError(f"unknown fit {fit!r}; use 'bake', 'cut', 'reduce' or 'best'")
     if not 1 <= max_keys <= MAX_KEYS:
-        raise AnimspecError(f"max_keys {max_keys}: the engine holds 1 to {MAX_KEYS} keys per track (--max-keys)")
+        raise AnimspecError(f"--max-keys {max_keys}: the engine holds 1 to {MAX_KEYS} keys per track")
     if not max_error_deg > 0:
         raise AnimspecError("max_error_deg must be positive")
     gltf = load_gltf(source)
@@ -463,7 +463,7 @@ def _convert_one(
             f"{where}: keys reduced; the console does not interpolate, it holds each key until "
             f"the next, so the motion steps (largest error shown: {shown_err:.3f} degrees)"
         )
-    if fit == "best" and steps:
+    if fit == "best" and steps and shown_err > ROUND_BOUND_DEG:  # within the FP12 step nothing is seen to step
         warnings.append(
             f"{where}: keys fitted to {max_keys} per track; the console holds each key until the next, "
             f"so the motion steps (largest error shown: {shown_err:.3f} degrees; no {max_keys}-key "

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from animspec.animbin.model import Animation, Name, RotationKey, Track
+from animspec.gltf import keyfit
 from animspec.gltf.keyfit import (
     ReduceRule,
     RunCosts,
@@ -216,3 +217,32 @@ def test_cli_fit_best_with_max_keys(tmp_path, capsys):
     assert main(["convert", str(src), "-o", str(tmp_path / "x.animbin"), "--fit", "best", "--max-keys", "31"]) != 0
     assert "--max-keys 31: the engine holds 1 to 30 keys per track" in capsys.readouterr().err
     assert not (tmp_path / "x.animbin").exists()
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("max_keys", [5, 30])
+def test_the_quick_reduce_check_never_rules_reduce_out_wrongly(seed, max_keys):
+    """fit_track runs reduce's full search only where one reduce pass says reduce could
+    win: whenever reduce does show less than some error, that check must say so."""
+    q = random_curve(seed, 160) if seed % 2 else smooth_clip(seed, 160, 1)[:, 0]
+    shown = reduce_error(q, max_keys)
+    for above in (1e-6, 1e-3, 0.1, 1.0):
+        assert keyfit._reduce_may_beat(q, max_keys, REDUCE, shown + above)
+
+
+def test_reduces_keys_are_kept_when_they_show_less(monkeypatch):
+    q = smooth_clip(3, 150, 1)[:, 0]
+    honest = fit_track(q, 10, REDUCE)
+    assert honest.method == "runs"
+
+    def spoilt(run, centre):  # a key value tens of degrees off: reduce now does better
+        value, _ = real(run, centre)
+        value = value + np.array([0, 2000, -2000, 0])
+        return value, float(angle_between(shown_rotations(value), run).max())
+
+    real = keyfit.best_fp12
+    monkeypatch.setattr(keyfit, "best_fp12", spoilt)
+    kept = fit_track(q, 10, REDUCE)
+    assert kept.method == "reduce"
+    assert kept.max_error_deg == pytest.approx(reduce_error(q, 10), abs=1e-6)
+    assert kept.max_error_deg < fit_track(q, 10).max_error_deg

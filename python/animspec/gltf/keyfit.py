@@ -16,14 +16,15 @@ the curve and what the console shows is a minimax segmentation:
   run as long as the bound allows uses the fewest runs (with a cost that grows with the run
   that is the classic exchange argument); a bisection on ``E`` then finds the smallest bound
   the budget allows. The tests check it against brute force.
-* **key value** (:func:`best_fp12`): the centre encoded in FP12, and its neighbours, each
-  seen through the engine's ``Normalize`` (:func:`animspec.fixed_point.normalize_quat_array`,
-  the function playback uses): the one whose shown rotation has the smallest largest error
-  over the run is written.
+* **key value** (:func:`best_fp12`): the centre encoded in FP12, then the best of its
+  neighbours while one is better, each seen through the engine's ``Normalize``
+  (:func:`animspec.fixed_point.normalize_quat_array`, the function playback uses).
 
 The continuous optimum is a LOWER BOUND for every track of that many keys (whatever a key
 holds, the console shows one rotation per run), so the error reached minus that bound is the
-most any other choice could gain; :class:`TrackFit` reports both.
+most any other choice could gain; :class:`TrackFit` reports both. Given ``reduce``'s rule
+(:class:`ReduceRule`), :func:`fit_track` also keeps reduce's own keys when they happen to
+show less, so the result is never worse than ``reduce``.
 """
 
 from __future__ import annotations
@@ -72,18 +73,40 @@ def _unit(v: np.ndarray) -> np.ndarray:
 # --- the cost of one run: smallest enclosing cap (Wolfe) ----------------------------------
 
 
+Vec4 = tuple[float, float, float, float]
+
+
+def _dot(a: Vec4, b: Vec4) -> float:
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3]
+
+
 @dataclass
 class _Corral:
-    """Wolfe's state: the point of the hull nearest the origin as weights on a few points."""
+    """Wolfe's state: the point of the hull nearest the origin as weights on a few points.
+
+    Plain floats and tuples, not numpy: the points are a run of a few dozen frames and the
+    corral at most five, so numpy's per-call cost would dominate (the segmentation makes
+    about a thousand updates per joint)."""
 
     support: list[int]
-    weights: np.ndarray
-    point: np.ndarray
+    weights: list[float]
+    point: Vec4
+
+
+def _combine(points: list[Vec4], support: list[int], weights: list[float]) -> Vec4:
+    x = [0.0, 0.0, 0.0, 0.0]
+    for i, w in zip(support, weights):
+        p = points[i]
+        x[0] += w * p[0]
+        x[1] += w * p[1]
+        x[2] += w * p[2]
+        x[3] += w * p[3]
+    return (x[0], x[1], x[2], x[3])
 
 
 def _solve(system: list[list[float]], rhs: list[float]) -> list[float] | None:
-    """Gaussian elimination with partial pivoting on a small dense system (at most 6 x 6
-    here: plain floats beat numpy's per-call cost by far); None when singular."""
+    """Gaussian elimination with partial pivoting on a small dense system (at most 4 x 4
+    here); None when singular."""
     n = len(rhs)
     m = [row[:] + [r] for row, r in zip(system, rhs)]
     for col in range(n):
@@ -101,19 +124,19 @@ def _solve(system: list[list[float]], rhs: list[float]) -> list[float] | None:
     return out
 
 
-def _affine_minimum(sub: np.ndarray) -> list[float]:
-    """Weights (summing to 1) of the point nearest the origin on the affine hull of the rows
-    of ``sub``: with ``d_i = p_i - p_0``, minimise ``|p_0 + sum b_i d_i|``, i.e. solve the
+def _affine_minimum(sub: list[Vec4]) -> list[float]:
+    """Weights (summing to 1) of the point nearest the origin on the affine hull of
+    ``sub``: with ``d_i = p_i - p_0``, minimise ``|p_0 + sum b_i d_i|``, i.e. solve the
     normal equations ``(d d^T) b = -d p_0``. Closed forms for 2 and 3 points (the usual
     corral along a curve), elimination beyond; least squares when the points are affinely
     dependent (repeated frames)."""
-    k = sub.shape[0]
+    k = len(sub)
     if k == 1:
         return [1.0]
-    d = (sub[1:] - sub[0]).tolist()
-    p0 = sub[0].tolist()
-    m = [[sum(a * b for a, b in zip(di, dj)) for dj in d] for di in d]
-    rhs = [-sum(a * b for a, b in zip(di, p0)) for di in d]
+    p0 = sub[0]
+    d = [(p[0] - p0[0], p[1] - p0[1], p[2] - p0[2], p[3] - p0[3]) for p in sub[1:]]
+    m = [[_dot(di, dj) for dj in d] for di in d]
+    rhs = [-_dot(di, p0) for di in d]
     beta: list[float] | None
     if k == 2:
         beta = [rhs[0] / m[0][0]] if m[0][0] > 1e-28 else None
@@ -122,13 +145,14 @@ def _affine_minimum(sub: np.ndarray) -> list[float]:
         scale = m[0][0] * m[1][1]
         beta = (
             [(rhs[0] * m[1][1] - m[0][1] * rhs[1]) / det, (m[0][0] * rhs[1] - m[1][0] * rhs[0]) / det]
-            if abs(det) > 1e-12 * scale and scale > 0 else None
+            if scale > 0 and abs(det) > 1e-12 * scale else None
         )
     else:
         beta = _solve(m, rhs)
     if beta is None:
+        points = np.array(sub)
         system = np.ones((k + 1, k + 1))
-        system[:k, :k] = sub @ sub.T
+        system[:k, :k] = points @ points.T
         system[k, k] = 0.0
         rhs_full = np.zeros(k + 1)
         rhs_full[k] = 1.0
@@ -136,19 +160,22 @@ def _affine_minimum(sub: np.ndarray) -> list[float]:
     return [1.0 - sum(beta), *beta]
 
 
-def _wolfe(points: np.ndarray, corral: _Corral) -> _Corral:
-    """The minimum-norm point of the convex hull of ``points`` (m, 4), from ``corral``."""
+def _wolfe(points: list[Vec4], corral: _Corral) -> _Corral:
+    """The minimum-norm point of the convex hull of ``points``, from ``corral``."""
     support, weights = list(corral.support), list(corral.weights)
-    x = np.asarray(weights) @ points[support]
+    x = _combine(points, support, weights)
     for _ in range(10 * len(points) + 50):
-        dots = points @ x
-        j = int(np.argmin(dots))
-        if x @ x - dots[j] <= WOLFE_TOLERANCE or j in support:
+        j, lowest = 0, math.inf
+        for i, p in enumerate(points):
+            d = _dot(p, x)
+            if d < lowest:
+                j, lowest = i, d
+        if _dot(x, x) - lowest <= WOLFE_TOLERANCE or j in support:
             break
         support.append(j)
         weights.append(0.0)
         while True:  # minor cycle: the affine hull's nearest point, kept inside the hull
-            alpha = _affine_minimum(points[support])
+            alpha = _affine_minimum([points[i] for i in support])
             if min(alpha) > 0:
                 weights = alpha
                 break
@@ -161,60 +188,75 @@ def _wolfe(points: np.ndarray, corral: _Corral) -> _Corral:
             total = sum(weights[i] for i in kept)
             support = [support[i] for i in kept]
             weights = [weights[i] / total for i in kept]
-        x = np.asarray(weights) @ points[support]
-    return _Corral(support, np.asarray(weights), x)
+        x = _combine(points, support, weights)
+    return _Corral(support, weights, x)
 
 
-def minimax_centre(q: np.ndarray) -> tuple[np.ndarray, float]:
-    """The unit quaternion minimising the largest rotation angle to the rows of ``q``
-    (m, 4), and that angle in degrees. The rows are taken in the hemisphere of the first
-    (exact while the answer is below 180 degrees of rotation... and the curve is
-    continuous)."""
-    points = _oriented(q, q[0])
-    corral = _wolfe(points, _Corral([0], np.ones(1), points[0].copy()))
-    centre = _centre(corral.point, points)
-    return centre, float(rotation_angles_deg(centre, points).max())
+def _centre(x: Vec4, first: Vec4) -> Vec4:
+    norm = math.sqrt(_dot(x, x))
+    return (x[0] / norm, x[1] / norm, x[2] / norm, x[3] / norm) if norm > 1e-12 else first
+
+
+def _angle_deg(c: Vec4, p: Vec4) -> float:
+    """:func:`rotation_angles_deg` for one pair, in plain floats."""
+    minus = math.sqrt((p[0] - c[0]) ** 2 + (p[1] - c[1]) ** 2 + (p[2] - c[2]) ** 2 + (p[3] - c[3]) ** 2)
+    plus = math.sqrt((p[0] + c[0]) ** 2 + (p[1] + c[1]) ** 2 + (p[2] + c[2]) ** 2 + (p[3] + c[3]) ** 2)
+    return math.degrees(4 * math.atan2(min(minus, plus), max(minus, plus)))
 
 
 def _oriented(q: np.ndarray, ref: np.ndarray) -> np.ndarray:
     return np.where((q @ ref < 0)[:, None], -q, q)
 
 
-def _centre(x: np.ndarray, points: np.ndarray) -> np.ndarray:
-    norm = float(np.linalg.norm(x))
-    return x / norm if norm > 1e-12 else points[0]
+def minimax_centre(q: np.ndarray) -> tuple[np.ndarray, float]:
+    """The unit quaternion minimising the largest rotation angle to the rows of ``q``
+    (m, 4), and that angle in degrees (measured over every row). The rows are taken in the
+    hemisphere of the first row, which is exact whenever the answer is below 90 degrees
+    (every row is then within a quarter turn of the centre, and so within a half turn of
+    the first row)."""
+    points = _oriented(np.asarray(q, dtype=np.float64), np.asarray(q[0], dtype=np.float64))
+    rows = [tuple(p) for p in points.tolist()]
+    corral = _wolfe(rows, _Corral([0], [1.0], rows[0]))
+    centre = np.array(_centre(corral.point, rows[0]))
+    return centre, float(rotation_angles_deg(centre, points).max())
 
 
 class RunCosts:
     """``cost(a, b)``: the minimax angle of frames ``a..b`` of one curve, computed run by run
     (start ``a``, growing ``b``) and cached, so that the segmentation's many bounds cost
     one Wolfe update per (start, end) pair at most. ``cost`` is made non-decreasing in
-    ``b`` (running maximum) so float noise cannot break the greedy's premise."""
+    ``b`` (running maximum) so float noise cannot break the greedy's premise. The cost of
+    a run is the angle from its cap's centre to the corral's points, the farthest ones."""
 
     def __init__(self, q: np.ndarray) -> None:
         self.q = np.asarray(q, dtype=np.float64)
         self.n = self.q.shape[0]
-        self._rows: dict[int, tuple[list[float], np.ndarray, _Corral]] = {}
+        self._points: list[Vec4] = [tuple(p) for p in self.q.tolist()]  # type: ignore[misc]
+        self._rows: dict[int, tuple[list[float], list[Vec4], _Corral]] = {}
 
-    def _row(self, a: int) -> tuple[list[float], np.ndarray, _Corral]:
+    def _row(self, a: int) -> tuple[list[float], list[Vec4], _Corral]:
         if a not in self._rows:
-            points = _oriented(self.q[a:], self.q[a])
-            self._rows[a] = ([0.0], points, _Corral([0], np.ones(1), points[0].copy()))
+            first = self._points[a]
+            self._rows[a] = ([0.0], [first], _Corral([0], [1.0], first))
         return self._rows[a]
 
     def _extend(self, a: int) -> bool:
-        costs, points, corral = self._row(a)
+        costs, run, corral = self._row(a)
         b = a + len(costs)  # the next frame to add
         if b >= self.n:
             return False
-        run = points[: len(costs) + 1]
+        new = self._points[b]
+        if _dot(new, run[0]) < 0:  # in the run's hemisphere
+            new = (-new[0], -new[1], -new[2], -new[3])
+        run.append(new)
         x = corral.point
-        if run[-1] @ x >= x @ x - WOLFE_TOLERANCE:  # inside the cap: the centre stays
+        if _dot(new, x) >= _dot(x, x) - WOLFE_TOLERANCE:  # inside the cap: the centre stays
             costs.append(costs[-1])
             return True
         corral = _wolfe(run, corral)
-        self._rows[a] = (costs, points, corral)
-        cost = float(rotation_angles_deg(_centre(corral.point, run), run).max())
+        self._rows[a] = (costs, run, corral)
+        centre = _centre(corral.point, run[0])
+        cost = max(_angle_deg(centre, run[i]) for i in corral.support)
         costs.append(max(cost, costs[-1]))
         return True
 
@@ -394,11 +436,30 @@ def fit_track(q: np.ndarray, max_keys: int = MAX_KEYS, reduce: ReduceRule | None
         previous = value.astype(np.float64)
     fit = TrackFit(starts, np.array(values, dtype=np.int64), 0.0, bound)
     fit.max_error_deg = float(shown_errors_deg(q, fit.frames, fit.values).max())
-    if reduce is not None:
+    if reduce is not None and _reduce_may_beat(q, max_keys, reduce, fit.max_error_deg):
         frames, raw, error = reduce_track(q, max_keys, reduce, bound)
         if error < fit.max_error_deg:
             return TrackFit(frames, raw, error, bound, "reduce")
     return fit
+
+
+def _reduce_may_beat(q: np.ndarray, max_keys: int, rule: ReduceRule, error: float) -> bool:
+    """Whether reduce could show less than ``error`` with ``max_keys`` keys, in one reduce
+    pass instead of a search for its smallest bound.
+
+    Reduce measures its error on the encoded keys; at its smallest fitting bound T that
+    error is T itself (at any lower error its greedy would take the same keys at that
+    lower bound, and fit there), and at any larger bound not below T either. What the
+    console shows differs from an encoded key by Normalize's own move, ``slack`` (measured
+    here on every frame's encoding, both signs). So reduce cannot show less than T - slack,
+    and if it does not fit at ``error + slack``, T is larger and reduce cannot win."""
+    encoded = rule.encode(q)
+    as_encoded = _unit(encoded.astype(np.float64))
+    slack = max(
+        float(np.nanmax(rotation_angles_deg(as_encoded, _unit(shown_rotations(sign * encoded))), initial=0.0))
+        for sign in (1, -1)
+    )
+    return len(rule.keys(q, encoded, error + slack, max_keys)) <= max_keys
 
 
 @dataclass
@@ -470,9 +531,7 @@ def option_value(threshold: float, fits: Callable[[float], bool]) -> float:
     """``threshold`` rounded UP to 0.001 degree, as a user would type it, raised until
     ``fits`` holds (the reduce greedy is not guaranteed monotone in its bound)."""
     value = math.ceil(threshold * 1000 - 1e-9) / 1000
-    for _ in range(1000):
-        if fits(value):
-            return value
+    while value < 360.0 and not fits(value):  # at 360 degrees nothing drifts: one key fits
         value = round(value + 0.001, 3)
     return value
 

@@ -408,17 +408,16 @@ def _convert_one(
         q, n_flips = make_continuous(rotations[:, j])
         flips += n_flips
         encoded = encode_fp12(q)
+        keys = reduce_keys(q, encoded, max_error_deg, max_keys) if fit == "reduce" else list(range(frames))
+        # Dropping keys can leave neighbours more than a half turn apart: re-check the signs.
+        kept = encoded[keys]
+        for i in range(1, len(keys)):
+            if int(np.dot(kept[i - 1], kept[i])) < 0:
+                kept[i] = -kept[i]
         if fit == "best":  # frames and values chosen together (keys already sign-continuous)
             fitted = fit_track(q, max_keys, ReduceRule(reduce_keys, encode_fp12))
             keys, kept = fitted.frames, fitted.values
             bound_err = max(bound_err, fitted.lower_bound_deg)
-        else:
-            keys = reduce_keys(q, encoded, max_error_deg, max_keys) if fit == "reduce" else list(range(frames))
-            # Dropping keys can leave neighbours more than a half turn apart: re-check the signs.
-            kept = encoded[keys]
-            for i in range(1, len(keys)):
-                if int(np.dot(kept[i - 1], kept[i])) < 0:
-                    kept[i] = -kept[i]
         if len(keys) > max_keys:
             curves = [make_continuous(rotations[:, k])[0] for k in range(rotations.shape[1])]
             advice = reduce_advice(curves, max_keys, ReduceRule(reduce_keys, encode_fp12))

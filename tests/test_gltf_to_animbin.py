@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import numpy as np
 import pytest
@@ -226,8 +227,26 @@ def test_reduce_stays_within_the_error_the_console_shows():
 
 
 def test_reduce_refuses_when_the_tolerance_needs_too_many_keys():
-    with pytest.raises(AnimspecError, match="larger --max-error"):
+    with pytest.raises(AnimspecError, match="needs more than 30 keys to stay within 0.01 degrees with --fit reduce"):
         convert(glb_with(1.0), fit="reduce", max_error_deg=0.01)
+
+
+def test_reduce_refusal_names_an_error_that_fits_and_what_best_reaches():
+    """The refusal's numbers are true: reduce fits at the --max-error it names (and not
+    0.001 below), and --fit best shows the error it names."""
+    glb = glb_with(1.0)
+    with pytest.raises(AnimspecError) as refused:
+        convert(glb, fit="reduce", max_error_deg=0.01)
+    message = str(refused.value)
+    assert "needs 31 keys" not in message
+    found = re.search(r"from --max-error ([0-9.]+); --fit best keeps every joint within ([0-9.]+) degrees", message)
+    assert found, message
+    fits_from, best = float(found.group(1)), float(found.group(2))
+    assert all(len(t.keys) <= 30 for t in convert(glb, fit="reduce", max_error_deg=fits_from).animbin.animations[0].tracks)
+    with pytest.raises(AnimspecError):
+        convert(glb, fit="reduce", max_error_deg=fits_from - 0.001)
+    assert convert(glb, fit="best").clips[0].shown_max_error_deg == pytest.approx(best, abs=0.0005)
+    assert best < fits_from
 
 
 # --- axis change and FP12 ------------------------------------------------------------------

@@ -47,10 +47,12 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--joints", metavar="FILE",
                    help="joint id order: one node name per line (default: the skin's order); "
                         "give the same file when converting back onto the rig")
-    g.add_argument("--fit", choices=("bake", "cut", "reduce"), default="bake",
+    g.add_argument("--fit", choices=("bake", "cut", "reduce", "best"), default="bake",
                    help="bake: a key every frame, refuse past 30 frames; cut: drop frames past 30; "
-                        "reduce: fewer keys within --max-error (the console will step)")
+                        "reduce: fewer keys within --max-error (the console will step); best: the "
+                        "30 keys (--max-keys) placed and valued for the smallest largest error on screen")
     g.add_argument("--max-error", type=float, default=1.0, metavar="DEG", help="reduce: largest angle error allowed")
+    g.add_argument("--max-keys", type=int, default=30, metavar="N", help="keys per track allowed (1..30, default 30)")
     g.add_argument("--ps1-space", action="store_true",
                    help="the glTF's world is already the console's model space: no root axis change "
                         "(both ways)")
@@ -110,6 +112,7 @@ class ConvertOptions:
     joints: tuple[str, ...] | None = None
     fit: str = "bake"
     max_error: float = 1.0
+    max_keys: int = 30
     ps1_space: bool = False
     translations: bool = False
     markers: dict[str, Any] | None = field(default=None, hash=False)
@@ -140,6 +143,7 @@ class ConvertOptions:
             joints=tuple(read_names_file(args.joints)) if args.joints else None,
             fit=args.fit,
             max_error=args.max_error,
+            max_keys=args.max_keys,
             ps1_space=args.ps1_space,
             translations=args.translations,
             markers=markers,
@@ -259,6 +263,7 @@ def _from_gltf(src: str, out: str, o: ConvertOptions) -> Result:
         fp12=o.fp12,
         merge=o.merge,
         armature_space=o.armature_space,
+        max_keys=o.max_keys,
     )
     lines = [result.report()]
     stem, ext = os.path.splitext(out)

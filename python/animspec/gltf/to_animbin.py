@@ -68,16 +68,19 @@ from ..findings import Finding
 from ..skeleton import angle_between
 from .axes import rotations_to_ps1, vectors_to_ps1
 from .document import GltfError
+from .keyfit import ReduceRule, fit_track, reduce_advice
 from .rig import GltfSource, Rig, load_gltf, node_name, read_rig
 from .sampling import Channels, animation_span, local_rotations, local_translations, sample_channels
 
-Fit = Literal["bake", "cut", "reduce"]
+Fit = Literal["bake", "cut", "reduce", "best"]
 """How a clip is fitted into MAX_KEYS keys per track.
 
 ``bake``: a key on every frame; a clip longer than MAX_KEYS frames is refused.
 ``cut``: a key on every frame; frames past MAX_KEYS are dropped (with a warning).
 ``reduce``: keys only where the shown pose would otherwise drift more than ``max_error_deg``
 from the curve; the console then steps between keys (it holds each key until the next).
+``best``: at most ``max_keys`` keys per track, frames and values chosen to minimise the
+largest error on screen (:mod:`.keyfit`); the report gives the error reached.
 """
 
 MAX_FRAMES = 0xFFFF
@@ -276,6 +279,7 @@ class _Settings:
     markers: Mapping[str, Sequence[MarkerSpec]] | None
     looping: bool | None
     fp12: Fp12
+    max_keys: int
 
 
 def convert(
@@ -296,6 +300,7 @@ def convert(
     fp12: Fp12 = "round",
     merge: str | None = None,
     armature_space: bool = False,
+    max_keys: int = MAX_KEYS,
 ) -> Conversion:
     """Every animation of a skinned glTF (or those named in ``animations``) -> ANIMBIN.
 
@@ -314,9 +319,12 @@ def convert(
     selected animations (they must animate different joints; COLLADA-derived files hold one
     animation per joint on one timeline). ``armature_space``: roots relative to the node
     above the skeleton, as the engine's exporter measures them (see :func:`.rig.read_rig`).
+    ``max_keys``: keys per track allowed (the engine's MAX_KEYS at most).
     """
-    if fit not in ("bake", "cut", "reduce"):
-        raise AnimspecError(f"unknown fit {fit!r}; use 'bake', 'cut' or 'reduce'")
+    if fit not in ("bake", "cut", "reduce", "best"):
+        raise AnimspecError(f"unknown fit {fit!r}; use 'bake', 'cut', 'reduce' or 'best'")
+    if not 1 <= max_keys <= MAX_KEYS:
+        raise AnimspecError(f"--max-keys {max_keys}: the engine holds 1 to {MAX_KEYS} keys per track")
     if fp12 not in ("round", "trunc"):
         raise AnimspecError(f"unknown FP12 encoding {fp12!r}; use 'round' or 'trunc'")
     if not max_error_deg > 0:
@@ -324,7 +332,9 @@ def convert(
     gltf = load_gltf(source)
     rig = read_rig(gltf, skin=skin, joint_names=joint_names, armature_space=armature_space)
     hz = refresh_hz(region)
-    settings = _Settings(hz, fit, max_error_deg, ps1_space, translations, translation_scale, markers, looping, fp12)
+    settings = _Settings(
+        hz, fit, max_error_deg, ps1_space, translations, translation_scale, markers, looping, fp12, max_keys
+    )
     lines: list[str] = []
     warnings: list[str] = []
     n_joints = len(rig.nodes)
@@ -482,19 +492,20 @@ def _convert_one(
         start = 0.0  # the layout's key frames are the curves' own times, frame / Hz
     else:
         frames = _frame_count(seconds, hz)
-        if frames > MAX_KEYS and fit == "bake":
+        if frames > o.max_keys and fit == "bake":
             raise AnimspecError(
-                f"{where}: {seconds:.3f} s at {hz:.2f} Hz is {frames} frames; the engine holds {MAX_KEYS} keys "
-                "per track and does not interpolate, so every frame needs a key: keep the first "
-                f"{MAX_KEYS} frames with --fit cut, or key fewer frames within an angle with --fit reduce "
-                "--max-error DEG (the console then steps), or shorten the animation"
+                f"{where}: {seconds:.3f} s at {hz:.2f} Hz is {frames} frames; the engine holds {o.max_keys} keys "
+                "per track and does not interpolate, so every frame needs a key: choose the keys that "
+                f"show the clip best with --fit best, keep the first {o.max_keys} frames with --fit cut, or "
+                "key fewer frames within an angle with --fit reduce --max-error DEG (the console then "
+                "steps), or shorten the animation"
             )
-        if frames > MAX_KEYS and fit == "cut":
+        if frames > o.max_keys and fit == "cut":
             warnings.append(
-                f"{where}: cut from {frames} frames ({seconds:.3f} s) to {MAX_KEYS} "
-                f"({MAX_KEYS / hz:.3f} s); the rest of the animation is lost"
+                f"{where}: cut from {frames} frames ({seconds:.3f} s) to {o.max_keys} "
+                f"({o.max_keys / hz:.3f} s); the rest of the animation is lost"
             )
-            frames = MAX_KEYS
+            frames = o.max_keys
     if frames > MAX_FRAMES:
         raise AnimspecError(
             f"{where}: {seconds:.3f} s at {hz:.2f} Hz is {frames} frames; an ANIMBIN animation holds "
@@ -520,33 +531,38 @@ def _convert_one(
         if not o.ps1_space:
             moves[:, roots] = vectors_to_ps1(moves[:, roots])
 
+    best_err = bound_err = 0.0
     if layout is not None:
         tracks, key_frames = _layout_tracks(gltf, rig, indices, layout, o, wanted, cache, moves, where)
         keys_per_track = [len(k) for k in key_frames]
         flips = 0
         reference = rotations
-        encoded_all = None
     else:
         tracks, keys_per_track, key_frames = [], [], []
         flips = 0
-        encoded_all = np.empty(rotations.shape, dtype=np.int64)
         reference = np.empty_like(rotations)
+        rule = ReduceRule(reduce_keys, encode_fp12)
         for j in range(len(rig.nodes)):
             q, n_flips = make_continuous(rotations[:, j])
             flips += n_flips
             reference[:, j] = q
             encoded = encode_fp12(q, rounding=o.fp12 == "round")
-            encoded_all[:, j] = encoded
-            keys = reduce_keys(q, encoded, o.max_error_deg, MAX_KEYS) if fit == "reduce" else list(range(frames))
+            keys = reduce_keys(q, encoded, o.max_error_deg, o.max_keys) if fit == "reduce" else list(range(frames))
             # Dropping keys can leave neighbours more than a half turn apart: re-check the signs.
             kept = encoded[keys]
             for i in range(1, len(keys)):
                 if int(np.dot(kept[i - 1], kept[i])) < 0:
                     kept[i] = -kept[i]
-            if len(keys) > MAX_KEYS:
+            if fit == "best":  # frames and values chosen together (keys already sign-continuous)
+                fitted = fit_track(q, o.max_keys, rule)
+                keys, kept = fitted.frames, fitted.values
+                best_err = max(best_err, fitted.max_error_deg)
+                bound_err = max(bound_err, fitted.lower_bound_deg)
+            if len(keys) > o.max_keys:
+                curves = [make_continuous(rotations[:, k])[0] for k in range(rotations.shape[1])]
                 raise AnimspecError(
-                    f"{where}: joint {j} ({rig.names[j]!r}) needs more than {MAX_KEYS} keys to stay within "
-                    f"{o.max_error_deg} degrees; the engine holds {MAX_KEYS}: allow a larger --max-error DEG"
+                    f"{where}: joint {j} ({rig.names[j]!r}) needs more than {o.max_keys} keys to stay within "
+                    f"{o.max_error_deg} degrees with --fit reduce; {reduce_advice(curves, o.max_keys, rule)}"
                 )
             tracks.append(Track(joint_id=j, keys=[RotationKey(f, *map(int, v)) for f, v in zip(keys, kept)]))
             keys_per_track.append(len(keys))
@@ -560,6 +576,8 @@ def _convert_one(
             keys_per_track += [len(k) for k in key_frames]
 
     shown_err, round_err, trunc_err = _errors(reference, tracks, frames, len(rig.nodes))
+    if fit == "best" and layout is None:
+        shown_err = best_err  # measured through the engine's own Normalize by the fit
     between_err = _between_error(gltf, rig, indices, o, wanted, cache, start, frames, tracks, where)
 
     name, renamed = animbin_name(source_name)
@@ -589,6 +607,13 @@ def _convert_one(
         warnings.append(
             f"{where}: keys reduced; the console does not interpolate, it holds each key until "
             f"the next, so the motion steps (largest error shown: {shown_err:.3f} degrees)"
+        )
+    if fit == "best" and steps and layout is None and shown_err > ROUND_BOUND_DEG:
+        # Within the FP12 step nothing is seen to step.
+        warnings.append(
+            f"{where}: keys fitted to {o.max_keys} per track; the console holds each key until the next, "
+            f"so the motion steps (largest error shown: {shown_err:.3f} degrees; no {o.max_keys}-key "
+            f"track can show less than {bound_err:.3f})"
         )
     clip = ClipReport(
         source_name, str(name), file_index, seconds, frames, keys_per_track, round_err, trunc_err, shown_err,

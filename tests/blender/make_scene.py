@@ -150,6 +150,21 @@ def fp12(value: float, rounding: bool) -> int:
     return max(-32768, min(32767, raw))
 
 
+def world_deformations(arm: bpy.types.Object, bones: list[str]) -> list[list[float]]:
+    """Per bone, the rotation a skinned vertex undergoes in the world (w, x, y, z): world
+    pose times inverse world rest. Independent of how bones are oriented or named axes-wise,
+    so a re-imported armature (whose bones Blender's importer orients its own way) compares
+    with the original on what the viewer sees. tests/blender/import_pose.py uses the same."""
+    out = []
+    for name in bones:
+        pbone = arm.pose.bones[name]
+        pose = (arm.matrix_world @ pbone.matrix).to_3x3().normalized()
+        rest = (arm.matrix_world @ pbone.bone.matrix_local).to_3x3().normalized()
+        q = (pose @ rest.inverted()).to_quaternion()
+        out.append([q.w, q.x, q.y, q.z])
+    return out
+
+
 def reference_clip(arm: bpy.types.Object, action: bpy.types.Action, deform: list[str]) -> dict:
     scene = bpy.context.scene
     arm.animation_data.action = action
@@ -157,6 +172,7 @@ def reference_clip(arm: bpy.types.Object, action: bpy.types.Action, deform: list
     length = last - first + 1
     baked = min(length, MAX_KEYS)
     quats: list[list[list[float]]] = []
+    deformations: list[list[list[float]]] = []
     for k in range(baked):
         scene.frame_set(first + k)
         frame_quats = []
@@ -169,6 +185,7 @@ def reference_clip(arm: bpy.types.Object, action: bpy.types.Action, deform: list
             q = local.to_quaternion()
             frame_quats.append([q.w, q.x, q.y, q.z])
         quats.append(frame_quats)
+        deformations.append(world_deformations(arm, deform))
     return {
         "name": action.name,
         "first_frame": first,
@@ -181,6 +198,7 @@ def reference_clip(arm: bpy.types.Object, action: bpy.types.Action, deform: list
         "quaternions": quats,
         "keys_trunc": [[[fp12(v, False) for v in q] for q in frame] for frame in quats],
         "keys_round": [[[fp12(v, True) for v in q] for q in frame] for frame in quats],
+        "world_deformations": deformations,
     }
 
 

@@ -2,13 +2,14 @@
 #   make demo      install into .venv and run info, validate, compare and dump on the shipped samples
 #   make test      install into .venv (and the pinned compiler into node_modules) and run the tests
 #   make generate  recompile ksy/*.ksy into generated/ (needs node)
+#   make webide-check IDE=DIR  open every spec with every example in the real Kaitai Web IDE
 
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 SAMPLE := examples/swing.animbin
 
-.PHONY: demo test generate examples web bench fuzz clean
+.PHONY: demo test generate examples web bench fuzz clean webide-check
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +26,14 @@ node_modules/.installed: package.json package-lock.json
 generate: node_modules/.installed
 	rm -f generated/*.py
 	node tools/ksc.js --debug --lint -d generated ksy/*.ksy
+
+# The real Kaitai Web IDE in headless chromium, used as a person uses it: upload each spec with
+# each example, expand every node, read the error panel and the console (tools/webide_check.js).
+# IDE: a clone (or git directory) of github.com/kaitai-io/ide-kaitai-io.github.io, its static
+# deploy; nothing is fetched. Trees and screenshots go to build/webide-check/.
+IDE ?= $(IDE_REPO)
+webide-check: node_modules/.installed
+	node tools/webide_check.js --ide "$(IDE)"
 
 demo: $(VENV)/.installed
 	$(BIN)/animspec info $(SAMPLE)

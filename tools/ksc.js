@@ -179,8 +179,36 @@ function lintProblems(file, spec) {
     for (const [name, sub] of Object.entries(type.types || {})) checkType(sub, `${at}/types/${name}`);
   };
   checkType(spec, '');
-  problems.push(...representationProblems(spec));
+  problems.push(...representationProblems(spec), ...parameterProblems(spec));
   return problems.map((p) => `${file}: ${p}`);
+}
+
+// The Web IDE lists a type's parameters among its parsed fields. A stream (`io`) shows as
+// an expandable KaitaiStream whose members fail when clicked; an object (`struct`, `any`, a
+// user type) repeats a whole subtree at every level. Numbers, booleans, strings and bytes
+// show as plain values.
+function parameterProblems(spec) {
+  const problems = [];
+  const typeNames = new Set();
+  const collect = (type) => {
+    for (const [name, sub] of Object.entries(type.types || {})) {
+      typeNames.add(name);
+      collect(sub);
+    }
+  };
+  collect(spec);
+  const visit = (type, at) => {
+    (type.params || []).forEach((p, i) => {
+      const t = String(p.type || '').replace(/\[\]$/, '');
+      if (t === 'io' || t === 'struct' || t === 'any' || typeNames.has(t.split('::').pop())) {
+        problems.push(`${at}/params/${i} (${p.id}): type ${p.type} shows in the Web IDE's tree as a node of ` +
+          'its own (a stream, or a copy of a subtree); hand down numbers, or reach the data through _root or _parent');
+      }
+    });
+    for (const [name, sub] of Object.entries(type.types || {})) visit(sub, `${at}/types/${name}`);
+  };
+  visit(spec, '');
+  return problems;
 }
 
 // What the Web IDE (stable deploy, v1 parsedToTree.reprObject) can render in a

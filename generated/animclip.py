@@ -34,7 +34,8 @@ class Animclip(KaitaiStruct):
     the same value). Otherwise ALERT parses the body as a plain DAT1 anyway.
     THIS SPEC PARSES THE DECOMPRESSED DAT1: the caller (animspec's Python adapter) detects a
     compressed body, decompresses it, and parses outer header + decompressed DAT1 with this
-    spec (or the DAT1 alone with type `dat1`). If it is handed a compressed file anyway, the
+    spec (or the DAT1 alone with type `dat1`, which leaves serialized-object key names
+    unresolved: they are read from `_root.dat1`). If it is handed a compressed file anyway, the
     spec applies the same detection rule (`is_lz4_compressed`) and keeps the block as raw
     bytes in `lz4_body` instead of failing; `dat1` is then absent.
     

@@ -61,6 +61,7 @@ const USAGE = `usage: node tools/ksc.js [-t LANG]... [-d OUTDIR] [--debug] [--li
   --debug         debug mode (positions of every field, no auto-read), as the Web IDE uses
   --check         compile only, write nothing
   --lint          also check the kaitai_struct_formats conventions (meta keys, doc everywhere)
+                  and what the Web IDE can show (-webide-representation labels, parameters)
   --list-targets  print the compiler's targets and exit
 
 Every problem the compiler reports is printed, warnings included, and any warning fails

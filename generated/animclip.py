@@ -187,8 +187,8 @@ class Animclip(KaitaiStruct):
         `num_base_state_things`), passed in by the DAT1 as `num_joints_declared` and
         `num_things_declared`. If the payload is too short for them (e.g. the 4-byte payloads
         seen in MSMR/MM), each part is cut to whole records that fit (`num_joints`,
-        `num_things` count what is present) and `is_size_consistent` is false. Record i belongs to Joint Hashes entry i; ALERT
-        skips entries equal to 0xFFFFFFFF.
+        `num_things` count what is present) and `is_size_consistent` is false. Record i
+        belongs to Joint Hashes entry i; ALERT skips entries equal to 0xFFFFFFFF.
         
         .. seealso::
            Source - https://github.com/Tkachov/ALERT/blob/bc90ed9/dat1lib/types/sections/animclip/autogen.py

@@ -4,13 +4,15 @@
 #                  .venv-blender, Debian's third-party glTF samples where it can:
 #                  tools/test_assets.sh) and run the tests
 #   make generate  recompile ksy/*.ksy into generated/ (needs node)
+#   make docs      redraw docs/diagrams/*.svg from ksy/*.ksy (needs node and graphviz)
+#   make webide-check IDE=DIR  open every spec with every example in the real Kaitai Web IDE
 
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 SAMPLE := examples/swing.animbin
 
-.PHONY: demo test generate examples web bench fuzz clean
+.PHONY: demo test generate docs examples web bench fuzz clean webide-check
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +38,19 @@ node_modules/.installed: package.json package-lock.json
 generate: node_modules/.installed
 	rm -f generated/*.py
 	node tools/ksc.js --debug --lint -d generated ksy/*.ksy
+
+# Structure diagrams: the compiler's graphviz target, laid out by Debian's graphviz as SVG
+# (committed; a test fails when stale).
+docs: node_modules/.installed
+	node tools/build_diagrams.js
+
+# The real Kaitai Web IDE in headless chromium, used as a person uses it: upload each spec with
+# each example, expand every node, read the error panel and the console (tools/webide_check.js).
+# IDE: a clone (or git directory) of github.com/kaitai-io/ide-kaitai-io.github.io, its static
+# deploy; nothing is fetched. Trees and screenshots go to build/webide-check/.
+IDE ?= $(IDE_REPO)
+webide-check: node_modules/.installed
+	node tools/webide_check.js --ide "$(IDE)"
 
 demo: $(VENV)/.installed
 	$(BIN)/animspec info $(SAMPLE)

@@ -24,7 +24,7 @@ class Meshbin(KaitaiStruct):
         both the loader and the converter (`struct` format `<b3i4h`) lay it out. MESHBIN.md
         says 24 bytes, the size of the in-memory struct with alignment padding; no file has
         that padding.
-      * The loader reads the has_skeleton and num_bones bytes only when version > 1, and then
+      * The loader reads the has_skeleton and num_bones_declared bytes only when version > 1, and then
         reads bones only when has_skeleton is not 0. Any version byte is accepted; versions 0
         and 1 end after the bounding box.
       * Vertex colours are read as unsigned bytes (MESHBIN.md: int8). The converter writes -1
@@ -33,10 +33,10 @@ class Meshbin(KaitaiStruct):
         nothing. The loader refuses a file whose num_faces is 1000 (MAX_FACES_PER_MESH) or
         more; the converter writes num_faces = num_indices (one record per quad, triangles
         are skipped).
-      * At most MAX_BONES = 15 bone records are read: with num_bones > 15 the loader stops
+      * At most MAX_BONES = 15 bone records are read: with num_bones_declared > 15 the loader stops
         after 15 records and takes the next bytes as the per-vertex bone indices, so the rest
-        of the file is misread. The spec reproduces that (`num_bone_records`). Older loaders
-        (MAX_BONES = 50) read all num_bones records, overrunning their array past 50.
+        of the file is misread. The spec reproduces that (`num_bones`, the records
+        read). Older loaders (MAX_BONES = 50) read all num_bones_declared records, overrunning their array past 50.
     
     Units: vertex and bone positions are raw 20.12 fixed point (psyqo `FixedPoint<12>`,
     raw / 4096); the converter scales Blender metres by 128 and truncates, so coordinates are
@@ -73,7 +73,7 @@ class Meshbin(KaitaiStruct):
     class MeshType(IntEnum):
         quads = 1
         tris = 2
-    SEQ_FIELDS = ["magic", "version", "mesh_type", "num_vertices", "num_indices", "num_faces", "num_normals", "num_uvs", "has_skeleton", "num_bones", "vertices", "vertex_colours", "vertex_indices", "normals", "normal_indices", "uvs", "uv_indices", "aabb_min", "aabb_max", "bones", "bone_for_vertex", "trailing"]
+    SEQ_FIELDS = ["magic", "version", "mesh_type", "num_vertices", "num_indices", "num_faces", "num_normals", "num_uvs", "has_skeleton", "num_bones_declared", "vertices", "vertex_colours", "vertex_indices", "normals", "normal_indices", "uvs", "uv_indices", "aabb_min", "aabb_max", "bones", "bone_for_vertex", "trailing"]
     def __init__(self, _io, _parent=None, _root=None):
         super(Meshbin, self).__init__(_io)
         self._parent = _parent
@@ -115,9 +115,9 @@ class Meshbin(KaitaiStruct):
 
         if self.version > 1:
             pass
-            self._debug['num_bones']['start'] = self._io.pos()
-            self.num_bones = self._io.read_u1()
-            self._debug['num_bones']['end'] = self._io.pos()
+            self._debug['num_bones_declared']['start'] = self._io.pos()
+            self.num_bones_declared = self._io.read_u1()
+            self._debug['num_bones_declared']['end'] = self._io.pos()
 
         self._debug['vertices']['start'] = self._io.pos()
         self._debug['vertices']['arr'] = []
@@ -223,7 +223,7 @@ class Meshbin(KaitaiStruct):
             self._debug['bones']['start'] = self._io.pos()
             self._debug['bones']['arr'] = []
             self.bones = []
-            for i in range(self.num_bone_records):
+            for i in range(self.num_bones):
                 self._debug['bones']['arr'].append({'start': self._io.pos()})
                 _t_bones = Meshbin.Bone(self._io, self, self._root)
                 try:
@@ -504,14 +504,14 @@ class Meshbin(KaitaiStruct):
         return getattr(self, '_m_is_loadable', None)
 
     @property
-    def num_bone_records(self):
-        """Bone records actually read: num_bones, but at most MAX_BONES = 15; 0 without skeleton
-        data (num_bones does not exist before version 2).
+    def num_bones(self):
+        """Bone records actually read: num_bones_declared, but at most MAX_BONES = 15; 0 without
+        skeleton data (num_bones_declared does not exist before version 2).
         """
-        if hasattr(self, '_m_num_bone_records'):
-            return self._m_num_bone_records
+        if hasattr(self, '_m_num_bones'):
+            return self._m_num_bones
 
-        self._m_num_bone_records = ((self.num_bones if self.num_bones < 15 else 15) if self.has_skeleton_data else 0)
-        return getattr(self, '_m_num_bone_records', None)
+        self._m_num_bones = ((self.num_bones_declared if self.num_bones_declared < 15 else 15) if self.has_skeleton_data else 0)
+        return getattr(self, '_m_num_bones', None)
 
 

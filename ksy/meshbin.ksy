@@ -20,7 +20,7 @@ doc: |
       both the loader and the converter (`struct` format `<b3i4h`) lay it out. MESHBIN.md
       says 24 bytes, the size of the in-memory struct with alignment padding; no file has
       that padding.
-    * The loader reads the has_skeleton and num_bones bytes only when version > 1, and then
+    * The loader reads the has_skeleton and num_bones_declared bytes only when version > 1, and then
       reads bones only when has_skeleton is not 0. Any version byte is accepted; versions 0
       and 1 end after the bounding box.
     * Vertex colours are read as unsigned bytes (MESHBIN.md: int8). The converter writes -1
@@ -29,10 +29,10 @@ doc: |
       nothing. The loader refuses a file whose num_faces is 1000 (MAX_FACES_PER_MESH) or
       more; the converter writes num_faces = num_indices (one record per quad, triangles
       are skipped).
-    * At most MAX_BONES = 15 bone records are read: with num_bones > 15 the loader stops
+    * At most MAX_BONES = 15 bone records are read: with num_bones_declared > 15 the loader stops
       after 15 records and takes the next bytes as the per-vertex bone indices, so the rest
-      of the file is misread. The spec reproduces that (`num_bone_records`). Older loaders
-      (MAX_BONES = 50) read all num_bones records, overrunning their array past 50.
+      of the file is misread. The spec reproduces that (`num_bones`, the records
+      read). Older loaders (MAX_BONES = 50) read all num_bones_declared records, overrunning their array past 50.
 
   Units: vertex and bone positions are raw 20.12 fixed point (psyqo `FixedPoint<12>`,
   raw / 4096); the converter scales Blender metres by 128 and truncates, so coordinates are
@@ -58,21 +58,27 @@ seq:
     type: u1
     doc: |
       Format version. The converter writes 2. Versions above 1 carry has_skeleton and
-      num_bones; the loader accepts any value.
+      num_bones_declared; the loader accepts any value.
   - id: mesh_type
     type: u1
     enum: mesh_type
     doc: Primitive kind. Stored by the loader, never used. The converter writes 1 (quads).
   - id: num_vertices
     type: u4
+    -count-shared-by: [vertex_colours, bone_for_vertex]
     doc: |
       Number of vertices; sizes vertices, vertex_colours and (with a skeleton)
-      bone_for_vertex.
+      bone_for_vertex. One count for three parallel arrays, so it cannot carry the name of
+      each, as the compiler's style check asks (`num_vertex_colours`,
+      `len_bone_for_vertex`); `-count-shared-by` lists the other two for tools/ksc.js.
   - id: num_indices
     type: u4
+    -count-shared-by: [vertex_indices, normal_indices, uv_indices]
     doc: |
       Number of index records ("indicesCount"); sizes vertex_indices, normal_indices and
-      uv_indices alike. One record per quad.
+      uv_indices alike. One record per quad. One count for three parallel arrays, named as
+      the loader names it rather than after one of them; `-count-shared-by` lists them for
+      tools/ksc.js.
   - id: num_faces
     type: u4
     doc: |
@@ -91,11 +97,12 @@ seq:
     doc: |
       Non-zero when bones and bone_for_vertex follow the bounding box (the converter writes
       1 or 0). Present from version 2 on.
-  - id: num_bones
+  - id: num_bones_declared
     type: u1
     if: version > 1
     doc: |
-      Number of bones the skeleton declares. Present from version 2 on. The engine has room
+      Number of bones the skeleton declares; `num_bones` is how many bone records
+      follow. Present from version 2 on. The engine has room
       for 15 (MAX_BONES) and reads at most that many records. The converter writes the
       armature's bone count, non-deform bones included, but bone records only for deform
       bones, so the two can disagree for armatures with non-deform bones.
@@ -148,7 +155,7 @@ seq:
   - id: bones
     type: bone
     repeat: expr
-    repeat-expr: num_bone_records
+    repeat-expr: num_bones
     if: has_skeleton_data
     doc: |
       The skeleton's bones in index order (an ANIMBIN joint id indexes this array). The
@@ -169,11 +176,11 @@ instances:
   has_skeleton_data:
     value: version > 1 and has_skeleton != 0
     doc: True when the loader reads bones and bone_for_vertex.
-  num_bone_records:
-    value: 'has_skeleton_data ? (num_bones < 15 ? num_bones : 15) : 0'
+  num_bones:
+    value: 'has_skeleton_data ? (num_bones_declared < 15 ? num_bones_declared : 15) : 0'
     doc: |
-      Bone records actually read: num_bones, but at most MAX_BONES = 15; 0 without skeleton
-      data (num_bones does not exist before version 2).
+      Bone records actually read: num_bones_declared, but at most MAX_BONES = 15; 0 without
+      skeleton data (num_bones_declared does not exist before version 2).
   is_loadable:
     value: num_faces < 1000
     doc: False when the loader refuses the file for having too many faces.

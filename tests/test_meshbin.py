@@ -41,7 +41,7 @@ from animspec.meshbin import (
 # --- fixtures built with struct -------------------------------------------------------------
 
 HEADER_V1 = 7 + 1 + 1 + 5 * 4  # magic, version, type, five u4 counts
-HEADER_V2 = HEADER_V1 + 2  # + has_skeleton, num_bones
+HEADER_V2 = HEADER_V1 + 2  # + has_skeleton, num_bones_declared
 BONE_SIZE = 21
 
 
@@ -351,13 +351,13 @@ def test_declared_counts_equal_to_the_lists_are_dropped():
         (MeshbinFile(bones=[Bone(-1, (0, 0, 0))]), "bones"),
         (MeshbinFile(vertex_bones=[0]), "bone_for_vertex"),
         (MeshbinFile(version=1, has_skeleton=1), "has_skeleton"),
-        (MeshbinFile(version=1, declared_bones=2), "num_bones"),
+        (MeshbinFile(version=1, declared_bones=2), "num_bones_declared"),
         (MeshbinFile(has_skeleton=1, bones=[Bone(-1, (0, 0, 0))], declared_bones=3), "bones"),
         (MeshbinFile(has_skeleton=1, bones=[Bone(-1, (0, 0, 0))] * 3, declared_bones=20), "bones"),
         (MeshbinFile(vertices=[Vertex((0, 0, 0))], has_skeleton=1), "bone_for_vertex"),
         (MeshbinFile(has_skeleton=1, bones=[Bone(128, (0, 0, 0))]), "bones[0].parent"),
         (MeshbinFile(has_skeleton=1, bones=[Bone(0, (0, 0, 0), (1, 2, 3, 99999))]), "bones[0].rotation.z"),
-        (MeshbinFile(has_skeleton=1, bones=[Bone(0, (0, 0, 0))] * 300), "num_bones"),
+        (MeshbinFile(has_skeleton=1, bones=[Bone(0, (0, 0, 0))] * 300), "num_bones_declared"),
         (MeshbinFile(vertices=[Vertex((0, 0, 0))], has_skeleton=1, vertex_bones=[256]), "bone_for_vertex[0]"),
     ],
 )

@@ -596,7 +596,7 @@
           el('td', { class: 'num', text: j.logScale2 })]));
       });
       var extra = base.isSizeConsistent ? null : el('div', { class: 'note', text: 'The payload is shorter than 16·J + 32·T bytes: records were cut to what fits.' });
-      view.appendChild(card(['Base state ', el('span', { class: 'muted', text: '(' + plural(joints.length, 'joint record') + ', ' + plural(base.numThingRecords, '32-byte thing') + ')' })], [el('div', { class: 'scroll' }, [bt]), extra]));
+      view.appendChild(card(['Base state ', el('span', { class: 'muted', text: '(' + plural(joints.length, 'joint record') + ', ' + plural(base.numThings, '32-byte thing') + ')' })], [el('div', { class: 'scroll' }, [bt]), extra]));
     }
 
     var ct = byTag.custom_tracks && byTag.custom_tracks.body;

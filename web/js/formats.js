@@ -282,7 +282,7 @@
       colours: root.vertexColours.map(function (c) { return [c.r, c.g, c.b]; }),
       quads: root.vertexIndices.map(function (q) { return [q.i0, q.i1, q.i2, q.i3]; }),
       numFaces: root.numFaces,
-      declaredBones: root.numBones === undefined ? 0 : root.numBones,
+      declaredBones: root.numBonesDeclared === undefined ? 0 : root.numBonesDeclared,
       bones: hasSkeleton ? root.bones.map(function (b) {
         return { parent: b.parent, position: [b.position.x, b.position.y, b.position.z], rotation: [b.rotation.w, b.rotation.x, b.rotation.y, b.rotation.z] };
       }) : [],

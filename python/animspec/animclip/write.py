@@ -254,8 +254,8 @@ def _short_tail(data: Any, record: int, field: str, what: str) -> None:
 
 
 def _check_base_state_split(section: BaseState, ctx: _Context, at: str, size: int) -> None:
-    """The parser splits Base State by Built's J and T (ksy base_state.len_joints/len_things);
-    refuse a model it would split differently."""
+    """The parser splits Base State by Built's J and T (ksy base_state.len_joints_raw and
+    len_things_raw); refuse a model it would split differently."""
     j, t = ctx.split
     len_joints = 16 * j if 16 * j <= size else size - size % 16
     rest = size - len_joints

@@ -23,7 +23,7 @@ from .model import MAX_BONES, Bone, Face, MeshbinFile, Vertex
 
 MAGIC = b"MESHBIN"
 # ksy/meshbin.ksy seq: magic, version u1, mesh_type u1, num_vertices, num_indices, num_faces,
-# num_normals, num_uvs (u4 each), then has_skeleton u1 and num_bones u1 when version > 1.
+# num_normals, num_uvs (u4 each), then has_skeleton u1 and num_bones_declared u1 when version > 1.
 _HEADER = struct.Struct("<7sBBIIIII")
 VEC3_S4 = np.dtype([("x", "<i4"), ("y", "<i4"), ("z", "<i4")])
 COLOUR = np.dtype([("r", "u1"), ("g", "u1"), ("b", "u1")])

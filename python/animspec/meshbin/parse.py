@@ -45,7 +45,7 @@ def read_bytes(data: bytes, path: str | None = None, *, fast: bool = True) -> Me
         bones=[_bone(b) for b in root.bones] if skeleton else [],
         vertex_bones=list(root.bone_for_vertex) if skeleton else [],
         declared_faces=root.num_faces,
-        declared_bones=root.num_bones if has_header_skeleton else None,
+        declared_bones=root.num_bones_declared if has_header_skeleton else None,
         trailing=bytes(root.trailing),
     )
 

@@ -30,7 +30,7 @@ def write_bytes(model: MeshbinFile) -> bytes:
     out.int(U4, len(m.uvs), "num_uvs")
     if m.version > 1:
         out.int(U1, m.has_skeleton, "has_skeleton")
-        out.int(U1, m.num_bones, "num_bones")
+        out.int(U1, m.num_bones, "num_bones_declared")
     _check_skeleton_shape(m)
     for i, v in enumerate(m.vertices):
         out.ints(S4, v.position, "xyz", f"vertices[{i}]")
@@ -65,7 +65,7 @@ def _check_skeleton_shape(m: MeshbinFile) -> None:
         if m.has_skeleton:
             raise WriteError("has_skeleton", f"version {m.version} has no skeleton flag (only version 2 and later)")
         if m.declared_bones is not None:
-            raise WriteError("num_bones", f"version {m.version} has no bone count (only version 2 and later)")
+            raise WriteError("num_bones_declared", f"version {m.version} has no bone count (only version 2 and later)")
     if not m.skeleton_present:
         if m.bones:
             raise WriteError("bones", "bones are only read when version > 1 and has_skeleton is not 0")

@@ -13,6 +13,9 @@ bone's ``rotation_quaternion`` so that the exporter's rule (:mod:`.rig`) gives b
   (:func:`animspec.animbin.playback.play_engine`, integer FP12, held keys) baked on every
   vsync with CONSTANT interpolation, so the stepping and the FP12 error are visible.
 
+Bones a clip has no track for get no keys: Blender leaves them where they are, as the console
+leaves a bone without a track where the previous clip left it (at rest on a fresh skeleton).
+
 Each action keeps what Blender has no place for as custom properties (the exporter reads
 them back, :mod:`.exporter`): ``animbin_looping`` (the flags' loop bit), ``animbin`` (the
 clip's layout: length, flags, version, per track its joint, type and key frames, in the form
@@ -30,7 +33,7 @@ from dataclasses import dataclass, field
 
 import bpy
 import numpy as np
-from mathutils import Quaternion
+from mathutils import Quaternion, Vector
 
 from animspec.animbin.model import FP12_ONE, Animation, AnimbinFile, RotationKey, TranslationKey
 from animspec.animbin.playback import Refresh, play_engine, refresh_hz, vsync_deltas
@@ -241,3 +244,49 @@ def import_animbin(
     if bones:
         scene.frame_set(scene.frame_current)
     return report
+
+
+# --- a MESHBIN: armature and skinned mesh ---------------------------------------------------
+
+
+def import_meshbin(path: str, *, scale: float = 1.0, with_mesh: bool = True) -> bpy.types.Object:
+    """An armature from a MESHBIN's skeleton (bone i = joint i, named ``bone<i>``) and, with
+    ``with_mesh``, its quads as a mesh rigidly skinned by the file's per-vertex bone index.
+
+    Everything is in the console's model space turned into Blender's armature space by
+    diag(1, -1, -1), positions (raw 20.12) times ``scale``. The armature remembers its joint
+    order (``animbin_joints``) when Blender's own bone order (depth first) differs from the
+    file's, so import and export keep joint ids.
+    """
+    import os
+
+    from animspec.meshbin import read_file as read_meshbin
+    from animspec.meshbin.model import skeleton_from_meshbin
+
+    from .rig import AXIS_CHANGE, build_armature
+
+    model = read_meshbin(path)
+    if not model.skeleton_present or not model.bones:
+        raise AnimspecError(f"{path}: the MESHBIN has no skeleton (skeleton flag 0 or version < 2); select an armature instead")
+    skeleton = skeleton_from_meshbin(model)
+    name = os.path.splitext(os.path.basename(path))[0]
+    arm = build_armature(name, skeleton.parents, skeleton.rest_translation, skeleton.rest_rotation, skeleton.names, scale)
+    if [b.name for b in arm.data.bones if b.use_deform] != skeleton.names:
+        arm[JOINTS_PROPERTY] = skeleton.names
+    if with_mesh and model.vertices and model.faces:
+        verts = [tuple(AXIS_CHANGE @ Vector(v.position) * (scale / FP12_ONE)) for v in model.vertices]
+        # The PS1 quad corner order is a, d, b, c of the OBJ face a, b, c, d (see the model).
+        faces = [(f.vertices[0], f.vertices[2], f.vertices[3], f.vertices[1]) for f in model.faces
+                 if all(0 <= i < len(verts) for i in f.vertices)]
+        mesh = bpy.data.meshes.new(name)
+        mesh.from_pydata(verts, [], faces)
+        mesh.validate()
+        body = bpy.data.objects.new(f"{name}_mesh", mesh)
+        bpy.context.scene.collection.objects.link(body)
+        groups = [body.vertex_groups.new(name=n) for n in skeleton.names]
+        for i, bone in enumerate(model.vertex_bones[: len(verts)]):
+            if 0 <= bone < len(groups):
+                groups[bone].add([i], 1.0, "REPLACE")
+        body.parent = arm
+        body.modifiers.new("Armature", "ARMATURE").object = arm
+    return arm

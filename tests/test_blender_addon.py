@@ -1,0 +1,214 @@
+"""The Blender add-on (blender/animspec_blender, issue 16), driven headless with Blender's
+``bpy`` module.
+
+tests/blender/addon_check.py runs once in the bpy interpreter (see
+tests/test_blender_gltf.py for how it is found) with this worktree's python/ and blender/
+first on its path. It imports the ANIMBIN examples onto the armature it builds from
+examples/pendulum.meshbin, reads back what Blender shows, exports with the add-on, and
+exports a hand-keyed action through Blender's own glTF exporter too. The checks here compare
+that with the files themselves (read with ``struct``), with ``animspec play --mode engine``
+and with ``animspec convert``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from conftest import EXAMPLES, ROOT
+from test_blender_gltf import bpy_python, read_animbin
+
+pytestmark = pytest.mark.blender
+
+CHECK_SCRIPT = ROOT / "tests" / "blender" / "addon_check.py"
+ARTEFACTS = ROOT / "test-output" / "blender_addon"
+POSE_TOLERANCE_UNITS = 0.05
+"""How far (in FP12 units, 1/4096) a pose read back from Blender may be from the key it
+shows: float32 matrices, far below the file's own resolution of 1 unit."""
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory) -> tuple[Path, dict]:
+    out = tmp_path_factory.mktemp("addon")
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "python"), str(ROOT / "blender"), env.get("PYTHONPATH", "")])
+    proc = subprocess.run([bpy_python(), str(CHECK_SCRIPT), str(out)], capture_output=True, text=True, timeout=600, env=env)
+    assert proc.returncode == 0, f"{CHECK_SCRIPT.name} failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}"
+    results = json.loads((out / "results.json").read_text())
+    assert results["blender"].startswith("5.0"), results["blender"]
+    return out, results
+
+
+def file_keys(data: bytes) -> list[tuple[str, int, int, np.ndarray]]:
+    """(animation, joint, frame, raw w x y z) of every rotation key, read with struct."""
+    keys = []
+    for anim in read_animbin(data)["animations"]:
+        for track in anim["tracks"]:
+            for frame, value in track["keys"]:
+                if value is not None:
+                    keys.append((anim["name"], track["joint"], frame, np.array(value, dtype=np.int64)))
+    return keys
+
+
+def renormalised(raw: np.ndarray) -> np.ndarray:
+    """What a key becomes through a tool that keeps only unit rotations (Blender), rounded."""
+    return np.rint(raw / np.linalg.norm(raw) * 4096).astype(np.int64)
+
+
+def units_apart(a, b) -> float:
+    """Largest component difference, in FP12 units, of two rotations given as quaternions
+    of any length (normalised first), up to sign."""
+    a = np.asarray(a, float) / np.linalg.norm(a)
+    b = np.asarray(b, float) / np.linalg.norm(b)
+    return float(min(np.abs(a - b).max(), np.abs(a + b).max()) * 4096)
+
+
+# --- import, then export -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("example", ["swing", "sparse"])
+def test_round_trip_gives_back_the_same_bytes(run, example):
+    out, results = run
+    original = (EXAMPLES / f"{example}.animbin").read_bytes()
+    got = (out / f"{example}.keep.animbin").read_bytes()
+    assert got == original
+    # The file's own integers were put back exactly where Blender's unit rotation rounds to a
+    # different integer, and nowhere else (the rest came through the conversion as they are).
+    expected = sum(not np.array_equal(renormalised(raw), raw) for *_, raw in file_keys(original))
+    assert results[example]["keep"]["kept"] == expected
+    assert results[example]["keep"]["findings"] == [] or all(
+        f["severity"] != "error" for f in results[example]["keep"]["findings"]
+    )
+
+
+@pytest.mark.parametrize("example", ["swing", "sparse"])
+def test_round_trip_without_the_stored_values_differs_only_where_blender_normalises(run, example):
+    """Without the stored FP12 values every key is what Blender's pose gives: the file's key
+    where it is the rounding of its own unit rotation, else that rounding (1 unit away)."""
+    out, _ = run
+    original = file_keys((EXAMPLES / f"{example}.animbin").read_bytes())
+    plain = file_keys((out / f"{example}.plain.animbin").read_bytes())
+    assert [k[:3] for k in plain] == [k[:3] for k in original]
+    differing = 0
+    for (name, joint, frame, raw), (*_, got) in zip(original, plain):
+        want = renormalised(raw)
+        assert np.array_equal(got, want) or np.array_equal(got, -want), (name, joint, frame, raw, got)
+        differing += not np.array_equal(got, raw)
+        assert np.abs(got - raw).max() <= 1
+    # examples/swing.animbin: 10 of its 140 keys; sparse: 2 of 24 (see exporter.py).
+    assert differing == {"swing": 10, "sparse": 2}[example]
+
+
+@pytest.mark.parametrize("example", ["swing", "sparse"])
+def test_imported_pose_at_every_key_is_the_files_rotation(run, example):
+    _, results = run
+    original = file_keys((EXAMPLES / f"{example}.animbin").read_bytes())
+    poses = results[example]["poses"]
+    assert [(p["animation"], p["joint"], p["frame"]) for p in poses] == [k[:3] for k in original]
+    worst = max(units_apart(p["pose"], raw) for p, (*_, raw) in zip(poses, original))
+    assert worst < POSE_TOLERANCE_UNITS, f"a pose is {worst:.4f} FP12 units from its key"
+
+
+def test_markers_and_loop_flags_are_kept_on_the_actions(run):
+    _, results = run
+    assert results["swing"]["markers"] == {"swing": [["left", 7], ["right", 22]], "nod": []}
+    assert results["swing"]["looping"] == {"swing": True, "nod": False}
+    assert results["swing"]["import_warnings"] == []
+
+
+def test_an_edited_action_is_sampled_afresh(run):
+    """A key added after the import: the stored layout no longer describes the action."""
+    _, results = run
+    for example in ("swing", "sparse"):
+        assert results[example]["edited"]["fresh"] == ["swing"]
+        assert results[example]["keep"]["fresh"] == []
+
+
+# --- as the console shows it ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("clip", ["swing/swing", "swing/nod", "sparse/swing"])
+def test_console_view_is_the_engine_playback_tick_by_tick(run, clip):
+    _, results = run
+    example, name = clip.split("/")
+    cmd = [sys.executable, "-m", "animspec", "play", str(EXAMPLES / f"{example}.animbin"), "--anim", name,
+           "--mode", "engine", "--json", "--skeleton", str(EXAMPLES / "pendulum.meshbin")]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    ticks = json.loads(proc.stdout)["ticks"]
+    shown = results["console"][clip]
+    assert shown["interpolations"] == ["CONSTANT"]
+    assert len(shown["ticks"]) == len(ticks)
+    worst = 0.0
+    for engine, blender in zip(ticks, shown["ticks"]):
+        for joint in engine["joints"]:
+            j = joint["joint"]
+            worst = max(worst, units_apart(blender["pose"][j], joint["rotation"]))
+            # CONSTANT: half a frame later the pose has not moved.
+            assert units_apart(blender["half_frame_later"][j], blender["pose"][j]) < POSE_TOLERANCE_UNITS
+    assert worst < POSE_TOLERANCE_UNITS, f"{clip}: Blender shows up to {worst:.4f} FP12 units off the engine"
+
+
+# --- export of an authored action ----------------------------------------------------------
+
+
+def test_export_equals_convert_of_blenders_own_gltf(run, tmp_path):
+    """A hand-keyed Bezier action on a moved and turned armature: the add-on's export
+    against `animspec convert --armature-space` of the GLB Blender's glTF exporter writes at
+    its defaults, within one FP12 unit per component; the add-on adds the pose marker and
+    the action's loop flag, which the plain GLB does not carry."""
+    out, results = run
+    converted = tmp_path / "wiggle.animbin"
+    cmd = [sys.executable, "-m", "animspec", "convert", str(out / "wiggle.glb"), "--armature-space",
+           "--region", "60", "--fit", "bake", "-o", str(converted)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    mine = read_animbin((out / "wiggle.addon.animbin").read_bytes())
+    theirs = read_animbin(converted.read_bytes())
+    (a,), (b,) = mine["animations"], theirs["animations"]
+    assert (a["name"], a["length"]) == (b["name"], b["length"]) == ("wiggle", 24)
+    assert [(t["joint"], [f for f, _ in t["keys"]]) for t in a["tracks"]] == [
+        (t["joint"], [f for f, _ in t["keys"]]) for t in b["tracks"]
+    ]
+    worst = max(
+        units_apart(ka[1], kb[1]) for ta, tb in zip(a["tracks"], b["tracks"]) for ka, kb in zip(ta["keys"], tb["keys"])
+    )
+    assert worst <= 1.0, f"keys differ by up to {worst:.3f} FP12 units"
+    assert a["flags"] == 0 and b["flags"] == 1  # the action's animbin_looping = False
+    assert a["markers"] == 1 and b["markers"] == 0  # pose marker "hit"
+    data = (out / "wiggle.addon.animbin").read_bytes()
+    assert b"hit\0" in data and data[data.index(b"hit\0") + 32 : data.index(b"hit\0") + 34] == (8).to_bytes(2, "little")
+
+
+def test_clips_over_the_engine_limits_are_refused_and_nothing_is_written(run):
+    _, results = run
+    refusals = results["refusals"]
+    assert refusals["long_bake"]["refused"] and "48 frames" in refusals["long_bake"]["message"]
+    assert "--fit best" in refusals["long_bake"]["message"]
+    assert refusals["six_actions"]["refused"] and "holds 5 per ANIMBIN file" in refusals["six_actions"]["message"]
+    assert refusals["validator_error"]["refused"] and refusals["validator_error"]["codes"] == ["too-many-keys"]
+    assert "too-many-keys" in refusals["validator_error"]["message"]
+    assert not any(case["file_exists"] for case in refusals.values())
+
+
+def test_render_of_an_imported_frame(run):
+    """Frame 7 of the imported swing (the "left" marker), workbench engine: kept in
+    test-output/blender_addon/ to look at. The picture must show something."""
+    out, results = run
+    assert "render_error" not in results, results.get("render_error")
+    from matplotlib.image import imread
+
+    picture = out / "swing_frame7.png"
+    pixels = imread(str(picture))
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(picture, ARTEFACTS / picture.name)
+    assert pixels.shape[:2] == (320, 320)
+    covered = np.mean(np.any(np.abs(pixels[..., :3] - pixels[0, 0, :3]) > 0.1, axis=-1))
+    assert 0.005 < covered < 0.5, f"{covered:.3%} of the picture differs from its background"

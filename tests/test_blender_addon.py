@@ -212,3 +212,17 @@ def test_render_of_an_imported_frame(run):
     assert pixels.shape[:2] == (320, 320)
     covered = np.mean(np.any(np.abs(pixels[..., :3] - pixels[0, 0, :3]) > 0.1, axis=-1))
     assert 0.005 < covered < 0.5, f"{covered:.3%} of the picture differs from its background"
+
+
+def test_file_menu_operators(run):
+    """Registered as Blender registers the add-on: import with a MESHBIN, export back to the
+    same bytes, refuse to replace a file without Overwrite, refuse an unknown action."""
+    _, results = run
+    ops = results["operators"]
+    assert ops["import"] == [["FINISHED"], None]
+    assert ops["armature"] == "pendulum"
+    assert ops["export"] == [["FINISHED"], None] and ops["export_bytes_equal"]
+    assert ops["export_again"][0] == ["CANCELLED"] and "tick Overwrite" in ops["export_again"][1]
+    assert ops["export_overwrite"] == [["FINISHED"], None]
+    assert ops["export_refused"][0] == ["CANCELLED"] and "nope" in ops["export_refused"][1]
+    assert not ops["refused_exists"]

@@ -328,5 +328,5 @@ def write_animbin(result: ExportResult, path: str, *, force: bool = False) -> No
             + "; ".join(f"{f.code}: {f.message}" for f in result.errors)
         )
     if os.path.exists(path) and not force:
-        raise AnimspecError(f"{path} exists; confirm overwriting (force) to replace it")
+        raise AnimspecError(f"{path} exists; tick Overwrite (force=True) to replace it")
     write_atomic(path, result.data)

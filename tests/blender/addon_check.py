@@ -204,6 +204,37 @@ def refusals(out: Path) -> dict:
     return result
 
 
+def operators(out: Path) -> dict:
+    """The File menu's operators, registered as Blender registers the add-on."""
+    import animspec_blender
+
+    fresh_scene()
+    animspec_blender.register()
+    result = {"menus": {
+        "import": [op for op in ("animspec.import_animbin", "animspec.import_meshbin") if hasattr(bpy.ops.animspec, op.split(".")[1])],
+    }}
+
+    def call(op, **kwargs):
+        try:
+            return sorted(op(**kwargs)), None
+        except RuntimeError as exc:  # background mode: an ERROR report raises
+            return ["CANCELLED"], str(exc)
+
+    path = out / "operator.animbin"
+    result["import"] = call(bpy.ops.animspec.import_animbin, filepath=str(EXAMPLES / "swing.animbin"),
+                            meshbin=str(MESHBIN), scale=64.0)
+    result["armature"] = bpy.context.active_object.name
+    result["export"] = call(bpy.ops.animspec.export_animbin, filepath=str(path), which="all")
+    result["export_bytes_equal"] = path.exists() and path.read_bytes() == (EXAMPLES / "swing.animbin").read_bytes()
+    result["export_again"] = call(bpy.ops.animspec.export_animbin, filepath=str(path), which="all")
+    result["export_overwrite"] = call(bpy.ops.animspec.export_animbin, filepath=str(path), which="all", overwrite=True)
+    refused = out / "operator_refused.animbin"
+    result["export_refused"] = call(bpy.ops.animspec.export_animbin, filepath=str(refused), which="chosen", chosen="nope")
+    result["refused_exists"] = refused.exists()
+    animspec_blender.unregister()
+    return result
+
+
 def render(out: Path) -> None:
     """One frame of an imported animation, workbench engine, as a test artefact."""
     fresh_scene()
@@ -236,6 +267,7 @@ def main(out: Path) -> None:
     results["console"] = console_view(out)
     results["authored"] = authored_action(out)
     results["refusals"] = refusals(out)
+    results["operators"] = operators(out)
     try:
         render(out)
         results["render"] = str(out / "swing_frame7.png")

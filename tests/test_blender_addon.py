@@ -226,3 +226,32 @@ def test_file_menu_operators(run):
     assert ops["export_overwrite"] == [["FINISHED"], None]
     assert ops["export_refused"][0] == ["CANCELLED"] and "nope" in ops["export_refused"][1]
     assert not ops["refused_exists"]
+
+
+# --- the extension package -----------------------------------------------------------------
+
+
+def test_extension_zip_builds_installs_and_works(tmp_path):
+    """`tools/build_blender_extension.py --no-wheels` (offline; `make blender-extension`
+    adds the wheels): Blender's own extension tool builds and validates the zip, Blender
+    installs it from disk into an isolated user folder, and its operators import and export
+    swing.animbin to the same bytes (the library from this worktree's python/ here, since
+    the zip has no wheels)."""
+    build = subprocess.run([sys.executable, str(ROOT / "tools" / "build_blender_extension.py"), "--no-wheels",
+                            "--out", str(tmp_path / "build")], capture_output=True, text=True, timeout=300)
+    assert build.returncode == 0, build.stdout + build.stderr
+    zip_path = tmp_path / "build" / "animspec_blender-0.1.0.zip"
+    import zipfile
+
+    with zipfile.ZipFile(zip_path) as z:
+        names = sorted(z.namelist())
+    sources = sorted(p.name for p in (ROOT / "blender" / "animspec_blender").iterdir() if p.suffix in (".py", ".toml"))
+    assert names == sources
+    env = dict(os.environ, BLENDER_USER_RESOURCES=str(tmp_path / "user"), PYTHONPATH=str(ROOT / "python"))
+    run = subprocess.run([bpy_python(), str(ROOT / "tests" / "blender" / "install_extension.py"), str(zip_path), str(tmp_path)],
+                         capture_output=True, text=True, timeout=300, env=env)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-4000:]
+    result = json.loads((tmp_path / "installed.json").read_text())
+    assert result["install"] == ["FINISHED"]
+    assert "bl_ext.user_default.animspec_blender" in result["modules"]
+    assert result["import"] == ["FINISHED"] and result["export"] == ["FINISHED"] and result["same_bytes"]

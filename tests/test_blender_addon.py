@@ -195,7 +195,7 @@ def test_clips_over_the_engine_limits_are_refused_and_nothing_is_written(run):
     assert refusals["six_actions"]["refused"] and "holds 5 per ANIMBIN file" in refusals["six_actions"]["message"]
     assert refusals["validator_error"]["refused"] and refusals["validator_error"]["codes"] == ["too-many-keys"]
     assert "too-many-keys" in refusals["validator_error"]["message"]
-    assert not any(case["file_exists"] for case in refusals.values())
+    assert not any(refusals[name]["file_exists"] for name in ("long_bake", "six_actions", "validator_error"))
 
 
 def test_render_of_an_imported_frame(run):
@@ -255,3 +255,30 @@ def test_extension_zip_builds_installs_and_works(tmp_path):
     assert result["install"] == ["FINISHED"]
     assert "bl_ext.user_default.animspec_blender" in result["modules"]
     assert result["import"] == ["FINISHED"] and result["export"] == ["FINISHED"] and result["same_bytes"]
+
+
+def test_round_trip_on_pal_from_frame_1_with_a_control_bone(run):
+    """Region PAL (scene at 50 fps), keys from Blender frame 1, a non-deform bone in the
+    armature: still the same bytes; exporting only the named action gives that clip alone."""
+    out, results = run
+    variant = results["variant"]
+    assert variant["fps"] == [50, 1.0]
+    assert variant["frame_ranges"] == {"swing": [1.0, 30.0], "nod": [1.0, 20.0]}
+    assert variant["markers"]["swing"] == [["left", 8], ["right", 23]]
+    original = (EXAMPLES / "swing.animbin").read_bytes()
+    assert (out / "swing.pal.animbin").read_bytes() == original
+    nod = read_animbin((out / "nod.pal.animbin").read_bytes())
+    assert [a["name"] for a in nod["animations"]] == ["nod"]
+    assert nod["animations"][0] == read_animbin(original)["animations"][1]
+
+
+def test_a_long_action_fits_in_30_keys_with_best_fit(run):
+    """The 48-frame action refused with --fit bake exports with the default best fit: at
+    most 30 keys per track, the length kept, no error from the validator."""
+    out, results = run
+    best = results["refusals"]["long_best"]
+    (anim,) = read_animbin((out / "long_best.animbin").read_bytes())["animations"]
+    assert anim["length"] == 48
+    assert all(len(t["keys"]) <= 30 for t in anim["tracks"]) and len(anim["tracks"]) == 4
+    assert "too-many-keys" not in best["findings"]
+    assert any("x 30 key(s) (best)" in line for line in best["lines"])

@@ -88,6 +88,28 @@ def round_trip(example: str, out: Path) -> dict:
     return result
 
 
+def round_trip_variant(out: Path) -> dict:
+    """swing.animbin on PAL from Blender frame 1, on an armature that also has a bone that
+    does not deform (a control bone: not a joint, not in the file), exporting all actions
+    and then only the one named."""
+    fresh_scene()
+    arm = import_meshbin(str(MESHBIN), scale=64.0)
+    bpy.context.view_layer.objects.active = arm
+    bpy.ops.object.mode_set(mode="EDIT")
+    ctrl = arm.data.edit_bones.new("ctrl")
+    ctrl.head, ctrl.tail, ctrl.use_deform = (1.0, 0.0, 0.0), (1.0, 0.5, 0.0), False
+    bpy.ops.object.mode_set(mode="OBJECT")
+    animbin = read_file(str(EXAMPLES / "swing.animbin"))
+    report = import_animbin(arm, animbin, region="pal", first_frame=1)
+    scene = bpy.context.scene
+    result = {"fps": [scene.render.fps, scene.render.fps_base],
+              "frame_ranges": {a: list(bpy.data.actions[a].frame_range) for a in report.actions},
+              "markers": {a: [[m.name, m.frame] for m in bpy.data.actions[a].pose_markers] for a in report.actions}}
+    write_animbin(export_animbin(arm, which="all", region="pal"), str(out / "swing.pal.animbin"))
+    write_animbin(export_animbin(arm, which="chosen", chosen=["nod"], region="pal"), str(out / "nod.pal.animbin"))
+    return result
+
+
 def console_view(out: Path) -> dict:
     """Import 'as the console shows it' and read the pose at every vsync."""
     fresh_scene()
@@ -167,6 +189,10 @@ def refusals(out: Path) -> dict:
             pb.rotation_mode = "QUATERNION"
             pb.rotation_quaternion = Euler((0.0, 0.0, 0.01 * frame)).to_quaternion()
             pb.keyframe_insert("rotation_quaternion", frame=frame)
+    best = export_animbin(arm, which="active", region=60, fit="best")
+    write_animbin(best, str(out / "long_best.animbin"))
+    result["long_best"] = {"lines": best.lines, "warnings": best.warnings,
+                           "findings": [f.code for f in best.findings]}
     cases = {"long_bake": dict(which="active", region=60, fit="bake")}
     for i in range(5):
         extra = bpy.data.actions.new(f"extra{i}")
@@ -264,6 +290,7 @@ def main(out: Path) -> None:
     results = {"blender": bpy.app.version_string}
     for example in ("swing", "sparse"):
         results[example] = round_trip(example, out)
+    results["variant"] = round_trip_variant(out)
     results["console"] = console_view(out)
     results["authored"] = authored_action(out)
     results["refusals"] = refusals(out)

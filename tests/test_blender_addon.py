@@ -282,3 +282,40 @@ def test_a_long_action_fits_in_30_keys_with_best_fit(run):
     assert all(len(t["keys"]) <= 30 for t in anim["tracks"]) and len(anim["tracks"]) == 4
     assert "too-many-keys" not in best["findings"]
     assert any("x 30 key(s) (best)" in line for line in best["lines"])
+
+
+# --- .animclip base pose -------------------------------------------------------------------
+
+
+def test_animclip_base_pose_on_an_armature_from_its_rig(run):
+    """walk.animclip onto the armature built from biped_rig.glb: every bone's world transform
+    equals animspec's own base pose of the clip on that rig (forward kinematics of the base
+    state, matched by name hash), and the clip's custom tracks are on the action."""
+    from animspec.animclip import read_file
+    from animspec.animclip.pose import base_pose
+    from animspec.gltf import skeleton_from_gltf
+
+    _, results = run
+    clip_result = results["animclip"]
+    assert clip_result["operator"] == ["FINISHED"]
+    skeleton = skeleton_from_gltf(str(EXAMPLES / "biped_rig.glb"))
+    clip = read_file(str(EXAMPLES / "walk.animclip")).clip()
+    pose = base_pose(clip, skeleton)
+    assert len(pose.matched) == 21 and clip_result["bones"] == skeleton.names
+    assert clip_result["action"] == clip.name
+    worst_pos = worst_rot = 0.0
+    for i, name in enumerate(skeleton.names):
+        got = np.array(clip_result["world"][name])
+        want = pose.world[i]
+        worst_pos = max(worst_pos, float(np.abs(got[:3, 3] - want[:3, 3]).max()))
+        worst_rot = max(worst_rot, float(np.abs(got[:3, :3] - want[:3, :3]).max()))
+    assert worst_pos < 1e-5 and worst_rot < 1e-5, (worst_pos, worst_rot)
+    assert sorted(clip_result["tracks"]) == sorted(t.name for t in clip.custom_tracks)
+    for track in clip.custom_tracks:  # float32 values, kept as Blender's float properties
+        np.testing.assert_allclose(clip_result["tracks"][track.name], track.values, rtol=1e-6)
+    assert clip_result["fps"] == pytest.approx(clip.fps)
+
+
+def test_animclip_base_pose_refuses_an_armature_with_other_names(run):
+    _, results = run
+    assert "no bone of 'pendulum'" in results["animclip"]["unmatched"]

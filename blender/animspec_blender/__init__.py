@@ -1,4 +1,4 @@
-"""animspec for Blender: File > Import ANIMBIN / MESHBIN, File > Export ANIMBIN.
+"""animspec for Blender: File > Import ANIMBIN / MESHBIN / .animclip base pose, File > Export ANIMBIN.
 
 The operators are thin: the work is in plain functions that the tests call headless
 (:mod:`.importer`, :mod:`.exporter`, :mod:`.rig`). Installed as a Blender extension (Blender
@@ -121,6 +121,44 @@ class ANIMSPEC_OT_import_meshbin(bpy.types.Operator, ImportHelper):
         return {"FINISHED"}
 
 
+class ANIMSPEC_OT_import_animclip_base_pose(bpy.types.Operator, ImportHelper):
+    """Pose the active armature with an Insomniac .animclip's base state (bones matched by name hash)"""
+
+    bl_idname = "animspec.import_animclip_base_pose"
+    bl_label = "Import .animclip base pose"
+    bl_options = {"REGISTER", "UNDO"}
+
+    filename_ext = ".animclip"
+    filter_glob: StringProperty(default="*.animclip;*.performanceclip", options={"HIDDEN"})
+    rig: StringProperty(
+        name="glTF rig", subtype="FILE_PATH",
+        description="Build the armature from this glTF rig's skin, each bone in its node's frame, instead of using the active armature",
+    )
+    joint_names: StringProperty(
+        name="Joint names", subtype="FILE_PATH", description="Names of the clip's joints, one per line (for the report)",
+    )
+    frame: IntProperty(name="Frame", default=0, description="Frame to key the base pose on")
+
+    def execute(self, context):
+        from .animclip_pose import armature_from_gltf, import_base_pose
+        from .rig import read_joint_names
+
+        try:
+            arm = armature_from_gltf(bpy.path.abspath(self.rig)) if self.rig else context.active_object
+            names = read_joint_names(bpy.path.abspath(self.joint_names)) if self.joint_names else None
+            report = import_base_pose(arm, self.filepath, frame=self.frame, joint_names=names)
+        except (AnimspecError, OSError, ValueError) as exc:
+            self.report({"ERROR"}, str(exc))
+            return {"CANCELLED"}
+        if report.clip_only:
+            self.report({"WARNING"}, f"clip joints with no bone: {', '.join(report.clip_only)}")
+        if report.bones_only:
+            self.report({"INFO"}, f"bones the clip does not pose: {', '.join(report.bones_only)}")
+        self.report({"INFO"}, f"{report.action}: {len(report.matched)} bone(s) posed; custom tracks kept on the "
+                              f"action: {', '.join(report.tracks) or 'none'}")
+        return {"FINISHED"}
+
+
 class ANIMSPEC_OT_export_animbin(bpy.types.Operator, ExportHelper):
     """Export actions of the active armature as an ANIMBIN file, checked by animspec's validator"""
 
@@ -171,13 +209,15 @@ class ANIMSPEC_OT_export_animbin(bpy.types.Operator, ExportHelper):
 def _menu_import(self, context):
     self.layout.operator(ANIMSPEC_OT_import_animbin.bl_idname, text="ANIMBIN (.animbin)")
     self.layout.operator(ANIMSPEC_OT_import_meshbin.bl_idname, text="MESHBIN skeleton (.meshbin)")
+    self.layout.operator(ANIMSPEC_OT_import_animclip_base_pose.bl_idname, text="Insomniac .animclip base pose")
 
 
 def _menu_export(self, context):
     self.layout.operator(ANIMSPEC_OT_export_animbin.bl_idname, text="ANIMBIN (.animbin)")
 
 
-CLASSES = (ANIMSPEC_OT_import_animbin, ANIMSPEC_OT_import_meshbin, ANIMSPEC_OT_export_animbin)
+CLASSES = (ANIMSPEC_OT_import_animbin, ANIMSPEC_OT_import_meshbin, ANIMSPEC_OT_import_animclip_base_pose,
+           ANIMSPEC_OT_export_animbin)
 
 
 def register() -> None:

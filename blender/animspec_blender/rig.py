@@ -110,17 +110,21 @@ def _model_space_rest(parents: np.ndarray, translation: np.ndarray, rotation: np
 
 def build_armature(
     name: str, parents: np.ndarray, translation: np.ndarray, rotation: np.ndarray, bone_names: Sequence[str],
-    scale: float = 1.0, collection: bpy.types.Collection | None = None,
+    scale: float = 1.0, collection: bpy.types.Collection | None = None, axis: Matrix = AXIS_CHANGE,
 ) -> bpy.types.Object:
     """A new armature object whose deform bones, in order, are the skeleton's joints.
 
     ``translation`` (n, 3) in model units and ``rotation`` (n, 4) w, x, y, z are each bone's
     rest relative to its parent (:class:`animspec.skeleton.Skeleton`); ``scale`` multiplies
     positions only (rotations, hence keys, do not depend on it). Parents come before children.
+    ``axis`` turns the skeleton's space into armature space: diag(1, -1, -1) for the console's
+    model space (a MESHBIN); the identity for a skeleton already in Blender's axes. Each
+    bone's frame is its joint's frame, so a bone's pose relative to its parent is the joint's
+    local transform.
     """
     n = len(parents)
     world = _model_space_rest(np.asarray(parents), np.asarray(translation, float) * scale, np.asarray(rotation, float))
-    d4 = AXIS_CHANGE.to_4x4()
+    d4 = axis.to_4x4()
     in_armature = [d4 @ w for w in world]
     heads = [m.to_translation() for m in in_armature]
     lengths = []

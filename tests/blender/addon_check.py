@@ -261,6 +261,40 @@ def operators(out: Path) -> dict:
     return result
 
 
+def animclip_base_pose(out: Path) -> dict:
+    """walk.animclip on an armature built from biped_rig.glb (bones in the nodes' frames),
+    through the operator; then on the pendulum, whose bone names hash to nothing."""
+    import animspec_blender
+
+    fresh_scene()
+    animspec_blender.register()
+    try:
+        done = sorted(bpy.ops.animspec.import_animclip_base_pose(
+            filepath=str(EXAMPLES / "walk.animclip"), rig=str(EXAMPLES / "biped_rig.glb")))
+        arm = next(o for o in bpy.data.objects if o.type == "ARMATURE")
+        action = arm.animation_data.action
+        bpy.context.scene.frame_set(0)
+        result = {
+            "operator": done,
+            "action": action.name,
+            "tracks": {k: list(v) for k, v in action["animclip_tracks"].to_dict().items()},
+            "fps": action.get("animclip_fps"),
+            "bones": [b.name for b in arm.data.bones],
+            # armature space = the rig's space here: world matrices of the posed bones
+            "world": {pb.name: [list(r) for r in pb.matrix] for pb in arm.pose.bones},
+        }
+        fresh_scene()
+        arm = import_meshbin(str(MESHBIN), with_mesh=False)
+        bpy.context.view_layer.objects.active = arm
+        try:
+            result["unmatched"] = sorted(bpy.ops.animspec.import_animclip_base_pose(filepath=str(EXAMPLES / "walk.animclip")))
+        except RuntimeError as exc:
+            result["unmatched"] = str(exc)
+    finally:
+        animspec_blender.unregister()
+    return result
+
+
 def render(out: Path) -> None:
     """One frame of an imported animation, workbench engine, as a test artefact."""
     fresh_scene()
@@ -295,6 +329,7 @@ def main(out: Path) -> None:
     results["authored"] = authored_action(out)
     results["refusals"] = refusals(out)
     results["operators"] = operators(out)
+    results["animclip"] = animclip_base_pose(out)
     try:
         render(out)
         results["render"] = str(out / "swing_frame7.png")

@@ -319,3 +319,15 @@ def test_animclip_base_pose_on_an_armature_from_its_rig(run):
 def test_animclip_base_pose_refuses_an_armature_with_other_names(run):
     _, results = run
     assert "no bone of 'pendulum'" in results["animclip"]["unmatched"]
+
+
+def test_joint_ids_follow_the_meshbin_not_blenders_bone_order(run):
+    """Blender lists bones depth first (bone0, bone1, bone3, bone2 here); joint j still drives
+    the MESHBIN's bone j, on import and on export."""
+    out, results = run
+    branching = results["branching"]
+    assert branching["blender_order"] == ["bone0", "bone1", "bone3", "bone2"]
+    keys = {track["joint"]: track["keys"][1][1] for track in read_animbin((out / "branch.animbin").read_bytes())["animations"][0]["tracks"]}
+    for joint, key in keys.items():
+        assert units_apart(branching["poses"][f"bone{joint}"], key) < POSE_TOLERANCE_UNITS, joint
+    assert (out / "branch.back.animbin").read_bytes() == (out / "branch.animbin").read_bytes()

@@ -33,7 +33,7 @@ from typing import Literal
 import bpy
 import numpy as np
 
-from animspec.animbin.model import FP12_ONE, LOOPING_FLAG, AnimbinFile, RotationKey
+from animspec.animbin.model import FP12_ONE, LOOPING_FLAG, Animation, AnimbinFile, RotationKey
 from animspec.animbin.playback import Refresh, refresh_hz
 from animspec.animbin.validate import validate
 from animspec.animbin.write import write_bytes
@@ -73,14 +73,16 @@ def armature_actions(arm: bpy.types.Object) -> list[bpy.types.Action]:
     names = {b.name for b in arm.pose.bones}
     found = []
     for action in bpy.data.actions:
-        for bag in _channelbags(action):
+        for bag in channelbags(action):
             if any(_bone_of(c.data_path) in names for c in bag.fcurves):
                 found.append(action)
                 break
     return found
 
 
-def _channelbags(action: bpy.types.Action):
+def channelbags(action: bpy.types.Action):
+    """Every F-curve container of a layered action (Blender 4.4+: layers > strips > one
+    channelbag per slot); Blender 5.0 has no ``action.fcurves`` any more."""
     for layer in action.layers:
         for strip in layer.strips:
             for slot in action.slots:
@@ -139,7 +141,7 @@ def _layout_is_current(arm, action, bones: list[str], per_vsync: float) -> bool:
     except (KeyError, TypeError, ValueError):
         return False
     have: dict[str, set[int]] = {}
-    for bag in _channelbags(action):
+    for bag in channelbags(action):
         for curve in bag.fcurves:
             bone = _bone_of(curve.data_path)
             if bone is None:
@@ -153,7 +155,7 @@ def _layout_is_current(arm, action, bones: list[str], per_vsync: float) -> bool:
     return all(want.get(bone, set()) == frames for bone, frames in have.items() if frames)
 
 
-def _skin_mesh(arm: bpy.types.Object, bones: list[str]) -> bpy.types.Object:
+def skin_mesh(arm: bpy.types.Object, bones: list[str]) -> bpy.types.Object:
     """A tiny triangle per joint bone, weighted to it: Blender's glTF exporter writes a skin
     (the joints convert needs) only for an armature that deforms a mesh."""
     verts, faces = [], []
@@ -198,7 +200,7 @@ def export_glb(arm: bpy.types.Object, bones: list[str], path: str, layouts: dict
             del action[LAYOUT_PROPERTY]
         if layout is not None:
             action[LAYOUT_PROPERTY] = layout
-    skin = _skin_mesh(arm, bones)
+    skin = skin_mesh(arm, bones)
     try:
         for o in selected:
             o.select_set(False)
@@ -229,14 +231,13 @@ def export_glb(arm: bpy.types.Object, bones: list[str], path: str, layouts: dict
                 arm.animation_data.action_slot = slot
 
 
-def _restore_raw(animbin: AnimbinFile, action: bpy.types.Action) -> int:
+def _restore_raw(anim: Animation, action: bpy.types.Action) -> int:
     """Keys whose converted value is what the stored key becomes after Blender's
     normalisation get the stored integers back. Returns how many keys that changed."""
     raw = action.get(RAW_PROPERTY)
     if raw is None:
         return 0
     stored_tracks = [list(t) for t in raw]
-    anim = next(a for a in animbin.animations if str(a.name) == action.name[:31])
     changed = 0
     for track, stored in zip(anim.tracks, stored_tracks):
         for i, key in enumerate(track.keys):
@@ -303,7 +304,7 @@ def export_animbin(
         looping = bool(action.get(LOOPING_PROPERTY, True))
         anim.flags = (anim.flags | LOOPING_FLAG) if looping else (anim.flags & ~LOOPING_FLAG)
         if keep_file_keys and action not in stale and action.get(LAYOUT_PROPERTY) is not None:
-            kept += _restore_raw(animbin, action)
+            kept += _restore_raw(anim, action)
     findings = validate(animbin, bone_count=len(bones))
     lines = list(conversion.lines)
     if abs(gltf_hz - hz) > 1e-9:

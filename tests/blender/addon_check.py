@@ -19,7 +19,7 @@ import bpy
 from mathutils import Euler
 
 from animspec.errors import AnimspecError
-from animspec_blender.exporter import _skin_mesh, export_animbin, write_animbin
+from animspec_blender.exporter import skin_mesh, channelbags, export_animbin, write_animbin
 from animspec_blender.importer import import_animbin, import_meshbin
 from animspec_blender.rig import key_of_pose
 from animspec.animbin import read_file
@@ -110,6 +110,33 @@ def round_trip_variant(out: Path) -> dict:
     return result
 
 
+def branching(out: Path) -> dict:
+    """A MESHBIN whose bone order (0, 1, 2 under 0, 3 under 1) is not Blender's depth-first
+    order (0, 1, 3, 2): joint ids must still follow the file. A clip turning each joint its
+    own way is imported and exported again."""
+    from animspec.animbin import Animation, AnimbinFile, Name, RotationKey, Track, write_bytes
+    from animspec.atomic import write_atomic
+    from animspec.meshbin import write_bytes as write_meshbin
+    from animspec.meshbin.model import Bone, MeshbinFile
+
+    meshbin = out / "branch.meshbin"
+    write_atomic(meshbin, write_meshbin(MeshbinFile(
+        has_skeleton=1, bones=[Bone(-1, (0, 0, 0)), Bone(0, (0, 64, 0)), Bone(0, (64, 0, 0)), Bone(1, (0, 64, 0))])))
+    turns = {0: (4096, 0, 0, 0), 1: (3547, 2048, 0, 0), 2: (2896, 0, 2896, 0), 3: (3784, 0, 0, -1567)}
+    clip = AnimbinFile([Animation(Name.from_str("turns"), 2, [
+        Track(j, [RotationKey(0, 4096, 0, 0, 0), RotationKey(1, *q)]) for j, q in turns.items()])])
+    write_atomic(out / "branch.animbin", write_bytes(clip))
+    fresh_scene()
+    arm = import_meshbin(str(meshbin), scale=64.0, with_mesh=False)
+    import_animbin(arm, clip, region="ntsc")
+    assign(arm, "turns")
+    bpy.context.scene.frame_set(1)
+    result = {"blender_order": [b.name for b in arm.data.bones],
+              "poses": {b.name: list(key_of_pose(b)) for b in arm.pose.bones}}
+    write_animbin(export_animbin(arm, which="all", region="ntsc"), str(out / "branch.back.animbin"))
+    return result
+
+
 def console_view(out: Path) -> dict:
     """Import 'as the console shows it' and read the pose at every vsync."""
     fresh_scene()
@@ -122,7 +149,7 @@ def console_view(out: Path) -> dict:
         for anim, action_name in zip(animbin.animations, report.actions):
             assign(arm, action_name)
             action = bpy.data.actions[action_name]
-            interpolations = sorted({p.interpolation for bag in _bags(action) for c in bag.fcurves for p in c.keyframe_points})
+            interpolations = sorted({p.interpolation for bag in channelbags(action) for c in bag.fcurves for p in c.keyframe_points})
             ticks = []
             for tick in range(anim.length):
                 # Half a frame later must show the same pose: CONSTANT holds it.
@@ -132,15 +159,6 @@ def console_view(out: Path) -> dict:
                 ticks.append({"pose": pose_keys(arm, bones), "half_frame_later": later})
             result[f"{example}/{anim.name}"] = {"ticks": ticks, "interpolations": interpolations}
     return result
-
-
-def _bags(action):
-    for layer in action.layers:
-        for strip in layer.strips:
-            for slot in action.slots:
-                bag = strip.channelbag(slot)
-                if bag is not None:
-                    yield bag
 
 
 def authored_action(out: Path) -> dict:
@@ -168,7 +186,7 @@ def authored_action(out: Path) -> dict:
     write_animbin(exported, str(out / "wiggle.addon.animbin"))
     # The same scene through Blender's glTF exporter at its defaults (a skinned mesh is needed
     # for a skin), for `animspec convert` in the test.
-    skin = _skin_mesh(arm, [b.name for b in arm.data.bones])
+    skin = skin_mesh(arm, [b.name for b in arm.data.bones])
     bpy.ops.export_scene.gltf(filepath=str(out / "wiggle.glb"), export_format="GLB")
     bpy.data.objects.remove(skin)
     return {"lines": exported.lines, "warnings": exported.warnings, "findings": [f.to_json() for f in exported.findings]}
@@ -325,6 +343,7 @@ def main(out: Path) -> None:
     for example in ("swing", "sparse"):
         results[example] = round_trip(example, out)
     results["variant"] = round_trip_variant(out)
+    results["branching"] = branching(out)
     results["console"] = console_view(out)
     results["authored"] = authored_action(out)
     results["refusals"] = refusals(out)

@@ -122,7 +122,9 @@ def branching(out: Path) -> dict:
     meshbin = out / "branch.meshbin"
     write_atomic(meshbin, write_meshbin(MeshbinFile(
         has_skeleton=1, bones=[Bone(-1, (0, 0, 0)), Bone(0, (0, 64, 0)), Bone(0, (64, 0, 0)), Bone(1, (0, 64, 0))])))
-    turns = {0: (4096, 0, 0, 0), 1: (3547, 2048, 0, 0), 2: (2896, 0, 2896, 0), 3: (3784, 0, 0, -1567)}
+    # Joint 3's key has w < 0 (the same turn as (3784, 0, 0, -1567)): Blender keeps no sign,
+    # the export gives the file's key back.
+    turns = {0: (4096, 0, 0, 0), 1: (3547, 2048, 0, 0), 2: (2896, 0, 2896, 0), 3: (-3784, 0, 0, 1567)}
     clip = AnimbinFile([Animation(Name.from_str("turns"), 2, [
         Track(j, [RotationKey(0, 4096, 0, 0, 0), RotationKey(1, *q)]) for j, q in turns.items()])])
     write_atomic(out / "branch.animbin", write_bytes(clip))

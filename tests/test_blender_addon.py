@@ -331,3 +331,14 @@ def test_joint_ids_follow_the_meshbin_not_blenders_bone_order(run):
     for joint, key in keys.items():
         assert units_apart(branching["poses"][f"bone{joint}"], key) < POSE_TOLERANCE_UNITS, joint
     assert (out / "branch.back.animbin").read_bytes() == (out / "branch.animbin").read_bytes()
+
+
+def test_a_scene_at_another_rate_is_warned_about(run):
+    """At 30 fps a console frame is 0.5005 Blender frames: keys land where the console shows
+    them in time (frame 29 at Blender frame 14.51), and both directions warn that an export
+    samples whole frames only."""
+    _, results = run
+    off = results["off_rate"]
+    assert off["frame_ranges"]["swing"] == pytest.approx([0.0, 29 * 30 / (60000 / 1001)], abs=1e-4)
+    assert any("not the region's 59.940" in w for w in off["import"])
+    assert any("samples whole frames only" in w for w in off["export"])

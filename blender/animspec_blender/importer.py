@@ -173,9 +173,14 @@ def import_animbin(
         set_scene_rate(scene, region)
     per_vsync = blender_frames_per_vsync(scene, region)
     bones = armature_joints(arm, joint_names)
+    report = ImportReport()
+    if per_vsync != 1.0:
+        report.warnings.append(
+            f"the scene runs at {scene_fps(scene):.3f} fps, not the region's {hz:.3f}: keys land between frames "
+            "(shown as the console times them, but an export samples whole frames only)"
+        )
     rests = rest_keys(arm, bones)
     rest_raw = np.array([[round(c * FP12_ONE) for c in q] for q in rests], dtype=np.int64)
-    report = ImportReport()
     for pb in arm.pose.bones:
         pb.rotation_mode = "QUATERNION"
     arm.animation_data_create()

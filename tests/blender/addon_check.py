@@ -139,6 +139,18 @@ def branching(out: Path) -> dict:
     return result
 
 
+def off_rate() -> dict:
+    """A 30 fps scene kept as it is: import and export both say that keys fall between frames."""
+    fresh_scene()
+    scene = bpy.context.scene
+    scene.render.fps, scene.render.fps_base = 30, 1.0
+    arm = import_meshbin(str(MESHBIN), scale=64.0, with_mesh=False)
+    report = import_animbin(arm, read_file(str(EXAMPLES / "swing.animbin")), region="ntsc", set_scene_fps=False)
+    exported = export_animbin(arm, which="all", region="ntsc")
+    return {"import": report.warnings, "export": exported.warnings,
+            "frame_ranges": {a: list(bpy.data.actions[a].frame_range) for a in report.actions}}
+
+
 def console_view(out: Path) -> dict:
     """Import 'as the console shows it' and read the pose at every vsync."""
     fresh_scene()
@@ -346,6 +358,7 @@ def main(out: Path) -> None:
         results[example] = round_trip(example, out)
     results["variant"] = round_trip_variant(out)
     results["branching"] = branching(out)
+    results["off_rate"] = off_rate()
     results["console"] = console_view(out)
     results["authored"] = authored_action(out)
     results["refusals"] = refusals(out)

@@ -2,7 +2,7 @@
 
 The operators are thin: the work is in plain functions that the tests call headless
 (:mod:`.importer`, :mod:`.exporter`, :mod:`.rig`). Installed as a Blender extension (Blender
-4.2+), the animspec library and its dependencies come from the wheels bundled in the
+4.4+), the animspec library and its dependencies come from the wheels bundled in the
 extension (``make blender-extension``); from a checkout, put python/ and blender/ on the path.
 """
 

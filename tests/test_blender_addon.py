@@ -42,6 +42,7 @@ def run(tmp_path_factory) -> tuple[Path, dict]:
     proc = subprocess.run([bpy_python(), str(CHECK_SCRIPT), str(out)], capture_output=True, text=True, timeout=600, env=env)
     assert proc.returncode == 0, f"{CHECK_SCRIPT.name} failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}"
     results = json.loads((out / "results.json").read_text())
+    results["stdout"] = proc.stdout
     assert results["blender"].startswith("5.0"), results["blender"]
     return out, results
 
@@ -225,6 +226,10 @@ def test_file_menu_operators(run):
     assert ops["export_again"][0] == ["CANCELLED"] and "tick Overwrite" in ops["export_again"][1]
     assert ops["export_overwrite"] == [["FINISHED"], None]
     assert ops["export_refused"][0] == ["CANCELLED"] and "nope" in ops["export_refused"][1]
+    # The validator's findings in Blender's report (printed in background mode), file written.
+    assert ops["export_sparse"] == [["FINISHED"], None]
+    report = results["stdout"].split("--- export of sparse.animbin ---")[1].split("--- end ---")[0]
+    assert report.count("Warning: sparse-keys: animation 0 ('swing'), track") == 4, report[-3000:]
     assert not ops["refused_exists"]
 
 

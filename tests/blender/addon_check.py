@@ -286,6 +286,12 @@ def operators(out: Path) -> dict:
     result["export_bytes_equal"] = path.exists() and path.read_bytes() == (EXAMPLES / "swing.animbin").read_bytes()
     result["export_again"] = call(bpy.ops.animspec.export_animbin, filepath=str(path), which="all")
     result["export_overwrite"] = call(bpy.ops.animspec.export_animbin, filepath=str(path), which="all", overwrite=True)
+    # sparse.animbin: the validator warns (sparse-keys) and the file is still written.
+    fresh_scene()
+    call(bpy.ops.animspec.import_animbin, filepath=str(EXAMPLES / "sparse.animbin"), meshbin=str(MESHBIN))
+    print("--- export of sparse.animbin ---", flush=True)
+    result["export_sparse"] = call(bpy.ops.animspec.export_animbin, filepath=str(out / "operator_sparse.animbin"))
+    print("--- end ---", flush=True)
     refused = out / "operator_refused.animbin"
     result["export_refused"] = call(bpy.ops.animspec.export_animbin, filepath=str(refused), which="chosen", chosen="nope")
     result["refused_exists"] = refused.exists()

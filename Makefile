@@ -6,13 +6,14 @@
 #   make generate  recompile ksy/*.ksy into generated/ (needs node)
 #   make docs      redraw docs/diagrams/*.svg from ksy/*.ksy (needs node and graphviz)
 #   make webide-check IDE=DIR  open every spec with every example in the real Kaitai Web IDE
+#   make blender-extension  the Blender add-on as an installable extension zip, wheels bundled
 
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 SAMPLE := examples/swing.animbin
 
-.PHONY: demo test generate docs examples web bench fuzz clean webide-check
+.PHONY: demo test generate docs examples web bench fuzz clean webide-check blender-extension
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -61,6 +62,15 @@ demo: $(VENV)/.installed
 test: $(VENV)/.installed node_modules/.installed $(BLENDER_VENV)/.installed
 	tools/test_assets.sh
 	$(BIN)/python -m pytest
+
+# The Blender add-on (blender/animspec_blender) as build/blender/animspec_blender-<version>.zip:
+# the library and its dependencies as wheels (pip, for Blender's Python 3.11; numpy is
+# Blender's own), built and validated by Blender's extension tool from the bpy module.
+# Needs the network for the wheels; PLATFORMS="linux-x64 windows-x64 macos-arm64 macos-x64"
+# (the default) chooses the binary wheels bundled.
+PLATFORMS ?=
+blender-extension: $(VENV)/.installed $(BLENDER_VENV)/.installed
+	$(BIN)/python tools/build_blender_extension.py $(foreach p,$(PLATFORMS),--platform $(p))
 
 # Rebuild the samples under examples/ with the project's own writers.
 examples: $(VENV)/.installed

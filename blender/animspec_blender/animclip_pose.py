@@ -1,0 +1,124 @@
+"""An Insomniac .animclip's base pose onto a Blender armature, by joint-name hash.
+
+What is known of the format (the project's animclip spec, section 8, restated): Base State
+holds one transform per joint, matched to a rig by the DAT1 CRC32 of the joint's name
+(:func:`animspec.hashes.crc32`, case-sensitive); each REPLACES the joint's transform relative
+to its parent (rotation, and translation when the clip has one). Per-frame data cannot be
+decoded by anyone yet, so the base pose is the only pose there is; custom tracks are plain
+float curves (one value per frame, LABELLED) with no Blender counterpart.
+
+Here a bone named so that its hash is a clip joint's gets, at one frame, the pose whose
+transform relative to its parent bone (a root: relative to the armature) is the base state's,
+measured in the armature's own bone frames. That is the clip's meaning when the bones'
+frames are the game rig's joint frames, as on an armature built by :func:`armature_from_gltf`
+from a glTF rig (each bone's frame = its node's frame; Blender's own glTF importer turns bones
+to point at their children, which changes the frames). Custom tracks are kept on the action
+as the custom property ``animclip_tracks`` (name -> values) and its fps as ``animclip_fps``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import bpy
+from mathutils import Matrix, Quaternion, Vector
+
+from animspec.errors import AnimspecError
+from animspec.hashes import crc32
+
+TRACKS_PROPERTY = "animclip_tracks"
+FPS_PROPERTY = "animclip_fps"
+
+
+@dataclass
+class BasePoseReport:
+    action: str
+    matched: list[tuple[str, str]] = field(default_factory=list)
+    """(bone, clip joint label) pairs."""
+    clip_only: list[str] = field(default_factory=list)
+    bones_only: list[str] = field(default_factory=list)
+    tracks: list[str] = field(default_factory=list)
+
+
+def armature_from_gltf(path: str, *, joint_names: Sequence[str] | None = None) -> bpy.types.Object:
+    """An armature whose bones are a glTF rig's skin joints with the nodes' own frames (rest
+    in the glTF's axes, taken as Blender's: Insomniac rigs are Z-up, like Blender)."""
+    from animspec.gltf import skeleton_from_gltf
+
+    from .rig import build_armature
+
+    skeleton = skeleton_from_gltf(path, joint_names=joint_names)
+    name = os.path.splitext(os.path.basename(path))[0]
+    return build_armature(name, skeleton.parents, skeleton.rest_translation, skeleton.rest_rotation, skeleton.names,
+                          axis=Matrix.Identity(3))
+
+
+def _local_rest(bone: bpy.types.Bone) -> Matrix:
+    if bone.parent is None:
+        return bone.matrix_local.copy()
+    return bone.parent.matrix_local.inverted() @ bone.matrix_local
+
+
+def import_base_pose(
+    arm: bpy.types.Object, clip_path: str, *, frame: int = 0, joint_names: Sequence[str] | None = None,
+) -> BasePoseReport:
+    """Key the clip's base state on the bones whose names hash to its joints (one new action
+    named after the clip). ``joint_names`` only label clip joints in the report."""
+    from animspec.animclip import read_file
+
+    if arm is None or arm.type != "ARMATURE":
+        raise AnimspecError("select the armature to pose (its bone names must hash to the clip's joints)")
+    clip = read_file(clip_path).clip(list(joint_names) if joint_names else None)
+    joints = [j for j in clip.joints if j.hash is not None and j.rotation is not None]
+    by_hash = {crc32(b.name): b.name for b in arm.data.bones}
+    report = BasePoseReport(action="")
+    matched = []
+    for joint in joints:
+        label = joint.name or f"{joint.hash:08X}"
+        bone = by_hash.get(joint.hash)
+        if bone is None:
+            report.clip_only.append(label)
+        else:
+            matched.append((bone, joint))
+            report.matched.append((bone, label))
+    if not matched:
+        raise AnimspecError(
+            f"{clip_path}: no bone of {arm.name!r} has a name whose CRC32 is one of the clip's {len(joints)} joint "
+            "hashes; the armature must use the game's joint names"
+        )
+    posed = {bone for bone, _ in matched}
+    report.bones_only = [b.name for b in arm.data.bones if b.name not in posed]
+
+    arm.animation_data_create()
+    action = bpy.data.actions.new(clip.name or os.path.splitext(os.path.basename(clip_path))[0])
+    action.use_fake_user = True
+    arm.animation_data.action = action
+    for bone_name, joint in matched:
+        bone = arm.data.bones[bone_name]
+        pb = arm.pose.bones[bone_name]
+        x, y, z, w = (float(c) for c in joint.rotation)
+        rotation = Quaternion((w, x, y, z))
+        rotation.normalize()
+        rest = _local_rest(bone)
+        translation = Vector([float(c) for c in joint.translation]) if joint.translation is not None else rest.to_translation()
+        local = Matrix.Translation(translation) @ rotation.to_matrix().to_4x4()
+        basis = rest.inverted() @ local
+        pb.rotation_mode = "QUATERNION"
+        pb.location = basis.to_translation()
+        pb.rotation_quaternion = basis.to_quaternion()
+        pb.keyframe_insert("location", frame=frame, group=bone_name)
+        pb.keyframe_insert("rotation_quaternion", frame=frame, group=bone_name)
+    tracks = {}
+    for track in clip.custom_tracks:
+        name = track.name or f"{track.hash:08X}"
+        tracks[name] = [float(v) for v in track.values]
+    if tracks:
+        action[TRACKS_PROPERTY] = tracks
+        report.tracks = list(tracks)
+    if clip.fps:
+        action[FPS_PROPERTY] = float(clip.fps)
+    report.action = action.name
+    bpy.context.scene.frame_set(frame)
+    return report

@@ -1,0 +1,342 @@
+"""Blender actions -> ANIMBIN, through the same conversion as ``animspec convert``.
+
+The armature's actions go through Blender's own glTF exporter to a temporary GLB (only the
+armature and a throw-away skinned mesh selected: the exporter writes no skin without one),
+then :func:`animspec.gltf.convert` with ``armature_space=True`` turns them into the keys the
+engine's exporter would write (root: diag(1, -1, -1) times the armature-space pose; others:
+relative to the parent), on the chosen region, fit and FP12 rounding. The validator's
+findings come back with the result; the caller writes nothing when one is an error.
+
+What each action carries (set by :mod:`.importer`, or by hand as custom properties):
+
+* ``animbin_looping``: the loop flag of that clip (default: looping, as the exporter sets it);
+* pose markers: the clip's markers, at their time from the action's first frame;
+* ``animbin`` (an imported clip's layout, exported by Blender as the glTF animation's
+  extras): the clip is rebuilt on the same tracks and key frames, values read from Blender's
+  pose. It is dropped (the action sampled afresh with the chosen fit) as soon as the action's
+  keyframes no longer sit on the layout's frames, or its frame range changed length;
+* ``animbin_raw``: the file's FP12 values. Blender keeps only unit rotations, and a file's
+  rounded key is not always the rounding of its own normalised value (1 unit apart in 10 of
+  the 140 keys of examples/swing.animbin), so a key whose pose still encodes to
+  ``round(normalise(stored) * 4096)`` (up to sign) is written with the stored integers: the
+  same rotation, the file's own bytes.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+import bpy
+import numpy as np
+
+from animspec.animbin.model import FP12_ONE, LOOPING_FLAG, Animation, AnimbinFile, RotationKey
+from animspec.animbin.playback import Refresh, refresh_hz
+from animspec.animbin.validate import validate
+from animspec.animbin.write import write_bytes
+from animspec.atomic import write_atomic
+from animspec.errors import AnimspecError
+from animspec.findings import Finding, Severity
+from animspec.gltf import convert
+from animspec.gltf.to_animbin import Fit, Fp12
+
+from .importer import INDEX_PROPERTY, LAYOUT_PROPERTY, LOOPING_PROPERTY, RAW_PROPERTY, armature_joints, blender_frames_per_vsync, scene_fps
+
+MAX_ACTIONS = 5
+"""The engine holds five animations per file."""
+
+Which = Literal["active", "all", "chosen"]
+
+
+@dataclass
+class ExportResult:
+    animbin: AnimbinFile
+    data: bytes
+    lines: list[str]
+    warnings: list[str]
+    findings: list[Finding]
+    kept_raw_keys: int = 0
+    """Keys written with the file's own stored integers (see the module doc)."""
+    fresh: list[str] = field(default_factory=list)
+    """Actions whose stored layout no longer matched their keyframes (sampled afresh)."""
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity == Severity.ERROR]
+
+
+def armature_actions(arm: bpy.types.Object) -> list[bpy.types.Action]:
+    """Actions that animate this armature's bones (the ones Blender's glTF exporter takes)."""
+    names = {b.name for b in arm.pose.bones}
+    found = []
+    for action in bpy.data.actions:
+        for bag in channelbags(action):
+            if any(_bone_of(c.data_path) in names for c in bag.fcurves):
+                found.append(action)
+                break
+    return found
+
+
+def channelbags(action: bpy.types.Action):
+    """Every F-curve container of a layered action (Blender 4.4+: layers > strips > one
+    channelbag per slot); Blender 5.0 has no ``action.fcurves`` any more."""
+    for layer in action.layers:
+        for strip in layer.strips:
+            for slot in action.slots:
+                bag = strip.channelbag(slot)
+                if bag is not None:
+                    yield bag
+
+
+def _bone_of(data_path: str) -> str | None:
+    if not data_path.startswith('pose.bones["'):
+        return None
+    return data_path[len('pose.bones["'):].split('"]', 1)[0].replace('\\"', '"').replace("\\\\", "\\")
+
+
+def select_actions(arm: bpy.types.Object, which: Which, chosen: Sequence[str] = ()) -> list[bpy.types.Action]:
+    if which == "active":
+        action = arm.animation_data.action if arm.animation_data else None
+        if action is None:
+            raise AnimspecError(f"armature {arm.name!r} has no active action; choose 'all' or name the actions")
+        return [action]
+    if which == "all":
+        # The imported file's order first (joint ids and game code refer to clips by index).
+        actions = sorted(armature_actions(arm), key=lambda a: (a.get(INDEX_PROPERTY, MAX_ACTIONS), a.name))
+    else:
+        missing = [n for n in chosen if n not in bpy.data.actions]
+        if missing:
+            raise AnimspecError(f"no action named {missing}")
+        actions = [bpy.data.actions[n] for n in chosen]
+    if not actions:
+        raise AnimspecError(f"armature {arm.name!r} has no actions to export")
+    if len(actions) > MAX_ACTIONS:
+        raise AnimspecError(
+            f"{len(actions)} actions ({', '.join(a.name for a in actions)}); the engine holds {MAX_ACTIONS} per "
+            "ANIMBIN file: choose at most five"
+        )
+    return actions
+
+
+def _layout_is_current(arm, action, bones: list[str], per_vsync: float) -> bool:
+    """The action still has keys exactly on its stored layout's frames (nothing added or
+    moved, no bone keyed that the layout leaves out) and the same length."""
+    layout = action.get(LAYOUT_PROPERTY)
+    if layout is None:
+        return False
+    layout = layout.to_dict() if hasattr(layout, "to_dict") else dict(layout)
+    try:
+        start, end = action.frame_range
+        if int(round((end - start) / per_vsync)) + 1 != int(layout["length"]):
+            return False
+        want: dict[str, set[int]] = {}
+        for track in layout["tracks"]:
+            joint = int(track["joint"])
+            if joint >= len(bones):
+                return False
+            want.setdefault(bones[joint], set()).update(int(f) for f, kt in track["keys"] if int(kt) == 0)
+    except (KeyError, TypeError, ValueError):
+        return False
+    have: dict[str, set[int]] = {}
+    for bag in channelbags(action):
+        for curve in bag.fcurves:
+            bone = _bone_of(curve.data_path)
+            if bone is None:
+                continue
+            frames = have.setdefault(bone, set())
+            for point in curve.keyframe_points:
+                rel = (point.co[0] - start) / per_vsync
+                if abs(rel - round(rel)) > 1e-3:
+                    return False
+                frames.add(int(round(rel)))
+    return all(want.get(bone, set()) == frames for bone, frames in have.items() if frames)
+
+
+def skin_mesh(arm: bpy.types.Object, bones: list[str]) -> bpy.types.Object:
+    """A tiny triangle per joint bone, weighted to it: Blender's glTF exporter writes a skin
+    (the joints convert needs) only for an armature that deforms a mesh."""
+    verts, faces = [], []
+    for i, name in enumerate(bones):
+        head = arm.data.bones[name].head_local
+        verts += [tuple(head), (head.x + 1e-3, head.y, head.z), (head.x, head.y, head.z + 1e-3)]
+        faces.append((3 * i, 3 * i + 1, 3 * i + 2))
+    mesh = bpy.data.meshes.new("animspec_skin")
+    mesh.from_pydata(verts, [], faces)
+    obj = bpy.data.objects.new("animspec_skin", mesh)
+    bpy.context.scene.collection.objects.link(obj)
+    for i, name in enumerate(bones):
+        obj.vertex_groups.new(name=name).add([3 * i, 3 * i + 1, 3 * i + 2], 1.0, "REPLACE")
+    obj.parent = arm
+    obj.modifiers.new("Armature", "ARMATURE").object = arm
+    return obj
+
+
+def gltf_frame_rate(scene: bpy.types.Scene) -> float:
+    """Frames per second of the glTF timeline Blender's exporter writes: it divides frame
+    numbers by ``fps * fps_base`` (io_scene_gltf2, blender/exp/animation/sampled/armature/
+    sampler.py, Blender 5.0), not by the scene's real rate ``fps / fps_base``. Equal when
+    fps_base is 1; an NTSC scene (60 / 1.001) comes out 0.2% fast, which the conversion
+    undoes by reading the GLB at this rate."""
+    return scene.render.fps * scene.render.fps_base
+
+
+def export_glb(arm: bpy.types.Object, bones: list[str], path: str, layouts: dict[str, dict | None]) -> None:
+    """The armature's actions as a GLB by Blender's own exporter (defaults, plus: only the
+    armature, custom properties as extras, each action starting at time 0). ``layouts``:
+    per action name, the layout its extras must carry during the export (None: none); the
+    actions' own properties are put back afterwards."""
+    view_layer = bpy.context.view_layer
+    selected = [o for o in view_layer.objects if o.select_get()]
+    active, assigned = view_layer.objects.active, arm.animation_data.action if arm.animation_data else None
+    slot = arm.animation_data.action_slot if arm.animation_data else None
+    saved = {}
+    for name, layout in layouts.items():
+        action = bpy.data.actions[name]
+        if LAYOUT_PROPERTY in action:
+            saved[name] = action[LAYOUT_PROPERTY].to_dict()
+            del action[LAYOUT_PROPERTY]
+        if layout is not None:
+            action[LAYOUT_PROPERTY] = layout
+    skin = skin_mesh(arm, bones)
+    try:
+        for o in selected:
+            o.select_set(False)
+        arm.select_set(True)
+        skin.select_set(True)
+        view_layer.objects.active = arm
+        bpy.ops.export_scene.gltf(
+            filepath=path, export_format="GLB", use_selection=True, export_extras=True,
+            export_anim_slide_to_zero=True, export_animation_mode="ACTIONS",
+        )
+    finally:
+        mesh = skin.data
+        bpy.data.objects.remove(skin)
+        bpy.data.meshes.remove(mesh)
+        for name in layouts:
+            action = bpy.data.actions[name]
+            if LAYOUT_PROPERTY in action:
+                del action[LAYOUT_PROPERTY]
+            if name in saved:
+                action[LAYOUT_PROPERTY] = saved[name]
+        arm.select_set(arm in selected)
+        for o in selected:
+            o.select_set(True)
+        view_layer.objects.active = active
+        if arm.animation_data:
+            arm.animation_data.action = assigned
+            if assigned is not None and slot is not None:
+                arm.animation_data.action_slot = slot
+
+
+def _restore_raw(anim: Animation, action: bpy.types.Action) -> int:
+    """Keys whose converted value is what the stored key becomes after Blender's
+    normalisation get the stored integers back. Returns how many keys that changed."""
+    raw = action.get(RAW_PROPERTY)
+    if raw is None:
+        return 0
+    stored_tracks = [list(t) for t in raw]
+    changed = 0
+    for track, stored in zip(anim.tracks, stored_tracks):
+        for i, key in enumerate(track.keys):
+            if not isinstance(key, RotationKey) or 4 * i + 4 > len(stored):
+                continue
+            s = np.array(stored[4 * i : 4 * i + 4], dtype=np.int64)
+            norm = np.linalg.norm(s)
+            if norm == 0:
+                continue
+            renormalised = np.rint(s / norm * FP12_ONE).astype(np.int64)
+            got = np.array(key.quaternion, dtype=np.int64)
+            if np.array_equal(got, s):
+                continue
+            if np.array_equal(got, renormalised) or np.array_equal(got, -renormalised):
+                key.w, key.x, key.y, key.z = (int(c) for c in s)
+                changed += 1
+    return changed
+
+
+def export_animbin(
+    arm: bpy.types.Object,
+    *,
+    which: Which = "all",
+    chosen: Sequence[str] = (),
+    region: Refresh = "ntsc",
+    fit: Fit = "best",
+    fp12: Fp12 = "round",
+    max_error_deg: float = 1.0,
+    keep_file_keys: bool = True,
+    joint_names: Sequence[str] | None = None,
+) -> ExportResult:
+    """The chosen actions of ``arm`` as an ANIMBIN (nothing written; see :func:`write_animbin`)."""
+    if arm is None or arm.type != "ARMATURE":
+        raise AnimspecError("select the armature whose actions to export")
+    actions = select_actions(arm, which, chosen)
+    bones = armature_joints(arm, joint_names)
+    scene = bpy.context.scene
+    hz = refresh_hz(region)
+    per_vsync = blender_frames_per_vsync(scene, region)
+    # One console frame is per_vsync Blender frames; on the GLB's timeline that is
+    # per_vsync / gltf_frame_rate seconds, so the GLB is read at this many "vsyncs" a second.
+    gltf_hz = gltf_frame_rate(scene) / per_vsync
+    stale = [a for a in actions if a.get(LAYOUT_PROPERTY) is not None and not _layout_is_current(arm, a, bones, per_vsync)]
+    layouts: dict[str, dict | None] = {}
+    for action in actions:
+        if action.get(LAYOUT_PROPERTY) is not None:
+            layouts[action.name] = None if action in stale else dict(action[LAYOUT_PROPERTY].to_dict(), refresh_hz=gltf_hz)
+    markers = {}
+    for action in actions:
+        start = action.frame_range[0]
+        markers[action.name] = [
+            {"name": m.name, "time": (m.frame - start) / gltf_frame_rate(scene)} for m in action.pose_markers
+        ]
+    with tempfile.TemporaryDirectory(prefix="animspec_blender_") as folder:
+        glb = os.path.join(folder, "actions.glb")
+        export_glb(arm, bones, glb, layouts)
+        conversion = convert(
+            glb, animations=[a.name for a in actions], joint_names=bones, region=gltf_hz, fit=fit, fp12=fp12,
+            max_error_deg=max_error_deg, armature_space=True, markers=markers,
+        )
+    animbin = conversion.animbin
+    kept = 0
+    for action, anim in zip(actions, animbin.animations):
+        looping = bool(action.get(LOOPING_PROPERTY, True))
+        anim.flags = (anim.flags | LOOPING_FLAG) if looping else (anim.flags & ~LOOPING_FLAG)
+        if keep_file_keys and action not in stale and action.get(LAYOUT_PROPERTY) is not None:
+            kept += _restore_raw(anim, action)
+    findings = validate(animbin, bone_count=len(bones))
+    lines = list(conversion.lines)
+    warnings = list(conversion.warnings)
+    if per_vsync != 1.0:
+        # Measured on swing.animbin imported and exported at 24 fps: up to 310 FP12 units off
+        # (30 fps: 210; 120 fps: 5).
+        warnings.append(
+            f"the scene runs at {scene_fps(scene):.3f} fps, not the region's {hz:.3f}: Blender's glTF exporter "
+            "samples whole frames only, so console frames that fall between Blender frames are interpolated; "
+            "set the scene to the region's rate for exact keys"
+        )
+    if abs(gltf_hz - hz) > 1e-9:
+        lines.append(
+            f"region {region}: {hz:.4f} Hz; Blender's glTF timeline runs at {gltf_frame_rate(scene):.4f} fps for this "
+            f"scene ({scene.render.fps} x fps_base {scene.render.fps_base:g}), read at {gltf_hz:.4f} Hz so that one "
+            "console frame is one Blender frame"
+        )
+    if stale:
+        lines.append("edited since import, sampled afresh: " + ", ".join(a.name for a in stale))
+    if kept:
+        lines.append(f"{kept} key(s) written with the file's own FP12 integers (same rotation as Blender's pose)")
+    return ExportResult(animbin, write_bytes(animbin), lines, warnings, findings, kept,
+                        [a.name for a in stale])
+
+
+def write_animbin(result: ExportResult, path: str, *, force: bool = False) -> None:
+    """Write atomically; refused when the validator found errors or (without ``force``) the file exists."""
+    if result.errors:
+        raise AnimspecError(
+            f"{path}: not written, the engine would misbehave: "
+            + "; ".join(f"{f.code}: {f.message}" for f in result.errors)
+        )
+    if os.path.exists(path) and not force:
+        raise AnimspecError(f"{path} exists; tick Overwrite (force=True) to replace it")
+    write_atomic(path, result.data)

@@ -1,0 +1,167 @@
+"""Where an ANIMBIN key meets a Blender bone: the joint list and the rest of each joint.
+
+The engine's Blender exporter (the console's only source of ANIMBIN files) numbers joints
+in the armature's deform-bone order and writes, per joint, the bone's FULL local rotation:
+
+* a root bone (no parent): ``D @ pose_bone.matrix`` in armature space, with D = diag(1, -1, -1)
+  (Blender's Z-up to the console's Y-down; D is a half turn about X and its own inverse);
+* any other bone: ``pose_bone.parent.matrix^-1 @ pose_bone.matrix``.
+
+Blender composes ``pose_bone.matrix = parent.matrix @ (parent.bone.matrix_local^-1 @
+bone.matrix_local) @ matrix_basis`` (a root: ``bone.matrix_local @ matrix_basis``). So the key
+of a bone is ``rest_key @ basis`` with ``rest_key`` the key the bone has at rest, and the pose
+that shows a key is ``basis = rest_key^-1 @ key``: it depends only on the bone's own key and
+rest, never on its parent's pose. :func:`rest_keys` and :func:`basis_for_key` are that rule;
+the importer and the tests use nothing else.
+
+A MESHBIN skeleton (:func:`build_armature`) is in the console's model space; its bones become
+Blender bones whose rest keys are the MESHBIN's rest rotations: armature-space rest matrix
+``D @ W`` where W is the bone's model-space rest transform (forward kinematics of the
+MESHBIN's local positions and rotations).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import bpy
+import numpy as np
+from mathutils import Matrix, Quaternion, Vector
+
+from animspec.errors import AnimspecError
+
+AXIS_CHANGE = Matrix(((1.0, 0.0, 0.0), (0.0, -1.0, 0.0), (0.0, 0.0, -1.0)))
+"""diag(1, -1, -1): Blender's armature space <-> the console's model space, both ways."""
+
+MIN_BONE_LENGTH = 1e-3
+"""Blender deletes a bone whose head and tail meet; a leaf bone of a MESHBIN skeleton (no
+child to point at) gets its parent's length, or this."""
+
+
+def deform_bones(arm: bpy.types.Object) -> list[str]:
+    """The armature's deform bones in the order the exporter numbers them (joint id = index)."""
+    return [b.name for b in arm.data.bones if b.use_deform]
+
+
+def joint_bones(arm: bpy.types.Object, joint_names: Sequence[str] | None = None) -> list[str]:
+    """Bone name per joint id: the deform-bone order, or ``joint_names`` (one per joint id,
+    as in a joint-names file), every one of which must be a bone of ``arm``."""
+    if joint_names is None:
+        return deform_bones(arm)
+    missing = [n for n in joint_names if n not in arm.data.bones]
+    if missing:
+        raise AnimspecError(
+            f"joint names {missing} are not bones of armature {arm.name!r} (its bones: "
+            f"{[b.name for b in arm.data.bones]})"
+        )
+    return list(joint_names)
+
+
+def read_joint_names(path: str) -> list[str]:
+    """A joint-names file: one bone name per line, joint 0 first; blank lines and # comments skipped."""
+    with open(path, encoding="utf-8") as f:
+        names = [line.split("#", 1)[0].strip() for line in f]
+    return [n for n in names if n]
+
+
+def rest_key(bone: bpy.types.Bone) -> Quaternion:
+    """The key the exporter writes for ``bone`` in its rest pose (unit quaternion)."""
+    if bone.parent is None:
+        m = AXIS_CHANGE @ bone.matrix_local.to_3x3()
+    else:
+        m = bone.parent.matrix_local.to_3x3().inverted() @ bone.matrix_local.to_3x3()
+    return m.to_quaternion()
+
+
+def rest_keys(arm: bpy.types.Object, bones: Sequence[str]) -> list[Quaternion]:
+    return [rest_key(arm.data.bones[name]) for name in bones]
+
+
+def basis_for_key(rest: Quaternion, key: Sequence[float]) -> Quaternion:
+    """``pose_bone.rotation_quaternion`` that makes the bone show ``key`` (w, x, y, z, any
+    length: Blender normalises, as the engine's Normalize does)."""
+    q = Quaternion(key)
+    q.normalize()
+    return rest.inverted() @ q
+
+
+def key_of_pose(pose_bone: bpy.types.PoseBone) -> Quaternion:
+    """The exporter's key for the bone's current (evaluated) pose."""
+    if pose_bone.parent is None:
+        m = AXIS_CHANGE @ pose_bone.matrix.to_3x3()
+    else:
+        m = pose_bone.parent.matrix.to_3x3().inverted() @ pose_bone.matrix.to_3x3()
+    return m.normalized().to_quaternion()
+
+
+# --- an armature from a MESHBIN skeleton -----------------------------------------------------
+
+
+def _model_space_rest(parents: np.ndarray, translation: np.ndarray, rotation: np.ndarray) -> list[Matrix]:
+    """Each bone's rest transform in the console's model space: world = parent.world @ local."""
+    world: list[Matrix] = []
+    for i, parent in enumerate(parents.tolist()):
+        q = Quaternion([float(c) for c in rotation[i]])
+        q.normalize()
+        local = Matrix.Translation(Vector([float(c) for c in translation[i]])) @ q.to_matrix().to_4x4()
+        world.append(local if parent < 0 else world[parent] @ local)
+    return world
+
+
+def build_armature(
+    name: str, parents: np.ndarray, translation: np.ndarray, rotation: np.ndarray, bone_names: Sequence[str],
+    scale: float = 1.0, collection: bpy.types.Collection | None = None, axis: Matrix = AXIS_CHANGE,
+) -> bpy.types.Object:
+    """A new armature object whose deform bones, in order, are the skeleton's joints.
+
+    ``translation`` (n, 3) in model units and ``rotation`` (n, 4) w, x, y, z are each bone's
+    rest relative to its parent (:class:`animspec.skeleton.Skeleton`); ``scale`` multiplies
+    positions only (rotations, hence keys, do not depend on it). Parents come before children.
+    ``axis`` turns the skeleton's space into armature space: diag(1, -1, -1) for the console's
+    model space (a MESHBIN); the identity for a skeleton already in Blender's axes. Each
+    bone's frame is its joint's frame, so a bone's pose relative to its parent is the joint's
+    local transform.
+    """
+    n = len(parents)
+    world = _model_space_rest(np.asarray(parents), np.asarray(translation, float) * scale, np.asarray(rotation, float))
+    d4 = axis.to_4x4()
+    in_armature = [d4 @ w for w in world]
+    heads = [m.to_translation() for m in in_armature]
+    lengths = []
+    for i in range(n):
+        children = [c for c in range(n) if parents[c] == i]
+        reach = max(((heads[c] - heads[i]).length for c in children), default=0.0)
+        lengths.append(reach)
+    for i in range(n):
+        if lengths[i] < MIN_BONE_LENGTH:
+            parent = int(parents[i])
+            lengths[i] = lengths[parent] if parent >= 0 and lengths[parent] >= MIN_BONE_LENGTH else max(MIN_BONE_LENGTH, 0.1 * scale)
+
+    data = bpy.data.armatures.new(name)
+    arm = bpy.data.objects.new(name, data)
+    (collection or bpy.context.scene.collection).objects.link(arm)
+    previous = bpy.context.view_layer.objects.active
+    bpy.context.view_layer.objects.active = arm
+    mode = bpy.context.object.mode if bpy.context.object else "OBJECT"
+    bpy.ops.object.mode_set(mode="EDIT")
+    try:
+        edit = []
+        for i in range(n):
+            eb = data.edit_bones.new(bone_names[i])
+            eb.head = Vector((0.0, 0.0, 0.0))
+            eb.tail = Vector((0.0, lengths[i], 0.0))
+            # Setting the matrix keeps the length and sets head, direction and roll, so the
+            # bone's frame is exactly the rest rotation (its Y axis along the bone).
+            eb.matrix = in_armature[i].normalized()
+            eb.use_deform = True
+            if parents[i] >= 0:
+                eb.parent = edit[int(parents[i])]
+                eb.use_connect = False
+            edit.append(eb)
+    finally:
+        bpy.ops.object.mode_set(mode="OBJECT")
+    if previous is not None and mode == "OBJECT":
+        bpy.context.view_layer.objects.active = arm
+    for pb in arm.pose.bones:
+        pb.rotation_mode = "QUATERNION"
+    return arm

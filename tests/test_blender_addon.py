@@ -1,0 +1,349 @@
+"""The Blender add-on (blender/animspec_blender, issue 16), driven headless with Blender's
+``bpy`` module.
+
+tests/blender/addon_check.py runs once in the bpy interpreter (see
+tests/test_blender_gltf.py for how it is found) with this worktree's python/ and blender/
+first on its path. It imports the ANIMBIN examples onto the armature it builds from
+examples/pendulum.meshbin, reads back what Blender shows, exports with the add-on, and
+exports a hand-keyed action through Blender's own glTF exporter too. The checks here compare
+that with the files themselves (read with ``struct``), with ``animspec play --mode engine``
+and with ``animspec convert``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from conftest import EXAMPLES, ROOT
+from test_blender_gltf import bpy_python, read_animbin
+
+pytestmark = pytest.mark.blender
+
+CHECK_SCRIPT = ROOT / "tests" / "blender" / "addon_check.py"
+ARTEFACTS = ROOT / "test-output" / "blender_addon"
+POSE_TOLERANCE_UNITS = 0.05
+"""How far (in FP12 units, 1/4096) a pose read back from Blender may be from the key it
+shows: float32 matrices, far below the file's own resolution of 1 unit."""
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory) -> tuple[Path, dict]:
+    out = tmp_path_factory.mktemp("addon")
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "python"), str(ROOT / "blender"), env.get("PYTHONPATH", "")])
+    proc = subprocess.run([bpy_python(), str(CHECK_SCRIPT), str(out)], capture_output=True, text=True, timeout=600, env=env)
+    assert proc.returncode == 0, f"{CHECK_SCRIPT.name} failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}"
+    results = json.loads((out / "results.json").read_text())
+    results["stdout"] = proc.stdout
+    assert results["blender"].startswith("5.0"), results["blender"]
+    return out, results
+
+
+def file_keys(data: bytes) -> list[tuple[str, int, int, np.ndarray]]:
+    """(animation, joint, frame, raw w x y z) of every rotation key, read with struct."""
+    keys = []
+    for anim in read_animbin(data)["animations"]:
+        for track in anim["tracks"]:
+            for frame, value in track["keys"]:
+                if value is not None:
+                    keys.append((anim["name"], track["joint"], frame, np.array(value, dtype=np.int64)))
+    return keys
+
+
+def renormalised(raw: np.ndarray) -> np.ndarray:
+    """What a key becomes through a tool that keeps only unit rotations (Blender), rounded."""
+    return np.rint(raw / np.linalg.norm(raw) * 4096).astype(np.int64)
+
+
+def units_apart(a, b) -> float:
+    """Largest component difference, in FP12 units, of two rotations given as quaternions
+    of any length (normalised first), up to sign."""
+    a = np.asarray(a, float) / np.linalg.norm(a)
+    b = np.asarray(b, float) / np.linalg.norm(b)
+    return float(min(np.abs(a - b).max(), np.abs(a + b).max()) * 4096)
+
+
+# --- import, then export -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("example", ["swing", "sparse"])
+def test_round_trip_gives_back_the_same_bytes(run, example):
+    out, results = run
+    original = (EXAMPLES / f"{example}.animbin").read_bytes()
+    got = (out / f"{example}.keep.animbin").read_bytes()
+    assert got == original
+    # The file's own integers were put back exactly where Blender's unit rotation rounds to a
+    # different integer, and nowhere else (the rest came through the conversion as they are).
+    expected = sum(not np.array_equal(renormalised(raw), raw) for *_, raw in file_keys(original))
+    assert results[example]["keep"]["kept"] == expected
+    assert results[example]["keep"]["findings"] == [] or all(
+        f["severity"] != "error" for f in results[example]["keep"]["findings"]
+    )
+
+
+@pytest.mark.parametrize("example", ["swing", "sparse"])
+def test_round_trip_without_the_stored_values_differs_only_where_blender_normalises(run, example):
+    """Without the stored FP12 values every key is what Blender's pose gives: the file's key
+    where it is the rounding of its own unit rotation, else that rounding (1 unit away)."""
+    out, _ = run
+    original = file_keys((EXAMPLES / f"{example}.animbin").read_bytes())
+    plain = file_keys((out / f"{example}.plain.animbin").read_bytes())
+    assert [k[:3] for k in plain] == [k[:3] for k in original]
+    differing = 0
+    for (name, joint, frame, raw), (*_, got) in zip(original, plain):
+        want = renormalised(raw)
+        assert np.array_equal(got, want) or np.array_equal(got, -want), (name, joint, frame, raw, got)
+        differing += not np.array_equal(got, raw)
+        assert np.abs(got - raw).max() <= 1
+    # examples/swing.animbin: 10 of its 140 keys; sparse: 2 of 24 (see exporter.py).
+    assert differing == {"swing": 10, "sparse": 2}[example]
+
+
+@pytest.mark.parametrize("example", ["swing", "sparse"])
+def test_imported_pose_at_every_key_is_the_files_rotation(run, example):
+    _, results = run
+    original = file_keys((EXAMPLES / f"{example}.animbin").read_bytes())
+    poses = results[example]["poses"]
+    assert [(p["animation"], p["joint"], p["frame"]) for p in poses] == [k[:3] for k in original]
+    worst = max(units_apart(p["pose"], raw) for p, (*_, raw) in zip(poses, original))
+    assert worst < POSE_TOLERANCE_UNITS, f"a pose is {worst:.4f} FP12 units from its key"
+
+
+def test_markers_and_loop_flags_are_kept_on_the_actions(run):
+    _, results = run
+    assert results["swing"]["markers"] == {"swing": [["left", 7], ["right", 22]], "nod": []}
+    assert results["swing"]["looping"] == {"swing": True, "nod": False}
+    assert results["swing"]["import_warnings"] == []
+
+
+def test_an_edited_action_is_sampled_afresh(run):
+    """A key added after the import: the stored layout no longer describes the action."""
+    _, results = run
+    for example in ("swing", "sparse"):
+        assert results[example]["edited"]["fresh"] == ["swing"]
+        assert results[example]["keep"]["fresh"] == []
+
+
+# --- as the console shows it ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("clip", ["swing/swing", "swing/nod", "sparse/swing"])
+def test_console_view_is_the_engine_playback_tick_by_tick(run, clip):
+    _, results = run
+    example, name = clip.split("/")
+    cmd = [sys.executable, "-m", "animspec", "play", str(EXAMPLES / f"{example}.animbin"), "--anim", name,
+           "--mode", "engine", "--json", "--skeleton", str(EXAMPLES / "pendulum.meshbin")]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    ticks = json.loads(proc.stdout)["ticks"]
+    shown = results["console"][clip]
+    assert shown["interpolations"] == ["CONSTANT"]
+    assert len(shown["ticks"]) == len(ticks)
+    worst = 0.0
+    for engine, blender in zip(ticks, shown["ticks"]):
+        for joint in engine["joints"]:
+            j = joint["joint"]
+            worst = max(worst, units_apart(blender["pose"][j], joint["rotation"]))
+            # CONSTANT: half a frame later the pose has not moved.
+            assert units_apart(blender["half_frame_later"][j], blender["pose"][j]) < POSE_TOLERANCE_UNITS
+    assert worst < POSE_TOLERANCE_UNITS, f"{clip}: Blender shows up to {worst:.4f} FP12 units off the engine"
+
+
+# --- export of an authored action ----------------------------------------------------------
+
+
+def test_export_equals_convert_of_blenders_own_gltf(run, tmp_path):
+    """A hand-keyed Bezier action on a moved and turned armature: the add-on's export
+    against `animspec convert --armature-space` of the GLB Blender's glTF exporter writes at
+    its defaults, within one FP12 unit per component; the add-on adds the pose marker and
+    the action's loop flag, which the plain GLB does not carry."""
+    out, results = run
+    converted = tmp_path / "wiggle.animbin"
+    cmd = [sys.executable, "-m", "animspec", "convert", str(out / "wiggle.glb"), "--armature-space",
+           "--region", "60", "--fit", "bake", "-o", str(converted)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    mine = read_animbin((out / "wiggle.addon.animbin").read_bytes())
+    theirs = read_animbin(converted.read_bytes())
+    (a,), (b,) = mine["animations"], theirs["animations"]
+    assert (a["name"], a["length"]) == (b["name"], b["length"]) == ("wiggle", 24)
+    assert [(t["joint"], [f for f, _ in t["keys"]]) for t in a["tracks"]] == [
+        (t["joint"], [f for f, _ in t["keys"]]) for t in b["tracks"]
+    ]
+    worst = max(
+        units_apart(ka[1], kb[1]) for ta, tb in zip(a["tracks"], b["tracks"]) for ka, kb in zip(ta["keys"], tb["keys"])
+    )
+    assert worst <= 1.0, f"keys differ by up to {worst:.3f} FP12 units"
+    assert a["flags"] == 0 and b["flags"] == 1  # the action's animbin_looping = False
+    assert a["markers"] == 1 and b["markers"] == 0  # pose marker "hit"
+    data = (out / "wiggle.addon.animbin").read_bytes()
+    assert b"hit\0" in data and data[data.index(b"hit\0") + 32 : data.index(b"hit\0") + 34] == (8).to_bytes(2, "little")
+
+
+def test_clips_over_the_engine_limits_are_refused_and_nothing_is_written(run):
+    _, results = run
+    refusals = results["refusals"]
+    assert refusals["long_bake"]["refused"] and "48 frames" in refusals["long_bake"]["message"]
+    assert "--fit best" in refusals["long_bake"]["message"]
+    assert refusals["six_actions"]["refused"] and "holds 5 per ANIMBIN file" in refusals["six_actions"]["message"]
+    assert refusals["validator_error"]["refused"] and refusals["validator_error"]["codes"] == ["too-many-keys"]
+    assert "too-many-keys" in refusals["validator_error"]["message"]
+    assert not any(refusals[name]["file_exists"] for name in ("long_bake", "six_actions", "validator_error"))
+
+
+def test_render_of_an_imported_frame(run):
+    """Frame 7 of the imported swing (the "left" marker), workbench engine: kept in
+    test-output/blender_addon/ to look at. The picture must show something."""
+    out, results = run
+    assert "render_error" not in results, results.get("render_error")
+    from matplotlib.image import imread
+
+    picture = out / "swing_frame7.png"
+    pixels = imread(str(picture))
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(picture, ARTEFACTS / picture.name)
+    assert pixels.shape[:2] == (320, 320)
+    covered = np.mean(np.any(np.abs(pixels[..., :3] - pixels[0, 0, :3]) > 0.1, axis=-1))
+    assert 0.005 < covered < 0.5, f"{covered:.3%} of the picture differs from its background"
+
+
+def test_file_menu_operators(run):
+    """Registered as Blender registers the add-on: import with a MESHBIN, export back to the
+    same bytes, refuse to replace a file without Overwrite, refuse an unknown action."""
+    _, results = run
+    ops = results["operators"]
+    assert ops["import"] == [["FINISHED"], None]
+    assert ops["armature"] == "pendulum"
+    assert ops["export"] == [["FINISHED"], None] and ops["export_bytes_equal"]
+    assert ops["export_again"][0] == ["CANCELLED"] and "tick Overwrite" in ops["export_again"][1]
+    assert ops["export_overwrite"] == [["FINISHED"], None]
+    assert ops["export_refused"][0] == ["CANCELLED"] and "nope" in ops["export_refused"][1]
+    # The validator's findings in Blender's report (printed in background mode), file written.
+    assert ops["export_sparse"] == [["FINISHED"], None]
+    report = results["stdout"].split("--- export of sparse.animbin ---")[1].split("--- end ---")[0]
+    assert report.count("Warning: sparse-keys: animation 0 ('swing'), track") == 4, report[-3000:]
+    assert not ops["refused_exists"]
+
+
+# --- the extension package -----------------------------------------------------------------
+
+
+def test_extension_zip_builds_installs_and_works(tmp_path):
+    """`tools/build_blender_extension.py --no-wheels` (offline; `make blender-extension`
+    adds the wheels): Blender's own extension tool builds and validates the zip, Blender
+    installs it from disk into an isolated user folder, and its operators import and export
+    swing.animbin to the same bytes (the library from this worktree's python/ here, since
+    the zip has no wheels)."""
+    build = subprocess.run([sys.executable, str(ROOT / "tools" / "build_blender_extension.py"), "--no-wheels",
+                            "--out", str(tmp_path / "build")], capture_output=True, text=True, timeout=300)
+    assert build.returncode == 0, build.stdout + build.stderr
+    zip_path = tmp_path / "build" / "animspec_blender-0.1.0.zip"
+    import zipfile
+
+    with zipfile.ZipFile(zip_path) as z:
+        names = sorted(z.namelist())
+    sources = sorted(p.name for p in (ROOT / "blender" / "animspec_blender").iterdir() if p.suffix in (".py", ".toml"))
+    assert names == sources
+    env = dict(os.environ, BLENDER_USER_RESOURCES=str(tmp_path / "user"), PYTHONPATH=str(ROOT / "python"))
+    run = subprocess.run([bpy_python(), str(ROOT / "tests" / "blender" / "install_extension.py"), str(zip_path), str(tmp_path)],
+                         capture_output=True, text=True, timeout=300, env=env)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-4000:]
+    result = json.loads((tmp_path / "installed.json").read_text())
+    assert result["install"] == ["FINISHED"]
+    assert "bl_ext.user_default.animspec_blender" in result["modules"]
+    assert result["import"] == ["FINISHED"] and result["export"] == ["FINISHED"] and result["same_bytes"]
+
+
+def test_round_trip_on_pal_from_frame_1_with_a_control_bone(run):
+    """Region PAL (scene at 50 fps), keys from Blender frame 1, a non-deform bone in the
+    armature: still the same bytes; exporting only the named action gives that clip alone."""
+    out, results = run
+    variant = results["variant"]
+    assert variant["fps"] == [50, 1.0]
+    assert variant["frame_ranges"] == {"swing": [1.0, 30.0], "nod": [1.0, 20.0]}
+    assert variant["markers"]["swing"] == [["left", 8], ["right", 23]]
+    original = (EXAMPLES / "swing.animbin").read_bytes()
+    assert (out / "swing.pal.animbin").read_bytes() == original
+    nod = read_animbin((out / "nod.pal.animbin").read_bytes())
+    assert [a["name"] for a in nod["animations"]] == ["nod"]
+    assert nod["animations"][0] == read_animbin(original)["animations"][1]
+
+
+def test_a_long_action_fits_in_30_keys_with_best_fit(run):
+    """The 48-frame action refused with --fit bake exports with the default best fit: at
+    most 30 keys per track, the length kept, no error from the validator."""
+    out, results = run
+    best = results["refusals"]["long_best"]
+    (anim,) = read_animbin((out / "long_best.animbin").read_bytes())["animations"]
+    assert anim["length"] == 48
+    assert all(len(t["keys"]) <= 30 for t in anim["tracks"]) and len(anim["tracks"]) == 4
+    assert "too-many-keys" not in best["findings"]
+    assert any("x 30 key(s) (best)" in line for line in best["lines"])
+
+
+# --- .animclip base pose -------------------------------------------------------------------
+
+
+def test_animclip_base_pose_on_an_armature_from_its_rig(run):
+    """walk.animclip onto the armature built from biped_rig.glb: every bone's world transform
+    equals animspec's own base pose of the clip on that rig (forward kinematics of the base
+    state, matched by name hash), and the clip's custom tracks are on the action."""
+    from animspec.animclip import read_file
+    from animspec.animclip.pose import base_pose
+    from animspec.gltf import skeleton_from_gltf
+
+    _, results = run
+    clip_result = results["animclip"]
+    assert clip_result["operator"] == ["FINISHED"]
+    skeleton = skeleton_from_gltf(str(EXAMPLES / "biped_rig.glb"))
+    clip = read_file(str(EXAMPLES / "walk.animclip")).clip()
+    pose = base_pose(clip, skeleton)
+    assert len(pose.matched) == 21 and clip_result["bones"] == skeleton.names
+    assert clip_result["action"] == clip.name
+    worst_pos = worst_rot = 0.0
+    for i, name in enumerate(skeleton.names):
+        got = np.array(clip_result["world"][name])
+        want = pose.world[i]
+        worst_pos = max(worst_pos, float(np.abs(got[:3, 3] - want[:3, 3]).max()))
+        worst_rot = max(worst_rot, float(np.abs(got[:3, :3] - want[:3, :3]).max()))
+    assert worst_pos < 1e-5 and worst_rot < 1e-5, (worst_pos, worst_rot)
+    assert sorted(clip_result["tracks"]) == sorted(t.name for t in clip.custom_tracks)
+    for track in clip.custom_tracks:  # float32 values, kept as Blender's float properties
+        np.testing.assert_allclose(clip_result["tracks"][track.name], track.values, rtol=1e-6)
+    assert clip_result["fps"] == pytest.approx(clip.fps)
+
+
+def test_animclip_base_pose_refuses_an_armature_with_other_names(run):
+    _, results = run
+    assert "no bone of 'pendulum'" in results["animclip"]["unmatched"]
+
+
+def test_joint_ids_follow_the_meshbin_not_blenders_bone_order(run):
+    """Blender lists bones depth first (bone0, bone1, bone3, bone2 here); joint j still drives
+    the MESHBIN's bone j, on import and on export."""
+    out, results = run
+    branching = results["branching"]
+    assert branching["blender_order"] == ["bone0", "bone1", "bone3", "bone2"]
+    keys = {track["joint"]: track["keys"][1][1] for track in read_animbin((out / "branch.animbin").read_bytes())["animations"][0]["tracks"]}
+    for joint, key in keys.items():
+        assert units_apart(branching["poses"][f"bone{joint}"], key) < POSE_TOLERANCE_UNITS, joint
+    assert (out / "branch.back.animbin").read_bytes() == (out / "branch.animbin").read_bytes()
+
+
+def test_a_scene_at_another_rate_is_warned_about(run):
+    """At 30 fps a console frame is 0.5005 Blender frames: keys land where the console shows
+    them in time (frame 29 at Blender frame 14.51), and both directions warn that an export
+    samples whole frames only."""
+    _, results = run
+    off = results["off_rate"]
+    assert off["frame_ranges"]["swing"] == pytest.approx([0.0, 29 * 30 / (60000 / 1001)], abs=1e-4)
+    assert any("not the region's 59.940" in w for w in off["import"])
+    assert any("samples whole frames only" in w for w in off["export"])

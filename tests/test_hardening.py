@@ -302,7 +302,9 @@ def test_a_failure_mid_write_leaves_the_original_untouched(tmp_path, capsys, mon
     status = main(["pack", str(src), "-o", str(out), "--force"])
     assert status == 2
     err = capsys.readouterr().err
-    assert "simulated" in err or "does not read back" in err
+    assert "no space left" in err or "does not read back" in err
+    # The user's path and the option, never the temporary file.
+    assert f"{out} (-o)" in err and ".tmp" not in err.replace(str(tmp_path), "")
     assert out.read_bytes() == b"original"
     assert sorted(os.listdir(tmp_path)) == ["dump.json", "swing.animbin"]  # no temporary file left
 

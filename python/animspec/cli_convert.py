@@ -16,13 +16,14 @@ from functools import lru_cache
 from typing import Any
 
 from . import cli_batch
-from .atomic import write_atomic
 from .batch import Result, Selection, collect
-from .cli_common import EXIT_FINDINGS, EXIT_OK, refuse_overwrite, region
+from .cli_common import EXIT_FINDINGS, EXIT_OK, FORCE_HELP, OUTPUT_HELP, region, report_stream
 from .errors import AnimspecError, WriteError
 from .findings import Finding, has_errors
 from .formats import detect, load
 from .hashes import read_names_file
+from .inputs import read_head, read_head_or_fail
+from .output import check_output, write_output
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
@@ -39,7 +40,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     c.add_argument("inputs", nargs="+", metavar="IN",
                    help="files, folders (recursed: every glTF/GLB, ANIMBIN and .animclip in them) and globs")
     c.add_argument("-o", "--output", required=True, metavar="OUT",
-                   help="the output file; a folder with several inputs, a folder or a glob")
+                   help="the output file; a folder with several inputs, a folder or a glob (" + OUTPUT_HELP + ")")
+    c.add_argument("--force", action="store_true", help=FORCE_HELP + "; in a batch, each output file")
     c.add_argument("--region", type=region, default="ntsc", help="ntsc, pal or Hz: the vsync rate frames map to")
     g = c.add_argument_group("glTF -> ANIMBIN")
     g.add_argument("--animation", action="append", metavar="NAME", help="convert only this glTF animation (repeatable)")
@@ -82,11 +84,8 @@ def _kind(head: bytes, path: str | None) -> str | None:
 
 
 def _kind_of(path: str) -> str | None:
-    try:
-        with open(path, "rb") as f:
-            return _kind(f.read(64), path)
-    except OSError:
-        return None
+    head = read_head(path, 64)
+    return None if head is None else _kind(head, path)
 
 
 @dataclass(frozen=True)
@@ -108,6 +107,8 @@ class ConvertOptions:
     bake_engine: bool = False
     no_skin: bool = False
     joint_names: tuple[str, ...] | None = None
+    force: bool = False
+    """Replace existing output files (animspec.output's policy, as every command)."""
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> "ConvertOptions":
@@ -132,6 +133,7 @@ class ConvertOptions:
             bake_engine=args.bake_engine,
             no_skin=args.no_skin,
             joint_names=tuple(read_names_file(args.joint_names)) if args.joint_names else None,
+            force=args.force,
         )
 
 
@@ -163,7 +165,7 @@ class ConvertTask:
 def convert_file(src: str, out: str, options: ConvertOptions) -> Result:
     """Convert ``src`` to ``out`` in the direction ``src``'s bytes give; the report lines are
     the result's ``text``. Raises AnimspecError or OSError when it cannot."""
-    refuse_overwrite(out, src)
+    check_output(out, force=options.force, inputs=[src])
     if _kind_of(src) == "gltf":
         return _from_gltf(src, out, options)
     fmt, model = load(src)
@@ -180,7 +182,7 @@ def _convert(args: argparse.Namespace) -> int:
     if not selection.many and not os.path.isdir(args.output):
         if not args.jsonl:  # one file, as before: the report, errors raised to cli.main
             result = convert_file(args.inputs[0], args.output, options)
-            print(result.text)
+            print(result.text, file=report_stream(args.output))
             return result.status
         jobs = [ConvertJob(selection.sources[0].file, args.output)]
         return cli_batch.run(args, selection, ConvertTask(options, make_folders=False), _show, items=jobs)
@@ -249,7 +251,7 @@ def _from_gltf(src: str, out: str, o: ConvertOptions) -> Result:
             if read_bytes(written, path) != model:
                 raise WriteError(path, "the written file does not read back as converted")
 
-        write_atomic(path, data, verify=same_model)
+        write_output(path, data, force=o.force, inputs=[src], verify=same_model)
         lines.append(f"{path}: {len(data)} bytes, {len(model.animations)} animation(s)")
         lines.append(cli_batch.finding_lines(path, findings))
         all_findings += findings
@@ -268,13 +270,12 @@ def _load_skeleton(path: str, _mtime: int):
     from .rigs import load_skeleton
 
     skeleton = load_skeleton(path)
-    with open(path, "rb") as f:
-        space = "gltf" if f.read(4) == GLB_MAGIC or path.lower().endswith(".gltf") else "ps1"
+    space = "gltf" if read_head_or_fail(path, 4) == GLB_MAGIC or path.lower().endswith(".gltf") else "ps1"
     return skeleton, space
 
 
 def _readable_glb(out: str):
-    """A write_atomic check: the GLB on disk must read back as a glTF document."""
+    """A write_output check: the GLB on disk must read back as a glTF document."""
     from .gltf.document import parse_glb
 
     return lambda written: parse_glb(written, out)
@@ -285,7 +286,7 @@ def _animbin_to_gltf(src: str, out: str, o: ConvertOptions, model) -> Result:
 
     skeleton, space = _skeleton(o.skeleton) if o.skeleton else (None, "ps1")
     glb = to_gltf(model, skeleton, o.region, o.bake_engine, skeleton_space=space, skinned=not o.no_skin)
-    write_atomic(out, glb, verify=_readable_glb(out))
+    write_output(out, glb, force=o.force, inputs=[src], verify=_readable_glb(out))
     what = "engine-faithful playback" if o.bake_engine else "keys as authored"
     rig = o.skeleton or "a simple chain"
     text = f"{out}: {len(glb)} bytes, {len(model.animations)} animation(s), {what}, on {rig}"
@@ -301,7 +302,7 @@ def _animclip_to_gltf(src: str, out: str, o: ConvertOptions, model) -> Result:
     joints = [j for j in clip.joints if j.hash is not None and j.rotation is not None]
     tracks = [(t.name or f"{t.hash:08X}", [float(v) for v in t.values]) for t in clip.custom_tracks]
     glb, match = animclip_to_gltf(joints, o.skeleton, custom_tracks=tracks, name=clip.name or "base_state")
-    write_atomic(out, glb, verify=_readable_glb(out))
+    write_output(out, glb, force=o.force, inputs=[src], verify=_readable_glb(out))
     lines = list(match.lines)
     lines.append(f"{out}: {len(glb)} bytes, base pose on {len(match.matched)} node(s)")
     return Result(src, "animclip", text="\n".join(lines), extra={"outputs": [out]})

@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 from .errors import JsonInputError, ParseError
 from .findings import Finding
+from .inputs import read_input
 
 
 @dataclass(frozen=True)
@@ -77,8 +78,7 @@ def detect(data: bytes, path: str | None = None) -> FileFormat:
 def load(path: str | os.PathLike[str]) -> tuple[FileFormat, Any]:
     """Read, detect and parse the file at ``path``."""
     path = os.fspath(path)
-    with open(path, "rb") as f:
-        data = f.read()
+    data = read_input(path)
     fmt = detect(data, path)
     return fmt, fmt.read(data, path)
 

@@ -24,6 +24,7 @@ from kaitaistruct import KaitaiStruct, KaitaiStructError
 
 from ..errors import ParseError
 from ..generated.animclip import Animclip
+from ..inputs import read_input
 from ..kaitai_read import describe, locate_failure, parse
 from . import write as _write
 from .compression import Compression, inflate
@@ -70,8 +71,7 @@ def looks_like_animclip(data: bytes) -> bool:
 
 
 def read_file(path: str | os.PathLike[str]) -> AnimclipFile:
-    with open(path, "rb") as f:
-        data = f.read()
+    data = read_input(path)
     return read_bytes(data, os.fspath(path))
 
 

@@ -14,8 +14,8 @@ from typing import Any, Sequence
 
 from . import __version__, cli_batch, cli_convert, cli_playback, jsonfmt
 from .batch import InfoTask, Result, ValidateTask, collect
-from .cli_common import EXIT_OK, EXIT_UNREADABLE, FORCE_HELP, OUTPUT_HELP, report_stream
-from .errors import AnimspecError, ParseError, WriteError
+from .cli_common import EXIT_OK, EXIT_UNREADABLE, FORCE_HELP, OUTPUT_HELP, bone_count, report_stream
+from .errors import AnimspecError, JsonInputError, ParseError, WriteError
 from .formats import format_of_dump, load
 from .hashes import crc32, read_names_file
 from .inputs import read_input
@@ -62,7 +62,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     val.add_argument("files", nargs="+", metavar="PATH", help=cli_batch.PATHS_HELP)
     val.add_argument("--json", action="store_true", help="print findings as one JSON list at the end (see --jsonl)")
-    val.add_argument("--bones", type=int, metavar="N", help="the skeleton's bone count (joint ids must be below it)")
+    val.add_argument("--bones", type=bone_count, metavar="N", help="the skeleton's bone count (joint ids must be below it)")
     _joint_names_option(val)
     cli_batch.add_options(val)
     val.set_defaults(run=_validate)
@@ -163,7 +163,10 @@ def _pack(args: argparse.Namespace) -> int:
     doc = parse_json(raw, args.dump)
     fmt = format_of_dump(doc, args.dump)
     model = fmt.from_json(doc, args.dump)
-    data = fmt.write(model)
+    try:
+        data = fmt.write(model)
+    except WriteError as exc:  # a value that does not fit its field: where the user wrote it
+        raise JsonInputError(args.dump, fmt.json_path(exc.field, doc), exc.reason) from None
     # Problems with the dump come first; an existing OUT is only replaced when asked.
     check_output(args.output, force=args.force, inputs=[args.dump])
 

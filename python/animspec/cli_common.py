@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from typing import Any, TextIO
 
@@ -43,10 +44,31 @@ def deltas(text: str) -> list[int]:
 
 
 def positive(text: str) -> float:
+    """A finite number above 0 (--seconds): "nan" and "inf" are refused too."""
     value = float(text)
-    if not value > 0:
+    if not 0 < value < math.inf:
         raise argparse.ArgumentTypeError(f"expected a positive number, not {text}")
     return value
+
+
+def _whole(text: str, low: int, high: int, what: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if not low <= value <= high:
+        raise argparse.ArgumentTypeError(f"{what} is {low} to {high}, not {value}")
+    return value
+
+
+def bone_count(text: str) -> int:
+    """--bones: a skeleton's bone count, 1..256 (joint ids are bytes)."""
+    return _whole(text, 1, 256, "a skeleton's bone count (joint ids are bytes)")
+
+
+def vsync_step(text: str) -> int:
+    """--step: vsyncs per rendered frame, 1..65535 (a deltaTime is a u16)."""
+    return _whole(text, 1, 0xFFFF, "the vsyncs per rendered frame")
 
 
 def print_findings(path: str, findings: list[Finding]) -> None:

@@ -10,7 +10,9 @@ from typing import Any
 import numpy as np
 
 from . import jsonfmt
-from .cli_common import EXIT_OK, FORCE_HELP, OUTPUT_HELP, deltas, pick_animation, positive, region, report_stream, stdout_json
+from .cli_common import (
+    EXIT_OK, FORCE_HELP, OUTPUT_HELP, deltas, pick_animation, positive, region, report_stream, stdout_json, vsync_step,
+)
 from .errors import AnimspecError
 from .formats import load
 from .hashes import read_names_file
@@ -33,7 +35,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     play.add_argument("--seconds", type=positive, metavar="S",
                       help="how long to play (default: one pass); for .animclip, the time to sample")
     pacing = play.add_mutually_exclusive_group()
-    pacing.add_argument("--step", type=int, default=1, metavar="N",
+    pacing.add_argument("--step", type=vsync_step, default=1, metavar="N",
                         help="vsyncs per rendered frame: 1 full rate, 2 a game at half rate")
     pacing.add_argument("--deltas", type=deltas, metavar="LIST", help="explicit deltaTime per tick, e.g. 1,1,7,1")
     play.add_argument("--skeleton", metavar="FILE", help="MESHBIN or glTF rig: adds world positions")

@@ -27,6 +27,8 @@ class FileFormat:
     summary: Callable[[Any], str]
     to_json: Callable[[Any], dict[str, Any]]
     from_json: Callable[[Any, str | None], Any]
+    json_path: Callable[[str, Any], str]
+    """A writer's field path (``WriteError.field``) -> the JSON path of that value in a dump."""
 
 
 def _format(package: str, description: str) -> FileFormat:
@@ -48,6 +50,7 @@ def _format(package: str, description: str) -> FileFormat:
         summary=module("info").summary,
         to_json=jsonio.to_json,
         from_json=jsonio.from_json,
+        json_path=jsonio.json_path,
     )
 
 

@@ -110,7 +110,11 @@ def _all(model: AnimclipFile, names: dict[int, str]) -> Iterator[Finding]:
     yield from _container(model, sizes)
     built = model.built
     derived = derived_counts(model.sections)
+    checked: set[int] = set()
     for i, s in enumerate(model.sections):
+        if id(s) in checked:
+            continue  # one payload named by several entries: checked once (duplicate-section says the rest)
+        checked.add(id(s))
         fixed = FIXED_SIZES.get(s.tag)
         if fixed is not None and sizes[i] != fixed:
             yield Finding("section-size", ERROR, f"{sizes[i]} bytes; this section is always {fixed}", _where(model, i))

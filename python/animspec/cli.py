@@ -35,7 +35,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
     except OSError as exc:
-        print(f"animspec: error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"animspec: error: {where}{exc.strerror or exc}", file=sys.stderr)
         return EXIT_UNREADABLE
 
 

@@ -320,7 +320,7 @@ def _alias_sections(buf: bytearray, rng: random.Random) -> None:
     ofs, size = struct.unpack_from("<II", buf, source + 4)
     shift = rng.choice((0, 0, 1, 4, 16))
     for k in rng.sample(range(n), rng.randint(1, n)):
-        struct.pack_into("<II", buf, at + 16 + 12 * k + 4, ofs + shift * k, size)
+        struct.pack_into("<II", buf, at + 16 + 12 * k + 4, (ofs + shift * k) & 0xFFFF_FFFF, size)
 
 
 _HOSTILE_VALUES: list[Any] = [

@@ -121,6 +121,33 @@ def test_dash_writes_to_stdout_and_the_report_to_stderr(tmp_path):
     assert not (tmp_path / "-").exists()
 
 
+@pytest.mark.parametrize("redirect", ["pipe", "file"])
+def test_dev_stdout_is_the_descriptor_not_a_file_to_replace(tmp_path, redirect):
+    """`-o /dev/stdout > out.json`: the shell's file is written, never renamed over (the
+    shell's descriptor would keep the old, empty file)."""
+    dump = dump_of(tmp_path)
+    if redirect == "pipe":
+        r = subprocess.run(PYTHON + ["pack", str(dump), "-o", "/dev/stdout"], capture_output=True, timeout=120, cwd=tmp_path)
+        assert r.returncode == 0, r.stderr
+        assert r.stdout == SWING.read_bytes()
+        return
+    out = tmp_path / "shell.animbin"
+    with open(out, "wb") as f:
+        r = subprocess.run(PYTHON + ["pack", str(dump), "-o", "/dev/stdout"], stdout=f, stderr=subprocess.PIPE, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert out.read_bytes() == SWING.read_bytes() and leftovers(tmp_path) == []
+
+
+def test_dev_fd_writes_into_that_descriptor(tmp_path):
+    out = tmp_path / "fd3.animbin"
+    dump = dump_of(tmp_path)
+    with open(out, "wb") as f:
+        r = subprocess.run(PYTHON + ["pack", str(dump), "-o", f"/dev/fd/{f.fileno()}"], pass_fds=[f.fileno()],
+                           capture_output=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert out.read_bytes() == SWING.read_bytes()
+
+
 # --------------------------------------------------------------------------- races
 
 

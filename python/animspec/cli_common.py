@@ -9,7 +9,7 @@ from typing import Any, TextIO
 
 from .errors import AnimspecError
 from .findings import Finding, Severity
-from .output import STDOUT
+from .output import descriptor
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -91,7 +91,7 @@ FORCE_HELP = "replace OUT if it is an existing file (never an input); atomically
 
 def report_stream(output: str) -> TextIO:
     """Where a writing command prints its report: stderr when its data goes to stdout (-o -)."""
-    return sys.stderr if output == STDOUT else sys.stdout
+    return sys.stderr if descriptor(output) == 1 else sys.stdout
 
 
 def pick_animation(model: Any, name: str | None) -> Any:

@@ -2,7 +2,9 @@
 
 ``OUT`` (the value of ``-o``) is handled by what it is when the command writes:
 
-* ``-``: the bytes go to standard output (a command's report then goes to stderr).
+* ``-``: the bytes go to standard output (a command's report then goes to stderr); so do
+  they for ``/dev/stdout`` (and ``/dev/stderr``, ``/dev/fd/N``: that descriptor), which are
+  the descriptor the shell set up, never a file to replace.
 * a character device or a FIFO (``/dev/null``, ``/dev/stdout``, a named pipe): the bytes are
   written into it, as a shell redirection would; it is never replaced, so no ``--force``
   is needed. A FIFO nobody reads is an error, not a hang.
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 import sys
 from typing import Callable, Iterable
@@ -32,6 +35,18 @@ from .atomic import write_atomic
 from .errors import AnimspecError, WriteError
 
 STDOUT = "-"
+_DESCRIPTOR = re.compile(r"/dev/(?:fd|stdout|stderr)(?:/(\d+))?|/proc/self/fd/(\d+)")
+
+
+def descriptor(path: str) -> int | None:
+    """The open file descriptor ``path`` names (``-`` and /dev/stdout: 1), or None."""
+    if path == STDOUT or path == "/dev/stdout":
+        return 1
+    if path == "/dev/stderr":
+        return 2
+    match = _DESCRIPTOR.fullmatch(path)
+    number = match and (match[1] or match[2])
+    return int(number) if number else None
 
 
 class OutputError(WriteError):
@@ -54,7 +69,7 @@ def check_output(
     """Raise :class:`OutputError` now if :func:`write_output` would refuse ``path`` (commands
     call it before their slow work). ``existing=False`` skips the rule about an existing
     file (pack reports problems with its dump first)."""
-    if path == STDOUT:
+    if descriptor(path) is not None:
         return
     target = _target(path)
     try:
@@ -82,9 +97,15 @@ def write_output(
     "replaced"."""
     inputs = list(inputs)
     verify = _naming(verify, path, option)
-    if path == STDOUT:
-        _write_stdout(data)
-        return "stdout"
+    fd = descriptor(path)
+    if fd is not None:
+        try:
+            _write_descriptor(fd, data)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(path, option, _reason(exc, path)) from None
+        return "stdout" if fd == 1 else "into"
     target = _target(path)
     try:
         try:
@@ -130,8 +151,15 @@ def _naming(verify: Callable[[bytes], None] | None, path: str, option: str) -> C
 
 
 def _target(path: str) -> str:
-    """What is written: the file a symbolic link points at (the link stays), else ``path``."""
-    return os.path.realpath(path) if os.path.islink(path) else path
+    """What is replaced or created: the file a symbolic link points at (the link stays), else
+    ``path``. A link to a device or FIFO is opened as given (writing into follows it)."""
+    if not os.path.islink(path):
+        return path
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return os.path.realpath(path)  # dangling: the file it names is created
+    return os.path.realpath(path) if stat.S_ISREG(mode) or stat.S_ISDIR(mode) else path
 
 
 def _check_folder(path: str, target: str, option: str) -> None:
@@ -181,11 +209,19 @@ def _write_into(target: str, data: bytes, st: os.stat_result) -> None:
         os.close(fd)
 
 
-def _write_stdout(data: bytes) -> None:
-    sys.stdout.flush()
-    out = getattr(sys.stdout, "buffer", None)
-    if out is None:  # a text-only stream (tests capturing output)
-        sys.stdout.write(data.decode("utf-8", "surrogateescape"))
+def _write_descriptor(fd: int, data: bytes) -> None:
+    """Write to standard output or error through Python's stream (it may be replaced, as
+    when tests capture it), any other descriptor directly."""
+    stream = {1: sys.stdout, 2: sys.stderr}.get(fd)
+    if stream is None:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        return
+    stream.flush()
+    out = getattr(stream, "buffer", None)
+    if out is None:  # a text-only stream
+        stream.write(data.decode("utf-8", "surrogateescape"))
     else:
         out.write(data)
         out.flush()

@@ -143,6 +143,17 @@ HOSTILE = {
 }
 
 
+def traced(run):
+    """``run()``'s result and the peak memory traced while it ran."""
+    tracemalloc.start()
+    try:
+        result = run()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return result, peak
+
+
 def read_and_validate(fmt: str, data: bytes) -> str:
     f = by_name(fmt)
     try:
@@ -267,24 +278,16 @@ def test_lz4_memory_is_bounded_by_the_decompressed_size(ratio):
     data = animclip_lz4_ratio(72 * 1024, ratio)
     decompressed = struct.unpack_from("<I", data, 4)[0]
     assert decompressed <= LZ4_MAX_RATIO * (len(data) - 36)
-    tracemalloc.start()
-    try:
-        assert read_and_validate("animclip", data) == "accepted"
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    outcome, peak = traced(lambda: read_and_validate("animclip", data))
+    assert outcome == "accepted"
     assert peak <= MEMORY_MULTIPLE["animclip"] * decompressed + SLACK, f"{peak / decompressed:.1f} x the DAT1"
     assert peak <= MEMORY_MULTIPLE["animclip"] * LZ4_MAX_RATIO * len(data) + SLACK  # in file terms
 
 
 def test_nested_serialized_objects_are_kept_raw():
     data = animclip_nested_objects(20000)
-    tracemalloc.start()
-    try:
-        assert read_and_validate("animclip", data) == "accepted"
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    outcome, peak = traced(lambda: read_and_validate("animclip", data))
+    assert outcome == "accepted"
     assert peak <= MEMORY_MULTIPLE["animclip"] * len(data) + SLACK
 
 

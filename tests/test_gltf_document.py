@@ -90,3 +90,22 @@ def test_convert_both_ways_on_a_rig_without_scene_prints_nothing_on_stderr(tmp_p
         done = subprocess.run([sys.executable, "-m", "animspec", "convert", *args], capture_output=True, text=True)
         assert done.returncode in (0, 1), done.stderr  # 1: the pendulum matches few clip joints
         assert "Warning" not in done.stderr and "dataclasses_json" not in done.stderr, done.stderr
+
+
+def test_gltf_paths_are_read_under_the_input_rules(tmp_path):
+    """A glTF named by path is read like every other input: a FIFO is refused at once (no
+    hang waiting for a writer), a file past 1 GiB is refused before it is read."""
+    import os
+
+    from animspec.gltf.rig import load_gltf
+    from animspec.inputs import InputError
+
+    fifo = tmp_path / "rig.gltf"
+    os.mkfifo(fifo)
+    with pytest.raises(InputError, match="regular file|FIFO"):
+        load_gltf(fifo)
+    huge = tmp_path / "huge.glb"
+    with open(huge, "wb") as f:
+        f.truncate((1 << 30) + 1)  # sparse: costs no disk
+    with pytest.raises(InputError, match="1 GiB"):
+        load_gltf(huge)

@@ -18,7 +18,7 @@ import tracemalloc
 import lz4.block
 import pytest
 from conftest import EXAMPLES, anim_header, header, raw_key, rot_key, trans_key, track_header
-from test_animclip_support import assemble, trigger_data
+from test_animclip_support import MSMR, assemble, trigger_data
 
 from animspec import atomic
 from animspec.cli import main
@@ -105,6 +105,25 @@ def animclip_lz4_ratio(size: int, ratio: int) -> bytes:
     return plain[:36] + lz4.block.compress(plain[36:], store_size=False)
 
 
+def animclip_shared_payload(size: int, entries: int = 500, tags: tuple[int, ...] = (TAG_GEOM_SAMPLE_DATA,), shift: int = 0) -> bytes:
+    """A DAT1 whose section table has ``entries`` entries on one payload of about ``size``
+    bytes (each ``shift`` bytes further in): every entry used to copy the payload."""
+    table_end = 16 + 12 * entries
+    start = -(-table_end // 16) * 16
+    length = max(16, size - start - 36 - shift * entries)
+    dat1 = bytearray(start + length + shift * entries)
+    struct.pack_into("<4sIIHH", dat1, 0, b"1TAD", MSMR, len(dat1), entries, 0)
+    for i in range(entries):
+        struct.pack_into("<III", dat1, 16 + 12 * i, tags[i % len(tags)], start + i * shift, length)
+    return struct.pack("<II", MSMR, len(dat1)) + bytes(28) + bytes(dat1)
+
+
+TAG_SAMPLE_DATA, TAG_CUSTOM_TRACK_DATA = 0x3A7B4855, 0x116EB684
+# Two raw sections (their bytes shared) and one read into a numpy array.
+_SHARED_TAGS = (TAG_GEOM_SAMPLE_DATA, TAG_SAMPLE_DATA, TAG_CUSTOM_TRACK_DATA)
+# Every kind of section that becomes numpy arrays or Python lists, on the same bytes.
+_TYPED_TAGS = (TAG_CUSTOM_TRACK_DATA, 0xA3B26640, 0xD070D358, TAG_TRIGGER_JOINT_NAMES, 0x14014CB6)
+
 HOSTILE = {
     "animbin unknown keys": ("animbin", lambda n: animbin_keys(n, raw_key(1, 9))),
     "animbin rotation keys": ("animbin", lambda n: animbin_keys(n, rot_key(1, 4096, 0, 0, 0))),
@@ -117,7 +136,22 @@ HOSTILE = {
     "animclip trigger joint names": ("animclip", animclip_trigger_joint_names),
     "animclip trigger records": ("animclip", animclip_triggers),
     "animclip LZ4 bomb": ("animclip", animclip_lz4_bomb),
+    "animclip 500 table entries on one payload": ("animclip", lambda n: animclip_shared_payload(n, 500, _SHARED_TAGS)),
+    "animclip 500 table entries of 5 typed sections on one payload": (
+        "animclip", lambda n: animclip_shared_payload(n, 500, _TYPED_TAGS)),
+    "animclip 500 overlapping payloads, 1 byte apart": ("animclip", lambda n: animclip_shared_payload(n, 500, shift=1)),
 }
+
+
+def traced(run):
+    """``run()``'s result and the peak memory traced while it ran."""
+    tracemalloc.start()
+    try:
+        result = run()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return result, peak
 
 
 def read_and_validate(fmt: str, data: bytes) -> str:
@@ -193,14 +227,67 @@ def test_declared_lz4_size_past_the_ratio_is_refused_before_allocating():
     assert peak < 4 * len(bomb) + SLACK
 
 
-def test_nested_serialized_objects_are_kept_raw():
-    data = animclip_nested_objects(20000)
+def test_entries_on_one_payload_share_it_and_are_still_reported():
+    from animspec.animclip import read_bytes
+    from animspec.animclip.validate import validate
+
+    data = animclip_shared_payload(MB // 4, 500, _SHARED_TAGS)
+    model = read_bytes(data, "shared")
+    assert len(model.sections) == 500
+    assert len({id(s) for s in model.sections}) == len(_SHARED_TAGS)  # one object per tag and payload
+    raw = [s for s in model.sections if type(s).__name__ == "RawSection"]
+    assert len({id(s.data) for s in raw}) == 1  # raw sections of any tag share the bytes
+    codes = {f.code for f in validate(model)}
+    assert {"sections-overlap", "duplicate-section"} <= codes
+    assert by_name("animclip").write(model) == data  # still written back byte for byte
+
+
+def test_overlapping_distinct_payloads_are_refused_past_twice_the_dat1():
+    with pytest.raises(ParseError) as info:
+        by_name("animclip").read(animclip_shared_payload(MB // 4, 500, shift=1), "shifted")
+    assert info.value.field.startswith("dat1.sections[") and info.value.field.endswith("].len_body")
+    assert "more than 2 times the DAT1 is refused" in info.value.reason
+    # Two distinct overlapping payloads stay within the claim: read, and reported.
+    from animspec.animclip.validate import validate
+
+    model = by_name("animclip").read(animclip_shared_payload(MB // 4, 2, shift=64), "two")
+    assert "sections-overlap" in {f.code for f in validate(model)}
+
+
+def test_65535_entries_on_a_64_mb_payload_read_in_bounded_memory():
+    """Killed by the kernel at 24 GB before: now one payload, read once."""
+    data = animclip_shared_payload(64 * MB, 0xFFFF, (TAG_GEOM_SAMPLE_DATA, TAG_CUSTOM_TRACK_DATA))
     tracemalloc.start()
     try:
+        start = time.perf_counter()
         assert read_and_validate("animclip", data) == "accepted"
+        elapsed = time.perf_counter() - start
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
+    assert peak <= MEMORY_MULTIPLE["animclip"] * len(data) + SLACK, f"{peak / len(data):.1f} x"
+    assert elapsed < 120, f"{elapsed:.1f} s"
+
+
+@pytest.mark.parametrize("ratio", [8, 32, 55, 63])
+def test_lz4_memory_is_bounded_by_the_decompressed_size(ratio):
+    """The memory bound of .animclip is 24 x the decompressed DAT1 (+1 MB), and the
+    decompressed DAT1 is at most LZ4_MAX_RATIO x its block: one rule, whatever the ratio."""
+    from animspec.animclip.parse import LZ4_MAX_RATIO
+
+    data = animclip_lz4_ratio(72 * 1024, ratio)
+    decompressed = struct.unpack_from("<I", data, 4)[0]
+    assert decompressed <= LZ4_MAX_RATIO * (len(data) - 36)
+    outcome, peak = traced(lambda: read_and_validate("animclip", data))
+    assert outcome == "accepted"
+    assert peak <= MEMORY_MULTIPLE["animclip"] * decompressed + SLACK, f"{peak / decompressed:.1f} x the DAT1"
+    assert peak <= MEMORY_MULTIPLE["animclip"] * LZ4_MAX_RATIO * len(data) + SLACK  # in file terms
+
+
+def test_nested_serialized_objects_are_kept_raw():
+    data = animclip_nested_objects(20000)
+    outcome, peak = traced(lambda: read_and_validate("animclip", data))
+    assert outcome == "accepted"
     assert peak <= MEMORY_MULTIPLE["animclip"] * len(data) + SLACK
 
 
@@ -302,7 +389,9 @@ def test_a_failure_mid_write_leaves_the_original_untouched(tmp_path, capsys, mon
     status = main(["pack", str(src), "-o", str(out), "--force"])
     assert status == 2
     err = capsys.readouterr().err
-    assert "simulated" in err or "does not read back" in err
+    assert "no space left" in err or "does not read back" in err
+    # The user's path and the option, never the temporary file.
+    assert f"{out} (-o)" in err and ".tmp" not in err.replace(str(tmp_path), "")
     assert out.read_bytes() == b"original"
     assert sorted(os.listdir(tmp_path)) == ["dump.json", "swing.animbin"]  # no temporary file left
 

@@ -25,6 +25,7 @@ import subprocess
 import sys
 import time
 import traceback
+import tracemalloc
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -147,18 +148,32 @@ def _signature(exc: BaseException) -> str:
     return f"{type(exc).__name__} at {where.filename}:{where.lineno}" if where else type(exc).__name__
 
 
-def run_random(target: T.Target, seconds: float, seed_value: int) -> int:
-    """Seeded random mutation (no coverage feedback): the fallback without atheris."""
+def run_random(target: T.Target, seconds: float, seed_value: int, memory: bool = False) -> int:
+    """Seeded random mutation (no coverage feedback): the fallback without atheris.
+    ``memory``: trace each input's peak memory (tracemalloc, slow) and report the largest
+    peak, and the largest beyond the 1 MB of fixed costs as a multiple of the input's size
+    (the form of the bounds in docs/hardening.md; a target does more than read and validate:
+    it also dumps, packs or converts)."""
     rng = random.Random(seed_value)
     pool = target.seeds() or [b""]
     seen: dict[str, Path] = {}
     runs = 0
+    worst_ratio, worst_peak, slowest = 0.0, 0, 0.0
+    if memory:  # imports and first-use caches are not the input's cost
+        for data in pool:
+            try:
+                target.run(data)
+            except Exception:  # noqa: BLE001 - seeds are judged below like any input
+                pass
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         data = rng.choice(pool)
         for _ in range(rng.randint(1, 3)):
             data = T.mutate(target, data, rng)
         runs += 1
+        if memory:
+            tracemalloc.start()
+        started = time.perf_counter()
         try:
             target.run(data)
         except Exception as exc:  # noqa: BLE001 - every escape is a finding
@@ -169,7 +184,17 @@ def run_random(target: T.Target, seconds: float, seed_value: int) -> int:
         else:
             if len(pool) < 2000 and rng.random() < 0.02:
                 pool.append(data)  # keep some survivors to mutate further
-    print(f"{target.name}: {runs} inputs in {seconds:.0f} s (random), {len(seen)} distinct crash(es)")
+        finally:
+            slowest = max(slowest, time.perf_counter() - started)
+            if memory:
+                _, peak = tracemalloc.get_traced_memory()
+                tracemalloc.stop()
+                worst_peak = max(worst_peak, peak)
+                worst_ratio = max(worst_ratio, (peak - (1 << 20)) / max(len(data), 1))
+    extra = (f", peak memory {worst_peak / (1 << 20):.1f} MB, at most 1 MB + {max(worst_ratio, 0):.1f} x the input"
+             if memory else "")
+    print(f"{target.name}: {runs} inputs in {seconds:.0f} s (random), {len(seen)} distinct crash(es), "
+          f"slowest input {slowest:.2f} s{extra}")
     return 1 if seen else 0
 
 
@@ -261,6 +286,7 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--seconds", type=float, default=60, help="per target (default 60)")
     r.add_argument("--engine", choices=("auto", "atheris", "random"), default="auto")
     r.add_argument("--seed", type=int, default=1)
+    r.add_argument("--memory", action="store_true", help="random engine: trace each input's peak memory (slow)")
     rp = sub.add_parser("replay")
     rp.add_argument("target")
     rp.add_argument("files", nargs="+")
@@ -291,7 +317,7 @@ def main(argv: list[str] | None = None) -> int:
         if engine == "atheris":
             status |= run_atheris(target, args.seconds, args.seed, extra)
         else:
-            status |= run_random(target, args.seconds, args.seed)
+            status |= run_random(target, args.seconds, args.seed, args.memory)
     return status
 
 

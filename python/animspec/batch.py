@@ -16,9 +16,13 @@ Which files (:func:`collect`)
     recursively in sorted order (entries whose name starts with "." are skipped, symlinked
     folders are not followed), and a file in it is taken only when its first bytes carry a
     magic some format recognises (``accept``); the others are skipped silently and counted.
-    A glob (``*``, ``?``, ``[...]``; ``**`` spans folders; for patterns the shell did not
-    expand) selects like a folder: matching files are picked by content, matching folders
-    walked. A glob that matches nothing is kept as a name, so it is reported as missing.
+    Only regular files are read: a FIFO, device or socket found in a folder is skipped
+    without being opened, and listed (``Selection.not_regular``) so the CLI reports it; one
+    named explicitly fails with that reason. A glob (``*``, ``?``, ``[...]``; ``**`` spans
+    folders; for patterns the shell did not expand) selects like a folder: matching files
+    are picked by content, matching folders walked. A folder or glob that selects no file
+    at all is one failure (``Selection.empty``, with the reason), the same for both, as a
+    missing file is: a typo in a path never passes as "nothing to check".
     Each file is taken once (first mention wins), in argument order.
 
 How (:func:`run_batch`)
@@ -48,6 +52,7 @@ from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence, TextIO
 from .errors import AnimspecError, ParseError
 from .findings import Finding, Severity, has_errors
 from .formats import FORMATS, load
+from .inputs import not_regular_reason, read_head
 
 EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE = 0, 1, 2
 HEAD_SIZE = 64
@@ -89,6 +94,10 @@ class Selection:
     sources: list[Source]
     skipped: list[str] = field(default_factory=list)
     """Files under a folder or glob that no format recognises (not processed)."""
+    not_regular: list[tuple[str, str]] = field(default_factory=list)
+    """(path, why) of FIFOs, devices and sockets under a folder or glob: skipped, never opened."""
+    empty: list[tuple[str, str]] = field(default_factory=list)
+    """(argument, why) of each folder or glob that selected no file: each counts as a failure."""
     many: bool = False
     """More than one file, or a folder or glob was given: a batch run (summary printed)."""
 
@@ -111,6 +120,9 @@ def collect(
     seen: set[str] = set()
     sources: list[Source] = []
     skipped: list[str] = []
+    not_regular: list[tuple[str, str]] = []
+    empty: list[tuple[str, str]] = []
+    accepted: list[str] = []  # counts a file taken twice (by two arguments) for each
     many = False
 
     def add(source: Source) -> None:
@@ -120,22 +132,27 @@ def collect(
             sources.append(source)
 
     def found(path: str, base: str) -> None:
-        if _accepts(path, accept):
+        special = not_regular_reason(path)
+        if special is not None:
+            not_regular.append((path, special))
+        elif _accepts(path, accept):
+            accepted.append(path)
             add(Source(path, base))
         else:
             skipped.append(path)
 
     for arg in args:
         arg = os.fspath(arg)
+        before = (len(accepted), len(skipped), len(not_regular))
         if os.path.isdir(arg):
             many = True
             for path in _walk(arg, excluded):
                 found(path, arg)
+            if len(accepted) == before[0]:
+                empty.append((arg, _nothing(f"{arg}: no file animspec reads is in this folder", skipped, not_regular, before)))
         elif not os.path.lexists(arg) and _GLOB_CHARS & set(arg):
             many = True
             matches = sorted(glob.glob(arg, recursive=True))
-            if not matches:
-                add(Source(arg))  # reported as missing, as a shell without nullglob would
             base = _glob_base(arg)
             for match in matches:
                 if os.path.isdir(match):
@@ -143,9 +160,23 @@ def collect(
                         found(path, base)
                 elif not _hidden(os.path.relpath(match, base)):
                     found(match, base)
+            if len(accepted) == before[0]:
+                what = "no file animspec reads matches this glob" if matches else "this glob matches no path"
+                empty.append((arg, _nothing(f"{arg}: {what}", skipped, not_regular, before)))
         else:
             add(Source(arg))
-    return Selection(sources, skipped, many or len(sources) > 1)
+    return Selection(sources, skipped, not_regular=not_regular, empty=empty, many=many or len(sources) > 1)
+
+
+def _nothing(what: str, skipped: list[str], not_regular: list, before: tuple[int, int, int]) -> str:
+    """``what``, with what the folder or glob did find (all of it skipped)."""
+    others = len(skipped) - before[1]
+    special = len(not_regular) - before[2]
+    reasons = [f"{others} file(s) of no known format skipped"] if others else []
+    if special:
+        reasons.append(f"{special} non-regular file(s) skipped")
+    detail = f" ({', '.join(reasons)})" if reasons else ""
+    return what + detail
 
 
 def iter_paths(args: Iterable[str | os.PathLike[str]]) -> list[Path]:
@@ -154,10 +185,8 @@ def iter_paths(args: Iterable[str | os.PathLike[str]]) -> list[Path]:
 
 
 def _accepts(path: str, accept: Callable[[bytes, str], bool]) -> bool:
-    try:
-        with open(path, "rb") as f:
-            head = f.read(HEAD_SIZE)
-    except OSError:
+    head = read_head(path, HEAD_SIZE)
+    if head is None:
         return True  # unreadable: process it, so the failure is reported rather than hidden
     return accept(head, path)
 
@@ -416,7 +445,7 @@ class Summary:
         ok = self.files - self.failed - self.with_errors
         head = f"{self.files} file(s): {ok} ok, {self.with_errors} with errors, {self.failed} failed"
         if self.skipped:
-            head += f"; {self.skipped} skipped in folders (no format recognised)"
+            head += f"; {self.skipped} skipped in folders (no format recognised, or not a regular file)"
         out = [head]
         order = {s.value: i for i, s in enumerate(Severity)}
         items = sorted(self.findings.items(), key=lambda kv: (order[kv[0][0]], -kv[1], kv[0][1]))

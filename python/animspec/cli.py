@@ -13,13 +13,14 @@ import sys
 from typing import Any, Sequence
 
 from . import __version__, cli_batch, cli_convert, cli_playback, jsonfmt
-from .atomic import write_atomic
 from .batch import InfoTask, Result, ValidateTask, collect
-from .cli_common import EXIT_OK, EXIT_UNREADABLE, refuse_overwrite
-from .errors import AnimspecError, ParseError, WriteError
+from .cli_common import EXIT_OK, EXIT_UNREADABLE, FORCE_HELP, OUTPUT_HELP, bone_count, report_stream
+from .errors import AnimspecError, JsonInputError, ParseError, WriteError
 from .formats import format_of_dump, load
 from .hashes import crc32, read_names_file
+from .inputs import read_input
 from .jsonpath import parse_json
+from .output import check_output, write_output
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
@@ -34,7 +35,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
     except OSError as exc:
-        print(f"animspec: error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"animspec: error: {where}{exc.strerror or exc}", file=sys.stderr)
         return EXIT_UNREADABLE
 
 
@@ -61,7 +63,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     val.add_argument("files", nargs="+", metavar="PATH", help=cli_batch.PATHS_HELP)
     val.add_argument("--json", action="store_true", help="print findings as one JSON list at the end (see --jsonl)")
-    val.add_argument("--bones", type=int, metavar="N", help="the skeleton's bone count (joint ids must be below it)")
+    val.add_argument("--bones", type=bone_count, metavar="N", help="the skeleton's bone count (joint ids must be below it)")
     _joint_names_option(val)
     cli_batch.add_options(val)
     val.set_defaults(run=_validate)
@@ -69,14 +71,14 @@ def _parser() -> argparse.ArgumentParser:
     dump = sub.add_parser("dump", help="everything in a file as JSON (raw integer values)")
     dump.add_argument("file")
     dump.add_argument("--json", action="store_true", help="JSON output (the default and only form)")
-    dump.add_argument("-o", "--output", metavar="OUT", help="write to OUT instead of standard output")
-    dump.add_argument("--force", action="store_true", help="replace OUT if it exists (never the input)")
+    dump.add_argument("-o", "--output", metavar="OUT", help="write to OUT instead of standard output (" + OUTPUT_HELP + ")")
+    dump.add_argument("--force", action="store_true", help=FORCE_HELP)
     _joint_names_option(dump)
     dump.set_defaults(run=_dump)
 
     pack = sub.add_parser("pack", help="rebuild a binary file from a JSON dump")
     pack.add_argument("dump", metavar="IN.json")
-    pack.add_argument("-o", "--output", required=True, metavar="OUT")
+    pack.add_argument("-o", "--output", required=True, metavar="OUT", help=OUTPUT_HELP)
     pack.add_argument("--force", "--in-place", dest="force", action="store_true",
                       help="replace OUT if it exists, e.g. the file the dump came from (atomically, once the new file reads back as the dump)")
     pack.set_defaults(run=_pack)
@@ -149,24 +151,25 @@ def _dump(args: argparse.Namespace) -> int:
     fmt, model = load(args.file)
     text = jsonfmt.dumps(fmt.to_json(model, **_options(fmt.to_json, args))) + "\n"
     if args.output:
-        refuse_overwrite(args.output, args.file, force=args.force)
-        # write_atomic reads the bytes back and compares them before the rename.
-        write_atomic(args.output, text.encode("utf-8"))
+        # A regular file is read back and compared before it is published (animspec.atomic).
+        write_output(args.output, text.encode("utf-8"), force=args.force, inputs=[args.file])
     else:
         sys.stdout.write(text)
     return EXIT_OK
 
 
 def _pack(args: argparse.Namespace) -> int:
-    refuse_overwrite(args.output, args.dump)
-    with open(args.dump, "rb") as f:
-        raw = f.read()
+    check_output(args.output, inputs=[args.dump], existing=False)
+    raw = read_input(args.dump)
     doc = parse_json(raw, args.dump)
     fmt = format_of_dump(doc, args.dump)
     model = fmt.from_json(doc, args.dump)
-    data = fmt.write(model)
+    try:
+        data = fmt.write(model)
+    except WriteError as exc:  # a value that does not fit its field: where the user wrote it
+        raise JsonInputError(args.dump, fmt.json_path(exc.field, doc), exc.reason) from None
     # Problems with the dump come first; an existing OUT is only replaced when asked.
-    refuse_overwrite(args.output, args.dump, force=args.force)
+    check_output(args.output, force=args.force, inputs=[args.dump])
 
     def same_model(written: bytes) -> None:
         try:
@@ -176,8 +179,8 @@ def _pack(args: argparse.Namespace) -> int:
         if back != model:
             raise WriteError("file", "the written file does not read back as the dump describes")
 
-    write_atomic(args.output, data, verify=same_model)
-    print(f"{args.output}: {len(data)} bytes ({fmt.description})")
+    write_output(args.output, data, force=args.force, inputs=[args.dump], verify=same_model)
+    print(f"{args.output}: {len(data)} bytes ({fmt.description})", file=report_stream(args.output))
     return EXIT_OK
 
 

@@ -9,9 +9,10 @@ import json
 import sys
 from contextlib import redirect_stdout
 from io import StringIO
+from itertools import chain
 from typing import Any, Callable
 
-from .batch import Progress, Result, Selection, Summary, run_batch
+from .batch import EXIT_UNREADABLE, Progress, Result, Selection, Summary, run_batch
 from .cli_common import print_findings
 
 
@@ -75,11 +76,15 @@ def run(
     summary, on stdout in text mode and on stderr when stdout carries JSON (``machine``).
     Returns the exit status: 2 if any file failed, else 1 if any had errors, else 0."""
     work = selection.sources if items is None else items
-    summary = Summary(skipped=len(selection.skipped))
+    summary = Summary(skipped=len(selection.skipped) + len(selection.not_regular))
+    for path, why in selection.not_regular:
+        print(f"animspec: warning: {path}: {why}", file=sys.stderr)
+    # A folder or glob that selected nothing is a failure, reported like a missing file.
+    empty = [Result(arg, error={"message": why}, status=EXIT_UNREADABLE) for arg, why in selection.empty]
     progress = Progress(len(work), enabled=False if args.no_progress else None)
     output = Output(progress)
     try:
-        for result in run_batch(work, task, args.jobs, on_done=progress.update):
+        for result in chain(empty, run_batch(work, task, args.jobs, on_done=progress.update)):
             summary.add(result)
             if args.jsonl:
                 output.out(json.dumps(result.to_json(), ensure_ascii=False))

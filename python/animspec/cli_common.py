@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import os
+import math
 import sys
-from typing import Any
+from typing import Any, TextIO
 
-from .errors import AnimspecError, WriteError
+from .errors import AnimspecError
 from .findings import Finding, Severity
+from .output import descriptor
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -43,10 +44,31 @@ def deltas(text: str) -> list[int]:
 
 
 def positive(text: str) -> float:
+    """A finite number above 0 (--seconds): "nan" and "inf" are refused too."""
     value = float(text)
-    if not value > 0:
+    if not 0 < value < math.inf:
         raise argparse.ArgumentTypeError(f"expected a positive number, not {text}")
     return value
+
+
+def _whole(text: str, low: int, high: int, what: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if not low <= value <= high:
+        raise argparse.ArgumentTypeError(f"{what} is {low} to {high}, not {value}")
+    return value
+
+
+def bone_count(text: str) -> int:
+    """--bones: a skeleton's bone count, 1..256 (joint ids are bytes)."""
+    return _whole(text, 1, 256, "a skeleton's bone count (joint ids are bytes)")
+
+
+def vsync_step(text: str) -> int:
+    """--step: vsyncs per rendered frame, 1..65535 (a deltaTime is a u16)."""
+    return _whole(text, 1, 0xFFFF, "the vsyncs per rendered frame")
 
 
 def print_findings(path: str, findings: list[Finding]) -> None:
@@ -60,16 +82,16 @@ def print_findings(path: str, findings: list[Finding]) -> None:
     print(f"{path}: {counts[Severity.ERROR]} error(s), {counts[Severity.WARNING]} warning(s), {counts[Severity.INFO]} info")
 
 
-def refuse_overwrite(output: str, source: str, force: bool | None = None) -> None:
-    """Refuse to write ``output`` over ``source`` (always), and over any existing file when
-    ``force`` is False (``pack`` and ``dump -o`` without --force). ``force=None``: only the
-    first rule (the commands that have no --force)."""
-    if not os.path.lexists(output):
-        return
-    if os.path.exists(output) and os.path.exists(source) and os.path.samefile(output, source):
-        raise WriteError(output, "the output is the input file; choose another path")
-    if force is False:
-        raise WriteError(output, "the file exists; pass --force to replace it (it is replaced only once the new file is written and checked)")
+OUTPUT_HELP = (
+    "a new file; an existing one only with --force (never the input); - for standard output; "
+    "a device or FIFO is written into; a symbolic link is followed"
+)
+FORCE_HELP = "replace OUT if it is an existing file (never an input); atomically, once the new file is written and checked"
+
+
+def report_stream(output: str) -> TextIO:
+    """Where a writing command prints its report: stderr when its data goes to stdout (-o -)."""
+    return sys.stderr if descriptor(output) == 1 else sys.stdout
 
 
 def pick_animation(model: Any, name: str | None) -> Any:

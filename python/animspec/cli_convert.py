@@ -16,13 +16,14 @@ from functools import lru_cache
 from typing import Any
 
 from . import cli_batch
-from .atomic import write_atomic
 from .batch import Result, Selection, collect
-from .cli_common import EXIT_FINDINGS, EXIT_OK, refuse_overwrite, region
+from .cli_common import EXIT_FINDINGS, EXIT_OK, FORCE_HELP, OUTPUT_HELP, region, report_stream
 from .errors import AnimspecError, WriteError
 from .findings import Finding, has_errors
 from .formats import detect, load
 from .hashes import read_names_file
+from .inputs import read_head, read_head_or_fail
+from .output import check_output, write_output
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
@@ -39,7 +40,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     c.add_argument("inputs", nargs="+", metavar="IN",
                    help="files, folders (recursed: every glTF/GLB, ANIMBIN and .animclip in them) and globs")
     c.add_argument("-o", "--output", required=True, metavar="OUT",
-                   help="the output file; a folder with several inputs, a folder or a glob")
+                   help="the output file; a folder with several inputs, a folder or a glob (" + OUTPUT_HELP + ")")
+    c.add_argument("--force", action="store_true", help=FORCE_HELP + "; in a batch, each output file")
     c.add_argument("--region", type=region, default="ntsc", help="ntsc, pal or Hz: the vsync rate frames map to")
     g = c.add_argument_group("glTF -> ANIMBIN")
     g.add_argument("--animation", action="append", metavar="NAME", help="convert only this glTF animation (repeatable)")
@@ -95,11 +97,8 @@ def _kind(head: bytes, path: str | None) -> str | None:
 
 
 def _kind_of(path: str) -> str | None:
-    try:
-        with open(path, "rb") as f:
-            return _kind(f.read(64), path)
-    except OSError:
-        return None
+    head = read_head(path, 64)
+    return None if head is None else _kind(head, path)
 
 
 @dataclass(frozen=True)
@@ -128,6 +127,8 @@ class ConvertOptions:
     make_folders: bool = False
     """Create the output's missing folders, right before writing it (batch runs): a file
     that fails before then leaves no empty folder behind."""
+    force: bool = False
+    """Replace existing output files (animspec.output's policy, as every command)."""
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> "ConvertOptions":
@@ -156,6 +157,7 @@ class ConvertOptions:
             bake_engine=args.bake_engine,
             no_skin=args.no_skin,
             joint_names=tuple(read_names_file(args.joint_names)) if args.joint_names else None,
+            force=args.force,
         )
 
 
@@ -186,7 +188,9 @@ class ConvertTask:
 def convert_file(src: str, out: str, options: ConvertOptions) -> Result:
     """Convert ``src`` to ``out`` in the direction ``src``'s bytes give; the report lines are
     the result's ``text``. Raises AnimspecError or OSError when it cannot."""
-    refuse_overwrite(out, src)
+    if not options.make_folders or os.path.isdir(os.path.dirname(out) or "."):
+        # (a batch output whose folder is still to be made cannot exist yet)
+        check_output(out, force=options.force, inputs=[src])
     if _kind_of(src) == "gltf":
         return _from_gltf(src, out, options)
     fmt, model = load(src)
@@ -203,7 +207,7 @@ def _convert(args: argparse.Namespace) -> int:
     if not selection.many and not os.path.isdir(args.output):
         if not args.jsonl:  # one file, as before: the report, errors raised to cli.main
             result = convert_file(args.inputs[0], args.output, options)
-            print(result.text)
+            print(result.text, file=report_stream(args.output))
             return result.status
         jobs = [ConvertJob(selection.sources[0].file, args.output)]
         return cli_batch.run(args, selection, ConvertTask(options, make_folders=False), _show, items=jobs)
@@ -277,7 +281,7 @@ def _from_gltf(src: str, out: str, o: ConvertOptions) -> Result:
             if read_bytes(written, path) != model:
                 raise WriteError(path, "the written file does not read back as converted")
 
-        _write(path, data, o, verify=same_model)
+        _write(path, data, o, src, verify=same_model)
         lines.append(f"{path}: {len(data)} bytes, {len(model.animations)} animation(s)")
         lines.append(cli_batch.finding_lines(path, findings))
         all_findings += findings
@@ -303,15 +307,16 @@ def _load_skeleton(path: str, _mtime: int, joints: tuple[str, ...] | None, armat
     return load_skeleton(path)
 
 
-def _write(path: str, data: bytes, o: ConvertOptions, verify) -> None:
-    """write_atomic, first creating the missing folders of a batch output."""
+def _write(path: str, data: bytes, o: ConvertOptions, src: str, verify) -> None:
+    """animspec.output's policy (never over the input, an existing file only with --force),
+    first creating the missing folders of a batch output."""
     if o.make_folders:
         os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    write_atomic(path, data, verify=verify)
+    write_output(path, data, force=o.force, inputs=[src], verify=verify)
 
 
 def _readable_glb(out: str):
-    """A write_atomic check: the GLB on disk must read back as a glTF document."""
+    """A write_output check: the GLB on disk must read back as a glTF document."""
     from .gltf.document import parse_glb
 
     return lambda written: parse_glb(written, out)
@@ -338,7 +343,7 @@ def _animbin_to_gltf(src: str, out: str, o: ConvertOptions, model) -> Result:
             raise AnimspecError(f"--joints names glTF nodes; {o.skeleton or 'no --skeleton'} is not a glTF rig")
         glb = to_gltf(model, source, o.region, o.bake_engine, axis_change=not o.ps1_space, skinned=not o.no_skin)
         rig = o.skeleton or "a simple chain"
-    _write(out, glb, o, verify=_readable_glb(out))
+    _write(out, glb, o, src, verify=_readable_glb(out))
     what = "engine-faithful playback" if o.bake_engine else "keys as authored"
     text = "\n".join([f"{out}: {len(glb)} bytes, {len(model.animations)} animation(s), {what}, on {rig}"]
                      + [f"warning: {w}" for w in warnings])
@@ -362,7 +367,7 @@ def _animclip_to_gltf(src: str, out: str, o: ConvertOptions, model) -> Result:
         glb, match = animclip_to_gltf(joints, o.skeleton, custom_tracks=tracks, name=clip.name or "base_state")
     except AnimspecError as exc:
         raise AnimspecError(f"{src}: {exc}") from None
-    _write(out, glb, o, verify=_readable_glb(out))
+    _write(out, glb, o, src, verify=_readable_glb(out))
     lines = list(match.lines)
     lines.append(f"{out}: {len(glb)} bytes, base pose on {len(match.matched)} node(s)")
     if match.findings:

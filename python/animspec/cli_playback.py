@@ -10,11 +10,13 @@ from typing import Any
 import numpy as np
 
 from . import jsonfmt
-from .atomic import write_atomic
-from .cli_common import EXIT_OK, deltas, pick_animation, positive, region, stdout_json
+from .cli_common import (
+    EXIT_OK, FORCE_HELP, OUTPUT_HELP, deltas, pick_animation, positive, region, report_stream, stdout_json, vsync_step,
+)
 from .errors import AnimspecError
 from .formats import load
 from .hashes import read_names_file
+from .output import check_output, write_output
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
@@ -33,7 +35,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     play.add_argument("--seconds", type=positive, metavar="S",
                       help="how long to play (default: one pass); for .animclip, the time to sample")
     pacing = play.add_mutually_exclusive_group()
-    pacing.add_argument("--step", type=int, default=1, metavar="N",
+    pacing.add_argument("--step", type=vsync_step, default=1, metavar="N",
                         help="vsyncs per rendered frame: 1 full rate, 2 a game at half rate")
     pacing.add_argument("--deltas", type=deltas, metavar="LIST", help="explicit deltaTime per tick, e.g. 1,1,7,1")
     play.add_argument("--skeleton", metavar="FILE", help="MESHBIN or glTF rig: adds world positions")
@@ -57,7 +59,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     plot = sub.add_parser("plot", help="quaternion curves per joint, console and authored overlaid (PNG)")
     plot.add_argument("file")
     plot.add_argument("--anim", metavar="NAME", help="animation to plot (default: the first)")
-    plot.add_argument("-o", "--output", required=True, metavar="OUT.png")
+    plot.add_argument("-o", "--output", required=True, metavar="OUT.png", help=OUTPUT_HELP)
+    plot.add_argument("--force", action="store_true", help=FORCE_HELP)
     plot.add_argument("--region", type=region, default="ntsc")
     plot.add_argument("--seconds", type=positive, metavar="S")
     plot.set_defaults(run=_plot)
@@ -166,8 +169,9 @@ def _compare(args: argparse.Namespace) -> int:
 def _plot(args: argparse.Namespace) -> int:
     from .animbin.plot import plot_png
 
+    check_output(args.output, force=args.force, inputs=[args.file])
     model = _animbin(args.file)
     png = plot_png(pick_animation(model, args.anim), region=args.region, seconds=args.seconds)
-    write_atomic(args.output, png)
-    print(f"{args.output}: {len(png)} bytes")
+    write_output(args.output, png, force=args.force, inputs=[args.file])
+    print(f"{args.output}: {len(png)} bytes", file=report_stream(args.output))
     return EXIT_OK

@@ -27,6 +27,9 @@ class ParseError(AnimspecError):
         self.field = field
         self.reason = reason
         where = path or "<bytes>"
+        if offset is None and not field:  # the file as a whole (missing, too large, a FIFO)
+            super().__init__(f"{where}: {reason}")
+            return
         at = f"byte {offset} (0x{offset:x})" if offset is not None else "unknown offset"
         super().__init__(f"{where}: {at}, field {field or '<file>'}: {reason}")
 

@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 from .errors import JsonInputError, ParseError
 from .findings import Finding
+from .inputs import read_input
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,8 @@ class FileFormat:
     summary: Callable[[Any], str]
     to_json: Callable[[Any], dict[str, Any]]
     from_json: Callable[[Any, str | None], Any]
+    json_path: Callable[[str, Any], str]
+    """A writer's field path (``WriteError.field``) -> the JSON path of that value in a dump."""
 
 
 def _format(package: str, description: str) -> FileFormat:
@@ -47,6 +50,7 @@ def _format(package: str, description: str) -> FileFormat:
         summary=module("info").summary,
         to_json=jsonio.to_json,
         from_json=jsonio.from_json,
+        json_path=jsonio.json_path,
     )
 
 
@@ -77,8 +81,7 @@ def detect(data: bytes, path: str | None = None) -> FileFormat:
 def load(path: str | os.PathLike[str]) -> tuple[FileFormat, Any]:
     """Read, detect and parse the file at ``path``."""
     path = os.fspath(path)
-    with open(path, "rb") as f:
-        data = f.read()
+    data = read_input(path)
     fmt = detect(data, path)
     return fmt, fmt.read(data, path)
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 import zlib
 
+from .inputs import read_text
+
 CRC32_INIT = 0xEDB88320
 _CRC64_POLY = 0xC96C5795D7870F42
 
@@ -54,6 +56,6 @@ def asset_id(path: str) -> int:
 
 
 def read_names_file(path: str) -> list[str]:
-    """Names from a text file, one per line; blank lines and surrounding spaces are ignored."""
-    with open(path, encoding="utf-8") as f:
-        return [line.strip() for line in f if line.strip()]
+    """Names from a UTF-8 text file, one per line; blank lines and surrounding spaces are
+    ignored. A missing, special or non-UTF-8 file is a ParseError naming it."""
+    return [line.strip() for line in read_text(path, what="names file").splitlines() if line.strip()]

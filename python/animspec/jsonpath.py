@@ -10,7 +10,8 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from typing import Any, Iterator
+import re
+from typing import Any, Iterator, Sequence
 
 from .errors import JsonInputError
 
@@ -29,6 +30,19 @@ def parse_json(raw: bytes | str, source: str | None = None) -> Any:
         raise JsonInputError(source, "$", "not valid JSON here: nested too deeply") from None
     except ValueError as exc:
         raise JsonInputError(source, "$", f"not valid JSON here: {exc}") from None
+
+
+def json_path_of(field: str, rules: Sequence[tuple[str, str]]) -> str:
+    """The JSON path of a dump's value from a writer's field path (``WriteError.field``):
+    the first of ``rules`` (regular expression over the whole field, replacement) that
+    matches, else the field below ``$``. Each format's jsonio lists its rules, so a value that
+    does not fit its field is reported where the user wrote it (``$.animations[0].tracks[0]
+    .keys[3].rotation[1]``), not by the writer's name for it (``value.x``)."""
+    for pattern, replacement in rules:
+        path, n = re.subn(rf"^{pattern}$", replacement, field)
+        if n:
+            return path
+    return f"$.{field}" if field else "$"
 
 
 class JsonNode:

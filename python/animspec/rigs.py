@@ -8,13 +8,13 @@ from __future__ import annotations
 import os
 
 from .errors import AnimspecError
+from .inputs import read_head_or_fail
 from .skeleton import Skeleton
 
 
 def load_skeleton(path: str | os.PathLike[str], *, joint_names: list[str] | None = None) -> Skeleton:
     path = os.fspath(path)
-    with open(path, "rb") as f:
-        head = f.read(8)
+    head = read_head_or_fail(path, 8)
     from .meshbin import looks_like_meshbin
 
     if looks_like_meshbin(head):

@@ -276,9 +276,11 @@ INTERESTING = [0, 1, 2, 3, 4, 7, 8, 15, 16, 31, 32, 0x7F, 0x80, 0xFF, 0x100, 0x7
 def mutate_binary(data: bytes, rng: random.Random, max_size: int = MAX_INPUT) -> bytes:
     buf = bytearray(data)
     for _ in range(rng.randint(1, 4)):
-        op = rng.randrange(8)
+        op = rng.randrange(9)
         pos = rng.randrange(len(buf) + 1)
-        if op == 0 and buf:  # an interesting little-endian integer over a field
+        if op == 8:  # DAT1 section table: entries onto one payload (issue 12's memory bomb)
+            _alias_sections(buf, rng)
+        elif op == 0 and buf:  # an interesting little-endian integer over a field
             width = rng.choice((1, 2, 4))
             value = rng.choice(INTERESTING + [len(buf), len(buf) - pos, pos]) & ((1 << (8 * width)) - 1)
             buf[pos : pos + width] = value.to_bytes(width, "little")
@@ -304,9 +306,26 @@ def mutate_binary(data: bytes, rng: random.Random, max_size: int = MAX_INPUT) ->
     return bytes(buf[:max_size])
 
 
+def _alias_sections(buf: bytearray, rng: random.Random) -> None:
+    """Point some DAT1 section-table entries at another entry's payload (same range, or a
+    few bytes further): overlapping payloads, which each used to cost a copy."""
+    at = buf.find(b"1TAD", 0, 64)
+    if at < 0 or len(buf) < at + 16:
+        return
+    n = struct.unpack_from("<H", buf, at + 12)[0]
+    n = min(n, (len(buf) - at - 16) // 12)
+    if n < 2:
+        return
+    source = at + 16 + 12 * rng.randrange(n)
+    ofs, size = struct.unpack_from("<II", buf, source + 4)
+    shift = rng.choice((0, 0, 1, 4, 16))
+    for k in rng.sample(range(n), rng.randint(1, n)):
+        struct.pack_into("<II", buf, at + 16 + 12 * k + 4, (ofs + shift * k) & 0xFFFF_FFFF, size)
+
+
 _HOSTILE_VALUES: list[Any] = [
     None, True, False, 0, -1, 1, 255, 256, 0xFFFF, 0x10000, 0xFFFF_FFFF, 0x1_0000_0000, -(1 << 63),
-    1 << 64, 10**30, 0.5, -0.0, 1e308, float("nan"), float("inf"), "", "x", "zz", "00", "0x",
+    1 << 64, 10**30, 0.5, -0.0, 1e308, float("nan"), float("inf"), "", "x", "zz", "00", "0x", "-1", "+1", " 1",
     "nan", "nan:zz", "inf", "AAAA", "=", "\u00ff", "\ud800", "\0", [], [0], [[]], {}, {"a": 1},
 ]
 

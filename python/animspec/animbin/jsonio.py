@@ -8,9 +8,10 @@ last animation) appear only when they are not empty.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from ..jsonpath import JsonNode
+from ..jsonpath import JsonNode, json_path_of
 from .model import (
     Animation,
     AnimbinFile,
@@ -25,6 +26,32 @@ from .model import (
 )
 
 FORMAT = "animbin"
+
+_A, _T, _K = r"animations\[(\d+)\]", r"tracks\[(\d+)\]", r"keys\[(\d+)\]"
+_JSON_PATHS = [
+    (r"num_animations", "$.animations"),
+    (rf"{_A}\.num_tracks", r"$.animations[\1].tracks"),
+    (rf"{_A}\.num_markers", r"$.animations[\1].markers"),
+    (rf"{_A}\.{_T}\.track_type", r"$.animations[\1].tracks[\2].type"),
+    (rf"{_A}\.{_T}\.num_keys", r"$.animations[\1].tracks[\2].keys"),
+]
+"""Writer field -> dump path, where the two differ (the rest are the same below ``$``)."""
+
+
+def json_path(field: str, doc: Any = None) -> str:
+    """The JSON path, in the dump ``doc``, of the value the writer names ``field``. The
+    writer calls a key's components ``value.w`` .. ``value.z`` (the spec's names); the dump
+    lists them as ``rotation[0..3]`` (w, x, y, z) or ``translation[0..2]`` (x, y, z)."""
+    key = re.fullmatch(rf"({_A}\.{_T}\.{_K})\.value\.([wxyz])", field)
+    if key:
+        a, t, k, axis = int(key[2]), int(key[3]), int(key[4]), key[5]
+        try:
+            rotation = "translation" not in doc["animations"][a]["tracks"][t]["keys"][k]
+        except (KeyError, IndexError, TypeError):
+            rotation = True
+        member, axes = ("rotation", "wxyz") if rotation else ("translation", "xyz")
+        return f"$.{key[1]}.{member}[{axes.index(axis)}]"
+    return json_path_of(field, _JSON_PATHS)
 
 
 def to_json(model: AnimbinFile) -> dict[str, Any]:

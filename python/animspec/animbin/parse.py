@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 
 from ..generated.animbin import Animbin
+from ..inputs import read_input
 from ..kaitai_read import parse
 from . import fastread
 from .fastread import MAGIC
@@ -45,8 +46,7 @@ def read_bytes(data: bytes, path: str | None = None, *, fast: bool = True) -> An
 
 def read_file(path: str | os.PathLike[str]) -> AnimbinFile:
     """Parse the ANIMBIN file at ``path``."""
-    with open(path, "rb") as f:
-        data = f.read()
+    data = read_input(path)
     return read_bytes(data, os.fspath(path))
 
 

@@ -38,12 +38,13 @@ without ``offset`` is new and goes last.
 from __future__ import annotations
 
 import base64
+import re
 from typing import Any
 
 import numpy as np
 
 from ..errors import AnimspecError
-from ..jsonpath import JsonNode
+from ..jsonpath import JsonNode, json_path_of
 from .compression import Compression
 from .model import (
     BUILT_FIELDS,
@@ -74,6 +75,19 @@ from .model import (
 from .write import payloads
 
 FORMAT = "animclip"
+
+_JSON_PATHS = [
+    (r"num_sections", "$.raw.sections"),
+    (r"num_unknowns", "$.raw.unknowns"),
+    (r"(.+)", r"$.raw.\1"),
+]
+"""Writer field -> dump path: everything the writer checks comes from ``raw``."""
+
+
+def json_path(field: str, doc: Any = None) -> str:
+    """The JSON path, in a dump, of the value the writer names ``field``."""
+    return json_path_of(field, _JSON_PATHS)
+
 _HEX_FIELDS = {"name_hash"}
 _HEX_TRIGGER = {"a", "b"}
 
@@ -139,12 +153,11 @@ def _read_u32(node: JsonNode) -> int:
     v = node.value
     if isinstance(v, str):
         text = v[2:] if v.lower().startswith("0x") else v
-        try:
-            if not 1 <= len(text) <= 8:
-                raise ValueError
-            return int(text, 16)
-        except ValueError:
-            raise node.error("expected up to 8 hex digits") from None
+        # Hex digits only: int(text, 16) also takes a sign, spaces and underscores, and
+        # "-1" would reach the writer as a negative u32.
+        if not re.fullmatch(r"[0-9A-Fa-f]{1,8}", text):
+            raise node.error(f"expected up to 8 hex digits (a u32), found {v!r}")
+        return int(text, 16)
     n = node.int()
     if not 0 <= n <= 0xFFFF_FFFF:
         raise node.error(f"{n} does not fit a u32")
@@ -496,6 +509,8 @@ def _apply_clip_members(model: AnimclipFile, clip: JsonNode, view: Any) -> None:
         name = clip["name"].str()
         if name != view.name:
             _edit(clip["name"], model.set_clip_name, name)
+    elif clip.has("name") and view.name is not None:
+        raise JsonEdit(clip["name"], f"null would remove the name {view.name!r}; a name can be changed, not removed")
     for key in ("fps", "duration"):
         if clip.has(key) and clip[key].value is not None:
             value = float(_read_f32(clip[key]))
@@ -503,6 +518,10 @@ def _apply_clip_members(model: AnimclipFile, clip: JsonNode, view: Any) -> None:
             if built is None:
                 raise JsonEdit(clip[key], "the clip has no Anim Clip Built section to hold it")
             if np.float32(value).tobytes() != np.float32(getattr(built, key)).tobytes():
+                # An edit must make sense (raw.sections keeps whatever a file really holds).
+                if not np.isfinite(value) or (key == "fps" and value <= 0) or value < 0:
+                    need = "a positive number" if key == "fps" else "a number of seconds, 0 or more"
+                    raise JsonEdit(clip[key], f"{clip[key].value!r} is not a clip {key}: expected {need}")
                 setattr(built, key, value)
     if clip.has("custom_tracks"):
         items = list(clip["custom_tracks"].items())
@@ -518,6 +537,8 @@ def _apply_clip_members(model: AnimclipFile, clip: JsonNode, view: Any) -> None:
                 name = node["name"].str()
                 if name != track.name:
                     _edit(node["name"], model.rename_custom_track, i, name)
+            elif node.has("name") and track.name is not None:
+                raise JsonEdit(node["name"], f"null would remove the track name {track.name!r}; a name can be changed, not removed")
             if node.has("values"):
                 values = _f32_array(node["values"])
                 if values.tobytes() != track.values.tobytes():

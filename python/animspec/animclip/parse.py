@@ -24,6 +24,7 @@ from kaitaistruct import KaitaiStruct, KaitaiStructError
 
 from ..errors import ParseError
 from ..generated.animclip import Animclip
+from ..inputs import read_input
 from ..kaitai_read import describe, locate_failure, parse
 from . import write as _write
 from .compression import Compression, inflate
@@ -31,6 +32,7 @@ from .model import (
     ASSET_MAGICS,
     BUILT_FIELDS,
     TAG_BUILT,
+    TYPED_SECTIONS,
     CUSTOM_TRACK_FIELDS,
     JOINT_DTYPE,
     TRIGGER_DTYPE,
@@ -61,7 +63,15 @@ LZ4_MAX_RATIO = 64
 """The most a DAT1 body may expand from its LZ4 block. LZ4 itself allows about 255-fold (each
 match-length extension byte adds at most 255 output bytes); a body that compresses past
 64:1 is almost all repeats, an LZ4 bomb rather than an animation (the example clip
-compresses 1.5:1), and is refused before anything is allocated (docs/hardening.md)."""
+compresses 1.5:1), and is refused before anything is allocated. Reading costs at most 24x
+the DAT1 it parses (measured 4x), so memory is bounded by the decompressed size, and through
+this cap by 24 x 64 times a compressed file's size (docs/hardening.md: one rule, not two)."""
+
+
+MAX_CLAIMED_RATIO = 2
+"""How many times the DAT1's size the distinct section payloads may add up to. A valid
+file's payloads do not overlap (at most 1x); overlapping ones are a finding, until they
+would make the reader copy the same bytes over and over (docs/hardening.md)."""
 
 
 def looks_like_animclip(data: bytes) -> bool:
@@ -70,8 +80,7 @@ def looks_like_animclip(data: bytes) -> bool:
 
 
 def read_file(path: str | os.PathLike[str]) -> AnimclipFile:
-    with open(path, "rb") as f:
-        data = f.read()
+    data = read_input(path)
     return read_bytes(data, os.fspath(path))
 
 
@@ -115,10 +124,7 @@ def read_bytes(data: bytes, path: str | None = None) -> AnimclipFile:
     # Built first: Base State's parse reads Built's J and T, and a broken Built should be
     # reported as itself, not as the Base State that needed it.
     entries = list(enumerate(dat1.sections))
-    parsed = {
-        i: _section(entry, i, dat1_bytes, where)
-        for i, entry in sorted(entries, key=lambda e: int(e[1].tag) != TAG_BUILT)
-    }
+    parsed = _sections(sorted(entries, key=lambda e: int(e[1].tag) != TAG_BUILT), dat1_bytes, where)
     sections = [parsed[i] for i in range(len(entries))]
     s = dat1.ofs_strings
     strings, _padding = split_strings_region(dat1_bytes[s : s + dat1.len_strings_block])
@@ -154,6 +160,39 @@ def _inflate(root: Animclip, path: str | None, start: int) -> tuple[bytes, Compr
     )
     assert compression is not None  # root.is_lz4_compressed: the magic is where a block has it
     return dat1, compression
+
+
+def _sections(entries: list[tuple[int, Any]], dat1: bytes, where: _Where) -> dict[int, Section]:
+    """The section of every table entry, by index. Entries naming the same payload (tag,
+    offset and size) share one Section object, read once: a table of 65,535 entries on one
+    payload costs one payload, not 65,535 copies (validate still reports them as
+    duplicate-section and sections-overlap); raw sections of any tag on the same bytes share
+    one bytes object. Other payloads may overlap too, but the ones read may claim at most
+    :data:`MAX_CLAIMED_RATIO` times the DAT1 together: past that, the entry is refused
+    before its payload is copied."""
+    shared: dict[tuple[int, int, int], Section] = {}
+    raw_bytes: dict[tuple[int, int], bytes] = {}
+    parsed: dict[int, Section] = {}
+    claimed = 0
+    budget = MAX_CLAIMED_RATIO * len(dat1)
+    for i, entry in entries:
+        key = (int(entry.tag), int(entry.ofs_body), int(entry.len_body))
+        section = shared.get(key)
+        if section is None:
+            raw = key[0] not in TYPED_SECTIONS
+            if entry.ofs_body + entry.len_body <= len(dat1) and not (raw and key[1:] in raw_bytes):
+                claimed += entry.len_body  # (a range past the end: _section reports it)
+                if claimed > budget:
+                    raise where.error(
+                        entry._debug["len_body"]["start"], f"sections[{i}].len_body",
+                        f"the section table's distinct payloads claim {claimed} bytes of a {len(dat1)}-byte "
+                        f"DAT1 (overlapping); more than {MAX_CLAIMED_RATIO} times the DAT1 is refused",
+                    )
+            section = shared[key] = _section(entry, i, dat1, where)
+            if isinstance(section, RawSection):
+                section.data = raw_bytes.setdefault(key[1:], section.data)
+        parsed[i] = section
+    return parsed
 
 
 def _section(entry: Any, i: int, dat1: bytes, where: _Where) -> Section:
@@ -228,15 +267,18 @@ def _layout(
     payloads = _payloads(model)
     verbatim = {}
     covered = [(0, dat1.ofs_strings), (dat1.ofs_strings, dat1.ofs_strings + len(model.strings))]
+    differs: dict[int, bytes | None] = {}  # id(section) -> its original bytes when they differ
     for i, (section, payload) in enumerate(zip(model.sections, payloads)):
         off = section.offset
         assert off is not None
         covered.append((off, off + len(payload)))
         if type(section) is RawSection:
             continue  # its payload is the very bytes object the parser read from there
-        original = dat1_bytes[off : off + len(payload)]
-        if original != payload:
-            verbatim[i] = original
+        if id(section) not in differs:  # a section shared by several entries: compared once
+            original = dat1_bytes[off : off + len(payload)]
+            differs[id(section)] = original if original != payload else None
+        if differs[id(section)] is not None:
+            verbatim[i] = differs[id(section)]
     return Layout(
         outer_len_dat1=outer_len,
         dat1_len=dat1.len_dat1,

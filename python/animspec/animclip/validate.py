@@ -16,7 +16,7 @@ container  unknown-type-id type-id-differs lz4-compressed outer-size-mismatch
            sections-overlap duplicate-section table-not-sorted misaligned-section
            nonzero-padding unknown-section unknowns-present unwritable
 sections   section-size pair-missing name-unresolved name-hash-mismatch dead-markers
-           built-4c-nonzero count-mismatch base-state-size joint-count-includes-terminator
+           built-4c-nonzero clip-timing count-mismatch base-state-size joint-count-includes-terminator
            joint-count-mismatch base-state-extra quaternion-length joint-hashes-size
            joint-hashes-terminator custom-tracks-size custom-track-data-size
            custom-track-name-unresolved custom-track-hash-mismatch custom-track-nonzero
@@ -27,6 +27,8 @@ sections   section-size pair-missing name-unresolved name-hash-mismatch dead-mar
 """
 
 from __future__ import annotations
+
+import math
 
 from typing import Any, Iterator
 
@@ -108,7 +110,11 @@ def _all(model: AnimclipFile, names: dict[int, str]) -> Iterator[Finding]:
     yield from _container(model, sizes)
     built = model.built
     derived = derived_counts(model.sections)
+    checked: set[int] = set()
     for i, s in enumerate(model.sections):
+        if id(s) in checked:
+            continue  # one payload named by several entries: checked once (duplicate-section says the rest)
+        checked.add(id(s))
         fixed = FIXED_SIZES.get(s.tag)
         if fixed is not None and sizes[i] != fixed:
             yield Finding("section-size", ERROR, f"{sizes[i]} bytes; this section is always {fixed}", _where(model, i))
@@ -270,6 +276,11 @@ def _built(model: AnimclipFile, i: int, s: Built, derived: dict[str, int], count
         )
     if s.zero_4c:
         yield Finding("built-4c-nonzero", INFO, f"+0x4C is {s.zero_4c}, observed 0", where)
+    # Every use of the clip divides or multiplies by these (frames = duration x fps).
+    if not (math.isfinite(s.fps) and s.fps > 0):
+        yield Finding("clip-timing", ERROR, f"fps is {s.fps}; a clip's frame rate must be a positive number", {**where, "field": "fps"})
+    if not (math.isfinite(s.duration) and s.duration >= 0):
+        yield Finding("clip-timing", ERROR, f"duration is {s.duration}; it must be a number of seconds, 0 or more", {**where, "field": "duration"})
     if not counts:
         return
     labels = {

@@ -296,7 +296,15 @@ def _trigger(out: _Out, section: TriggerData, at: str) -> None:
 def payloads(model: AnimclipFile) -> list[bytes]:
     """Every section's payload, in table order (derived counts filled in)."""
     ctx = _Context(model)
-    return [section_payload(s, ctx, f"sections[{i}]") for i, s in enumerate(model.sections)]
+    # A section object listed by several table entries (a file whose entries name one
+    # payload: parse shares it) is serialised once; its payload bytes are shared too.
+    done: dict[int, bytes] = {}
+    out = []
+    for i, s in enumerate(model.sections):
+        if id(s) not in done:
+            done[id(s)] = section_payload(s, ctx, f"sections[{i}]")
+        out.append(done[id(s)])
+    return out
 
 
 def content_digest(model: AnimclipFile, section_payloads: list[bytes]) -> str:

@@ -27,6 +27,7 @@ from urllib.parse import unquote
 from pygltflib import GLTF2
 
 from ..errors import AnimspecError
+from ..inputs import read_input
 
 GLB_MAGIC = b"glTF"
 CHUNK_JSON = b"JSON"
@@ -324,9 +325,7 @@ def flatten_buffers(gltf: GLTF2) -> bytes:
 def load_path(path: str | os.PathLike[str]) -> GLTF2:
     """The checked document of a .glb or .gltf file (told apart by the 'glTF' magic)."""
     path = Path(path)
-    if not path.is_file():
-        raise GltfError(f"{path}: no such file")
-    data = path.read_bytes()
+    data = read_input(path)  # regular files only, at most 1 GiB (InputError otherwise)
     if data[:4] == GLB_MAGIC:
         gltf = parse_glb(data, str(path))
     else:

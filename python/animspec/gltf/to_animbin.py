@@ -167,9 +167,10 @@ MarkerSpec = Mapping[str, Any]
 
 def read_markers_file(path: str) -> dict[str, list[MarkerSpec]]:
     """A JSON side file: ``{"animation name": [{"name": "step", "frame": 3}, ...], ...}``."""
+    from ..inputs import read_text  # a regular UTF-8 file; a ParseError naming it otherwise
+
     try:
-        with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
+        doc = json.loads(read_text(path, what="markers file"))
     except json.JSONDecodeError as exc:
         raise AnimspecError(f"{path}: not valid JSON: {exc}") from None
     if not isinstance(doc, dict) or not all(isinstance(v, list) for v in doc.values()):

@@ -7,10 +7,37 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..jsonpath import JsonNode
+from ..jsonpath import JsonNode, json_path_of
 from .model import Bone, Face, MeshbinFile, Vertex
 
 FORMAT = "meshbin"
+
+_I = r"\[(\d+)\]"
+_CORNER = r"\.i([0-3])"
+_JSON_PATHS = [
+    (r"num_vertices", "$.vertices"), (r"num_indices", "$.faces"), (r"num_faces", "$.declared_faces"),
+    (r"num_normals", "$.normals"), (r"num_uvs", "$.uvs"), (r"num_bones", "$.declared_bones"),
+    (rf"vertex_indices{_I}{_CORNER}", r"$.faces[\1].vertices[\2]"),
+    (rf"normal_indices{_I}{_CORNER}", r"$.faces[\1].normals[\2]"),
+    (rf"uv_indices{_I}{_CORNER}", r"$.faces[\1].uvs[\2]"),
+    (rf"bone_for_vertex{_I}", r"$.vertex_bones[\1]"),
+    (r"bone_for_vertex", "$.vertex_bones"),
+] + [
+    (rf"{writer}\.{axis}", rf"$.{dump}[{i}]")
+    for writer, dump, axes in (
+        (rf"vertices{_I}", r"vertices[\1].position", "xyz"), (rf"vertex_colours{_I}", r"vertices[\1].colour", "rgb"),
+        (rf"normals{_I}", r"normals[\1]", "xyz"), (rf"uvs{_I}", r"uvs[\1]", "uv"),
+        (rf"bones{_I}\.position", r"bones[\1].position", "xyz"), (rf"bones{_I}\.rotation", r"bones[\1].rotation", "wxyz"),
+        (r"(aabb_min|aabb_max)", r"\1", "xyz"),
+    )
+    for i, axis in enumerate(axes)
+]
+"""Writer field -> dump path, where the two differ (the rest are the same below ``$``)."""
+
+
+def json_path(field: str, doc: Any = None) -> str:
+    """The JSON path, in a dump, of the value the writer names ``field``."""
+    return json_path_of(field, _JSON_PATHS)
 
 
 def to_json(model: MeshbinFile) -> dict[str, Any]:

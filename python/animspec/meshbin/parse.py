@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 
 from ..generated.meshbin import Meshbin
+from ..inputs import read_input
 from ..kaitai_read import parse
 from . import fastread
 from .model import Bone, Face, MeshbinFile, Vertex
@@ -52,8 +53,7 @@ def read_bytes(data: bytes, path: str | None = None, *, fast: bool = True) -> Me
 
 def read_file(path: str | os.PathLike[str]) -> MeshbinFile:
     """Parse the MESHBIN file at ``path``."""
-    with open(path, "rb") as f:
-        data = f.read()
+    data = read_input(path)
     return read_bytes(data, os.fspath(path))
 
 

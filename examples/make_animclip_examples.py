@@ -1,7 +1,8 @@
 """Build the sample .animclip / .performanceclip files under examples/ with animspec's own writer.
 
 THESE FILES ARE SYNTHETIC. No game data was used: every number below is made up to exercise
-the layout of ../shared/spec/animclip.md (the structure ALERT documents), not taken from a
+the layout ALERT documents (Tkachov/ALERT, dat1lib/types/dat1.py and
+dat1lib/types/sections/animclip/autogen.py), not taken from a
 real clip. The joint names only look like a typical biped rig's; their hashes are the DAT1
 CRC32 of those names. Run ``python examples/make_animclip_examples.py`` to regenerate them;
 tests/test_animclip_examples.py checks the committed files equal what this script makes.
@@ -18,7 +19,8 @@ wave.performanceclip
     a Morph Info / Morph Frame Data pair (opaque bytes). Same sections as an .animclip: the
     extension is the only difference.
 walk_lz4.animclip
-    walk.animclip with its DAT1 body compressed as one raw LZ4 block (spec section 3), as
+    walk.animclip with its DAT1 body compressed as one raw LZ4 block (ALERT's
+    dat1lib/decompression.py), as
     some game files are stored. animspec reads it; unedited it is written back compressed,
     edited it is written uncompressed.
 joint_names.txt
@@ -92,11 +94,12 @@ BIPED = [
 ]
 UPPER_BODY = ["root", "pelvis", "spine_01", "neck_01", "head", "upperarm_r", "lowerarm_r", "hand_r"]
 TRANSLATION_EXPONENT = 12
-"""log_scale2: translations in 1/4096 m, so +-8 m fit an i16 (spec 8.1)."""
+"""log_scale2: translations in 1/4096 m, so +-8 m fit an i16 (ALERT's animclip_to_gltf.py
+divides by 2**E15)."""
 
 
 def quantise_rotation(axis: tuple[float, float, float], degrees: float) -> tuple[int, int, int, int]:
-    """i16 x, y, z, w of a rotation (x 32767: 1.0 does not fit, spec Appendix A does the same)."""
+    """i16 x, y, z, w of a rotation (x 32767: 1.0 does not fit, as in the tests' 400-byte clip)."""
     half = math.radians(degrees) / 2
     n = math.sqrt(sum(a * a for a in axis))
     q = [a / n * math.sin(half) for a in axis] + [math.cos(half)]

@@ -47,8 +47,9 @@ class Animclip(KaitaiStruct):
     Status labels used in every `doc`: KNOWN (ALERT parses the field and relies on it),
     LABELLED (ALERT attaches a name or a question-marked guess; nothing depends on it),
     UNKNOWN (ALERT reads it only as raw bytes or generic words), EXTERNAL (not from ALERT).
-    Source: the ALERT research tools (Tkachov/ALERT, snapshot bc90ed9), as summarised in
-    animspec's shared/spec/animclip.md. No code in ALERT branches on the game version for
+    Source: the ALERT research tools (Tkachov/ALERT, snapshot bc90ed9): dat1lib/types/dat1.py,
+    dat1lib/types/autogen.py and dat1lib/types/sections/animclip/autogen.py. No code in ALERT
+    branches on the game version for
     these sections; the same layouts apply to MSMR, MM and RCRA.
     
     .. seealso::
@@ -1268,7 +1269,7 @@ class Animclip(KaitaiStruct):
         @property
         def len_strings_block(self):
             """Length of the strings block (0 if the smallest section offset lies inside the
-            tables, which violates invariant 4 of the spec page).
+            tables, which breaks the DAT1 layout of ALERT's dat1lib/types/dat1.py).
             """
             if hasattr(self, '_m_len_strings_block'):
                 return self._m_len_strings_block

@@ -48,8 +48,9 @@ doc: |
   Status labels used in every `doc`: KNOWN (ALERT parses the field and relies on it),
   LABELLED (ALERT attaches a name or a question-marked guess; nothing depends on it),
   UNKNOWN (ALERT reads it only as raw bytes or generic words), EXTERNAL (not from ALERT).
-  Source: the ALERT research tools (Tkachov/ALERT, snapshot bc90ed9), as summarised in
-  animspec's shared/spec/animclip.md. No code in ALERT branches on the game version for
+  Source: the ALERT research tools (Tkachov/ALERT, snapshot bc90ed9): dat1lib/types/dat1.py,
+  dat1lib/types/autogen.py and dat1lib/types/sections/animclip/autogen.py. No code in ALERT
+  branches on the game version for
   these sections; the same layouts apply to MSMR, MM and RCRA.
 doc-ref:
   - https://github.com/Tkachov/ALERT/blob/bc90ed9/dat1lib/types/autogen.py
@@ -231,7 +232,7 @@ types:
         value: 'ofs_strings_end > ofs_strings ? ofs_strings_end - ofs_strings : 0'
         doc: |
           Length of the strings block (0 if the smallest section offset lies inside the
-          tables, which violates invariant 4 of the spec page).
+          tables, which breaks the DAT1 layout of ALERT's dat1lib/types/dat1.py).
       idx_built:
         value: 'num_sections == 0 ? -1 : sections.last.idx_built'
         doc: Table index of the (last) Anim Clip Built section, -1 if absent.

@@ -1,7 +1,8 @@
 """Shared helpers for the tests.
 
-ANIMBIN fixtures here are assembled with ``struct`` straight from the layout in
-../shared/seeds/000_6a19e74eeaff9f72.txt, independently of animspec's writer, so the parser
+ANIMBIN fixtures here are assembled with ``struct`` straight from the layout the engine reads
+(Forceh91/psyqo-madnight-engine, src/animation/animation_manager.cpp), independently of
+animspec's writer, so the parser
 is not tested only against its own twin.
 """
 

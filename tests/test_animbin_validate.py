@@ -128,7 +128,7 @@ def duplicate_messages(data: bytes) -> list[tuple[int, str]]:
 
 def test_translation_only_track_never_duplicates_a_joint():
     """The engine applies a track only when the next key is a ROTATION key, so a track of
-    translation keys never touches its bone (animbin-engine, playback step 4), before or
+    translation keys never touches its bone (the engine's skeleton.cpp, PlayAnimation), before or
     after the rotation track."""
     rotation = track(2, keys_every_frame(10))
     moves = track(2, [trans_key(0, 1, 2, 3), trans_key(5, 4, 5, 6)])

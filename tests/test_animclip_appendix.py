@@ -1,5 +1,5 @@
-"""The spec page's Appendix A: assembled from its table, checked against its hex dump, then
-read, decoded, validated and written back."""
+"""A 400-byte clip assembled from ALERT's layout: built from its table, checked against its
+hex dump, then read, decoded, validated and written back."""
 
 from __future__ import annotations
 

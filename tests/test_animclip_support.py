@@ -1,5 +1,7 @@
-"""Independent .animclip assembly for the tests: struct, straight from the spec page's tables
-(../shared/spec/animclip.md sections 2, 4, 7 and Appendix A), never animspec's writer, so
+"""Independent .animclip assembly for the tests: struct, straight from ALERT's layouts
+(Tkachov/ALERT: dat1lib/types/autogen.py, dat1lib/types/dat1.py,
+dat1lib/types/sections/animclip/autogen.py) and a 400-byte clip assembled from them, never
+animspec's writer, so
 the parser and writer are not tested only against each other."""
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ APPENDIX_A_HEX = """
 00000170: 00 00 00 00 00 00 00 3f 00 00 80 3f 00 00 c0 3f
 00000180: 00 00 00 00 05 00 00 00 09 00 00 00 00 02 00 00
 """
-"""The hex dump printed in the spec page's Appendix A (file offsets)."""
+"""The hex dump of the 400-byte clip (file offsets), as xxd prints it."""
 
 
 def hex_dump_bytes(dump: str) -> bytes:
@@ -104,7 +106,7 @@ def trigger_data(jsons: bytes, records: list[tuple[int, int, int, int, int]], *,
 
 
 def appendix_a() -> bytes:
-    """Appendix A assembled from its table, not copied from its hex dump."""
+    """The 400-byte clip assembled from its table, not copied from its hex dump."""
     strings = b"clip_name\0track_a\0"
     sections = {
         # tag: (DAT1 offset, payload), values as the table lists them

@@ -1,4 +1,4 @@
-"""The validator: each invariant of spec section 11 has a stable code and a severity; error
+"""The validator: each invariant of ALERT's DAT1 layout has a stable code and a severity; error
 only where the file contradicts itself or cannot be used."""
 
 from __future__ import annotations

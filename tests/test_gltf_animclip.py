@@ -44,7 +44,7 @@ class CustomTrack:
 
 
 def test_spec_hash_vectors():
-    # animclip.md section 5.1: joint names are hashed case-sensitively.
+    # ALERT's dat1lib/crc32.py: joint names are hashed case-sensitively.
     assert crc32("root") == 0x865696D5 and crc32("Root") == 0x266439EB and crc32("pelvis") == 0x8E59B33F
 
 

@@ -1,5 +1,5 @@
-"""Hash test vectors from ../shared/spec/animclip.md section 5 (computed there with ALERT's
-function and an independent implementation)."""
+"""Hash test vectors for ALERT's hash functions (Tkachov/ALERT: dat1lib/crc32.py,
+dat1lib/crc64.py), computed with ALERT's function and an independent implementation."""
 
 import pytest
 

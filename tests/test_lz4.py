@@ -1,4 +1,4 @@
-"""LZ4-compressed DAT1 bodies: detection and decoding (spec section 3)."""
+"""LZ4-compressed DAT1 bodies: detection and decoding (as ALERT's dat1lib/types/dat1.py does)."""
 
 from __future__ import annotations
 

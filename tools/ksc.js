@@ -159,7 +159,7 @@ function checkConventions(file, spec) {
 }
 
 // House conventions of kaitai_struct_formats that the compiler does not enforce
-// (shared/notes/kaitai-toolchain.md, finding 5c): meta carries id, title, license and
+// (counted over kaitai-io/kaitai_struct_formats' specs): meta carries id, title, license and
 // file-extension; the spec, every type, every field and every instance have a doc.
 function lintProblems(file, spec) {
   const problems = [];

@@ -1,6 +1,6 @@
 """An Insomniac .animclip's base pose onto a Blender armature, by joint-name hash.
 
-What is known of the format (the project's animclip spec, section 8, restated): Base State
+What is known of the format (Tkachov/ALERT's animclip_to_gltf.py, restated): Base State
 holds one transform per joint, matched to a rig by the DAT1 CRC32 of the joint's name
 (:func:`animspec.hashes.crc32`, case-sensitive); each REPLACES the joint's transform relative
 to its parent (rotation, and translation when the clip has one). Per-frame data cannot be

@@ -21,8 +21,8 @@ models, because the two widths do not round the same way:
   an unsigned 32-bit number before the division. For a negative product that gives
   ``2**20 + floor(p / 4096)``; storing it back into int16 drops the ``2**20``. The net
   effect is a FLOOR division (an arithmetic shift), not truncation toward zero:
-  ``-1 * 1`` gives -1 raw, not 0. (../shared/spec/animbin-engine.md says "truncates"; the
-  header says otherwise, see :func:`mul_short`.)
+  ``-1 * 1`` gives -1 raw, not 0. (One might expect truncation; psyqo's ``fixed-point.hh``
+  says otherwise, see :func:`mul_short`.)
 * ``Long * Long`` widens to int64; int64 can hold every ``unsigned`` value, so the division
   stays signed and truncates toward zero.
 * ``Long / Long`` is a sign-magnitude long division (``dDiv`` over ``iDiv``): it truncates

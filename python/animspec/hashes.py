@@ -1,4 +1,4 @@
-"""The name hashes of Insomniac's DAT1 assets (../shared/spec/animclip.md, section 5).
+"""The name hashes of Insomniac's DAT1 assets (Tkachov/ALERT: dat1lib/crc32.py, dat1lib/crc64.py).
 
 CRC32 here is not zlib's: ALERT (repository Tkachov/ALERT, dat1lib/crc32.py) starts from
 0xEDB88320 instead of 0xFFFFFFFF and applies no final XOR. Section tags, joint names, clip

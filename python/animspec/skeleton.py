@@ -8,7 +8,8 @@ translation and rotation relative to its parent. Sources: a MESHBIN file
 
 :func:`forward_kinematics` turns local rotations per frame into world transforms the way the
 engine composes bone matrices (``world = parent.world @ local``; local = rotation of the
-local quaternion plus the bone's rest translation; ../shared/spec/animbin-engine.md, step 7),
+local quaternion plus the bone's rest translation; Forceh91/psyqo-madnight-engine,
+src/mesh/skeleton/skeleton.cpp),
 vectorised with numpy over frames and over all bones of one depth at a time.
 
 Quaternions here are float arrays in w, x, y, z order (the ANIMBIN order).

@@ -101,9 +101,9 @@ def edge_animbin() -> dict[str, bytes]:
 
 # --- .animclip -------------------------------------------------------------------------------
 
-# shared/spec/animclip.md, Appendix A: a 400-byte clip that ALERT reads (6 sections), as xxd shows it.
+# A 400-byte clip assembled from ALERT's layout, which ALERT reads (6 sections), as xxd shows it.
 def synthetic_animclip() -> bytes:
-    """The spec page's Appendix A file, from the hex dump the .animclip tests already hold."""
+    """That 400-byte clip, from the hex dump the .animclip tests already hold."""
     from test_animclip_support import APPENDIX_A_HEX, hex_dump_bytes
 
     return hex_dump_bytes(APPENDIX_A_HEX)

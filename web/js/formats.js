@@ -64,7 +64,8 @@
   // --- LZ4 (raw block format, no frame header) ----------------------------------------------
 
   /**
-   * Decode one LZ4 block into exactly `size` bytes (shared/spec/animclip.md section 3.2).
+   * Decode one LZ4 block into exactly `size` bytes (the standard LZ4 block format, as
+   * Tkachov/ALERT's dat1lib/decompression.py decodes it).
    * Throws on malformed input or when the output is not exactly `size` bytes long.
    */
   function lz4DecodeBlock(src, size) {

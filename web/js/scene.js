@@ -1,7 +1,8 @@
 /*
  * scene.js: the 3D view (three.js, window.THREE from web/build/three.js).
  *
- * Bones are composed as the engine does (../shared/spec/animbin-engine.md, step 7):
+ * Bones are composed as the engine does (Forceh91/psyqo-madnight-engine,
+ * src/mesh/skeleton/skeleton.cpp):
  * local = rotation of the bone's local quaternion + its rest translation, world =
  * parent.world * local, parents before children. The MESHBIN mesh is rigidly skinned: each
  * vertex follows its bone's motion away from the rest pose (world * restWorld^-1).

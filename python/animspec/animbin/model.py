@@ -23,7 +23,7 @@ PAL_VSYNC_HZ = 50.0
 """PAL vertical refresh."""
 
 # Capacities of the engine's fixed arrays (src/animation/animation.hh and the skeleton code,
-# restated in ../shared/spec/animbin-engine.md). The file format allows more; the console
+# of Forceh91/psyqo-madnight-engine). The file format allows more; the console
 # then overruns its arrays.
 MAX_ANIMATIONS = 5
 MAX_TRACKS = 50

@@ -1,4 +1,4 @@
-"""LZ4-compressed DAT1 bodies (../shared/spec/animclip.md, section 3).
+"""LZ4-compressed DAT1 bodies (Tkachov/ALERT: dat1lib/types/dat1.py, dat1lib/decompression.py).
 
 A DAT1 body that does not start with "1TAD" may be one raw LZ4 block whose first literal run
 is the DAT1 header: the magic then sits 1, 2 or 3 bytes in (after the token byte and 0..2

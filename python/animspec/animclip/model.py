@@ -20,7 +20,8 @@ number there is an explicit value written as is (a file whose count disagreed wh
 Bulk arrays are numpy arrays with explicit little-endian dtypes; small records are
 dataclasses. The record dtypes below restate ksy/animclip.ksy's base_state_joint and
 trigger_record field order; tests hold them against the generated parser. Sources:
-../shared/spec/animclip.md (section numbers cited), which summarises Tkachov/ALERT.
+Tkachov/ALERT (snapshot bc90ed9): dat1lib/types/dat1.py, dat1lib/types/autogen.py and
+dat1lib/types/sections/animclip/autogen.py.
 """
 
 from __future__ import annotations

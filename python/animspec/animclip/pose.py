@@ -1,6 +1,6 @@
 """The base pose of an .animclip on a skeleton, and custom tracks sampled in time.
 
-What is known (../shared/spec/animclip.md, section 8): Base State holds one local transform
+What is known (Tkachov/ALERT, animclip_to_gltf.py): Base State holds one local transform
 per Joint Hashes entry, which ALERT's animclip_to_gltf.py applies by joint-name hash as the
 joint's parent-relative rotation and translation, replacing the rig's rest values. No
 per-frame data can be decoded (Sample Data's encoding is unknown), so the base pose is the

@@ -1,4 +1,8 @@
-"""Check an .animclip model against the invariants of ../shared/spec/animclip.md, section 11.
+"""Check an .animclip model against the invariants that follow from ALERT's reader and writer.
+
+Sources: Tkachov/ALERT, dat1lib/types/dat1.py (container),
+dat1lib/types/sections/animclip/autogen.py (section sizes and fields), dat1lib/crc32.py
+(name hashes).
 
 Severity: ERROR when the file contradicts itself or a reader cannot use part of it (sizes
 that disagree, payloads overlapping or past the declared end, a name hash that does not

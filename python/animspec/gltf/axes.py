@@ -1,8 +1,8 @@
 """The one axis change between glTF's world and the console's model space.
 
 The engine's Blender exporter writes a root bone's key as its pose in Blender's armature
-space (Z-up) pre-multiplied by diag(1, -1, -1) (../shared/spec/animbin-engine.md,
-"Exporter"; the engine's tools/blender_animbin.py). A glTF is Y-up: Blender's glTF exporter
+space (Z-up) pre-multiplied by diag(1, -1, -1) (Forceh91/psyqo-madnight-engine,
+tools/blender_animbin.py). A glTF is Y-up: Blender's glTF exporter
 turns Z-up into Y-up with a -90 degree rotation about X, (x, y, z) -> (x, z, -y). So a glTF
 world orientation reaches the console's model space by undoing that turn (+90 degrees about
 X) and then applying diag(1, -1, -1) (a half turn about X): together a -90 degree rotation

@@ -1,11 +1,11 @@
 """An Insomniac .animclip's base state shown on a glTF rig.
 
-ALERT's ``animclip_to_gltf.py`` procedure (../shared/spec/animclip.md, section 8.3), restated:
+ALERT's ``animclip_to_gltf.py`` procedure (Tkachov/ALERT), restated:
 joints are matched purely by name hash: every node name of the rig is hashed with the DAT1
-CRC32 (section 5.1, case-sensitive, :func:`animspec.hashes.crc32`) and compared with the
+CRC32 (dat1lib/crc32.py, case-sensitive, :func:`animspec.hashes.crc32`) and compared with the
 clip's joint hashes. A matched node gets a two-key animation: its rig (bind) pose at t = 0,
 the base-state local rotation and translation at t = ``key_seconds`` (ALERT: 1/25 s), LINEAR.
-Base-state values REPLACE the node's local values (section 8.3, step 4); nothing is additive.
+Base-state values REPLACE the node's local values (as ALERT's glTF nodes do); nothing is additive.
 Unmatched joints are reported both ways. Custom tracks (per-frame float arrays) have no glTF
 counterpart: they are kept in the animation's ``extras``.
 
@@ -17,7 +17,7 @@ the output then mostly shows the rig's own pose.
 The clip is read through a minimal protocol, not through ``animspec.animclip`` (written
 separately): an iterable of joints, each either an object with ``hash``, ``rotation`` and
 ``translation`` attributes or a ``(hash, rotation, translation)`` tuple, where rotation is
-x, y, z, w already dequantised (section 8.1: raw / 32768; need not be unit length, it is
+x, y, z, w already dequantised (ALERT: raw / 32768; need not be unit length, it is
 normalised here, a zero quaternion becoming the identity) and translation is x, y, z
 (raw / 2**E15) or None to keep the rig's; an optional ``name`` attribute (from
 ``--joint-names``) labels the joint in the report. Custom tracks: objects with ``name`` and
@@ -44,7 +44,7 @@ from .from_animbin import GlbBuilder, add_animation, glb_bytes
 from .rig import GltfSource, copy_gltf, load_gltf, node_name, node_rest, xyzw_to_wxyz
 
 NO_JOINT = 0xFFFF_FFFF
-"""A Joint Hashes entry that names no joint (section 7.3): skipped, as ALERT skips it."""
+"""A Joint Hashes entry that names no joint (its terminator): skipped, as ALERT skips it."""
 
 ALERT_KEY_SECONDS = 1 / 25
 """Where ALERT puts the base-state key ("25 seems to be default blender fps")."""

@@ -1,6 +1,7 @@
 """glTF skinned animation -> ANIMBIN, written the way the upstream Blender exporter would.
 
-What the exporter does (../shared/spec/animbin-engine.md, "Exporter") and what is kept here:
+What the exporter does (Forceh91/psyqo-madnight-engine, tools/blender_animbin.py, versions 2.1
+and 2.2) and what is kept here:
 
 * one track per joint, joint id = the joint's position (skin order or a mapping), ROTATION
   keys holding FULL local rotations (rest included), not deltas from rest;

@@ -234,7 +234,7 @@ def animclip_to_gltf(
         match.lines.append(f"{len(tracks)} custom track(s) kept in the animation's extras (glTF has no place for them)")
     extras = {
         "animclip": {
-            "source": "base state (animclip.md section 8)",
+            "source": "base state (the Base State section, as Tkachov/ALERT animclip_to_gltf.py applies it)",
             "custom_tracks": tracks,
             "unmatched_clip_hashes": [f"{h:08X}" for h in match.clip_only],
             "unposed_rig_joints": match.rig_only,

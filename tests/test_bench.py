@@ -135,8 +135,26 @@ def test_numpy_reads_in_the_bench_agree_with_the_loaders():
     bench.check_animclip(bench.synthetic_animclip(2**18))
 
 
+def test_the_benchs_struct_reader_reads_every_example_as_the_loader_does():
+    from animspec import animbin
+
+    for path in sorted(EXAMPLES.glob("*.animbin")):
+        data = path.read_bytes()
+        model = animbin.read_bytes(data)
+        plain = bench.struct_animbin(data)
+        assert [(a[0].split(b"\0")[0], a[1], a[2]) for a in plain] == \
+            [(m.name.text, m.flags, m.length) for m in model.animations]
+        assert [[(t[0], t[1], [(f, kt, v) for f, kt, v in t[2]]) for t in a[3]] for a in plain] == [
+            [(t.track_type, t.joint_id, [(k.frame, int(k.key_type), getattr(k, "quaternion", getattr(k, "vector", None)))
+                                         for k in t.keys]) for t in m.tracks] for m in model.animations]
+    data = bench.largest_animbin()
+    assert len(bench.struct_animbin(data)) == 5
+
+
 def test_bench_runs_quick():
     r = subprocess.run([sys.executable, str(ROOT / "bench" / "run.py"), "--quick"], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
-    for text in ("generated, eager", "numpy (bare read", "play_engine", "run_batch, 1 job", "targets (issue 8)"):
+    for text in ("generated, debug build, eager", "generated, release build, eager", "hand-written struct loop",
+                 "numpy (bare read", "play_engine", "run_batch, 1 job", "python -c \"import numpy\"",
+                 "animspec validate swing.animbin", "load average at the end", "targets (issue 15"):
         assert text in r.stdout

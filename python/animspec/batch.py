@@ -43,16 +43,17 @@ import os
 import signal
 import sys
 from collections import Counter, deque
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence, TextIO
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Protocol, Sequence, TextIO
 
 from .errors import AnimspecError, ParseError
 from .findings import Finding, Severity, has_errors
 from .formats import FORMATS, load
 from .inputs import not_regular_reason, read_head
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE = 0, 1, 2
 HEAD_SIZE = 64
@@ -359,11 +360,18 @@ class _Pool:
     a worker dying."""
 
     def __init__(self, task: Callable[[Any], Result], workers: int, done: Callable[[int], None]):
+        # Imported here, not at the top: multiprocessing and concurrent.futures.process cost
+        # a single-file command (which runs in this process) a fifth of its start-up.
+        from concurrent.futures.process import BrokenProcessPool
+
+        self.broken = BrokenProcessPool
         self.task, self.workers, self.done = task, workers, done
         self.window = workers * 4
         self.executor = self._start()
 
     def _start(self) -> ProcessPoolExecutor:
+        from concurrent.futures import ProcessPoolExecutor
+
         return ProcessPoolExecutor(self.workers, initializer=_ignore_sigint)
 
     def _restart(self) -> None:
@@ -386,7 +394,7 @@ class _Pool:
                 chunk, future = pending.popleft()
                 try:
                     results = future.result()
-                except BrokenProcessPool:
+                except self.broken:
                     self._restart()
                     pending = deque((c, self.executor.submit(_run_chunk, self.task, c)) for c, _ in pending)
                     results = self._one_by_one(chunk)
@@ -402,7 +410,7 @@ class _Pool:
         for item in chunk:
             try:
                 results.append(self.executor.submit(_run_chunk, self.task, [item]).result()[0])
-            except BrokenProcessPool:
+            except self.broken:
                 self._restart()
                 results.append(Result(
                     item.file, status=EXIT_UNREADABLE,

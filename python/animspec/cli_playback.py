@@ -7,8 +7,6 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-import numpy as np
-
 from . import jsonfmt
 from .cli_common import (
     EXIT_OK, FORCE_HELP, OUTPUT_HELP, deltas, pick_animation, positive, region, report_stream, stdout_json, vsync_step,
@@ -146,6 +144,8 @@ def _play_animclip(args: argparse.Namespace, model: Any) -> int:
     if skeleton is not None:
         print(f"  {len(pose.clip_only)} clip joint(s) not in the skeleton, "
               f"{len(pose.skeleton_only)} bone(s) not in the clip (rest pose)")
+    import numpy as np
+
     spread = np.ptp(pose.positions, axis=0) if pose.skeleton.bone_count else np.zeros(3)
     print(f"  posed extent: {spread[0]:.3f} x {spread[1]:.3f} x {spread[2]:.3f}")
     for name, value in tracks.items():

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib
 import os
-from dataclasses import dataclass
 from typing import Any, Callable
 
 from .errors import JsonInputError, ParseError
@@ -16,48 +15,67 @@ from .findings import Finding
 from .inputs import read_input
 
 
-@dataclass(frozen=True)
 class FileFormat:
-    name: str
-    description: str
-    detect: Callable[[bytes], bool]
-    read: Callable[[bytes, str | None], Any]
-    write: Callable[[Any], bytes]
-    validate: Callable[..., list[Finding]]
-    summary: Callable[[Any], str]
-    to_json: Callable[[Any], dict[str, Any]]
-    from_json: Callable[[Any, str | None], Any]
-    json_path: Callable[[str, Any], str]
-    """A writer's field path (``WriteError.field``) -> the JSON path of that value in a dump."""
+    """One format: its name and description now, its functions on first use.
 
-
-def _format(package: str, description: str) -> FileFormat:
-    """Every format package has the same modules: parse (read_bytes, looks_like_<package>),
+    A format's package (numpy, its generated parser, its writer...) is imported only when one
+    of its functions is first looked up, so ``animspec validate one.animbin`` never imports
+    the .animclip or MESHBIN packages (issue 15: start-up is paid per file on every build).
+    Every format package has the same modules: parse (read_bytes, looks_like_<package>),
     write, validate, info and jsonio. Imported as modules by path, because a package may
     re-export a function under its module's name (animbin.validate)."""
 
-    def module(name: str) -> Any:
-        return importlib.import_module(f"{__package__}.{package}.{name}")
+    def __init__(self, package: str, name: str, description: str) -> None:
+        self.package = package
+        self.name = name
+        self.description = description
 
-    parse, jsonio = module("parse"), module("jsonio")
-    return FileFormat(
-        name=jsonio.FORMAT,
-        description=description,
-        detect=getattr(parse, f"looks_like_{package}"),
-        read=parse.read_bytes,
-        write=module("write").write_bytes,
-        validate=module("validate").validate,
-        summary=module("info").summary,
-        to_json=jsonio.to_json,
-        from_json=jsonio.from_json,
-        json_path=jsonio.json_path,
-    )
+    def _module(self, name: str) -> Any:
+        return importlib.import_module(f"{__package__}.{self.package}.{name}")
+
+    @property
+    def detect(self) -> Callable[[bytes], bool]:
+        return getattr(self._module("parse"), f"looks_like_{self.package}")
+
+    @property
+    def read(self) -> Callable[[bytes, str | None], Any]:
+        return self._module("parse").read_bytes
+
+    @property
+    def write(self) -> Callable[[Any], bytes]:
+        return self._module("write").write_bytes
+
+    @property
+    def validate(self) -> Callable[..., list[Finding]]:
+        return self._module("validate").validate
+
+    @property
+    def summary(self) -> Callable[[Any], str]:
+        return self._module("info").summary
+
+    @property
+    def to_json(self) -> Callable[[Any], dict[str, Any]]:
+        return self._module("jsonio").to_json
+
+    @property
+    def from_json(self) -> Callable[[Any, str | None], Any]:
+        return self._module("jsonio").from_json
+
+    @property
+    def json_path(self) -> Callable[[str, Any], str]:
+        """A writer's field path (``WriteError.field``) -> the JSON path of that value in a dump."""
+        return self._module("jsonio").json_path
+
+    def __repr__(self) -> str:
+        return f"FileFormat({self.name!r})"
 
 
+# Detection tries these in order, importing each package only as far as its magic check:
+# ANIMBIN first, the file a PS1 build validates most often.
 FORMATS: list[FileFormat] = [
-    _format("animbin", "psyqo madnight engine ANIMBIN"),
-    _format("meshbin", "psyqo madnight engine MESHBIN"),
-    _format("animclip", "Insomniac .animclip/.performanceclip (DAT1)"),
+    FileFormat("animbin", "animbin", "psyqo madnight engine ANIMBIN"),
+    FileFormat("meshbin", "meshbin", "psyqo madnight engine MESHBIN"),
+    FileFormat("animclip", "animclip", "Insomniac .animclip/.performanceclip (DAT1)"),
 ]
 
 

@@ -41,6 +41,16 @@ _ROTATION = struct.Struct("<4h")
 _TRANSLATION = struct.Struct("<3i")
 
 
+def _record_error(record: str, data: bytes, pos: int, field: str, path: str | None) -> Exception:
+    """The ParseError of a record cut short, worded by its generated type (``record``, a
+    class of the generated Animbin). Imported here, on the error path only: a valid file
+    never loads the debug-mode parser (issue 15)."""
+    from ..generated.animbin import Animbin
+    from ..kaitai_read import record_error
+
+    return record_error(getattr(Animbin, record), data, pos, field, path)
+
+
 def read(data: bytes, path: str | None = None) -> AnimbinFile:
     """The model of any ANIMBIN file, or the ParseError the generated parser would raise.
 
@@ -53,11 +63,11 @@ def read(data: bytes, path: str | None = None) -> AnimbinFile:
     cut short is read by its generated type (:func:`animspec.kaitai_read.record_error`),
     which names the field. Time and memory are proportional to the bytes read.
     """
-    from ..generated.animbin import Animbin
-    from ..kaitai_read import parse, record_error
-
     size = len(data)
     if size < 9 or data[:7] != MAGIC:
+        from ..generated.animbin import Animbin
+        from ..kaitai_read import parse
+
         parse(Animbin, data, path)  # raises: the header is what is wrong
         raise AssertionError("the generated parser read a file the bulk reader could not")
     version, num_animations = data[7], data[8]
@@ -69,14 +79,14 @@ def read(data: bytes, path: str | None = None) -> AnimbinFile:
     pos = 9
     for a in range(num_animations):
         if pos + _ANIMATION.size > size:
-            raise record_error(Animbin.Animation, data, pos, f"animations[{a}]", path)
+            raise _record_error("Animation", data, pos, f"animations[{a}]", path)
         num_tracks, num_markers = _ANIMATION.unpack_from(data, pos)[3:]
         anim_pos = pos
         pos += _ANIMATION.size
         tracks = []
         for t in range(num_tracks):
             if pos + _TRACK.size > size:
-                raise record_error(Animbin.Track, data, pos, f"animations[{a}].tracks[{t}]", path)
+                raise _record_error("Track", data, pos, f"animations[{a}].tracks[{t}]", path)
             num_keys = _TRACK.unpack_from(data, pos)[2]
             track_pos = pos
             pos += _TRACK.size
@@ -89,17 +99,17 @@ def read(data: bytes, path: str | None = None) -> AnimbinFile:
                 continue
             for k in range(num_keys):
                 if pos + 3 > size:
-                    raise record_error(Animbin.Key, data, pos, f"animations[{a}].tracks[{t}].keys[{k}]", path)
+                    raise _record_error("Key", data, pos, f"animations[{a}].tracks[{t}].keys[{k}]", path)
                 key_type = data[pos + 2]
                 step = 11 if key_type == rotation else 15 if key_type == translation else 3
                 if pos + step > size:
-                    raise record_error(Animbin.Key, data, pos, f"animations[{a}].tracks[{t}].keys[{k}]", path)
+                    raise _record_error("Key", data, pos, f"animations[{a}].tracks[{t}].keys[{k}]", path)
                 pos += step
             tracks.append((track_pos, num_keys, False))
         marker_pos = pos
         if pos + num_markers * _MARKER.size > size:
             m = (size - pos) // _MARKER.size
-            raise record_error(Animbin.Marker, data, pos + m * _MARKER.size, f"animations[{a}].markers[{m}]", path)
+            raise _record_error("Marker", data, pos + m * _MARKER.size, f"animations[{a}].markers[{m}]", path)
         pos += num_markers * _MARKER.size
         plan.append((anim_pos, num_markers, marker_pos, tracks, pos))
 

@@ -7,10 +7,9 @@ objects field by field; it never looks at bytes itself.
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
-from ..generated.animbin import Animbin
 from ..inputs import read_input
-from ..kaitai_read import parse
 from . import fastread
 from .fastread import MAGIC
 from .model import (
@@ -25,6 +24,9 @@ from .model import (
     UnknownKey,
 )
 
+if TYPE_CHECKING:
+    from ..generated.animbin import Animbin
+
 def read_bytes(data: bytes, path: str | None = None, *, fast: bool = True) -> AnimbinFile:
     """Parse a whole ANIMBIN file held in memory. ``path`` only labels errors.
 
@@ -36,6 +38,11 @@ def read_bytes(data: bytes, path: str | None = None, *, fast: bool = True) -> An
     """
     if fast:
         return fastread.read(data, path)
+    # The generated (debug-mode) parser is imported only on this path: a valid file read
+    # the fast way never pays for it (issue 15).
+    from ..generated.animbin import Animbin
+    from ..kaitai_read import parse
+
     root = parse(Animbin, data, path)
     return AnimbinFile(
         animations=[_animation(a) for a in root.animations],
@@ -61,6 +68,8 @@ def _name(field: Animbin.FixedName) -> Name:
 
 
 def _key(k: Animbin.Key) -> Key:
+    from ..generated.animbin import Animbin
+
     if k.key_type == Animbin.KeyType.rotation:
         q = k.value
         return RotationKey(k.frame, q.w, q.x, q.y, q.z)

@@ -187,3 +187,25 @@ def test_zero_length_clip_counts_the_one_frame_it_shows():
     for flags in (0, 1):
         data = header(1) + anim_header(b"z", flags, 0, 2, 0) + rotation + later
         assert duplicate_messages(data) == [(1, "track 0 rotates the same joint; this later track overwrites it every frame")]
+
+
+# |q| / 4096 within UNIT_TOLERANCE (0.01) of 1: 4056 and 4136 are inside (0.99023, 1.00977),
+# 4055 and 4137 just outside (0.98999, 1.01001); off-axis, (2925, 2925) is 1.00991 (inside)
+# and (2926, 2926) 1.01025 (outside).
+@pytest.mark.parametrize("w, x, reported, shown", [
+    (4056, 0, False, None), (4136, 0, False, None), (4055, 0, True, "0.9900"), (4137, 0, True, "1.0100"),
+    (0, -4137, True, "1.0100"), (2896, 2896, False, None), (2925, 2925, False, None), (2926, 2926, True, "1.0103"),
+])
+def test_unit_quaternion_tolerance_boundary(w, x, reported, shown):
+    found = [f for f in validate(read_bytes(one_clip([rot_key(f, w, x, 0, 0) for f in range(10)])))
+             if f.code == "not-unit-quaternion"]
+    assert len(found) == (10 if reported else 0)
+    if reported:
+        assert [f.where["key"] for f in found] == list(range(10))
+        assert found[0].message.startswith(f"quaternion length {shown}, not 1 (the engine renormalises")
+
+
+def test_all_zero_quaternion_is_named_as_such():
+    found = [f for f in validate(read_bytes(one_clip([rot_key(f, 0, 0, 0, 0) for f in range(10)])))
+             if f.code == "not-unit-quaternion"]
+    assert len(found) == 10 and "quaternion length 0.0000, not 1 (all zero" in found[0].message

@@ -13,7 +13,10 @@ Every check works on the typed model; none re-reads bytes.
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from typing import Iterator
+
+import numpy as np
 
 from ..findings import Finding, Severity, capped
 from .model import (
@@ -53,6 +56,7 @@ def _file(model: AnimbinFile, bone_count: int | None) -> Iterator[Finding]:
             "and overruns its array past that",
         )
     seen: dict[bytes, int] = {}
+    off_unit = _off_unit_lengths(model)
     for i, anim in enumerate(model.animations):
         where = {"animation": i, "animation_name": str(anim.name)}
         first = seen.setdefault(anim.name.text, i)
@@ -62,7 +66,7 @@ def _file(model: AnimbinFile, bone_count: int | None) -> Iterator[Finding]:
                 f"same name as animation {first}; lookup by name always finds animation {first}",
                 where,
             )
-        yield from _animation(anim, where, bone_count)
+        yield from _animation(anim, where, bone_count, off_unit.get(i, {}))
     if model.trailing:
         yield Finding(
             "trailing-bytes", WARNING,
@@ -70,7 +74,7 @@ def _file(model: AnimbinFile, bone_count: int | None) -> Iterator[Finding]:
         )
 
 
-def _animation(anim: Animation, where: dict, bone_count: int | None) -> Iterator[Finding]:
+def _animation(anim: Animation, where: dict, bone_count: int | None, off_unit: dict) -> Iterator[Finding]:
     if not anim.name.is_terminated:
         yield Finding(
             "name-not-terminated", ERROR,
@@ -131,7 +135,7 @@ def _animation(anim: Animation, where: dict, bone_count: int | None) -> Iterator
                     f"track {first} rotates the same joint; this later track overwrites it {when}",
                     at,
                 )
-        yield from _track(track, anim, at)
+        yield from _track(track, anim, at, off_unit.get(j, {}))
     for m, marker in enumerate(anim.markers):
         if not marker.name.is_terminated:
             yield Finding(
@@ -167,6 +171,8 @@ def rotation_frames(track: Track, played: range) -> int:
     An empty track counts as writing nothing (its keys[-1] read is reported on its own)."""
     if not track.keys:
         return 0
+    if all(isinstance(k, RotationKey) for k in track.keys):
+        return played.stop - played.start  # every span's next key is a ROTATION key
     frames = [k.frame & 0xFFFF for k in track.keys]
     bounds = sorted({played.start, played.stop, *(f for f in frames if played.start < f < played.stop)})
     count = 0
@@ -176,7 +182,8 @@ def rotation_frames(track: Track, played: range) -> int:
     return count
 
 
-def _track(track: Track, anim: Animation, where: dict) -> Iterator[Finding]:
+def _track(track: Track, anim: Animation, where: dict, off_unit: dict[int, float]) -> Iterator[Finding]:
+    """``off_unit``: key index -> length of this track's keys that are not unit quaternions."""
     keys = track.keys
     if not keys:
         yield Finding(
@@ -193,36 +200,40 @@ def _track(track: Track, anim: Animation, where: dict) -> Iterator[Finding]:
         )
     translations = 0
     widest_gap = (1, 0)  # (gap in frames, key index where it ends)
+    previous = None
     for k, key in enumerate(keys):
-        at = {**where, "key": k}
+        # The key's location is built only for a finding: most keys have none, and one dict
+        # per key was a good part of a batch validation's time (issue 15).
         if isinstance(key, UnknownKey):
             yield Finding(
                 "unknown-key-type", ERROR,
                 f"key type {key.key_type} is neither ROTATION (0) nor TRANSLATION (1); the engine "
                 "reads no payload for it, so every later field is read misaligned",
-                at,
+                {**where, "key": k},
             )
         elif isinstance(key, TranslationKey):
             translations += 1
-        elif isinstance(key, RotationKey):
-            yield from _quaternion(key, at)
-        if key.frame >= anim.length:
+        elif k in off_unit:
+            yield _not_unit(off_unit[k], {**where, "key": k})
+        frame = key.frame
+        if frame >= anim.length:
             yield Finding(
                 "key-after-end", WARNING,
-                f"frame {key.frame} is at or past the clip length {anim.length}; it is never shown",
-                at,
+                f"frame {frame} is at or past the clip length {anim.length}; it is never shown",
+                {**where, "key": k},
             )
-        if k > 0:
-            gap = key.frame - keys[k - 1].frame
+        if previous is not None:
+            gap = frame - previous
             if gap <= 0:
                 yield Finding(
                     "keys-not-increasing", WARNING,
-                    f"frame {key.frame} does not come after the previous key's frame "
-                    f"{keys[k - 1].frame}; the engine's key search assumes sorted keys",
-                    at,
+                    f"frame {frame} does not come after the previous key's frame "
+                    f"{previous}; the engine's key search assumes sorted keys",
+                    {**where, "key": k},
                 )
             elif gap > widest_gap[0]:
                 widest_gap = (gap, k)
+        previous = frame
     if translations:
         yield Finding(
             "translation-ignored", WARNING,
@@ -239,16 +250,53 @@ def _track(track: Track, anim: Animation, where: dict) -> Iterator[Finding]:
         )
 
 
-def _quaternion(key: RotationKey, where: dict) -> Iterator[Finding]:
-    length = math.sqrt(sum(c * c for c in key.quaternion)) / FP12_ONE
-    if abs(length - 1.0) > UNIT_TOLERANCE:
-        effect = (
-            "all zero: the engine's Normalize turns it into the identity"
-            if length == 0
-            else "the engine renormalises it when sampling, other tools may not"
-        )
-        yield Finding(
-            "not-unit-quaternion", WARNING,
-            f"quaternion length {length:.4f}, not 1 ({effect})",
-            where,
-        )
+def _off_unit_lengths(model: AnimbinFile) -> dict[int, dict[int, dict[int, float]]]:
+    """animation -> track -> key index -> quaternion length (1.0 = unit) of every ROTATION
+    key further than UNIT_TOLERANCE from unit length, for the whole file in one numpy pass
+    (per key in Python, or per track in numpy, this check cost a batch validation much of
+    its time, issue 15). The same arithmetic as
+    ``sqrt(w*w + x*x + y*y + z*z) / FP12_ONE`` on Python ints: the sum of squares is exact in
+    int64 (at most 2**32) and converts exactly to float64, and sqrt is correctly rounded in
+    both, so the same keys are reported with the same lengths."""
+    starts: list[int] = []  # where each track's rotation keys start in ``quaternions``
+    owners: list[tuple[int, int, list[int] | None]] = []  # (animation, track, key indices; None: all keys)
+    quaternions: list[tuple[int, int, int, int]] = []
+    for i, anim in enumerate(model.animations):
+        for j, track in enumerate(anim.tracks):
+            keys = track.keys
+            rotations = [(key.w, key.x, key.y, key.z) for key in keys if isinstance(key, RotationKey)]
+            if rotations:
+                starts.append(len(quaternions))
+                owners.append((i, j, None if len(rotations) == len(keys) else
+                               [k for k, key in enumerate(keys) if isinstance(key, RotationKey)]))
+                quaternions += rotations
+    if not quaternions:
+        return {}
+    try:
+        q = np.array(quaternions, dtype=np.int64)
+    except OverflowError:
+        q = None
+    if q is None or np.abs(q).max() >= 2**31:  # a model built by hand past s16: its square would overflow
+        lengths = np.array([math.sqrt(sum(c * c for c in v)) / FP12_ONE for v in quaternions])
+    else:
+        lengths = np.sqrt((q * q).sum(axis=1)) / FP12_ONE
+    found: dict[int, dict[int, dict[int, float]]] = {}
+    for n in np.flatnonzero(np.abs(lengths - 1.0) > UNIT_TOLERANCE).tolist():
+        t = bisect_right(starts, n) - 1
+        i, j, indices = owners[t]
+        k = n - starts[t] if indices is None else indices[n - starts[t]]
+        found.setdefault(i, {}).setdefault(j, {})[k] = float(lengths[n])
+    return found
+
+
+def _not_unit(length: float, where: dict) -> Finding:
+    effect = (
+        "all zero: the engine's Normalize turns it into the identity"
+        if length == 0
+        else "the engine renormalises it when sampling, other tools may not"
+    )
+    return Finding(
+        "not-unit-quaternion", WARNING,
+        f"quaternion length {length:.4f}, not 1 ({effect})",
+        where,
+    )

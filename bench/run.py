@@ -60,7 +60,6 @@ sys.path.insert(0, str(HERE))
 import playback  # noqa: E402  (bench/playback.py: its clip and timing helpers)
 
 from animspec import animbin, animclip  # noqa: E402
-from animspec.animbin.fastread import ROTATION_KEY  # noqa: E402
 from animspec.animbin.model import Animation, AnimbinFile, Marker, Name  # noqa: E402
 from animspec.animclip.model import (  # noqa: E402
     JOINT_DTYPE,
@@ -181,6 +180,8 @@ def largest_animbin() -> bytes:
 
 
 _ANIM_HEADER = struct.Struct("<32sIHHH")
+# ksy/animbin.ksy's key with a quaternion_fp12 payload, packed: 11 bytes.
+ROTATION_KEY = np.dtype([("frame", "<u2"), ("key_type", "u1"), ("w", "<i2"), ("x", "<i2"), ("y", "<i2"), ("z", "<i2")])
 _MARKER = np.dtype([("name", "S32"), ("frame", "<u2")])
 
 

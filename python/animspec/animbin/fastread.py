@@ -1,9 +1,12 @@
-"""The bulk ANIMBIN reader: numpy for rotation-only tracks, struct for the rest.
+"""The bulk ANIMBIN reader: struct, a whole rotation-only track per call.
 
 The generated parser builds one Python object per field (about 30 per key); on the largest
 legal file (5 animations x 50 tracks x 30 keys) that takes a quarter of a second, and its
 debug-mode bookkeeping costs far more memory than the file. When every key of a track is
-a ROTATION key, the track's keys are fixed 11-byte records, so numpy reads them in one call.
+a ROTATION key, the track's keys are fixed 11-byte records, so ``struct.iter_unpack`` reads
+them in one call. (numpy did this before; its import alone cost a one-file ``animspec
+validate`` more than the whole read, and per 30-key track its calls cost more than they
+saved: issue 15.)
 
 This module is the one deliberate second description of a layout in python/ besides the
 serializer (issues 7 and 8 ask for it): it restates ksy/animbin.ksy's header, track, key and
@@ -16,8 +19,6 @@ from __future__ import annotations
 
 import struct
 
-import numpy as np
-
 from .model import NAME_FIELD_SIZE, Animation, AnimbinFile, KeyType, Marker, Name, RotationKey, Track, TranslationKey, UnknownKey
 
 MAGIC = b"ANIMBIN"
@@ -28,7 +29,7 @@ _TRACK = struct.Struct("<BBH")
 # type marker: name (32 bytes), frame u2.
 _MARKER = struct.Struct("<32sH")
 # type key with a quaternion_fp12 payload: frame u2, key_type u1, w, x, y, z s2 (packed, 11 bytes).
-ROTATION_KEY = np.dtype([("frame", "<u2"), ("key_type", "u1"), ("w", "<i2"), ("x", "<i2"), ("y", "<i2"), ("z", "<i2")])
+ROTATION_KEY = struct.Struct("<HBhhhh")
 
 
 def _name(field: bytes) -> Name:
@@ -37,6 +38,12 @@ def _name(field: bytes) -> Name:
 
 
 _KEY_HEAD = struct.Struct("<HB")
+
+
+def _all_rotation(data: bytes, pos: int, end: int, num_keys: int) -> bool:
+    """Every key of the ``num_keys`` 11-byte records at ``pos`` has key_type ROTATION: the
+    key_type bytes, every 11th from pos + 2, are all 0."""
+    return data[pos + 2 : end : ROTATION_KEY.size] == bytes(num_keys)
 _ROTATION = struct.Struct("<4h")
 _TRANSLATION = struct.Struct("<3i")
 
@@ -54,11 +61,11 @@ def _record_error(record: str, data: bytes, pos: int, field: str, path: str | No
 def read(data: bytes, path: str | None = None) -> AnimbinFile:
     """The model of any ANIMBIN file, or the ParseError the generated parser would raise.
 
-    Two passes. The first walks the records without making any object (numpy checks a
-    rotation-only track in one call), bounds-checking each before it is read, so a count
+    Two passes. The first walks the records without making any object (one bytes slice
+    checks a rotation-only track's key types), bounds-checking each before it is read, so a count
     past the data costs nothing but the records really there and a file cut short is
-    refused before any model is built. The second builds the model: numpy for rotation-only
-    tracks, struct key by key otherwise. The generated parser still decides every error: a
+    refused before any model is built. The second builds the model: one struct.iter_unpack per
+    rotation-only track, struct key by key otherwise. The generated parser still decides every error: a
     file too short for its header or with a wrong magic is handed to it whole, and a record
     cut short is read by its generated type (:func:`animspec.kaitai_read.record_error`),
     which names the field. Time and memory are proportional to the bytes read.
@@ -72,7 +79,7 @@ def read(data: bytes, path: str | None = None) -> AnimbinFile:
         raise AssertionError("the generated parser read a file the bulk reader could not")
     version, num_animations = data[7], data[8]
     rotation, translation = int(KeyType.ROTATION), int(KeyType.TRANSLATION)
-    key_head, rot_size = _KEY_HEAD, ROTATION_KEY.itemsize
+    key_head, rot_size = _KEY_HEAD, ROTATION_KEY.size
 
     # Pass 1: where every record is; (pos, num_keys, rotation-only) per track.
     plan: list[tuple[int, int, int, list[tuple[int, int, bool]], int]] = []
@@ -91,9 +98,7 @@ def read(data: bytes, path: str | None = None) -> AnimbinFile:
             track_pos = pos
             pos += _TRACK.size
             end = pos + num_keys * rot_size
-            if end <= size and (
-                not num_keys or np.all(np.frombuffer(data, ROTATION_KEY, num_keys, pos)["key_type"] == rotation)
-            ):
+            if end <= size and _all_rotation(data, pos, end, num_keys):
                 tracks.append((track_pos, num_keys, True))
                 pos = end
                 continue
@@ -114,6 +119,7 @@ def read(data: bytes, path: str | None = None) -> AnimbinFile:
         plan.append((anim_pos, num_markers, marker_pos, tracks, pos))
 
     # Pass 2: the model, from records known to be complete.
+    view = memoryview(data)
     animations = []
     for anim_pos, num_markers, marker_pos, tracks_plan, _end in plan:
         name, flags, length = _ANIMATION.unpack_from(data, anim_pos)[:3]
@@ -122,8 +128,8 @@ def read(data: bytes, path: str | None = None) -> AnimbinFile:
             track_type, joint_id, _ = _TRACK.unpack_from(data, track_pos)
             pos = track_pos + _TRACK.size
             if rotation_only:
-                values = np.frombuffer(data, ROTATION_KEY, num_keys, pos)[["frame", "w", "x", "y", "z"]].tolist()
-                tracks.append(Track(joint_id, [RotationKey(*v) for v in values], track_type))
+                keys = [RotationKey(f, w, x, y, z) for f, _, w, x, y, z in ROTATION_KEY.iter_unpack(view[pos : pos + num_keys * rot_size])]
+                tracks.append(Track(joint_id, keys, track_type))
                 continue
             keys: list = []
             for _ in range(num_keys):

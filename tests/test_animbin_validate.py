@@ -209,3 +209,16 @@ def test_all_zero_quaternion_is_named_as_such():
     found = [f for f in validate(read_bytes(one_clip([rot_key(f, 0, 0, 0, 0) for f in range(10)])))
              if f.code == "not-unit-quaternion"]
     assert len(found) == 10 and "quaternion length 0.0000, not 1 (all zero" in found[0].message
+
+
+def test_unit_sum_range_is_exactly_the_length_formula():
+    """The validator checks w*w + x*x + y*y + z*z against an integer range; every sum near
+    both of its edges must get the answer of the float formula it replaces."""
+    import math
+
+    from animspec.animbin.validate import UNIT_SUMS, UNIT_TOLERANCE
+
+    low, high = UNIT_SUMS
+    assert low < 4096 * 4096 < high
+    for s in [*range(low - 20_000, low + 20_000), *range(high - 20_000, high + 20_000), 0, 1, 2**32]:
+        assert (low <= s <= high) == (abs(math.sqrt(s) / 4096 - 1.0) <= UNIT_TOLERANCE), s

@@ -13,10 +13,7 @@ Every check works on the typed model; none re-reads bytes.
 from __future__ import annotations
 
 import math
-from bisect import bisect_right
 from typing import Iterator
-
-import numpy as np
 
 from ..findings import Finding, Severity, capped
 from .model import (
@@ -250,42 +247,54 @@ def _track(track: Track, anim: Animation, where: dict, off_unit: dict[int, float
         )
 
 
+def _length(sum_of_squares: int) -> float:
+    """A quaternion's length, 1.0 = unit, from the sum of its FP12 components' squares."""
+    return math.sqrt(sum_of_squares) / FP12_ONE
+
+
+def _unit_range() -> tuple[int, int]:
+    """The sums of squares whose length is within UNIT_TOLERANCE of 1, as an integer range.
+    ``abs(_length(s) - 1.0) > UNIT_TOLERANCE`` only grows with distance from 4096**2 (sqrt and
+    the division are monotonic), so the accepted sums are one interval: found here once,
+    exactly, with the very formula the check used per key."""
+    def outside(s: int) -> bool:
+        return abs(_length(s) - 1.0) > UNIT_TOLERANCE
+
+    def first(lo: int, hi: int, pred) -> int:  # the first s in [lo, hi] with pred(s), pred monotonic
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if pred(mid):
+                hi = mid
+            else:
+                lo = mid + 1
+        return lo
+
+    centre = FP12_ONE * FP12_ONE
+    low = first(0, centre, lambda s: not outside(s))
+    high = first(centre, 4 * 2**32, outside) - 1
+    return low, high
+
+
+UNIT_SUMS = _unit_range()
+"""(lowest, highest) sum of squares w*w + x*x + y*y + z*z of a unit FP12 quaternion, within
+UNIT_TOLERANCE: 16_443_350 to 17_114_438 (see :func:`_unit_range`)."""
+
+
 def _off_unit_lengths(model: AnimbinFile) -> dict[int, dict[int, dict[int, float]]]:
     """animation -> track -> key index -> quaternion length (1.0 = unit) of every ROTATION
-    key further than UNIT_TOLERANCE from unit length, for the whole file in one numpy pass
-    (per key in Python, or per track in numpy, this check cost a batch validation much of
-    its time, issue 15). The same arithmetic as
-    ``sqrt(w*w + x*x + y*y + z*z) / FP12_ONE`` on Python ints: the sum of squares is exact in
-    int64 (at most 2**32) and converts exactly to float64, and sqrt is correctly rounded in
-    both, so the same keys are reported with the same lengths."""
-    starts: list[int] = []  # where each track's rotation keys start in ``quaternions``
-    owners: list[tuple[int, int, list[int] | None]] = []  # (animation, track, key indices; None: all keys)
-    quaternions: list[tuple[int, int, int, int]] = []
+    key further than UNIT_TOLERANCE from unit length. The per-key test is one integer sum
+    and a range check (:data:`UNIT_SUMS`): no sqrt, no float, no per-key generator (that was
+    most of a batch validation's time, issue 15); the length is computed only for a key
+    reported, with the same formula, so the same keys get the same message."""
+    low, high = UNIT_SUMS
+    found: dict[int, dict[int, dict[int, float]]] = {}
     for i, anim in enumerate(model.animations):
         for j, track in enumerate(anim.tracks):
-            keys = track.keys
-            rotations = [(key.w, key.x, key.y, key.z) for key in keys if isinstance(key, RotationKey)]
-            if rotations:
-                starts.append(len(quaternions))
-                owners.append((i, j, None if len(rotations) == len(keys) else
-                               [k for k, key in enumerate(keys) if isinstance(key, RotationKey)]))
-                quaternions += rotations
-    if not quaternions:
-        return {}
-    try:
-        q = np.array(quaternions, dtype=np.int64)
-    except OverflowError:
-        q = None
-    if q is None or np.abs(q).max() >= 2**31:  # a model built by hand past s16: its square would overflow
-        lengths = np.array([math.sqrt(sum(c * c for c in v)) / FP12_ONE for v in quaternions])
-    else:
-        lengths = np.sqrt((q * q).sum(axis=1)) / FP12_ONE
-    found: dict[int, dict[int, dict[int, float]]] = {}
-    for n in np.flatnonzero(np.abs(lengths - 1.0) > UNIT_TOLERANCE).tolist():
-        t = bisect_right(starts, n) - 1
-        i, j, indices = owners[t]
-        k = n - starts[t] if indices is None else indices[n - starts[t]]
-        found.setdefault(i, {}).setdefault(j, {})[k] = float(lengths[n])
+            sums = [key.w * key.w + key.x * key.x + key.y * key.y + key.z * key.z
+                    if isinstance(key, RotationKey) else FP12_ONE * FP12_ONE for key in track.keys]
+            if all(low <= s <= high for s in sums):
+                continue
+            found.setdefault(i, {})[j] = {k: _length(s) for k, s in enumerate(sums) if not low <= s <= high}
     return found
 
 

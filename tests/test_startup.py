@@ -79,5 +79,12 @@ def test_lazy_formats_name_themselves_as_their_packages_do():
     import importlib
 
     for fmt in formats.FORMATS:
-        assert importlib.import_module(f"animspec.{fmt.package}.jsonio").FORMAT == fmt.name
+        assert importlib.import_module(f"animspec.{fmt.name}.jsonio").FORMAT == fmt.name
         assert formats.by_name(fmt.name) is fmt
+
+
+def test_a_lazy_format_function_shows_its_parameters_to_options_for():
+    from animspec.batch import options_for
+
+    fmt = formats.by_name("animbin")
+    assert options_for(fmt.validate, bone_count=3, joint_names=["a"]) == {"bone_count": 3}

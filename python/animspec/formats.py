@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import os
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from .errors import JsonInputError, ParseError
@@ -15,67 +16,76 @@ from .findings import Finding
 from .inputs import read_input
 
 
+@dataclass(frozen=True)
 class FileFormat:
-    """One format: its name and description now, its functions on first use.
+    name: str
+    description: str
+    detect: Callable[[bytes], bool]
+    read: Callable[[bytes, str | None], Any]
+    write: Callable[[Any], bytes]
+    validate: Callable[..., list[Finding]]
+    summary: Callable[[Any], str]
+    to_json: Callable[[Any], dict[str, Any]]
+    from_json: Callable[[Any, str | None], Any]
+    json_path: Callable[[str, Any], str]
+    """A writer's field path (``WriteError.field``) -> the JSON path of that value in a dump."""
 
-    A format's package (numpy, its generated parser, its writer...) is imported only when one
-    of its functions is first looked up, so ``animspec validate one.animbin`` never imports
-    the .animclip or MESHBIN packages (issue 15: start-up is paid per file on every build).
-    Every format package has the same modules: parse (read_bytes, looks_like_<package>),
-    write, validate, info and jsonio. Imported as modules by path, because a package may
-    re-export a function under its module's name (animbin.validate)."""
 
-    def __init__(self, package: str, name: str, description: str) -> None:
-        self.package = package
-        self.name = name
-        self.description = description
+class _Lazy:
+    """One format function, imported on its first call. A format's package (its generated
+    parser, numpy, its writer...) is imported only when one of its functions is first used,
+    so ``animspec validate one.animbin`` never imports the MESHBIN or .animclip packages
+    (issue 15: start-up is paid per file on every build). ``__wrapped__`` is the function
+    itself, so ``inspect.signature`` sees its parameters."""
 
-    def _module(self, name: str) -> Any:
-        return importlib.import_module(f"{__package__}.{self.package}.{name}")
+    __slots__ = ("module", "attr", "_fn")
 
-    @property
-    def detect(self) -> Callable[[bytes], bool]:
-        return getattr(self._module("parse"), f"looks_like_{self.package}")
-
-    @property
-    def read(self) -> Callable[[bytes, str | None], Any]:
-        return self._module("parse").read_bytes
-
-    @property
-    def write(self) -> Callable[[Any], bytes]:
-        return self._module("write").write_bytes
+    def __init__(self, module: str, attr: str) -> None:
+        self.module, self.attr, self._fn = module, attr, None
 
     @property
-    def validate(self) -> Callable[..., list[Finding]]:
-        return self._module("validate").validate
+    def __wrapped__(self) -> Callable[..., Any]:
+        if self._fn is None:
+            self._fn = getattr(importlib.import_module(self.module), self.attr)
+        return self._fn
 
-    @property
-    def summary(self) -> Callable[[Any], str]:
-        return self._module("info").summary
-
-    @property
-    def to_json(self) -> Callable[[Any], dict[str, Any]]:
-        return self._module("jsonio").to_json
-
-    @property
-    def from_json(self) -> Callable[[Any, str | None], Any]:
-        return self._module("jsonio").from_json
-
-    @property
-    def json_path(self) -> Callable[[str, Any], str]:
-        """A writer's field path (``WriteError.field``) -> the JSON path of that value in a dump."""
-        return self._module("jsonio").json_path
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.__wrapped__(*args, **kwargs)
 
     def __repr__(self) -> str:
-        return f"FileFormat({self.name!r})"
+        return f"<{self.module}.{self.attr}, imported on first call>"
 
 
-# Detection tries these in order, importing each package only as far as its magic check:
-# ANIMBIN first, the file a PS1 build validates most often.
+def _format(package: str, name: str, description: str) -> FileFormat:
+    """Every format package has the same modules: parse (read_bytes, looks_like_<package>),
+    write, validate, info and jsonio. Imported as modules by path, because a package may
+    re-export a function under its module's name (animbin.validate). ``name`` is the
+    package's jsonio.FORMAT (a test holds them equal), given here so naming a format
+    imports nothing."""
+
+    def function(module: str, attr: str) -> Any:
+        return _Lazy(f"{__package__}.{package}.{module}", attr)
+
+    return FileFormat(
+        name=name,
+        description=description,
+        detect=function("parse", f"looks_like_{package}"),
+        read=function("parse", "read_bytes"),
+        write=function("write", "write_bytes"),
+        validate=function("validate", "validate"),
+        summary=function("info", "summary"),
+        to_json=function("jsonio", "to_json"),
+        from_json=function("jsonio", "from_json"),
+        json_path=function("jsonio", "json_path"),
+    )
+
+
+# Detection tries these in order, each imported only as far as its magic check: ANIMBIN
+# first, the file a PS1 build validates most often.
 FORMATS: list[FileFormat] = [
-    FileFormat("animbin", "animbin", "psyqo madnight engine ANIMBIN"),
-    FileFormat("meshbin", "meshbin", "psyqo madnight engine MESHBIN"),
-    FileFormat("animclip", "animclip", "Insomniac .animclip/.performanceclip (DAT1)"),
+    _format("animbin", "animbin", "psyqo madnight engine ANIMBIN"),
+    _format("meshbin", "meshbin", "psyqo madnight engine MESHBIN"),
+    _format("animclip", "animclip", "Insomniac .animclip/.performanceclip (DAT1)"),
 ]
 
 

@@ -305,7 +305,7 @@ def bench_animbin(table: Table, quick: bool, release: dict[str, type]) -> dict[s
     n = 3 if quick else 20
     work = f"ANIMBIN 5x50x30 ({len(data) // 1024} KB)"
     loader = timings(lambda: animbin.read_bytes(data), n)
-    table.add(work, "loader (numpy fast path + model objects)", loader, loader)
+    table.add(work, "loader (struct per track + model objects)", loader, loader)
     plain_t = timings(lambda: struct_animbin(data), n)
     table.add(work, "hand-written struct loop (tuples)", plain_t, loader)
     out = {"loader": loader, "struct": plain_t}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import struct
 
 import pytest
-from conftest import anim_header, header, one_clip, rot_key, track_header
+from conftest import anim_header, header, one_clip, rot_key, track_header, trans_key
 
 from animspec.animbin import read_bytes
 from animspec.errors import ParseError
@@ -32,6 +32,21 @@ def test_truncated_key_names_field_and_offset():
         read_bytes(cut, "cut.animbin")
     assert info.value.field == "animations[0].tracks[0].keys[1].value.y"
     assert info.value.offset == key1 + 3 + 4
+    # y is an s2 and one of its two bytes is there: both numbers, each in its place.
+    assert info.value.reason == "data ends too early: the field needs 2 bytes, only 1 remain"
+
+
+def test_truncated_translation_names_bytes_needed_and_left():
+    data = one_clip([trans_key(0, 1, 2, 3)])
+    key0 = 9 + 42 + 4
+    with pytest.raises(ParseError) as info:
+        read_bytes(data[: key0 + 3 + 4 + 1], "cut.animbin")  # x whole, one byte of the s4 y
+    assert (info.value.field, info.value.offset) == ("animations[0].tracks[0].keys[0].value.y", key0 + 3 + 4)
+    assert info.value.reason == "data ends too early: the field needs 4 bytes, only 1 remain"
+    assert str(info.value) == (
+        f"cut.animbin: byte {key0 + 7} (0x{key0 + 7:x}), field animations[0].tracks[0].keys[0].value.y: "
+        "data ends too early: the field needs 4 bytes, only 1 remain"
+    )
 
 
 def test_wrong_magic():

@@ -128,10 +128,13 @@ def test_bone_records_are_21_bytes(sample):
         read_bytes(sample[: rot_y + 1], "cut.meshbin")
     assert info.value.field == "bones[1].rotation.y"
     assert info.value.offset == rot_y
-    # And the per-vertex bone indices start right after 2 x 21 bytes.
+    assert info.value.reason == "data ends too early: the field needs 2 bytes, only 1 remain"
+    # And the per-vertex bone indices start right after 2 x 21 bytes: one byte for each of
+    # the 3 vertices, 2 of them left.
     with pytest.raises(ParseError) as info:
         read_bytes(sample[:-1])
     assert (info.value.field, info.value.offset) == ("bone_for_vertex", len(sample) - 3)
+    assert info.value.reason == "data ends too early: the field needs 3 bytes, only 2 remain"
 
 
 def test_version_1_has_no_skeleton_bytes():

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from conftest import Acceptance
 from strategies import files
 
 from animspec.animbin import Animation, AnimbinFile, Name, RotationKey, Track, read_bytes, write_bytes
@@ -25,22 +26,33 @@ def test_json_dump_then_pack_is_identity(model):
     assert from_json(to_json(model)) == model
 
 
-@given(files, st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 255)), max_size=4), st.data())
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
-def test_write_of_read_is_identity_for_any_accepted_bytes(model, edits, data):
+MIN_SHARE = 0.25  # about 53% were accepted when this was written
+
+
+def test_write_of_read_is_identity_for_any_accepted_bytes():
     # Start from a valid file, then corrupt bytes and cut the end: whatever still parses
     # must be written back exactly; whatever does not must raise ParseError.
-    raw = bytearray(write_bytes(model))
-    for pos, value in edits:
-        if len(raw) > 9:
-            raw[9 + pos % (len(raw) - 9)] = value
-    cut = data.draw(st.integers(0, len(raw)))
-    blob = bytes(raw[:cut]) if data.draw(st.booleans()) else bytes(raw)
-    try:
-        parsed = read_bytes(blob)
-    except ParseError:
-        return
-    assert write_bytes(parsed) == blob
+    tally = Acceptance()
+
+    @given(files, st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 255)), max_size=4), st.data())
+    @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+    def check(model, edits, data):
+        raw = bytearray(write_bytes(model))
+        for pos, value in edits:
+            if len(raw) > 9:
+                raw[9 + pos % (len(raw) - 9)] = value
+        cut = data.draw(st.integers(0, len(raw)))
+        blob = bytes(raw[:cut]) if data.draw(st.booleans()) else bytes(raw)
+        try:
+            parsed = read_bytes(blob)
+        except ParseError:
+            tally.refused()
+            return
+        tally.accepted()
+        assert write_bytes(parsed) == blob
+
+    check()
+    tally.check(MIN_SHARE)
 
 
 def test_256_animations_cannot_be_written():

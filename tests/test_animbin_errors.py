@@ -83,3 +83,15 @@ def test_error_message_is_one_line():
         read_bytes(struct.pack("<7sB", b"ANIMBIN", 1), "x.animbin")
     assert "\n" not in str(info.value)
     assert str(info.value).startswith("x.animbin: byte 8 (0x8), field num_animations:")
+
+
+@pytest.mark.parametrize("magic, shown", [
+    (b"ANIM BN", "'ANIM BN'"),  # a space (0x20) is the first printable byte: shown as text
+    (b"ANIM~BN", "'ANIM~BN'"),  # 0x7e, the last printable one
+    (b"ANIM\x1fBN", "41 4e 49 4d 1f 42 4e"),  # 0x1f and 0x7f are not printable: shown in hex
+    (b"ANIM\x7fBN", "41 4e 49 4d 7f 42 4e"),
+])
+def test_wrong_magic_is_shown_as_text_only_when_printable(magic, shown):
+    with pytest.raises(ParseError) as info:
+        read_bytes(magic + b"\x01\x00", "bad.animbin")
+    assert info.value.reason == f"expected 'ANIMBIN', found {shown}"

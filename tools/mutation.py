@@ -1,0 +1,507 @@
+"""Mutation testing of animspec's numeric and byte-level core (issue 17): `make mutation`.
+
+    python tools/mutation.py [MODULE...] [--jobs N] [--timeout-factor F] [--list] [--json FILE]
+
+Each mutant is one small change to one module (an operator, a comparison, a number, a
+struct format letter, two adjacent statements or literal items swapped, ...). It is run
+against the tests mapped to that module below; a mutant the tests still pass "survives".
+A survivor is either a gap in the tests or an equivalent mutant (a change that cannot
+alter any behaviour); the equivalent ones are listed in EQUIVALENT with the reason, and
+any other survivor makes the run exit 1.
+
+Why a driver of our own rather than mutmut: mutmut 3 rewrites every function into a
+trampoline and runs the whole suite per mutant set; here one process imports numpy,
+pytest and hypothesis once, and forks a child per mutant that re-imports only animspec,
+with the mutated module served from memory (nothing on disk is changed, so a killed run
+leaves no mutated file behind). A mutant costs roughly its mapped tests' run time.
+Hypothesis runs derandomised with no example database, so two runs give the same figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import copy
+import importlib.abc
+import importlib.util
+import json
+import os
+import re
+import signal
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "python" / "animspec"
+
+# Module (path under python/animspec) -> the tests that cover it, fastest first (pytest
+# runs with -x, so a mutant is usually killed by the first file). "only": the functions
+# or classes mutated, when the module is larger than the part this run is about.
+MODULES: dict[str, dict] = {
+    "fixed_point.py": {"tests": ["tests/test_playback.py"]},
+    "animbin/playback.py": {
+        "tests": ["tests/test_playback.py", "tests/test_poses.py"],
+        # The engine's playback and the float reference sampler; not the event log's bookkeeping.
+        "only": ["vsync_count", "vsync_deltas", "sample_times", "key_rotation_view", "_is_rotation", "_joint_count",
+                 "_rest_array", "_sampled_frames", "_c_div_array", "_track_table", "play_engine", "EngineSkeleton",
+                 "slerp", "_bracket", "_wrap_frames", "sample_reference_frames", "sample_reference", "_sample"],
+    },
+    "fieldwriter.py": {"tests": ["tests/test_animbin_parse.py", "tests/test_animbin_roundtrip.py", "tests/test_meshbin.py"]},
+    "animbin/write.py": {"tests": ["tests/test_animbin_parse.py", "tests/test_animbin_roundtrip.py"]},
+    "meshbin/write.py": {"tests": ["tests/test_meshbin.py"]},
+    "animclip/write.py": {
+        "tests": ["tests/test_animclip_appendix.py", "tests/test_animclip_edit.py", "tests/test_animclip_roundtrip.py"],
+        # The serialiser proper; not the edit-detection digests.
+        "only": ["_Out", "pack_int", "_int_array", "_f32_array", "_no_signalling_nan", "_joints", "_Context",
+                 "section_payload", "_short_tail", "_check_base_state_split", "_trigger", "payloads", "write_bytes",
+                 "relaid_bytes", "_outer", "_tables", "_relaid", "_exact"],
+    },
+    "animbin/fastread.py": {"tests": ["tests/test_animbin_errors.py", "tests/test_animbin_parse.py",
+                                      "tests/test_animbin_fastread.py"]},
+    "meshbin/fastread.py": {"tests": ["tests/test_meshbin.py"]},
+    "kaitai_read.py": {"tests": ["tests/test_animbin_errors.py", "tests/test_animclip_errors.py",
+                                 "tests/test_meshbin.py", "tests/test_animbin_fastread.py"]},
+    "animclip/model.py": {
+        "tests": ["tests/test_animclip_appendix.py", "tests/test_animclip_pose.py", "tests/test_animclip_edit.py",
+                  "tests/test_animclip_roundtrip.py"],
+        # The dequantisation and the byte-level helpers; the rest is dataclasses.
+        "only": ["dequantise_rotations", "dequantise_translations", "quaternion_lengths", "f32_array",
+                 "_track_slice", "string_at", "split_strings_region"],
+    },
+    "animclip/pose.py": {"tests": ["tests/test_animclip_pose.py"]},
+    "animclip/compression.py": {"tests": ["tests/test_lz4.py", "tests/test_animclip_errors.py"]},
+    "animbin/jsonio.py": {"tests": ["tests/test_animbin_roundtrip.py", "tests/test_hardening.py"]},
+    "meshbin/jsonio.py": {"tests": ["tests/test_meshbin.py"]},
+    "animclip/jsonio.py": {
+        "tests": ["tests/test_animclip_edit.py", "tests/test_animclip_cli.py", "tests/test_animclip_roundtrip.py"],
+        # Number and byte codecs and the section records; not the clip summary's wording.
+        "only": ["f32_json", "f32_list", "_read_f32", "_f32_array", "_hex32", "_read_u32", "_b64", "_bytes",
+                 "_opt_bytes", "_array", "_record", "_strings", "_raw", "_section", "_layout", "from_json",
+                 "_string_bytes", "_read_strings", "_read_unknown", "_opt_int", "_read_section", "_matrix",
+                 "_read_record"],
+    },
+    "jsonfmt.py": {"tests": ["tests/test_cli.py", "tests/test_animclip_cli.py"]},
+}
+
+# Survivors that are equivalent mutants: (module, stripped source line, mutation) -> why.
+# Kept by source text, not line number, so an edit elsewhere in the module keeps them.
+EQUIVALENT: dict[tuple[str, str, str], str] = {}
+
+STRUCT_FORMAT = re.compile(r"^[<>=!@]?(\d*[xcbBhHiIlLqQefdsp?])+$")
+STRUCT_SWAP = {"b": "B", "B": "b", "h": "H", "H": "h", "i": "I", "I": "i", "q": "Q", "Q": "q",
+               "<": ">", ">": "<", "f": "i", "d": "q"}
+DTYPE_STRING = re.compile(r"^[<>|=]?[iuf][1248]$")
+BINOP_SWAP = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.FloorDiv, ast.Div: ast.Mult, ast.FloorDiv: ast.Div,
+              ast.Mod: ast.FloorDiv, ast.LShift: ast.RShift, ast.RShift: ast.LShift, ast.BitAnd: ast.BitOr,
+              ast.BitOr: ast.BitAnd, ast.BitXor: ast.BitOr, ast.Pow: ast.Mult}
+CMP_SWAP = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq,
+            ast.NotEq: ast.Eq, ast.Is: ast.IsNot, ast.IsNot: ast.Is, ast.In: ast.NotIn, ast.NotIn: ast.In}
+
+
+@dataclass
+class Mutant:
+    module: str
+    index: int
+    line: int
+    what: str
+    source_line: str
+    status: str = ""
+    seconds: float = 0.0
+
+
+def _is_docstring(node: ast.AST, parent: ast.AST | None) -> bool:
+    return (isinstance(parent, ast.Expr) and isinstance(node, ast.Constant) and isinstance(node.value, str))
+
+
+class _Sites(ast.NodeVisitor):
+    """Every mutation site of a module, in a fixed walk order; ``apply`` mutates one."""
+
+    def __init__(self, only: list[str] | None, target: int | None = None):
+        self.only = only
+        self.target = target
+        self.sites: list[tuple[int, str]] = []
+        self._inside = only is None
+        self._skip = 0
+
+    # One site: record it, and when it is the target, run the mutation.
+    def _site(self, node: ast.AST, what: str, mutate) -> None:
+        if not self._inside or self._skip:
+            return
+        if self.target == len(self.sites):
+            mutate()
+        self.sites.append((getattr(node, "lineno", 0), what))
+
+    def _scoped(self, node, names):
+        if self.only is not None and not self._inside and node.name in self.only:
+            self._inside = True
+            self.generic_visit(node)
+            self._inside = False
+        else:
+            self.generic_visit(node)
+
+    def visit_FunctionDef(self, node):
+        # Annotations and docstrings are not behaviour.
+        self._skip_annotations(node)
+        self._scoped(node, self.only)
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_ClassDef(self, node):
+        self._scoped(node, self.only)
+
+    def _skip_annotations(self, node):
+        for arg in [*node.args.args, *node.args.kwonlyargs, *node.args.posonlyargs]:
+            arg.annotation = None
+        node.returns = None
+
+    def visit_AnnAssign(self, node):
+        node.annotation = ast.Constant(None)
+        self.generic_visit(node)
+
+    def visit_JoinedStr(self, node):
+        # Messages: their wording is not mutated, but the values they show are.
+        for value in node.values:
+            if isinstance(value, ast.FormattedValue):
+                self.visit(value.value)
+
+    def visit_Expr(self, node):
+        if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            return  # docstring
+        self.generic_visit(node)
+
+    # Tuples whose order means nothing: the classes of an ``except`` or an isinstance, the
+    # right side of ``in``. Swapping their items is an equivalent mutant every time.
+    def visit_ExceptHandler(self, node):
+        _unordered(node.type)
+        self.generic_visit(node)
+
+    def visit_Call(self, node):
+        if isinstance(node.func, ast.Name) and node.func.id in ("isinstance", "issubclass") and len(node.args) == 2:
+            _unordered(node.args[1])
+        self.generic_visit(node)
+
+    def visit_BinOp(self, node):
+        new = BINOP_SWAP.get(type(node.op))
+        if new is not None:
+            self._site(node, f"{type(node.op).__name__} -> {new.__name__}", lambda: setattr(node, "op", new()))
+        self.generic_visit(node)
+
+    def visit_AugAssign(self, node):
+        new = BINOP_SWAP.get(type(node.op))
+        if new is not None:
+            self._site(node, f"{type(node.op).__name__}= -> {new.__name__}=", lambda: setattr(node, "op", new()))
+        self.generic_visit(node)
+
+    def visit_UnaryOp(self, node):
+        if isinstance(node.op, (ast.Not, ast.USub, ast.Invert)) and not (
+            isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant)
+        ):
+            self._site(node, f"drop {type(node.op).__name__}", lambda: _replace_with(node, node.operand))
+        self.generic_visit(node)
+
+    def visit_BoolOp(self, node):
+        new = ast.Or if isinstance(node.op, ast.And) else ast.And
+        self._site(node, f"{type(node.op).__name__} -> {new.__name__}", lambda: setattr(node, "op", new()))
+        self.generic_visit(node)
+
+    def visit_Compare(self, node):
+        for op, right in zip(node.ops, node.comparators):
+            if isinstance(op, (ast.In, ast.NotIn)):
+                _unordered(right)
+        for i, op in enumerate(node.ops):
+            new = CMP_SWAP.get(type(op))
+            if new is not None:
+                def mutate(i=i, new=new):
+                    node.ops[i] = new()
+                self._site(node, f"{type(op).__name__} -> {new.__name__}", mutate)
+        self.generic_visit(node)
+
+    # A condition is negated only when no other mutant does it already (a single
+    # comparison is flipped by the comparison mutants, ``not x`` by dropping the not).
+    def _negate(self, node, what):
+        test = node.test
+        if not (isinstance(test, ast.Compare) and len(test.ops) == 1) and not (
+            isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
+        ):
+            self._site(node, f"{what}: condition negated", lambda: setattr(node, "test", ast.UnaryOp(ast.Not(), test)))
+
+    def visit_IfExp(self, node):
+        self._negate(node, "conditional expression")
+        self.generic_visit(node)
+
+    def visit_If(self, node):
+        self._negate(node, "if")
+        self.generic_visit(node)
+
+    def visit_While(self, node):
+        self._negate(node, "while")
+        self.generic_visit(node)
+
+    def visit_Constant(self, node):
+        value = node.value
+        if isinstance(value, bool):
+            self._site(node, f"{value} -> {not value}", lambda: setattr(node, "value", not value))
+        elif isinstance(value, int):
+            new = value + 1 if value != 1 else 0
+            self._site(node, f"{value} -> {new}", lambda: setattr(node, "value", new))
+        elif isinstance(value, float):
+            new = value * 2 if value else 1.0
+            self._site(node, f"{value!r} -> {new!r}", lambda: setattr(node, "value", new))
+        elif isinstance(value, str) and STRUCT_FORMAT.match(value) and len(value) > 1 or (
+            isinstance(value, str) and DTYPE_STRING.match(value)
+        ):
+            for i, ch in enumerate(value):
+                swap = STRUCT_SWAP.get(ch) if not DTYPE_STRING.match(value) else {"i": "u", "u": "i", "<": ">"}.get(ch)
+                if swap:
+                    new = value[:i] + swap + value[i + 1:]
+                    self._site(node, f"format {value!r} -> {new!r}", lambda new=new: setattr(node, "value", new))
+
+    def _swap_items(self, node, items, kind):
+        for i in range(len(items) - 1):
+            a, b = items[i], items[i + 1]
+            if ast.dump(a) == ast.dump(b) or isinstance(a, ast.Starred) or isinstance(b, ast.Starred):
+                continue
+            def mutate(i=i):
+                items[i], items[i + 1] = items[i + 1], items[i]
+            self._site(node, f"{kind}: items {i} and {i + 1} swapped", mutate)
+
+    def visit_Tuple(self, node):
+        if isinstance(node.ctx, ast.Load) and not getattr(node, "unordered", False) and 2 <= len(node.elts) <= 8:
+            self._swap_items(node, node.elts, "tuple")
+        self.generic_visit(node)
+
+    def visit_List(self, node):
+        if isinstance(node.ctx, ast.Load) and not getattr(node, "unordered", False) and 2 <= len(node.elts) <= 8:
+            self._swap_items(node, node.elts, "list")
+        self.generic_visit(node)
+
+    def generic_visit(self, node):
+        # Two adjacent statements that are calls (a writer's fields) swapped.
+        for name in ("body", "orelse"):
+            body = getattr(node, name, None)
+            if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
+                for i in range(len(body) - 1):
+                    a, b = body[i], body[i + 1]
+                    if (isinstance(a, ast.Expr) and isinstance(b, ast.Expr) and isinstance(a.value, ast.Call)
+                            and isinstance(b.value, ast.Call) and ast.dump(a) != ast.dump(b)):
+                        def mutate(body=body, i=i):
+                            body[i], body[i + 1] = body[i + 1], body[i]
+                        self._site(a, f"statements at lines {a.lineno} and {b.lineno} swapped", mutate)
+        super().generic_visit(node)
+
+
+def _unordered(node: ast.AST | None) -> None:
+    if isinstance(node, (ast.Tuple, ast.List)):
+        node.unordered = True
+
+
+def _replace_with(node: ast.UnaryOp, operand: ast.AST) -> None:
+    # A node cannot replace itself from inside the walk: ``not x`` becomes ``not (not x)``
+    # (the truth of x), ``-x`` and ``~x`` become ``+x``.
+    if isinstance(node.op, ast.Not):
+        node.operand = ast.UnaryOp(ast.Not(), operand)
+    else:
+        node.op = ast.UAdd()
+
+
+def sites(path: Path, only: list[str] | None) -> list[tuple[int, str]]:
+    visitor = _Sites(only)
+    visitor.visit(ast.parse(path.read_text()))
+    return visitor.sites
+
+
+def mutated_source(path: Path, only: list[str] | None, index: int) -> str:
+    tree = ast.parse(path.read_text())
+    visitor = _Sites(only, target=index)
+    visitor.visit(tree)
+    return ast.unparse(ast.fix_missing_locations(tree))
+
+
+def plain_source(path: Path) -> str:
+    """The module unparsed with annotations dropped the way the visitor drops them, to
+    compare a mutant against."""
+    tree = ast.parse(path.read_text())
+    _Sites(None, target=-1).visit(tree)
+    return ast.unparse(tree)
+
+
+# ----------------------------------------------------------------------------- running
+
+
+class _ServeMutant(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    def __init__(self, name: str, path: Path, source: str):
+        self.name, self.path, self.source = name, path, source
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != self.name:
+            return None
+        return importlib.util.spec_from_file_location(fullname, self.path, loader=self)
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module):
+        exec(compile(self.source, str(self.path), "exec"), module.__dict__)
+
+
+def module_name(rel: str) -> str:
+    return "animspec." + rel.removesuffix(".py").replace("/", ".")
+
+
+def run_child(rel: str, source: str | None, tests: list[str]) -> int:
+    """In a forked child: re-import animspec (the mutant served from memory) and run the tests."""
+    import pytest
+    from hypothesis import settings
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+    for name in [n for n in sys.modules if n == "animspec" or n.startswith("animspec.")]:
+        del sys.modules[name]
+    if source is not None:
+        sys.meta_path.insert(0, _ServeMutant(module_name(rel), PACKAGE / rel, source))
+    settings.register_profile("mutation", database=None, derandomize=True, deadline=None)
+    settings.load_profile("mutation")
+    return pytest.main(["-x", "-q", "-p", "no:cacheprovider", "--no-header", "-o", "addopts=", *tests])
+
+
+def preload() -> None:
+    """Import once in the parent what every child needs, so a fork starts warm."""
+    import hypothesis  # noqa: F401
+    import numpy  # noqa: F401
+    import pytest  # noqa: F401
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    import animspec.animbin  # noqa: F401
+    import animspec.animclip  # noqa: F401
+    import animspec.meshbin  # noqa: F401
+    import animspec.cli  # noqa: F401
+
+
+def run_all(jobs_todo: list[tuple[Mutant, str | None, list[str]]], jobs: int, timeout: float) -> None:
+    running: dict[int, tuple[Mutant, float]] = {}
+    todo = list(jobs_todo)
+    while todo or running:
+        while todo and len(running) < jobs:
+            mutant, source, tests = todo.pop(0)
+            pid = os.fork()
+            if pid == 0:
+                try:
+                    code = run_child(mutant.module, source, tests)
+                except BaseException:
+                    code = 99
+                os._exit(int(code))
+            running[pid] = (mutant, time.monotonic())
+        pid, status = os.waitpid(-1, os.WNOHANG)
+        if pid == 0:
+            time.sleep(0.05)
+            now = time.monotonic()
+            for p, (mutant, started) in list(running.items()):
+                if now - started > timeout:
+                    os.kill(p, signal.SIGKILL)
+                    os.waitpid(p, 0)
+                    mutant.status, mutant.seconds = "timeout", now - started
+                    del running[p]
+                    _report(mutant)
+            continue
+        mutant, started = running.pop(pid)
+        code = os.waitstatus_to_exitcode(status)
+        mutant.seconds = time.monotonic() - started
+        mutant.status = {0: "survived", 1: "killed"}.get(code, f"killed (exit {code})" if code != 5 else "no tests")
+        _report(mutant)
+
+
+def _report(m: Mutant) -> None:
+    if m.index < 0:
+        return
+    mark = "SURVIVED" if m.status == "survived" else m.status
+    if m.status == "survived":
+        print(f"  {m.module}:{m.line}: {m.what}: {m.source_line.strip()} -- {mark}", flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("modules", nargs="*", help=f"modules under python/animspec (default: all of {len(MODULES)})")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--timeout-factor", type=float, default=3.0, help="a mutant running this many times longer than "
+                        "the unmutated tests is killed and counted as killed (an endless loop)")
+    parser.add_argument("--list", action="store_true", help="list the mutants and run nothing")
+    parser.add_argument("--json", type=Path, help="write every mutant and its outcome here")
+    parser.add_argument("--limit", type=int, help="at most this many mutants per module (a quick look)")
+    args = parser.parse_args(argv)
+    chosen = args.modules or list(MODULES)
+    unknown = [m for m in chosen if m not in MODULES]
+    if unknown:
+        parser.error(f"not in the map: {', '.join(unknown)} (known: {', '.join(MODULES)})")
+
+    preload()
+    results: dict[str, list[Mutant]] = {}
+    for rel in chosen:
+        conf = MODULES[rel]
+        path = PACKAGE / rel
+        only = conf.get("only")
+        lines = path.read_text().splitlines()
+        found = sites(path, only)
+        plain = plain_source(path)
+        mutants = []
+        for i, (line, what) in enumerate(found):
+            if args.limit is not None and len(mutants) >= args.limit:
+                break
+            mutants.append(Mutant(rel, i, line, what, lines[line - 1] if line else ""))
+        if args.list:
+            for m in mutants:
+                print(f"{rel}:{m.line}: {m.what}: {m.source_line.strip()}")
+            continue
+        print(f"{rel}: {len(mutants)} mutants, tests {' '.join(conf['tests'])}", flush=True)
+        baseline = Mutant(rel, -1, 0, "baseline", "")
+        started = time.monotonic()
+        run_all([(baseline, None, conf["tests"])], 1, 3600)
+        base_seconds = time.monotonic() - started
+        if baseline.status != "survived":
+            print(f"  the unmutated tests fail ({baseline.status}): fix them first", flush=True)
+            return 2
+        todo = []
+        for m in mutants:
+            source = mutated_source(path, only, m.index)
+            if source == plain:
+                m.status = "identical"
+                continue
+            todo.append((m, source, conf["tests"]))
+        run_all(todo, args.jobs, max(10.0, args.timeout_factor * base_seconds))
+        results[rel] = mutants
+        _summary_line(rel, mutants, time.monotonic() - started)
+
+    if args.list:
+        return 0
+    print()
+    print("| module | mutants | killed | survived (equivalent) | kill rate |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    open_survivors = []
+    for rel, mutants in results.items():
+        counted = [m for m in mutants if m.status != "identical"]
+        survived = [m for m in counted if m.status == "survived"]
+        equivalent = [m for m in survived if (rel, m.source_line.strip(), m.what) in EQUIVALENT]
+        open_survivors += [m for m in survived if m not in equivalent]
+        killed = len(counted) - len(survived)
+        rate = killed / len(counted) if counted else 1.0
+        print(f"| {rel} | {len(counted)} | {killed} | {len(survived)} ({len(equivalent)}) | {rate:.1%} |")
+    if args.json:
+        args.json.write_text(json.dumps({rel: [asdict(m) for m in ms] for rel, ms in results.items()}, indent=1))
+    if open_survivors:
+        print(f"\n{len(open_survivors)} survivor(s) not known to be equivalent:")
+        for m in open_survivors:
+            print(f"  {m.module}:{m.line}: {m.what}: {m.source_line.strip()}")
+        return 1
+    return 0
+
+
+def _summary_line(rel: str, mutants: list[Mutant], seconds: float) -> None:
+    counted = [m for m in mutants if m.status != "identical"]
+    survived = sum(m.status == "survived" for m in counted)
+    print(f"  {rel}: {len(counted) - survived}/{len(counted)} killed in {seconds:.0f} s", flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

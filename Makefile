@@ -2,13 +2,14 @@
 #   make demo      install into .venv and run info, validate, compare and dump on the shipped samples
 #   make test      install into .venv (and the pinned compiler into node_modules) and run the tests
 #   make generate  recompile ksy/*.ksy into generated/ (needs node)
+#   make mutation  mutation testing of the numeric and byte-level core (not part of make test)
 
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 SAMPLE := examples/swing.animbin
 
-.PHONY: demo test generate examples web bench fuzz clean
+.PHONY: demo test generate examples web bench fuzz mutation clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +51,14 @@ FUZZ_SECONDS ?= 600
 fuzz: $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e '.[fuzz]'
 	$(BIN)/python tools/fuzz.py run --seconds $(FUZZ_SECONDS)
+
+# Mutation testing of the numeric and byte-level core (tools/mutation.py; figures and the
+# equivalent mutants in docs/mutation.md). Not part of `make test`: it runs each module's
+# mutants against the tests mapped to it, niced, 2 at a time. One module:
+# make mutation MUTATION_ARGS=fixed_point.py
+MUTATION_ARGS ?=
+mutation: $(VENV)/.installed
+	nice -n 10 $(BIN)/python tools/mutation.py --jobs 2 $(MUTATION_ARGS)
 
 bench: $(VENV)/.installed
 	$(BIN)/python bench/run.py

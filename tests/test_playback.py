@@ -37,7 +37,9 @@ from animspec.animbin.playback import (
 )
 from animspec.fixed_point import (
     ConsoleDivisionByZero,
+    add_short,
     div_long,
+    div_short,
     engine_slerp,
     inverse_square_root,
     mul_long,
@@ -49,8 +51,11 @@ from animspec.fixed_point import (
     normalize_table,
     quat_dot,
     square_root,
+    sub_short,
     trunc_div,
     wrap_int16,
+    wrap_int32,
+    wrap_uint16,
 )
 
 ONE = 4096
@@ -83,10 +88,32 @@ def test_wrap_and_c_division():
     assert wrap_int16(32768) == -32768
     assert wrap_int16(-32769) == 32767
     assert wrap_int16(65536 + 5) == 5
+    assert wrap_int32(2**31) == -(2**31) and wrap_int32(-(2**31) - 1) == 2**31 - 1
+    # The frame counter: 16 bits, never negative.
+    assert wrap_uint16(65535) == 65535 and wrap_uint16(65536 + 7) == 7 and wrap_uint16(-1) == 65535
     # C division truncates toward zero; Python's // would give -4 and 3.
     assert trunc_div(-7, 2) == -3
     assert trunc_div(7, -2) == -3
     assert trunc_div(-7, -2) == 3
+
+
+def test_short_sum_difference_and_quotient():
+    # int16 arithmetic wraps: 32767 + 1 and -32768 - 1 go round.
+    assert add_short(32767, 1) == -32768 and add_short(-5, 3) == -2
+    assert sub_short(-32768, 1) == 32767 and sub_short(5, 7) == -2 and sub_short(7, 5) == 2
+    # (a * 4096) / b, signed and truncating: 1.5 / 1.0 = 1.5; 1/4096 / -3 = -1365.33 -> -1365.
+    assert div_short(6144, 4096) == 6144
+    assert div_short(-4096, 8192) == -2048
+    assert div_short(1, -3) == -1365
+
+
+def test_long_division_by_a_negative_divisor():
+    # dDiv divides magnitudes and puts the sign back: 3.0 / -2.0 = -1.5, -3.0 / -2.0 = 1.5,
+    # and 1/4096 / -3.0 = -(4096 // 12288) = 0 (truncation, not floor's -1).
+    assert div_long(12288, -8192) == -6144
+    assert div_long(-12288, -8192) == 6144
+    assert div_long(-12288, 8192) == -6144
+    assert div_long(1, -12288) == 0 and div_long(-1, 12288) == 0
 
 
 def test_short_product_floors_because_scale_is_unsigned():
@@ -214,6 +241,8 @@ def test_normalize_table_equals_the_scalar_square_root_for_every_int16():
         else:
             assert not table.divides_by_zero[idx], s
             assert table.scale[idx] == r, s
+    # Where the console divides by zero, and at s == 0, the table holds the documented 0.
+    assert not table.scale[table.divides_by_zero].any() and table.scale[0] == 0
 
 
 # --- Slerp (nlerp) -----------------------------------------------------------------------------

@@ -82,7 +82,7 @@ MODULES: dict[str, dict] = {
                  "_string_bytes", "_read_strings", "_read_unknown", "_opt_int", "_read_section", "_matrix",
                  "_read_record"],
     },
-    "jsonfmt.py": {"tests": ["tests/test_cli.py", "tests/test_animclip_cli.py"]},
+    "jsonfmt.py": {"tests": ["tests/test_jsonfmt.py", "tests/test_cli.py"]},
 }
 
 # Survivors that are equivalent mutants: (module, stripped source line, mutation) -> why.

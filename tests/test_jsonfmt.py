@@ -36,6 +36,8 @@ def test_layout_of_a_nested_document():
 def test_indent_is_per_level():
     assert dumps({"a": [[1]], "b": 2}, indent=4) == '{\n    "a": [\n        [1]\n    ],\n    "b": 2\n}'
     assert dumps([[1], {"q": [4096, 0, 0, 0]}]) == '[\n  [1],\n  {"q": [4096, 0, 0, 0]}\n]'
+    # A list inside a list that must open too: its items go one level deeper again.
+    assert dumps([[[1], [2]], 3]) == '[\n  [\n    [1],\n    [2]\n  ],\n  3\n]'
 
 
 def test_a_flat_object_stays_on_one_line_up_to_100_characters():

@@ -130,6 +130,8 @@ class Mutant:
     source_line: str
     status: str = ""
     seconds: float = 0.0
+    end_line: int = 0
+    tests_run: int = 0
 
 
 def _is_docstring(node: ast.AST, parent: ast.AST | None) -> bool:
@@ -152,7 +154,7 @@ class _Sites(ast.NodeVisitor):
             return
         if self.target == len(self.sites):
             mutate()
-        self.sites.append((getattr(node, "lineno", 0), what))
+        self.sites.append((getattr(node, "lineno", 0), getattr(node, "end_lineno", None) or getattr(node, "lineno", 0), what))
 
     def _scoped(self, node, names):
         if self.only is not None and not self._inside and node.name in self.only:
@@ -327,7 +329,7 @@ def _replace_with(node: ast.UnaryOp, operand: ast.AST) -> None:
         node.op = ast.UAdd()
 
 
-def sites(path: Path, only: list[str] | None) -> list[tuple[int, str]]:
+def sites(path: Path, only: list[str] | None) -> list[tuple[int, int, str]]:
     visitor = _Sites(only)
     visitor.visit(ast.parse(path.read_text()))
     return visitor.sites
@@ -371,7 +373,60 @@ def module_name(rel: str) -> str:
     return "animspec." + rel.removesuffix(".py").replace("/", ".")
 
 
-def run_child(rel: str, source: str | None, tests: list[str]) -> int:
+class _LineTrace:
+    """pytest plugin for the unmutated run: which test executes which line of one module
+    (None for lines run outside any test: the module's import, at collection)."""
+
+    def __init__(self, filename: str):
+        self.filename = filename
+        self.current: str | None = None
+        self.order: list[str] = []
+        self.lines: dict[int, set] = {}
+
+    def tracer(self, frame, event, arg):
+        if frame.f_code.co_filename != self.filename:
+            return None
+        return self._local
+
+    def _local(self, frame, event, arg):
+        if event == "line":
+            self.lines.setdefault(frame.f_lineno, set()).add(self.current)
+        return self._local
+
+    def pytest_runtest_protocol(self, item, nextitem):
+        self.current = item.nodeid
+        self.order.append(item.nodeid)
+
+
+def trace_child(rel: str, tests: list[str], out: Path) -> int:
+    """In a forked child: run the unmutated tests and write, for each line of ``rel``, the
+    tests that executed it."""
+    import threading
+
+    trace = _LineTrace(str(PACKAGE / rel))
+    sys.settrace(trace.tracer)
+    threading.settrace(trace.tracer)
+    code = run_child(rel, None, tests, plugins=[trace], stop_first=False)
+    sys.settrace(None)
+    out.write_text(json.dumps({"order": trace.order,
+                               "lines": {line: sorted(t or "" for t in ts) for line, ts in trace.lines.items()}}))
+    return code
+
+
+def tests_for(mutant: Mutant, trace: dict, all_tests: list[str]) -> list[str] | None:
+    """The tests that run the mutated lines, in the unmutated run's order: all of them for a
+    line run at import (a module constant, a default argument), None when no test runs it."""
+    chosen: set[str] = set()
+    for line in range(mutant.line, max(mutant.line, mutant.end_line) + 1):
+        chosen |= set(trace["lines"].get(str(line), ()))
+    if "" in chosen:
+        return all_tests
+    if not chosen:
+        return None
+    return [t for t in trace["order"] if t in chosen]
+
+
+def run_child(rel: str, source: str | None, tests: list[str], plugins=(), stop_first: bool = True) -> int:
     """In a forked child: re-import animspec (the mutant served from memory) and run the tests."""
     import pytest
     from hypothesis import settings
@@ -385,7 +440,8 @@ def run_child(rel: str, source: str | None, tests: list[str]) -> int:
         sys.meta_path.insert(0, _ServeMutant(module_name(rel), PACKAGE / rel, source))
     settings.register_profile("mutation", database=None, derandomize=True, deadline=None)
     settings.load_profile("mutation")
-    return pytest.main(["-x", "-q", "-p", "no:cacheprovider", "--no-header", "-o", "addopts=", *tests])
+    flags = ["-x"] if stop_first else []
+    return pytest.main([*flags, "-q", "-p", "no:cacheprovider", "--no-header", "-o", "addopts=", *tests], plugins=list(plugins))
 
 
 def preload() -> None:
@@ -471,29 +527,45 @@ def main(argv: list[str] | None = None) -> int:
         found = sites(path, only)
         plain = plain_source(path)
         mutants = []
-        for i, (line, what) in enumerate(found):
+        for i, (line, end_line, what) in enumerate(found):
             if args.limit is not None and len(mutants) >= args.limit:
                 break
-            mutants.append(Mutant(rel, i, line, what, lines[line - 1] if line else ""))
+            mutants.append(Mutant(rel, i, line, what, lines[line - 1] if line else "", end_line=end_line))
         if args.list:
             for m in mutants:
                 print(f"{rel}:{m.line}: {m.what}: {m.source_line.strip()}")
             continue
         print(f"{rel}: {len(mutants)} mutants, tests {' '.join(conf['tests'])}", flush=True)
-        baseline = Mutant(rel, -1, 0, "baseline", "")
         started = time.monotonic()
-        run_all([(baseline, None, conf["tests"])], 1, 3600)
+        trace_file = Path(f"/tmp/animspec-mutation-trace-{os.getpid()}.json")
+        pid = os.fork()
+        if pid == 0:
+            try:
+                code = trace_child(rel, conf["tests"], trace_file)
+            except BaseException:
+                code = 99
+            os._exit(int(code))
+        _, status = os.waitpid(pid, 0)
         base_seconds = time.monotonic() - started
-        if baseline.status != "survived":
-            print(f"  the unmutated tests fail ({baseline.status}): fix them first", flush=True)
+        if os.waitstatus_to_exitcode(status) != 0:
+            print(f"  the unmutated tests fail (exit {os.waitstatus_to_exitcode(status)}): fix them first", flush=True)
             return 2
+        trace = json.loads(trace_file.read_text())
+        trace_file.unlink()
         todo = []
         for m in mutants:
             source = mutated_source(path, only, m.index)
             if source == plain:
                 m.status = "identical"
                 continue
-            todo.append((m, source, conf["tests"]))
+            selected = tests_for(m, trace, conf["tests"])
+            if selected is None:
+                m.status = "survived"  # no test runs the line
+                m.what += " (no test runs this line)"
+                _report(m)
+                continue
+            m.tests_run = len(selected)
+            todo.append((m, source, selected))
         run_all(todo, args.jobs, max(60.0, args.timeout_factor * base_seconds))
         results[rel] = mutants
         _summary_line(rel, mutants, time.monotonic() - started)

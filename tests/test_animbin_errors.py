@@ -9,6 +9,7 @@ from conftest import anim_header, header, one_clip, rot_key, track_header, trans
 
 from animspec.animbin import read_bytes
 from animspec.errors import ParseError
+from animspec.kaitai_read import describe
 
 
 def test_every_truncation_of_the_sample_is_a_parse_error(swing_bytes):
@@ -95,3 +96,24 @@ def test_wrong_magic_is_shown_as_text_only_when_printable(magic, shown):
     with pytest.raises(ParseError) as info:
         read_bytes(magic + b"\x01\x00", "bad.animbin")
     assert info.value.reason == f"expected 'ANIMBIN', found {shown}"
+
+
+def test_describe_words_each_kind_of_failure():
+    from io import BytesIO
+
+    from kaitaistruct import EndOfStreamError, KaitaiStream, NoTerminatorFoundError, ValidationNotInEnumError
+
+    io = KaitaiStream(BytesIO(bytes(8)))
+    io.seek(4)
+    assert describe(EndOfStreamError("x", 4, 1)) == "data ends too early: the field needs 4 bytes, only 1 remain"
+    assert describe(NoTerminatorFoundError(b"\0", 3)) == "no terminator b'\\x00' before the end of the data"
+    assert describe(EOFError("short read")) == "data ends too early (short read)"
+    # Kaitai's text is "/seq/0: at pos 4: validation failed: not in the enum, got 7": only
+    # what follows "validation failed: " is kept.
+    assert describe(ValidationNotInEnumError(7, io, "/seq/0")) == "not in the enum, got 7"
+    try:
+        b"ab\xffc".decode("utf-8")
+    except UnicodeDecodeError as exc:
+        assert describe(exc) == "text is not valid utf-8: byte 0xff"
+    assert describe(ValueError("a plain reason")) == "a plain reason"
+    assert describe(OverflowError("too big")) == "too big"

@@ -70,6 +70,8 @@ def test_bad_outer_magic_and_dat1_magic():
     with pytest.raises(ParseError) as info:
         read_bytes(bytes(data))
     assert (info.value.field, info.value.offset) == ("header.magic", 0)
+    # Not one of the three asset magics: the u4 "ABCD" read little-endian, 0x44434241.
+    assert info.value.reason == "not in the enum, got 1145258561"
     data = bytearray(appendix_a())
     data[36:40] = b"2TAD"
     with pytest.raises(ParseError) as info:

@@ -106,6 +106,9 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("fixed_point.py", "if b < 0:", "0 -> 1"): _ZERO_QUOTIENT,
     ("fixed_point.py", "return wrap_int32(idiv(a, b, precision_bits) * sign)", "Mult -> FloorDiv"):
         "sign is 1 or -1, and x * 1 == x // 1, x * -1 == x // -1 for integers",
+    ("kaitai_read.py", 'if not isinstance(child, KaitaiStruct) or not getattr(child, "_debug", None):', "Or -> And"):
+        "a child that is a struct with no field started yet is entered, and the loop stops at its empty "
+        "_debug before changing the path or the offset; anything else stops here either way",
     ("fixed_point.py", "_SQRT_ITERATION_GUARD = 200", "200 -> 201"):
         "a bound against an endless loop: one more step only matters to an input needing 200, and every int16 input converges in far fewer",
 }

@@ -243,6 +243,10 @@ def test_normalize_table_equals_the_scalar_square_root_for_every_int16():
             assert table.scale[idx] == r, s
     # Where the console divides by zero, and at s == 0, the table holds the documented 0.
     assert not table.scale[table.divides_by_zero].any() and table.scale[0] == 0
+    # The table is cached and shared by every playback: it must not be writable.
+    for array in table:
+        with pytest.raises(ValueError, match="read-only"):
+            array[2] = 0
 
 
 # --- Slerp (nlerp) -----------------------------------------------------------------------------

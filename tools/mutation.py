@@ -106,6 +106,8 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("fixed_point.py", "if b < 0:", "0 -> 1"): _ZERO_QUOTIENT,
     ("fixed_point.py", "return wrap_int32(idiv(a, b, precision_bits) * sign)", "Mult -> FloorDiv"):
         "sign is 1 or -1, and x * 1 == x // 1, x * -1 == x // -1 for integers",
+    ("fixed_point.py", "scale.setflags(write=False)", "statements at lines 331 and 332 swapped"):
+        "two independent calls (each makes one array read-only); their order changes nothing",
     ("kaitai_read.py", 'if not isinstance(child, KaitaiStruct) or not getattr(child, "_debug", None):', "Or -> And"):
         "a child that is a struct with no field started yet is entered, and the loop stops at its empty "
         "_debug before changing the path or the offset; anything else stops here either way",
@@ -378,13 +380,28 @@ def module_name(rel: str) -> str:
 
 class _LineTrace:
     """pytest plugin for the unmutated run: which test executes which line of one module
-    (None for lines run outside any test: the module's import, at collection)."""
+    (None for lines run outside any test: the module's import, at collection).
 
-    def __init__(self, filename: str):
+    Two things would hide a test from a line it depends on: a fixture shared by a test
+    file runs during its first test's setup only, and an ``lru_cache`` computes once. So a
+    line run during a setup is credited to every test of that file ("file::" entries), and
+    the module's caches are cleared before each test."""
+
+    def __init__(self, filename: str, module: str):
         self.filename = filename
+        self.module = module
         self.current: str | None = None
         self.order: list[str] = []
         self.lines: dict[int, set] = {}
+
+    import pytest as _pytest
+
+    @_pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_setup(self, item):
+        test = self.current
+        self.current = "file::" + item.nodeid.split("::", 1)[0]
+        yield
+        self.current = test
 
     def tracer(self, frame, event, arg):
         if frame.f_code.co_filename != self.filename:
@@ -399,6 +416,10 @@ class _LineTrace:
     def pytest_runtest_protocol(self, item, nextitem):
         self.current = item.nodeid
         self.order.append(item.nodeid)
+        module = sys.modules.get(self.module)
+        for value in list(vars(module).values()) if module else ():
+            if callable(getattr(value, "cache_clear", None)):
+                value.cache_clear()
 
 
 def trace_child(rel: str, tests: list[str], out: Path) -> int:
@@ -406,7 +427,7 @@ def trace_child(rel: str, tests: list[str], out: Path) -> int:
     tests that executed it."""
     import threading
 
-    trace = _LineTrace(str(PACKAGE / rel))
+    trace = _LineTrace(str(PACKAGE / rel), module_name(rel))
     sys.settrace(trace.tracer)
     threading.settrace(trace.tracer)
     code = run_child(rel, None, tests, plugins=[trace], stop_first=False)
@@ -426,7 +447,8 @@ def tests_for(mutant: Mutant, trace: dict, all_tests: list[str]) -> list[str] | 
         return all_tests
     if not chosen:
         return None
-    return [t for t in trace["order"] if t in chosen]
+    files = {c.removeprefix("file::") + "::" for c in chosen if c.startswith("file::")}
+    return [t for t in trace["order"] if t in chosen or any(t.startswith(f) for f in files)]
 
 
 def run_child(rel: str, source: str | None, tests: list[str], plugins=(), stop_first: bool = True) -> int:

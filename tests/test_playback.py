@@ -226,6 +226,8 @@ def test_normalize_array_matches_the_hand_cases():
     out, bad = normalize_quat_array(q)
     assert out[:5].tolist() == [list(IDENT), [2896, -2897, 0, 0], list(IDENT), [-ONE, 0, 0, 0], [0, 0, 0, 0]]
     assert bad.tolist() == [False] * 5 + [True]
+    # No console result there: the row holds zeros, as documented, for the caller to replace.
+    assert out[5].tolist() == [0, 0, 0, 0]
 
 
 def test_normalize_table_equals_the_scalar_square_root_for_every_int16():

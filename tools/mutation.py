@@ -108,6 +108,8 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "sign is 1 or -1, and x * 1 == x // 1, x * -1 == x // -1 for integers",
     ("fixed_point.py", "scale.setflags(write=False)", "statements at lines 331 and 332 swapped"):
         "two independent calls (each makes one array read-only); their order changes nothing",
+    ("fixed_point.py", "@lru_cache(maxsize=1)", "1 -> 0"):
+        "maxsize 0 turns the cache off: the same read-only table is rebuilt on every call, slower but equal",
     ("kaitai_read.py", 'if not isinstance(child, KaitaiStruct) or not getattr(child, "_debug", None):', "Or -> And"):
         "a child that is a struct with no field started yet is entered, and the loop stops at its empty "
         "_debug before changing the path or the offset; anything else stops here either way",

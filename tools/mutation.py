@@ -48,7 +48,7 @@ MODULES: dict[str, dict] = {
                  "_rest_array", "_sampled_frames", "_c_div_array", "_track_table", "play_engine", "EngineSkeleton",
                  "slerp", "_bracket", "_wrap_frames", "sample_reference_frames", "sample_reference", "_sample"],
     },
-    "fieldwriter.py": {"tests": ["tests/test_animbin_parse.py", "tests/test_animbin_roundtrip.py", "tests/test_meshbin.py"]},
+    "fieldwriter.py": {"tests": ["tests/test_fieldwriter.py", "tests/test_animbin_parse.py", "tests/test_meshbin.py"]},
     "animbin/write.py": {"tests": ["tests/test_animbin_parse.py", "tests/test_animbin_roundtrip.py"]},
     "meshbin/write.py": {"tests": ["tests/test_meshbin.py"]},
     "animclip/write.py": {
@@ -207,6 +207,12 @@ class _Sites(ast.NodeVisitor):
         _unordered(node.type)
         self.generic_visit(node)
 
+    def visit_Subscript(self, node):
+        # tuple[str, int, int] and the like are types, not values.
+        if isinstance(node.value, ast.Name) and node.value.id in ("tuple", "dict", "Tuple", "Dict", "Callable", "Union"):
+            _unordered(node.slice)
+        self.generic_visit(node)
+
     def visit_Call(self, node):
         if isinstance(node.func, ast.Name) and node.func.id in ("isinstance", "issubclass") and len(node.args) == 2:
             _unordered(node.args[1])
@@ -282,8 +288,11 @@ class _Sites(ast.NodeVisitor):
         elif isinstance(value, str) and STRUCT_FORMAT.match(value) and len(value) > 1 or (
             isinstance(value, str) and DTYPE_STRING.match(value)
         ):
+            single_bytes = not DTYPE_STRING.match(value) and set(value.lstrip("<>=!@")) <= set("0123456789bBxcs?")
             for i, ch in enumerate(value):
                 swap = STRUCT_SWAP.get(ch) if not DTYPE_STRING.match(value) else {"i": "u", "u": "i", "<": ">"}.get(ch)
+                if single_bytes and ch in "<>":
+                    continue  # byte order means nothing to single bytes
                 if swap:
                     new = value[:i] + swap + value[i + 1:]
                     self._site(node, f"format {value!r} -> {new!r}", lambda new=new: setattr(node, "value", new))

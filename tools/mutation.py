@@ -465,7 +465,7 @@ def tests_for(mutant: Mutant, trace: dict, all_tests: list[str]) -> list[str] | 
 def run_child(rel: str, source: str | None, tests: list[str], plugins=(), stop_first: bool = True) -> int:
     """In a forked child: re-import animspec (the mutant served from memory) and run the tests."""
     import pytest
-    from hypothesis import settings
+    from hypothesis import Phase, settings
 
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
@@ -474,7 +474,10 @@ def run_child(rel: str, source: str | None, tests: list[str], plugins=(), stop_f
         del sys.modules[name]
     if source is not None:
         sys.meta_path.insert(0, _ServeMutant(module_name(rel), PACKAGE / rel, source))
-    settings.register_profile("mutation", database=None, derandomize=True, deadline=None)
+    # No shrinking: a mutant is killed by its first failing example; shrinking it would only
+    # cost time (minutes for some writer mutants).
+    settings.register_profile("mutation", database=None, derandomize=True, deadline=None,
+                              phases=[Phase.explicit, Phase.reuse, Phase.generate])
     settings.load_profile("mutation")
     flags = ["-x"] if stop_first else []
     return pytest.main([*flags, "-q", "-p", "no:cacheprovider", "--no-header", "-o", "addopts=", *tests], plugins=list(plugins))

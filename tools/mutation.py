@@ -60,7 +60,8 @@ MODULES: dict[str, dict] = {
     },
     "animbin/fastread.py": {"tests": ["tests/test_animbin_errors.py", "tests/test_animbin_parse.py",
                                       "tests/test_animbin_fastread.py"]},
-    "meshbin/fastread.py": {"tests": ["tests/test_meshbin.py"]},
+    "meshbin/fastread.py": {"tests": ["tests/test_meshbin.py",
+                                      "tests/test_fuzz.py::test_bulk_reader_matches_the_generated_parser"]},
     "kaitai_read.py": {"tests": ["tests/test_animbin_errors.py", "tests/test_animclip_errors.py",
                                  "tests/test_meshbin.py", "tests/test_animbin_fastread.py"]},
     "animclip/model.py": {

@@ -111,6 +111,11 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "two independent calls (each makes one array read-only); their order changes nothing",
     ("fixed_point.py", "@lru_cache(maxsize=1)", "1 -> 0"):
         "maxsize 0 turns the cache off: the same read-only table is rebuilt on every call, slower but equal",
+    ("animbin/fastread.py", 'ROTATION_KEY = np.dtype([("frame", "<u2"), ("key_type", "u1"), ("w", "<i2"), ("x", "<i2"), ("y", "<i2"), ("z", "<i2")])',
+     "format 'u1' -> 'i1'"):
+        "key_type is only compared with ROTATION (0), and a 0 byte is 0 signed or unsigned",
+    ("animbin/fastread.py", 'return Name(text, field[len(text) + 1 :] if len(text) < NAME_FIELD_SIZE else b"")', "Lt -> LtE"):
+        "at 32 bytes of text the slice field[33:] of the 32-byte field is b'' too",
     ("kaitai_read.py", 'if not isinstance(child, KaitaiStruct) or not getattr(child, "_debug", None):', "Or -> And"):
         "a child that is a struct with no field started yet is entered, and the loop stops at its empty "
         "_debug before changing the path or the offset; anything else stops here either way",

@@ -87,3 +87,22 @@ def test_counts_above_32767_are_unsigned(num_tracks, num_markers):
     got = outcome(bulk_read, data)
     assert isinstance(got, tuple) and got == reference(data)
     assert got[0].startswith("animations[0].tracks[" if num_tracks else "animations[0].markers[")
+
+
+def test_rotation_only_tracks_are_read_by_numpy_not_key_by_key(monkeypatch):
+    # The point of the bulk reader (issue 8): a track of rotation keys is one numpy read,
+    # also when it ends exactly at the end of the file. The per-key structs must not be used.
+    import sys
+
+    fastread = sys.modules["animspec.animbin.fastread"]
+
+    class KeyByKey:
+        def unpack_from(self, *args):
+            raise AssertionError("a rotation-only track was read key by key")
+
+    monkeypatch.setattr(fastread, "_KEY_HEAD", KeyByKey())
+    monkeypatch.setattr(fastread, "_ROTATION", KeyByKey())
+    data = one_clip([rot_key(f, 4096, f, -f, 0) for f in range(5)])
+    model = bulk_read(data)
+    monkeypatch.undo()
+    assert model == read_bytes(data, fast=False)

@@ -556,6 +556,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--list", action="store_true", help="list the mutants and run nothing")
     parser.add_argument("--json", type=Path, help="write every mutant and its outcome here")
     parser.add_argument("--limit", type=int, help="at most this many mutants per module (a quick look)")
+    parser.add_argument("--every", type=int, default=1, metavar="N",
+                        help="a fixed sample: every Nth mutant of each module, in source order (a bounded run of a large module)")
     args = parser.parse_args(argv)
     chosen = args.modules or list(MODULES)
     unknown = [m for m in chosen if m not in MODULES]
@@ -575,12 +577,15 @@ def main(argv: list[str] | None = None) -> int:
         for i, (line, end_line, what) in enumerate(found):
             if args.limit is not None and len(mutants) >= args.limit:
                 break
+            if i % args.every:
+                continue
             mutants.append(Mutant(rel, i, line, what, lines[line - 1] if line else "", end_line=end_line))
         if args.list:
             for m in mutants:
                 print(f"{rel}:{m.line}: {m.what}: {m.source_line.strip()}")
             continue
-        print(f"{rel}: {len(mutants)} mutants, tests {' '.join(conf['tests'])}", flush=True)
+        sample = f" (every {args.every}th of {len(found)})" if args.every > 1 else ""
+        print(f"{rel}: {len(mutants)} mutants{sample}, tests {' '.join(conf['tests'])}", flush=True)
         started = time.monotonic()
         trace_file = Path(f"/tmp/animspec-mutation-trace-{os.getpid()}.json")
         pid = os.fork()

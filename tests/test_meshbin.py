@@ -363,6 +363,17 @@ def test_declared_counts_equal_to_the_lists_are_dropped():
 # --- writing errors ---------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("corner", range(4))
+@pytest.mark.parametrize("part", ["vertices", "normals", "uvs"])
+def test_face_index_errors_name_the_corner(part, corner):
+    indices = [0, 0, 0, 0]
+    indices[corner] = 40000  # past int16
+    face = Face(**{"vertices": (0, 0, 0, 0), "normals": (0, 0, 0, 0), "uvs": (0, 0, 0, 0), part: tuple(indices)})
+    with pytest.raises(WriteError) as info:
+        write_bytes(MeshbinFile(faces=[face]))
+    assert info.value.field == f"{part[:-1] if part != 'vertices' else 'vertex'}_indices[0].i{corner}"
+
+
 @pytest.mark.parametrize(
     "model, field",
     [

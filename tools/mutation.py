@@ -222,6 +222,14 @@ class _Sites(ast.NodeVisitor):
     def visit_Call(self, node):
         if isinstance(node.func, ast.Name) and node.func.id in ("isinstance", "issubclass") and len(node.args) == 2:
             _unordered(node.args[1])
+        # "u1" is a numpy type only where numpy takes one (elsewhere it may be a field name).
+        name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        if name in ("dtype", "frombuffer", "astype", "view", "array", "asarray", "zeros", "empty", "full", "ones"):
+            for arg in node.args:
+                arg.dtype = True
+        for keyword in node.keywords:
+            if keyword.arg == "dtype":
+                keyword.value.dtype = True
         self.generic_visit(node)
 
     def visit_BinOp(self, node):
@@ -292,7 +300,7 @@ class _Sites(ast.NodeVisitor):
             new = value * 2 if value else 1.0
             self._site(node, f"{value!r} -> {new!r}", lambda: setattr(node, "value", new))
         elif isinstance(value, str) and STRUCT_FORMAT.match(value) and len(value) > 1 or (
-            isinstance(value, str) and DTYPE_STRING.match(value)
+            isinstance(value, str) and DTYPE_STRING.match(value) and (value[0] in "<>|=" or getattr(node, "dtype", False))
         ):
             single_bytes = not DTYPE_STRING.match(value) and set(value.lstrip("<>=!@")) <= set("0123456789bBxcs?")
             for i, ch in enumerate(value):
@@ -313,6 +321,8 @@ class _Sites(ast.NodeVisitor):
             self._site(node, f"{kind}: items {i} and {i + 1} swapped", mutate)
 
     def visit_Tuple(self, node):
+        if len(node.elts) == 2 and isinstance(node.elts[0], ast.Constant) and isinstance(node.elts[0].value, str):
+            node.elts[1].dtype = True  # a (name, type) field of a structured dtype
         if isinstance(node.ctx, ast.Load) and not getattr(node, "unordered", False) and 2 <= len(node.elts) <= 8:
             self._swap_items(node, node.elts, "tuple")
         self.generic_visit(node)

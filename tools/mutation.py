@@ -35,6 +35,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "python" / "animspec"
+# This script's folder comes first on sys.path, and tools/fuzz.py would shadow tests/fuzz/.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
 # Module (path under python/animspec) -> the tests that cover it, fastest first (pytest
 # runs with -x, so a mutant is usually killed by the first file). "only": the functions

@@ -595,3 +595,79 @@ def test_engine_and_reference_agree_on_a_dense_exported_clip():
     ref = sample_reference_frames(anim, engine.frames.astype(float))
     diff = np.abs(engine.rotations_float() - ref.rotations)
     assert diff.max() < 3 / ONE
+
+
+# --- gaps a mutation run found (issue 17) --------------------------------------------------------
+
+
+def test_vsync_deltas_accept_zero_and_refuse_negatives():
+    assert vsync_deltas(0) == [] and vsync_deltas(3, 0) == [0, 0, 0] and vsync_deltas(2, 2) == [2, 2]
+    for args in ((-1,), (1, -1)):
+        with pytest.raises(ValueError, match="non-negative"):
+            vsync_deltas(*args)
+
+
+def test_key_views_of_translation_and_unknown_keys():
+    # x = 0x0002_0001 -> w = low half 1, x = high half 2; y = 0xFFFF_FFFD (-3) -> y = -3, z = -1.
+    assert key_rotation_view(TranslationKey(0, 0x0002_0001, -3, 7)) == (1, 2, -3, -1)
+    assert key_rotation_view(UnknownKey(0, 9)) == (0, 0, 0, 0)
+
+
+def test_a_clip_without_tracks_has_no_joints():
+    assert play_engine(clip([], 5), [1, 1]).rotations.shape == (2, 0, 4)
+    assert sample_reference_frames(clip([], 5), [0.0]).rotations.shape == (1, 0, 4)
+    assert EngineSkeleton().current_frame == 0 and EngineSkeleton(animation=clip([], 5)).current_frame == 0
+
+
+def test_held_key_is_the_engine_s_normalise_worked_by_hand():
+    # (4000, 100, 0, 0): s = 16000000 >> 12 + 10000 >> 12 = 3906 + 2 = 3908. squareRoot(3908):
+    # x0 = 1954, x1 = 8192; 5073, 3155; 4114, 3890; 4002, 3999; 4000, 4001 -> 4000.
+    # r = 4096 * 4096 // 4000 = 4194; (4000 * 4194) >> 12 = 4095, (100 * 4194) >> 12 = 102.
+    anim = clip([Track(0, [rot(2, (4000, 100, 0, 0))])], length=6, looping=False)
+    out = play_engine(anim, [1, 2, 9, 1])  # a tick samples, then advances by its delta
+    assert out.frames.tolist() == [0, 1, 3, 5]  # before the key, on it, after it, clamped
+    assert out.rotations[:, 0].tolist() == [[4095, 102, 0, 0]] * 4
+
+
+def test_keys_on_the_same_frame_take_the_last_of_them():
+    # Frames 0, 5, 5, 9: at frame 5 the first bracket [k, k+1) holding 5 is [k2, k3), so k2
+    # shows (normalised), not k1.
+    keys = [rot(0, (0, 0, ONE, 0)), rot(5, (0, ONE, 0, 0)), rot(5, IDENT), rot(9, (0, 0, 0, ONE))]
+    anim = clip([Track(0, keys)], length=10)
+    out = play_engine(anim, [5, 1])
+    assert out.frames.tolist() == [0, 5] and out.rotations[1, 0].tolist() == list(IDENT)
+    sk = EngineSkeleton(animation=anim)
+    sk.play(5)
+    assert sk.play(1) == 5 and sk.local_rotations[0] == IDENT
+
+
+def test_reference_brackets_before_between_and_after_keys():
+    # Translation x: 1.0 at frame 4, 3.0 at frame 8, 4.0 at frame 9. Before the first key it
+    # holds, then lerps (frame 6: half way, 8.5: half way over a one-frame span), then holds.
+    keys = [TranslationKey(4, ONE, 0, 0), TranslationKey(8, 3 * ONE, 0, 0), TranslationKey(9, 4 * ONE, 0, 0)]
+    anim = clip([Track(0, keys)], length=12, looping=False)
+    r = sample_reference_frames(anim, [0, 4, 6, 8, 8.5, 9, 11])
+    assert r.translations[:, 0, 0].tolist() == [1.0, 1.0, 2.0, 3.0, 3.5, 4.0, 4.0]
+    assert r.has_translation.tolist() == [True] and r.has_rotation.tolist() == [False]
+
+
+def test_reference_rotation_flags_and_rest_rotations():
+    anim = clip([Track(1, [rot(0, (0, ONE, 0, 0))])], length=4)
+    rest = [(0, 0, 0, 2 * ONE), (ONE, 0, 0, 0)]  # not unit: normalised
+    r = sample_reference_frames(anim, [0, 1], rest_rotations=rest)
+    assert r.has_rotation.tolist() == [False, True]
+    assert r.rotations[:, 0].tolist() == [[0.0, 0.0, 0.0, 1.0]] * 2
+    assert r.rotations[:, 1].tolist() == [[0.0, 1.0, 0.0, 0.0]] * 2
+    assert sample_reference_frames(anim, [0], rest_rotations=rest, num_joints=2).rotations.shape == (1, 2, 4)
+    for bad in ([(ONE, 0, 0)] * 2, [ONE, 0, 0, 0], [[[ONE, 0, 0, 0]]] * 2):
+        with pytest.raises(ValueError, match="shape"):
+            sample_reference_frames(anim, [0], rest_rotations=bad)
+    with pytest.raises(ValueError, match="num_joints disagrees"):
+        sample_reference_frames(anim, [0], rest_rotations=rest, num_joints=3)
+
+
+def test_reference_frames_of_a_one_frame_clip():
+    # Looping: frame 2.5 is 0.5 into the only frame; one-shot: clamped to 0.
+    assert sample_reference_frames(clip([], 1, looping=True), [2.5]).frames.tolist() == [0.5]
+    assert sample_reference_frames(clip([], 1, looping=False), [2.5]).frames.tolist() == [0.0]
+    assert sample_reference_frames(clip([], 0), [2.5]).frames.tolist() == [0.0]

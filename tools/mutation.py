@@ -91,6 +91,7 @@ MODULES: dict[str, dict] = {
 # Survivors that are equivalent mutants: (module, stripped source line, mutation) -> why.
 # Kept by source text, not line number, so an edit elsewhere in the module keeps them.
 _UNUSED = "the constant is not used anywhere in the package (it names the width for readers)"
+_NO_BLEND = "the engine's blend factor is always 0 (integer (current - prev) / frameDiff below 1)"
 _ZERO_QUOTIENT = "at 0 the quotient is 0 whatever sign is chosen, and a divisor of 0 raises before"
 EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("fixed_point.py", "INT16_MIN, INT16_MAX = -0x8000, 0x7FFF", "32768 -> 32769"): _UNUSED,
@@ -118,6 +119,29 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "key_type is only compared with ROTATION (0), and a 0 byte is 0 signed or unsigned",
     ("animbin/fastread.py", 'return Name(text, field[len(text) + 1 :] if len(text) < NAME_FIELD_SIZE else b"")', "Lt -> LtE"):
         "at 32 bytes of text the slice field[33:] of the 32-byte field is b'' too",
+    # The engine never blends: (current - prev.frame) / frameDiff is an integer division with
+    # 0 <= current - prev.frame < frameDiff, so the quotient is 0 wherever it is used, the
+    # factor is 0 and the second product of the blend is 0 (spec: sparse keys step).
+    **{("animbin/playback.py", line, what): _NO_BLEND for line, whats in {
+        "safe = np.where(den == 0, 1, den)": ["0 -> 1", "1 -> 0"],
+        "return np.where(den == 0, 0, np.where((num < 0) != (safe < 0), -q, q))":
+            ["0 -> 1", "NotEq -> Eq", "Lt -> LtE", "tuple: items 1 and 2 swapped", "drop USub"],
+        "factor = np.where(frame_diff > 0, quotient * FP12_ONE, 0)  # int * 1.0_fp: raw *= q":
+            ["Mult -> FloorDiv", "Gt -> GtE"],
+        "blended = mul_short_array(f_prev[:, None], rot[prev]).astype(np.int32) \\": ["Add -> Sub"],
+        "factor = wrap_int32(trunc_div(current - prev.frame, frame_diff) * FP12_ONE) if frame_diff > 0 else 0":
+            ["Mult -> FloorDiv"],
+    }.items() for what in whats},
+    ("animbin/playback.py", "factor = ((factor + 0x8000_0000) & 0xFFFF_FFFF) - 0x8000_0000  # int32", "Add -> Sub"):
+        "adding or subtracting 2**31 is the same modulo 2**32",
+    ("animbin/playback.py", "last_tick = np.where(writer >= 0, ticks[:, None], -1)", "1 -> 0"):
+        "a joint with no write up to a tick then points at tick 0, whose writer entry is -1 for it too (no write)",
+    ("animbin/playback.py", "t = np.where(span > 0, (frames - key_frames[i0]) / np.where(span > 0, span, 1.0), 0.0)", "0.0 -> 1.0"):
+        "span is 0 only when i0 == i1 (searchsorted puts i0 on the last of equal frames), and then t does not matter",
+    ("animbin/playback.py", "return i0, i1, np.clip(t, 0.0, 1.0)", "1.0 -> 2.0"):
+        "a frame lies before key i1 (searchsorted), so t < 1 already",
+    ("animbin/playback.py", "rest_q = np.asarray(rest_rotations, dtype=np.float64) / FP12_ONE", "Div -> Mult"):
+        "the rest rotations are normalised right after: any positive scale gives the same unit quaternion",
     ("kaitai_read.py", 'if not isinstance(child, KaitaiStruct) or not getattr(child, "_debug", None):', "Or -> And"):
         "a child that is a struct with no field started yet is entered, and the loop stops at its empty "
         "_debug before changing the path or the offset; anything else stops here either way",

@@ -91,3 +91,20 @@ def test_65536_keys_cannot_be_written():
 
 def test_trailing_nuls_of_a_name_tail_are_padding():
     assert Name(b"a", b"xy\0\0") == Name(b"a", b"xy")
+
+
+def test_json_dump_keeps_the_spec_s_field_order():
+    # A person edits the dump: fields come in the order the file stores them.
+    from animspec.animbin import Marker, TranslationKey, UnknownKey
+
+    anim = Animation(Name(b"walk", b"\x07"), 9, [Track(2, [RotationKey(0, 4096, 0, 0, 0), TranslationKey(1, 1, 2, 3),
+                                                          UnknownKey(2, 5)], 1)], [Marker(Name(b"step"), 4)], 1)
+    doc = to_json(AnimbinFile([anim], trailing=b"\xaa"))
+    assert list(doc) == ["format", "version", "animations", "trailing"]
+    (a,) = doc["animations"]
+    assert list(a) == ["name", "name_tail", "flags", "length", "tracks", "markers"]
+    assert list(a["tracks"][0]) == ["type", "joint_id", "keys"]
+    assert [list(k) for k in a["tracks"][0]["keys"]] == [
+        ["frame", "key_type", "rotation"], ["frame", "key_type", "translation"], ["frame", "key_type"]]
+    assert a["markers"] == [{"name": "step", "frame": 4}] and list(a["markers"][0]) == ["name", "frame"]
+    assert (a["name"], a["name_tail"], doc["trailing"]) == ("walk", "07", "aa")

@@ -512,3 +512,10 @@ def test_example_skeleton_fits_swing_animbin():
     joints = {t.joint_id for a in read_animbin(EXAMPLES / "swing.animbin").animations for t in a.tracks}
     assert joints <= set(range(sk.bone_count))
     assert sorted(set(m.vertex_bones)) == [0, 1, 2, 3]
+
+
+def test_json_has_skeleton_only_from_version_2():
+    # Version 1 files have no skeleton flag, so their dump has none; version 2 has it even at 0.
+    assert "has_skeleton" not in to_json(MeshbinFile(version=1))
+    assert "has_skeleton" not in to_json(MeshbinFile(version=0))
+    assert to_json(MeshbinFile(version=2))["has_skeleton"] == 0

@@ -51,6 +51,9 @@ def test_flat_pose_uses_each_joint_base_state(walk):
     # The world rotation of a root is its local one: its columns are Rz(angle)'s.
     np.testing.assert_allclose(pose.world[1][:3, :3], [[COS, -SIN, 0], [SIN, COS, 0], [0, 0, 1]], rtol=0, atol=1e-12)
     np.testing.assert_allclose(pose.translations[2], [0, 0, SPINE_Z], rtol=0, atol=1e-12)
+    # spine_01 turns about X: (qx, qw) = (-858, 32756), so w, x = (32756, -858) / |(32756, -858)|.
+    n = math.sqrt(32756 * 32756 + 858 * 858)  # sqrt(1073691700)
+    np.testing.assert_allclose(pose.rotations[2], [32756 / n, -858 / n, 0, 0], rtol=0, atol=1e-12)
 
 
 def test_pose_on_a_named_skeleton_matches_by_hash(walk):
@@ -71,6 +74,34 @@ def test_pose_on_a_named_skeleton_matches_by_hash(walk):
     # hip_marker is pelvis's (1, 0, 0) turned by pelvis: (cos, sin, 0) above pelvis.
     np.testing.assert_allclose(pose.positions[4], [COS, SIN, PELVIS_Z], rtol=0, atol=1e-12)
     np.testing.assert_allclose(pose.positions[3], [1, 0, 0], rtol=0, atol=1e-12)
+    # The rig itself is not changed: the pose works on copies of its rest values.
+    np.testing.assert_array_equal(rig.rest_rotation, np.tile([1.0, 0, 0, 0], (5, 1)))
+    np.testing.assert_array_equal(rig.rest_translation[1], [0, 0, 5])
+
+
+def test_matches_pair_the_clip_joint_with_the_bone(walk):
+    # Bones in another order than the clip's joints: pelvis (clip joint 1) is bone 0.
+    rig = Skeleton(np.array([-1, -1]), np.zeros((2, 3)), np.tile([1.0, 0, 0, 0], (2, 1)), ["pelvis", "root"])
+    pose = base_pose(walk, rig)
+    assert pose.matched == [(0, 1), (1, 0)]
+    np.testing.assert_allclose(pose.translations[0], [0, 0, PELVIS_Z], rtol=0, atol=1e-12)
+
+
+def test_joints_without_a_record_or_with_the_ffffffff_hash_are_not_posed():
+    # Appendix A: Joint Hashes root, pelvis, FFFFFFFF over 2 Base State records. Swapping the
+    # last two hashes gives root, FFFFFFFF (with record 1), pelvis (no record): only root poses.
+    from test_animclip_support import appendix_a
+
+    from animspec.animclip import read_bytes
+
+    data = bytearray(appendix_a())
+    hashes = 36 + 0x110
+    assert data[hashes + 4 : hashes + 8] == bytes.fromhex("3fb3598e") and data[hashes + 8 : hashes + 12] == b"\xff" * 4
+    data[hashes + 4 : hashes + 12] = data[hashes + 8 : hashes + 12] + data[hashes + 4 : hashes + 8]
+    pose = base_pose(read_bytes(bytes(data)).clip(["root", "x", "pelvis"]))
+    assert pose.skeleton.names == ["root"] and pose.matched == [(0, 0)]
+    pose = base_pose(read_bytes(appendix_a()).clip(["root", "pelvis"]))  # the third hash has no record
+    assert pose.skeleton.names == ["root", "pelvis"] and pose.matched == [(0, 0), (1, 1)]
 
 
 def test_custom_track_sampling():
@@ -81,3 +112,9 @@ def test_custom_track_sampling():
     assert sample_custom_track(values, 30.0, frame=-2) == 0.0
     with pytest.raises(ValueError, match="fps"):
         sample_custom_track(values, 0.0, seconds=1.0)
+    with pytest.raises(ValueError, match="fps"):
+        sample_custom_track(values, -30.0, seconds=1.0)
+    assert sample_custom_track(values, 0.5, seconds=2.0) == 1.0  # a slow clip: frame 1
+    assert sample_custom_track(np.array([2.5]), 30.0, frame=4) == 2.5  # one value: always it
+    with pytest.raises(ValueError, match="no values"):
+        sample_custom_track(np.array([]), 30.0, frame=0)

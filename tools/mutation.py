@@ -142,6 +142,8 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "a frame lies before key i1 (searchsorted), so t < 1 already",
     ("animbin/playback.py", "rest_q = np.asarray(rest_rotations, dtype=np.float64) / FP12_ONE", "Div -> Mult"):
         "the rest rotations are normalised right after: any positive scale gives the same unit quaternion",
+    ("animclip/pose.py", "if not fps or not np.isfinite(fps) or fps <= 0:", "LtE -> Lt"):
+        "an fps of 0 is already refused by `not fps`",
     ("kaitai_read.py", 'if not isinstance(child, KaitaiStruct) or not getattr(child, "_debug", None):', "Or -> And"):
         "a child that is a struct with no field started yet is entered, and the loop stops at its empty "
         "_debug before changing the path or the offset; anything else stops here either way",

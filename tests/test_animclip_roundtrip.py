@@ -365,3 +365,41 @@ def test_unwritable_models_name_the_field(model, field):
     with pytest.raises(WriteError) as info:
         write_bytes(model)
     assert info.value.field == field
+
+
+@pytest.mark.parametrize("make, record, what", [
+    (lambda tail: JointHashes(trailing=tail), 4, "hash"),
+    (lambda tail: CustomTracks(trailing=tail), 40, "40-byte entry"),
+    (lambda tail: CustomTrackData(trailing=tail), 4, "value"),
+    (lambda tail: SampleElem(padding=tail), 5, "element"),
+    (lambda tail: TriggerJointNames(trailing=tail), 4, "hash"),
+    (lambda tail: TriggerData(trailing=tail), 16, "16-byte record"),
+])
+def test_a_tail_as_long_as_a_record_is_refused(make, record, what):
+    # A tail of one record would read back as one more record: record - 1 bytes is the most.
+    model = AnimclipFile(sections=[make(bytes(range(record - 1)))])
+    assert read_bytes(write_bytes(model)) == model
+    with pytest.raises(WriteError) as info:
+        write_bytes(AnimclipFile(sections=[make(bytes(record))]))
+    field = "padding" if record == 5 else "trailing"
+    assert info.value.field == f"sections[0].{field}"
+    assert info.value.reason == f"{record} bytes would read back as another {what}; at most {record - 1} fit here"
+
+
+def test_sample_elem_values_are_unsigned_32_bit():
+    model = AnimclipFile(sections=[SampleElem(np.array([0xFFFFFFFF, 0x80000000], "<u4"), np.array([1, 2], "u1"))])
+    data = write_bytes(model)
+    assert data.endswith(bytes.fromhex("ffffffff 00000080 01 02"))
+    assert read_bytes(data) == model
+
+
+def test_base_state_shorter_than_built_says_is_written_as_the_parser_cuts_it():
+    # Built says 3 joint records; the payload holds 2 (+ 8 extra bytes): the parser reads the
+    # whole records that fit (40 - 40 % 16 = 32 bytes), so such a model writes and reads back.
+    base = BaseState(joints=np.zeros(2, JOINT_DTYPE), extra=bytes(range(8)))
+    model = AnimclipFile(sections=[Built(num_joints=3), base])
+    data = write_bytes(model)
+    back = read_bytes(data)
+    (read_base,) = [s for s in back.sections if isinstance(s, BaseState)]
+    assert len(read_base.joints) == 2 and read_base.extra == bytes(range(8))
+    assert write_bytes(back) == data

@@ -144,6 +144,8 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "the rest rotations are normalised right after: any positive scale gives the same unit quaternion",
     ("animclip/pose.py", "if not fps or not np.isfinite(fps) or fps <= 0:", "LtE -> Lt"):
         "an fps of 0 is already refused by `not fps`",
+    ("animclip/write.py", '_short_tail(section.padding, 5, f"{at}.padding", "element")', "statements at lines 230 and 231 swapped"):
+        "the check raises before the payload is returned either way; the half-written buffer is dropped",
     ("kaitai_read.py", 'if not isinstance(child, KaitaiStruct) or not getattr(child, "_debug", None):', "Or -> And"):
         "a child that is a struct with no field started yet is entered, and the loop stops at its empty "
         "_debug before changing the path or the offset; anything else stops here either way",

@@ -92,6 +92,9 @@ MODULES: dict[str, dict] = {
 # Kept by source text, not line number, so an edit elsewhere in the module keeps them.
 _UNUSED = "the constant is not used anywhere in the package (it names the width for readers)"
 _NO_BLEND = "the engine's blend factor is always 0 (integer (current - prev) / frameDiff below 1)"
+_ONE_PLACE = "the magic can be at only one of bytes 1, 2 and 3 (its letters collide), so the probing order never matters"
+_PLAIN_DAT1 = ("a plain DAT1 (magic at byte 0) cannot hold the magic at byte 1, 2 or 3 too, so the LZ4 probe "
+               "that follows finds nothing and the body is handed on unchanged either way")
 _ZERO_QUOTIENT = "at 0 the quotient is 0 whatever sign is chosen, and a divisor of 0 raises before"
 EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("fixed_point.py", "INT16_MIN, INT16_MAX = -0x8000, 0x7FFF", "32768 -> 32769"): _UNUSED,
@@ -146,6 +149,12 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "an fps of 0 is already refused by `not fps`",
     ("animclip/write.py", '_short_tail(section.padding, 5, f"{at}.padding", "element")', "statements at lines 230 and 231 swapped"):
         "the check raises before the payload is returned either way; the half-written buffer is dropped",
+    ("animclip/compression.py", "_PROBE_ORDER = (2, 1, 3)", "tuple: items 0 and 1 swapped"): _ONE_PLACE,
+    ("animclip/compression.py", "_PROBE_ORDER = (2, 1, 3)", "tuple: items 1 and 2 swapped"): _ONE_PLACE,
+    ("animclip/compression.py", "return body[:4] != DAT1_MAGIC and _magic_offset(body) is not None", "4 -> 5"): _PLAIN_DAT1,
+    ("animclip/compression.py", "if body[:4] == DAT1_MAGIC:", "4 -> 5"): _PLAIN_DAT1,
+    ("animclip/compression.py", 'if len(data) == size and (whose != "the DAT1 header\'s" or data[8:12] == struct.pack("<I", size)):',
+     "format '<I' -> '<i'"): "sizes here are at most 2**30 (larger ones are refused above): signed and unsigned pack them alike",
     ("kaitai_read.py", 'if not isinstance(child, KaitaiStruct) or not getattr(child, "_debug", None):', "Or -> And"):
         "a child that is a struct with no field started yet is entered, and the loop stops at its empty "
         "_debug before changing the path or the offset; anything else stops here either way",

@@ -671,3 +671,11 @@ def test_reference_frames_of_a_one_frame_clip():
     assert sample_reference_frames(clip([], 1, looping=True), [2.5]).frames.tolist() == [0.5]
     assert sample_reference_frames(clip([], 1, looping=False), [2.5]).frames.tolist() == [0.0]
     assert sample_reference_frames(clip([], 0), [2.5]).frames.tolist() == [0.0]
+
+
+def test_sample_times_edges():
+    # Nothing to sample in no time; a duration a hair over a whole number of samples (float
+    # rounding, under 1e-9) does not add one, a bit more does.
+    assert sample_times(0.0, 50).size == 0 and sample_times(-1.0, 50).size == 0
+    assert sample_times(1 + 0.5e-9, 1.0).tolist() == [0.0]
+    assert sample_times(1 + 1.5e-9, 1.0).tolist() == [0.0, 1.0]

@@ -155,6 +155,13 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("animclip/compression.py", "if body[:4] == DAT1_MAGIC:", "4 -> 5"): _PLAIN_DAT1,
     ("animclip/compression.py", 'if len(data) == size and (whose != "the DAT1 header\'s" or data[8:12] == struct.pack("<I", size)):',
      "format '<I' -> '<i'"): "sizes here are at most 2**30 (larger ones are refused above): signed and unsigned pack them alike",
+    ("animclip/write.py", "offsets = [0] * n", "0 -> 1"):
+        "every entry is set by the loop over layout_order(), a permutation of the sections",
+    ("animclip/write.py", "if pos > 0xFFFF_FFFF:", "Gt -> GtE"):
+        "at exactly 2**32 bytes the table writer refuses len_dat1 as a u4 instead: a WriteError naming len_dat1 either way",
+    ("animclip/write.py", "if any(o is None for o in offsets) or not 0 <= size <= 0xFFFF_FFFF:", "LtE -> Lt"):
+        "a recorded size of 0 cannot hold the tables, and one of 2**32 - 1 cannot be covered by a model in memory: "
+        "the exact layout is given up (None) either way",
     ("kaitai_read.py", 'if not isinstance(child, KaitaiStruct) or not getattr(child, "_debug", None):', "Or -> And"):
         "a child that is a struct with no field started yet is entered, and the loop stops at its empty "
         "_debug before changing the path or the offset; anything else stops here either way",

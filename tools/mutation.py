@@ -162,6 +162,9 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("animclip/write.py", "if any(o is None for o in offsets) or not 0 <= size <= 0xFFFF_FFFF:", "LtE -> Lt"):
         "a recorded size of 0 cannot hold the tables, and one of 2**32 - 1 cannot be covered by a model in memory: "
         "the exact layout is given up (None) either way",
+    ("animclip/pose.py", "joints = [j for j in clip.joints if j.hash is not None and j.hash != 0xFFFFFFFF and j.rotation is not None]",
+     "4294967295 -> 4294967296"): "the clip view already leaves FFFFFFFF entries out (ALERT's rule), so none reaches this filter",
+    ("animclip/jsonio.py", 'return "inf" if f > 0 else "-inf"', "0 -> 1"): "f is an infinity here: +inf is above 1 as well as 0",
     ("kaitai_read.py", 'if not isinstance(child, KaitaiStruct) or not getattr(child, "_debug", None):', "Or -> And"):
         "a child that is a struct with no field started yet is entered, and the loop stops at its empty "
         "_debug before changing the path or the offset; anything else stops here either way",

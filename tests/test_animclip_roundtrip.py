@@ -403,3 +403,49 @@ def test_base_state_shorter_than_built_says_is_written_as_the_parser_cuts_it():
     (read_base,) = [s for s in back.sections if isinstance(s, BaseState)]
     assert len(read_base.joints) == 2 and read_base.extra == bytes(range(8))
     assert write_bytes(back) == data
+
+
+def _bits(f) -> int:
+    return int(np.array([f], "<f4").view("<u4")[0])
+
+
+@pytest.mark.parametrize("text, bits", [
+    ("inf", 0x7F800000), ("+inf", 0x7F800000), ("-inf", 0xFF800000), (" -INF ", 0xFF800000),
+    ("nan", 0x7FC00000), ("nan:7fa00001", 0x7FA00001), ("nan:ffffffff", 0xFFFFFFFF), ("nan:0", 0),
+    (1.5, 0x3FC00000), (-2, 0xC0000000),
+])
+def test_f32_json_values_read_to_their_bits(text, bits):
+    from animspec.animclip.jsonio import _read_f32
+    from animspec.jsonpath import JsonNode
+
+    assert _bits(_read_f32(JsonNode(text))) == bits
+
+
+@pytest.mark.parametrize("value, reason", [
+    ("nan:100000000", 'expected a number, "inf", "-inf", "nan" or "nan:XXXXXXXX"'),
+    ("nan:xyz", 'expected a number, "inf", "-inf", "nan" or "nan:XXXXXXXX"'),
+    ("1.5", 'expected a number, "inf", "-inf", "nan" or "nan:XXXXXXXX"'),
+    (True, "expected a number"), (None, "expected a number"), ([1.0], "expected a number"),
+    (1e39, "1e+39 does not fit a 32-bit float"),
+])
+def test_f32_json_refusals(value, reason):
+    from animspec.animclip.jsonio import _read_f32
+    from animspec.errors import JsonInputError
+    from animspec.jsonpath import JsonNode
+
+    with pytest.raises(JsonInputError) as info:
+        _read_f32(JsonNode(value, "$.v"))
+    assert (info.value.json_path, info.value.reason) == ("$.v", reason)
+
+
+def test_u32_json_values_as_integers_or_hex():
+    from animspec.animclip.jsonio import _read_u32
+    from animspec.errors import JsonInputError
+    from animspec.jsonpath import JsonNode
+
+    for value in ("0x9DF23F77", "0X9df23f77", "9DF23F77", 0x9DF23F77):
+        assert _read_u32(JsonNode(value)) == 0x9DF23F77
+    assert _read_u32(JsonNode("0")) == 0 and _read_u32(JsonNode(0xFFFFFFFF)) == 0xFFFFFFFF
+    for value in ("", "0x", "123456789", "xyz", -1, 2**32):
+        with pytest.raises(JsonInputError):
+            _read_u32(JsonNode(value))

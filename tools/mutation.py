@@ -91,7 +91,8 @@ MODULES: dict[str, dict] = {
 # Survivors that are equivalent mutants: (module, stripped source line, mutation) -> why.
 # Kept by source text, not line number, so an edit elsewhere in the module keeps them.
 _UNUSED = "the constant is not used anywhere in the package (it names the width for readers)"
-_NO_BLEND = "the engine's blend factor is always 0 (integer (current - prev) / frameDiff below 1)"
+_NO_BLEND = ("between two different keys the engine's factor is 0 (an integer (current - prev) / frameDiff below 1); "
+             "on one key a whole factor k blends (1 - k) q + k q = q exactly, int16 wrap-around included")
 _ONE_PLACE = "the magic can be at only one of bytes 1, 2 and 3 (its letters collide), so the probing order never matters"
 _PLAIN_DAT1 = ("a plain DAT1 (magic at byte 0) cannot hold the magic at byte 1, 2 or 3 too, so the LZ4 probe "
                "that follows finds nothing and the body is handed on unchanged either way")
@@ -128,7 +129,8 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     **{("animbin/playback.py", line, what): _NO_BLEND for line, whats in {
         "safe = np.where(den == 0, 1, den)": ["0 -> 1", "1 -> 0"],
         "return np.where(den == 0, 0, np.where((num < 0) != (safe < 0), -q, q))":
-            ["0 -> 1", "NotEq -> Eq", "Lt -> LtE", "tuple: items 1 and 2 swapped", "drop USub"],
+            ["0 -> 1", "NotEq -> Eq", "Eq -> NotEq", "Lt -> LtE", "tuple: items 1 and 2 swapped", "drop USub"],
+        "frame_diff = kf[nxt] - kf[prev]": ["Sub -> Add"],
         "factor = np.where(frame_diff > 0, quotient * FP12_ONE, 0)  # int * 1.0_fp: raw *= q":
             ["Mult -> FloorDiv", "Gt -> GtE"],
         "blended = mul_short_array(f_prev[:, None], rot[prev]).astype(np.int32) \\": ["Add -> Sub"],
@@ -165,6 +167,10 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("animclip/pose.py", "joints = [j for j in clip.joints if j.hash is not None and j.hash != 0xFFFFFFFF and j.rotation is not None]",
      "4294967295 -> 4294967296"): "the clip view already leaves FFFFFFFF entries out (ALERT's rule), so none reaches this filter",
     ("animclip/jsonio.py", 'return "inf" if f > 0 else "-inf"', "0 -> 1"): "f is an infinity here: +inf is above 1 as well as 0",
+    ("animclip/jsonio.py", 'd["end_matrix"] = [f32_list(row) for row in np.asarray(s.end_matrix, "<f4")]', "format '<f4' -> '>f4'"):
+        "numpy converts the values to the other byte order: the numbers written are the same",
+    ("animclip/jsonio.py", 'd["start_matrix"] = [f32_list(row) for row in np.asarray(s.start_matrix, "<f4")]', "format '<f4' -> '>f4'"):
+        "numpy converts the values to the other byte order: the numbers written are the same",
     ("kaitai_read.py", 'if not isinstance(child, KaitaiStruct) or not getattr(child, "_debug", None):', "Or -> And"):
         "a child that is a struct with no field started yet is entered, and the loop stops at its empty "
         "_debug before changing the path or the offset; anything else stops here either way",

@@ -449,3 +449,17 @@ def test_u32_json_values_as_integers_or_hex():
     for value in ("", "0x", "123456789", "xyz", -1, 2**32):
         with pytest.raises(JsonInputError):
             _read_u32(JsonNode(value))
+
+
+def test_custom_track_values_given_as_other_numbers():
+    # Lists, float64 and integers are converted to f4; an infinity stays one; a finite value
+    # past the f4 range, or text, is refused.
+    for values in ([0.5, -2.0], np.array([0.5, -2.0]), np.array([1, -3], "<i4")):
+        data = write_bytes(AnimclipFile(sections=[CustomTrackData(values)]))
+        assert list(read_bytes(data).sections[0].values) == [float(v) for v in np.asarray(values)]
+    data = write_bytes(AnimclipFile(sections=[CustomTrackData([np.inf])]))
+    assert read_bytes(data).sections[0].values.tolist() == [np.inf]
+    for values, reason in (([1e39], "a value does not fit a 32-bit float"), (["a"], "expected numbers, found <U1")):
+        with pytest.raises(WriteError) as info:
+            write_bytes(AnimclipFile(sections=[CustomTrackData(values)]))
+        assert (info.value.field, info.value.reason) == ("sections[0].values", reason)

@@ -131,14 +131,13 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "return np.where(den == 0, 0, np.where((num < 0) != (safe < 0), -q, q))":
             ["0 -> 1", "NotEq -> Eq", "Eq -> NotEq", "Lt -> LtE", "tuple: items 1 and 2 swapped", "drop USub"],
         "frame_diff = kf[nxt] - kf[prev]": ["Sub -> Add"],
+        "factor = ((factor + 0x8000_0000) & 0xFFFF_FFFF) - 0x8000_0000  # int32": ["Sub -> Add", "Add -> Sub", "4294967295 -> 4294967296"],
         "factor = np.where(frame_diff > 0, quotient * FP12_ONE, 0)  # int * 1.0_fp: raw *= q":
-            ["Mult -> FloorDiv", "Gt -> GtE"],
+            ["Mult -> FloorDiv", "Gt -> GtE", "0 -> 1"],
         "blended = mul_short_array(f_prev[:, None], rot[prev]).astype(np.int32) \\": ["Add -> Sub"],
         "factor = wrap_int32(trunc_div(current - prev.frame, frame_diff) * FP12_ONE) if frame_diff > 0 else 0":
             ["Mult -> FloorDiv"],
     }.items() for what in whats},
-    ("animbin/playback.py", "factor = ((factor + 0x8000_0000) & 0xFFFF_FFFF) - 0x8000_0000  # int32", "Add -> Sub"):
-        "adding or subtracting 2**31 is the same modulo 2**32",
     ("animbin/playback.py", "last_tick = np.where(writer >= 0, ticks[:, None], -1)", "1 -> 0"):
         "a joint with no write up to a tick then points at tick 0, whose writer entry is -1 for it too (no write)",
     ("animbin/playback.py", "t = np.where(span > 0, (frames - key_frames[i0]) / np.where(span > 0, span, 1.0), 0.0)", "0.0 -> 1.0"):

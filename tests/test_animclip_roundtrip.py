@@ -463,3 +463,24 @@ def test_custom_track_values_given_as_other_numbers():
         with pytest.raises(WriteError) as info:
             write_bytes(AnimclipFile(sections=[CustomTrackData(values)]))
         assert (info.value.field, info.value.reason) == ("sections[0].values", reason)
+
+
+def test_base_state_joints_in_a_wider_structured_array():
+    # Same fields in int32: converted record by record, each range-checked as its field.
+    from animspec.animclip.model import JOINT_FIELDS
+
+    wide = np.zeros(2, [(name, "<i4") for name in JOINT_FIELDS])
+    wide["qw"] = 32767
+    wide["log_scale2"] = 8
+    data = write_bytes(AnimclipFile(sections=[Built(), BaseState(joints=wide)]))
+    (back,) = [x for x in read_bytes(data).sections if isinstance(x, BaseState)]
+    assert back.joints.dtype == JOINT_DTYPE and back.joints["qw"].tolist() == [32767] * 2
+    assert back.joints["log_scale2"].tolist() == [8, 8]
+    wide["qx"][1] = 40000
+    with pytest.raises(WriteError) as info:
+        write_bytes(AnimclipFile(sections=[Built(), BaseState(joints=wide)]))
+    assert (info.value.field, info.value.reason) == ("sections[1].joints.qx", "40000 does not fit (-32768..32767)")
+    for bad in (np.zeros((2, 9), "<i2"), np.zeros((1, 1), JOINT_DTYPE)):
+        with pytest.raises(WriteError, match="1-D structured array") as info:
+            write_bytes(AnimclipFile(sections=[Built(), BaseState(joints=bad)]))
+        assert info.value.field == "sections[1].joints"

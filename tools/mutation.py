@@ -131,6 +131,7 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "return np.where(den == 0, 0, np.where((num < 0) != (safe < 0), -q, q))":
             ["0 -> 1", "NotEq -> Eq", "Eq -> NotEq", "Lt -> LtE", "tuple: items 1 and 2 swapped", "drop USub"],
         "frame_diff = kf[nxt] - kf[prev]": ["Sub -> Add"],
+        "f_prev = (FP12_ONE - factor).astype(np.int16)  # Short(1.0_fp - factor): narrowing": ["Sub -> Add"],
         "factor = ((factor + 0x8000_0000) & 0xFFFF_FFFF) - 0x8000_0000  # int32": ["Sub -> Add", "Add -> Sub", "4294967295 -> 4294967296"],
         "factor = np.where(frame_diff > 0, quotient * FP12_ONE, 0)  # int * 1.0_fp: raw *= q":
             ["Mult -> FloorDiv", "Gt -> GtE", "0 -> 1"],

@@ -484,3 +484,14 @@ def test_base_state_joints_in_a_wider_structured_array():
         with pytest.raises(WriteError, match="1-D structured array") as info:
             write_bytes(AnimclipFile(sections=[Built(), BaseState(joints=bad)]))
         assert info.value.field == "sections[1].joints"
+
+
+def test_pack_int_takes_numpy_integers_and_refuses_bools_and_floats():
+    from animspec.animclip.write import pack_int
+
+    u4 = ("<I", 0, 0xFFFF_FFFF)
+    assert pack_int(u4, np.uint32(0xC96F58F3), "magic") == bytes.fromhex("f3586fc9")
+    assert pack_int(u4, np.int64(7), "magic") == b"\x07\x00\x00\x00"
+    for value in (True, 1.0, np.float32(1)):
+        with pytest.raises(WriteError, match="is not an integer"):
+            pack_int(u4, value, "magic")

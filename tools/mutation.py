@@ -171,6 +171,10 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "numpy converts the values to the other byte order: the numbers written are the same",
     ("animclip/jsonio.py", 'd["start_matrix"] = [f32_list(row) for row in np.asarray(s.start_matrix, "<f4")]', "format '<f4' -> '>f4'"):
         "numpy converts the values to the other byte order: the numbers written are the same",
+    ("animclip/write.py", 'bits = np.frombuffer(data, "<u4")', "format '<u4' -> '<i4'"):
+        "the masks are below 2**31 and & works on the same 32 bits signed or unsigned",
+    ("animclip/write.py", 'if arr.dtype == np.dtype("<f4"):', "format '<f4' -> '>f4'"):
+        "a '<f4' array then takes the conversion path, and converting f4 to f4 keeps every bit (NaN payloads included)",
     ("kaitai_read.py", 'if not isinstance(child, KaitaiStruct) or not getattr(child, "_debug", None):', "Or -> And"):
         "a child that is a struct with no field started yet is entered, and the loop stops at its empty "
         "_debug before changing the path or the offset; anything else stops here either way",

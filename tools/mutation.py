@@ -96,6 +96,8 @@ _NO_BLEND = ("between two different keys the engine's factor is 0 (an integer (c
 _ONE_PLACE = "the magic can be at only one of bytes 1, 2 and 3 (its letters collide), so the probing order never matters"
 _PLAIN_DAT1 = ("a plain DAT1 (magic at byte 0) cannot hold the magic at byte 1, 2 or 3 too, so the LZ4 probe "
                "that follows finds nothing and the body is handed on unchanged either way")
+_CHECK_ORDER = ("a check and a write of the same section swapped: the check still raises before the payload "
+                "is returned, and a half-written buffer is dropped")
 _ZERO_QUOTIENT = "at 0 the quotient is 0 whatever sign is chosen, and a divisor of 0 raises before"
 EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("fixed_point.py", "INT16_MIN, INT16_MAX = -0x8000, 0x7FFF", "32768 -> 32769"): _UNUSED,
@@ -114,7 +116,7 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("fixed_point.py", "if b < 0:", "0 -> 1"): _ZERO_QUOTIENT,
     ("fixed_point.py", "return wrap_int32(idiv(a, b, precision_bits) * sign)", "Mult -> FloorDiv"):
         "sign is 1 or -1, and x * 1 == x // 1, x * -1 == x // -1 for integers",
-    ("fixed_point.py", "scale.setflags(write=False)", "statements at lines 331 and 332 swapped"):
+    ("fixed_point.py", "scale.setflags(write=False)", "statement swapped with the next"):
         "two independent calls (each makes one array read-only); their order changes nothing",
     ("fixed_point.py", "@lru_cache(maxsize=1)", "1 -> 0"):
         "maxsize 0 turns the cache off: the same read-only table is rebuilt on every call, slower but equal",
@@ -149,8 +151,20 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "the rest rotations are normalised right after: any positive scale gives the same unit quaternion",
     ("animclip/pose.py", "if not fps or not np.isfinite(fps) or fps <= 0:", "LtE -> Lt"):
         "an fps of 0 is already refused by `not fps`",
-    ("animclip/write.py", '_short_tail(section.padding, 5, f"{at}.padding", "element")', "statements at lines 230 and 231 swapped"):
-        "the check raises before the payload is returned either way; the half-written buffer is dropped",
+    **{("animclip/write.py", line, "statement swapped with the next"): _CHECK_ORDER for line in (
+        '_short_tail(section.padding, 5, f"{at}.padding", "element")',
+        '_short_tail(section.trailing, 4, f"{at}.trailing", "value")',
+        '_short_tail(section.trailing, 4, f"{at}.trailing", "hash")',
+        '_short_tail(section.trailing, 40, f"{at}.trailing", "40-byte entry")',
+        '_short_tail(section.trailing, 16, f"{at}.trailing", "16-byte record")',
+        'out.raw(_int_array(section.hashes, "<u4", _U4, f"{at}.hashes"), f"{at}.hashes")',
+        '_no_signalling_nan(data, f"{at}.{name}")',
+    )},
+    ("animclip/write.py", 'out.raw(_int_array(section.hashes, "<u4", _U4, f"{at}.hashes"), f"{at}.hashes")', "format '<u4' -> '<i4'"):
+        "the values are range-checked as u4 first, and the cast to i4 keeps their 32 bits: the same bytes",
+    **{("animbin/playback.py", "t = np.where(span > 0, (frames - key_frames[i0]) / np.where(span > 0, span, 1.0), 0.0)", what):
+       "where span is 0, i0 == i1 and t does not matter; where it is 1 the divisor is 1 either way"
+       for what in ("Gt -> GtE", "0 -> 1", "1.0 -> 2.0")},
     ("animclip/compression.py", "_PROBE_ORDER = (2, 1, 3)", "tuple: items 0 and 1 swapped"): _ONE_PLACE,
     ("animclip/compression.py", "_PROBE_ORDER = (2, 1, 3)", "tuple: items 1 and 2 swapped"): _ONE_PLACE,
     ("animclip/compression.py", "return body[:4] != DAT1_MAGIC and _magic_offset(body) is not None", "4 -> 5"): _PLAIN_DAT1,
@@ -402,7 +416,7 @@ class _Sites(ast.NodeVisitor):
                             and isinstance(b.value, ast.Call) and ast.dump(a) != ast.dump(b)):
                         def mutate(body=body, i=i):
                             body[i], body[i + 1] = body[i + 1], body[i]
-                        self._site(a, f"statements at lines {a.lineno} and {b.lineno} swapped", mutate)
+                        self._site(a, "statement swapped with the next", mutate)
         super().generic_visit(node)
 
 

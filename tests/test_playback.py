@@ -617,6 +617,17 @@ def test_a_clip_without_tracks_has_no_joints():
     assert play_engine(clip([], 5), [1, 1]).rotations.shape == (2, 0, 4)
     assert sample_reference_frames(clip([], 5), [0.0]).rotations.shape == (1, 0, 4)
     assert EngineSkeleton().current_frame == 0 and EngineSkeleton(animation=clip([], 5)).current_frame == 0
+    assert EngineSkeleton().local_rotations == [] and EngineSkeleton(animation=clip([], 5)).local_rotations == []
+
+
+def test_joints_without_keys_show_the_identity_rest_or_the_given_one():
+    anim = clip([Track(1, [rot(0, (0, ONE, 0, 0))])], 5)
+    assert play_engine(anim, [1]).rotations[0].tolist() == [list(IDENT), [0, ONE, 0, 0]]
+    rest = [(0, 0, 0, ONE), (ONE, 0, 0, 0)]
+    assert play_engine(anim, [1], rest_rotations=rest).rotations[0].tolist() == [[0, 0, 0, ONE], [0, ONE, 0, 0]]
+    for bad in ([(ONE, 0, 0)] * 2, [ONE, 0, 0, 0]):
+        with pytest.raises(ValueError):
+            play_engine(anim, [1], rest_rotations=bad)
 
 
 def test_held_key_is_the_engine_s_normalise_worked_by_hand():
@@ -627,6 +638,10 @@ def test_held_key_is_the_engine_s_normalise_worked_by_hand():
     out = play_engine(anim, [1, 2, 9, 1])  # a tick samples, then advances by its delta
     assert out.frames.tolist() == [0, 1, 3, 5]  # before the key, on it, after it, clamped
     assert out.rotations[:, 0].tolist() == [[4095, 102, 0, 0]] * 4
+    sk = EngineSkeleton(animation=anim)
+    for delta in (1, 2, 9, 1):
+        sk.play(delta)
+        assert sk.local_rotations[0] == (4095, 102, 0, 0)
 
 
 def test_keys_on_the_same_frame_take_the_last_of_them():

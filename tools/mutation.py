@@ -133,18 +133,23 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "return np.where(den == 0, 0, np.where((num < 0) != (safe < 0), -q, q))":
             ["0 -> 1", "NotEq -> Eq", "Eq -> NotEq", "Lt -> LtE", "tuple: items 1 and 2 swapped", "drop USub"],
         "frame_diff = kf[nxt] - kf[prev]": ["Sub -> Add"],
+        "frame_diff = nxt.frame - prev.frame": ["Sub -> Add"],
         "f_prev = (FP12_ONE - factor).astype(np.int16)  # Short(1.0_fp - factor): narrowing": ["Sub -> Add"],
         "factor = ((factor + 0x8000_0000) & 0xFFFF_FFFF) - 0x8000_0000  # int32": ["Sub -> Add", "Add -> Sub", "4294967295 -> 4294967296"],
         "factor = np.where(frame_diff > 0, quotient * FP12_ONE, 0)  # int * 1.0_fp: raw *= q":
             ["Mult -> FloorDiv", "Gt -> GtE", "0 -> 1"],
         "blended = mul_short_array(f_prev[:, None], rot[prev]).astype(np.int32) \\": ["Add -> Sub"],
         "factor = wrap_int32(trunc_div(current - prev.frame, frame_diff) * FP12_ONE) if frame_diff > 0 else 0":
-            ["Mult -> FloorDiv"],
+            ["Mult -> FloorDiv", "0 -> 1"],
     }.items() for what in whats},
     ("animbin/playback.py", "last_tick = np.where(writer >= 0, ticks[:, None], -1)", "1 -> 0"):
         "a joint with no write up to a tick then points at tick 0, whose writer entry is -1 for it too (no write)",
     ("animbin/playback.py", "t = np.where(span > 0, (frames - key_frames[i0]) / np.where(span > 0, span, 1.0), 0.0)", "0.0 -> 1.0"):
         "span is 0 only when i0 == i1 (searchsorted puts i0 on the last of equal frames), and then t does not matter",
+    ("animbin/playback.py", "i0 = np.clip(idx, 0, n - 1)", "1 -> 0"): "searchsorted(...) - 1 is at most n - 1 already",
+    ("animbin/playback.py", "i0 = np.clip(idx, 0, n - 1)", "Sub -> Add"): "searchsorted(...) - 1 is at most n - 1 already",
+    ("animbin/playback.py", "i1 = np.where(idx < 0, 0, np.minimum(idx + 1, n - 1))", "0 -> 1"):
+        "before the first key (idx < 0) a second index of 1 gives a negative t, clipped to 0: key 0 holds either way",
     ("animbin/playback.py", "return i0, i1, np.clip(t, 0.0, 1.0)", "1.0 -> 2.0"):
         "a frame lies before key i1 (searchsorted), so t < 1 already",
     ("animbin/playback.py", "rest_q = np.asarray(rest_rotations, dtype=np.float64) / FP12_ONE", "Div -> Mult"):

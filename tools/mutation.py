@@ -221,6 +221,7 @@ class Mutant:
     source_line: str
     status: str = ""
     seconds: float = 0.0
+    start_line: int = 0
     end_line: int = 0
     tests_run: int = 0
 
@@ -238,6 +239,18 @@ class _Sites(ast.NodeVisitor):
         self.sites: list[tuple[int, str]] = []
         self._inside = only is None
         self._skip = 0
+        self._statements: list[ast.stmt] = []
+
+    # The tests to run are those that execute the mutant's statement (a multi-line
+    # statement's constants may sit on a line that never gets a line event of its own).
+    def visit(self, node):
+        if isinstance(node, ast.stmt):
+            self._statements.append(node)
+            try:
+                return super().visit(node)
+            finally:
+                self._statements.pop()
+        return super().visit(node)
 
     # One site: record it, and when it is the target, run the mutation.
     def _site(self, node: ast.AST, what: str, mutate) -> None:
@@ -245,7 +258,11 @@ class _Sites(ast.NodeVisitor):
             return
         if self.target == len(self.sites):
             mutate()
-        self.sites.append((getattr(node, "lineno", 0), getattr(node, "end_lineno", None) or getattr(node, "lineno", 0), what))
+        span = self._statements[-1] if self._statements else node
+        if isinstance(span, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and span is not node:
+            span = node  # a default value or a decorator: its own lines (run at import)
+        line = getattr(node, "lineno", 0)
+        self.sites.append((line, getattr(span, "lineno", line), getattr(span, "end_lineno", None) or line, what))
 
     def _scoped(self, node, names):
         if self.only is not None and not self._inside and node.name in self.only:
@@ -439,7 +456,7 @@ def _replace_with(node: ast.UnaryOp, operand: ast.AST) -> None:
         node.op = ast.UAdd()
 
 
-def sites(path: Path, only: list[str] | None) -> list[tuple[int, int, str]]:
+def sites(path: Path, only: list[str] | None) -> list[tuple[int, int, int, str]]:
     visitor = _Sites(only)
     visitor.visit(ast.parse(path.read_text()))
     return visitor.sites
@@ -546,7 +563,7 @@ def tests_for(mutant: Mutant, trace: dict, all_tests: list[str]) -> list[str] | 
     """The tests that run the mutated lines, in the unmutated run's order: all of them for a
     line run at import (a module constant, a default argument), None when no test runs it."""
     chosen: set[str] = set()
-    for line in range(mutant.line, max(mutant.line, mutant.end_line) + 1):
+    for line in range(mutant.start_line or mutant.line, max(mutant.line, mutant.end_line) + 1):
         chosen |= set(trace["lines"].get(str(line), ()))
     if "" in chosen:
         return all_tests
@@ -662,12 +679,12 @@ def main(argv: list[str] | None = None) -> int:
         found = sites(path, only)
         plain = plain_source(path)
         mutants = []
-        for i, (line, end_line, what) in enumerate(found):
+        for i, (line, start_line, end_line, what) in enumerate(found):
             if args.limit is not None and len(mutants) >= args.limit:
                 break
             if i % args.every:
                 continue
-            mutants.append(Mutant(rel, i, line, what, lines[line - 1] if line else "", end_line=end_line))
+            mutants.append(Mutant(rel, i, line, what, lines[line - 1] if line else "", start_line=start_line, end_line=end_line))
         if args.list:
             for m in mutants:
                 print(f"{rel}:{m.line}: {m.what}: {m.source_line.strip()}")

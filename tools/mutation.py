@@ -98,6 +98,9 @@ _PLAIN_DAT1 = ("a plain DAT1 (magic at byte 0) cannot hold the magic at byte 1, 
                "that follows finds nothing and the body is handed on unchanged either way")
 _CHECK_ORDER = ("a check and a write of the same section swapped: the check still raises before the payload "
                 "is returned, and a half-written buffer is dropped")
+_WHOLE_DOMAIN = ("a test compares the whole table with the scalar square root for every int16; this gives the same "
+                 "table (floor((x0 + n / x0) / 2) equals (x0 + n // x0) // 2, and the int16 cast truncates a positive "
+                 "quotient as // does)")
 _ZERO_QUOTIENT = "at 0 the quotient is 0 whatever sign is chosen, and a divisor of 0 raises before"
 EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("fixed_point.py", "INT16_MIN, INT16_MAX = -0x8000, 0x7FFF", "32768 -> 32769"): _UNUSED,
@@ -194,6 +197,8 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "the masks are below 2**31 and & works on the same 32 bits signed or unsigned",
     ("animclip/write.py", 'if arr.dtype == np.dtype("<f4"):', "format '<f4' -> '>f4'"):
         "a '<f4' array then takes the conversion path, and converting f4 to f4 keeps every bit (NaN payloads included)",
+    ("fixed_point.py", "x1 = num // x0", "FloorDiv -> Div"): _WHOLE_DOMAIN,
+    ("fixed_point.py", "recip = (FP12_ONE * FP12_ONE) // x0", "FloorDiv -> Div"): _WHOLE_DOMAIN,
     ("kaitai_read.py", 'if not isinstance(child, KaitaiStruct) or not getattr(child, "_debug", None):', "Or -> And"):
         "a child that is a struct with no field started yet is entered, and the loop stops at its empty "
         "_debug before changing the path or the offset; anything else stops here either way",

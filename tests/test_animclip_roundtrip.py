@@ -495,3 +495,15 @@ def test_pack_int_takes_numpy_integers_and_refuses_bools_and_floats():
     for value in (True, 1.0, np.float32(1)):
         with pytest.raises(WriteError, match="is not an integer"):
             pack_int(u4, value, "magic")
+
+
+@pytest.mark.parametrize("j, joints, things_t, things, extra", [
+    (20, 20, None, 0, 16),  # 20 records + 16 bytes: 16 * J fits, the records are 320 bytes
+    (None, 1, 2, 1, 8),  # Built says T = 2, one 32-byte thing is there (+ 8 bytes): cut to it
+])
+def test_base_state_split_as_the_parser_splits_it(j, joints, things_t, things, extra):
+    base = BaseState(joints=np.zeros(joints, JOINT_DTYPE), things=bytes(32 * things), extra=bytes(range(extra)))
+    model = AnimclipFile(sections=[Built(num_joints=j, num_base_state_things=things_t), base])
+    data = write_bytes(model)
+    (back,) = [x for x in read_bytes(data).sections if isinstance(x, BaseState)]
+    assert (len(back.joints), len(back.things), back.extra) == (joints, 32 * things, bytes(range(extra)))

@@ -168,6 +168,8 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         'out.raw(_int_array(section.hashes, "<u4", _U4, f"{at}.hashes"), f"{at}.hashes")',
         '_no_signalling_nan(data, f"{at}.{name}")',
     )},
+    ("animclip/write.py", 'values = _int_array(section.values, "<u4", _U4, f"{at}.values")', "format '<u4' -> '<i4'"):
+        "the values are range-checked as u4 first, and the cast to i4 keeps their 32 bits: the same bytes",
     ("animclip/write.py", 'out.raw(_int_array(section.hashes, "<u4", _U4, f"{at}.hashes"), f"{at}.hashes")', "format '<u4' -> '<i4'"):
         "the values are range-checked as u4 first, and the cast to i4 keeps their 32 bits: the same bytes",
     **{("animbin/playback.py", "t = np.where(span > 0, (frames - key_frames[i0]) / np.where(span > 0, span, 1.0), 0.0)", what):

@@ -519,3 +519,11 @@ def test_json_has_skeleton_only_from_version_2():
     assert "has_skeleton" not in to_json(MeshbinFile(version=1))
     assert "has_skeleton" not in to_json(MeshbinFile(version=0))
     assert to_json(MeshbinFile(version=2))["has_skeleton"] == 0
+
+
+def test_a_face_count_above_2_31_is_kept_unsigned():
+    # num_faces is only declared (the loader derives faces from num_indices); any u4 is kept.
+    data = header(2, 0, 0, 0xFFFFFFF0, 0, 0) + bytes(12)
+    m = read_bytes(data)
+    assert m.declared_faces == 0xFFFFFFF0 and m.faces == []
+    assert write_bytes(m) == data

@@ -694,3 +694,9 @@ def test_sample_times_edges():
     assert sample_times(0.0, 50).size == 0 and sample_times(-1.0, 50).size == 0
     assert sample_times(1 + 0.5e-9, 1.0).tolist() == [0.0]
     assert sample_times(1 + 1.5e-9, 1.0).tolist() == [0.0, 1.0]
+
+
+def test_reference_ignores_tracks_past_the_joint_count():
+    anim = clip([Track(0, [rot(0, (0, ONE, 0, 0))]), Track(1, [rot(0, (0, 0, ONE, 0))])], 4)
+    r = sample_reference_frames(anim, [0], num_joints=1)
+    assert r.rotations.tolist() == [[[0.0, 1.0, 0.0, 0.0]]] and r.has_rotation.tolist() == [True]

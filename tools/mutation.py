@@ -101,6 +101,7 @@ _CHECK_ORDER = ("a check and a write of the same section swapped: the check stil
 _WHOLE_DOMAIN = ("a test compares the whole table with the scalar square root for every int16; this gives the same "
                  "table (floor((x0 + n / x0) / 2) equals (x0 + n // x0) // 2, and the int16 cast truncates a positive "
                  "quotient as // does)")
+_LABELS_ONLY = "two fields of one type swapped in a structured dtype: only the labels move, and records are read by position"
 _ZERO_QUOTIENT = "at 0 the quotient is 0 whatever sign is chosen, and a divisor of 0 raises before"
 EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("fixed_point.py", "INT16_MIN, INT16_MAX = -0x8000, 0x7FFF", "32768 -> 32769"): _UNUSED,
@@ -201,6 +202,19 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "a '<f4' array then takes the conversion path, and converting f4 to f4 keeps every bit (NaN payloads included)",
     ("fixed_point.py", "x1 = num // x0", "FloorDiv -> Div"): _WHOLE_DOMAIN,
     ("fixed_point.py", "recip = (FP12_ONE * FP12_ONE) // x0", "FloorDiv -> Div"): _WHOLE_DOMAIN,
+    # Two fields of the same type swapped in a structured dtype: only the labels move, and
+    # the reader takes records by position (.tolist()), so the values are the same.
+    **{("meshbin/fastread.py", line, f"list: items {k} and {k + 1} swapped"): _LABELS_ONLY
+       for line, pairs in {
+           'VEC3_S4 = np.dtype([("x", "<i4"), ("y", "<i4"), ("z", "<i4")])': (0, 1),
+           'COLOUR = np.dtype([("r", "u1"), ("g", "u1"), ("b", "u1")])': (0, 1),
+           'QUAD = np.dtype([("i0", "<i2"), ("i1", "<i2"), ("i2", "<i2"), ("i3", "<i2")])': (0, 1, 2),
+           'VEC3_S2 = np.dtype([("x", "<i2"), ("y", "<i2"), ("z", "<i2")])': (0, 1),
+           'UV = np.dtype([("u", "u1"), ("v", "u1")])': (0,),
+           'BONE = np.dtype([("parent", "i1"), ("px", "<i4"), ("py", "<i4"), ("pz", "<i4"),': (1, 2, 4, 5, 6),
+       }.items() for k in pairs},
+    ("animbin/playback.py", "rest_q[:, 0] = 1.0", "1.0 -> 2.0"):
+        "the rest rotations are normalised right after: (2, 0, 0, 0) is the identity too",
     ("kaitai_read.py", 'if not isinstance(child, KaitaiStruct) or not getattr(child, "_debug", None):', "Or -> And"):
         "a child that is a struct with no field started yet is entered, and the loop stops at its empty "
         "_debug before changing the path or the offset; anything else stops here either way",

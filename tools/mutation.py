@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import copy
 import importlib.abc
 import importlib.util
 import json
@@ -32,6 +31,8 @@ import sys
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "python" / "animspec"
@@ -247,17 +248,14 @@ class Mutant:
     tests_run: int = 0
 
 
-def _is_docstring(node: ast.AST, parent: ast.AST | None) -> bool:
-    return (isinstance(parent, ast.Expr) and isinstance(node, ast.Constant) and isinstance(node.value, str))
-
-
 class _Sites(ast.NodeVisitor):
-    """Every mutation site of a module, in a fixed walk order; ``apply`` mutates one."""
+    """Every mutation site of a module, in a fixed walk order; with ``target``, the walk
+    also applies that site's mutation to the tree."""
 
     def __init__(self, only: list[str] | None, target: int | None = None):
         self.only = only
         self.target = target
-        self.sites: list[tuple[int, str]] = []
+        self.sites: list[tuple[int, int, int, str]] = []  # line, statement's first and last line, what
         self._inside = only is None
         self._skip = 0
         self._statements: list[ast.stmt] = []
@@ -537,9 +535,7 @@ class _LineTrace:
         self.order: list[str] = []
         self.lines: dict[int, set] = {}
 
-    import pytest as _pytest
-
-    @_pytest.hookimpl(hookwrapper=True)
+    @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_setup(self, item):
         test = self.current
         self.current = "file::" + item.nodeid.split("::", 1)[0]

@@ -214,6 +214,20 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
            'UV = np.dtype([("u", "u1"), ("v", "u1")])': (0,),
            'BONE = np.dtype([("parent", "i1"), ("px", "<i4"), ("py", "<i4"), ("pz", "<i4"),': (1, 2, 4, 5, 6),
        }.items() for k in pairs},
+    ("meshbin/fastread.py", 'QUAD = np.dtype([("i0", "<i2"), ("i1", "<i2"), ("i2", "<i2"), ("i3", "<i2")])',
+     "tuple: items 0 and 1 swapped"):
+        "of the four, only ('<i2', 'i2') survives: a field named '<i2' of type 'i2', the native int16, which is "
+        "'<i2' on the little-endian hosts this runs on (the others are killed)",
+    ("meshbin/fastread.py", "header = _HEADER.size + 2 if size > 7 and data[7] > 1 else _HEADER.size", "7 -> 8"):
+        "an 8-byte file is shorter than any header and goes to the generated parser either way",
+    ("meshbin/fastread.py", "if size < header or data[:7] != MAGIC:", "Lt -> LtE"):
+        "a file exactly as long as its header has no bounding box: both paths raise the generated parser's error",
+    ("meshbin/fastread.py", "has_skeleton = num_bones = 0", "0 -> 1"):
+        "for version 1 and below both are replaced further down (has_skeleton 0, declared_bones None)",
+    ("meshbin/fastread.py", "skeleton = version > 1 and has_skeleton != 0", "Gt -> GtE"):
+        "below version 2 has_skeleton is the 0 set above, so the second condition is false anyway",
+    ("meshbin/fastread.py", "skeleton = version > 1 and has_skeleton != 0", "1 -> 0"):
+        "below version 2 has_skeleton is the 0 set above, so the second condition is false anyway",
     ("animbin/playback.py", "rest_q[:, 0] = 1.0", "1.0 -> 2.0"):
         "the rest rotations are normalised right after: (2, 0, 0, 0) is the identity too",
     ("kaitai_read.py", 'if not isinstance(child, KaitaiStruct) or not getattr(child, "_debug", None):', "Or -> And"):

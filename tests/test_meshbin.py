@@ -527,3 +527,11 @@ def test_a_face_count_above_2_31_is_kept_unsigned():
     m = read_bytes(data)
     assert m.declared_faces == 0xFFFFFFF0 and m.faces == []
     assert write_bytes(m) == data
+
+
+@pytest.mark.parametrize("version", [0, 1])
+def test_versions_before_2_have_no_skeleton_fields(version):
+    data = header(version, 0, 0, 0, 0, 0) + bytes(12)
+    m = read_bytes(data)
+    assert (m.has_skeleton, m.declared_bones, m.bones, m.vertex_bones) == (0, None, [], [])
+    assert write_bytes(m) == data

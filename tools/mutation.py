@@ -228,6 +228,10 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "below version 2 has_skeleton is the 0 set above, so the second condition is false anyway",
     ("meshbin/fastread.py", "skeleton = version > 1 and has_skeleton != 0", "1 -> 0"):
         "below version 2 has_skeleton is the 0 set above, so the second condition is false anyway",
+    ("meshbin/fastread.py", "has_skeleton=has_skeleton if version > 1 else 0,", "Gt -> GtE"):
+        "below version 2 has_skeleton is already 0",
+    ("meshbin/fastread.py", "has_skeleton=has_skeleton if version > 1 else 0,", "1 -> 0"):
+        "below version 2 has_skeleton is already 0",
     ("animbin/playback.py", "rest_q[:, 0] = 1.0", "1.0 -> 2.0"):
         "the rest rotations are normalised right after: (2, 0, 0, 0) is the identity too",
     ("kaitai_read.py", 'if not isinstance(child, KaitaiStruct) or not getattr(child, "_debug", None):', "Or -> And"):

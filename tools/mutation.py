@@ -103,6 +103,8 @@ _WHOLE_DOMAIN = ("a test compares the whole table with the scalar square root fo
                  "table (floor((x0 + n / x0) / 2) equals (x0 + n // x0) // 2, and the int16 cast truncates a positive "
                  "quotient as // does)")
 _LABELS_ONLY = "two fields of one type swapped in a structured dtype: only the labels move, and records are read by position"
+_NO_BONES = ("below version 2 num_bones is the 0 set above and there are no bones, and the model turns a declared "
+             "count equal to the bones it has into None (derived)")
 _ZERO_QUOTIENT = "at 0 the quotient is 0 whatever sign is chosen, and a divisor of 0 raises before"
 EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("fixed_point.py", "INT16_MIN, INT16_MAX = -0x8000, 0x7FFF", "32768 -> 32769"): _UNUSED,
@@ -232,6 +234,8 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "below version 2 has_skeleton is already 0",
     ("meshbin/fastread.py", "has_skeleton=has_skeleton if version > 1 else 0,", "1 -> 0"):
         "below version 2 has_skeleton is already 0",
+    ("meshbin/fastread.py", "declared_bones=num_bones if version > 1 else None,", "Gt -> GtE"): _NO_BONES,
+    ("meshbin/fastread.py", "declared_bones=num_bones if version > 1 else None,", "1 -> 0"): _NO_BONES,
     ("animbin/playback.py", "rest_q[:, 0] = 1.0", "1.0 -> 2.0"):
         "the rest rotations are normalised right after: (2, 0, 0, 0) is the identity too",
     ("kaitai_read.py", 'if not isinstance(child, KaitaiStruct) or not getattr(child, "_debug", None):', "Or -> And"):

@@ -7,13 +7,14 @@
 #   make docs      redraw docs/diagrams/*.svg from ksy/*.ksy (needs node and graphviz)
 #   make webide-check IDE=DIR  open every spec with every example in the real Kaitai Web IDE
 #   make blender-extension  the Blender add-on as an installable extension zip, wheels bundled
+#   make mutation  mutation testing of the numeric and byte-level core (not part of make test)
 
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 SAMPLE := examples/swing.animbin
 
-.PHONY: demo test generate docs examples web bench fuzz clean webide-check blender-extension
+.PHONY: demo test generate docs examples web bench fuzz mutation clean webide-check blender-extension
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -87,6 +88,14 @@ FUZZ_SECONDS ?= 600
 fuzz: $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e '.[fuzz]'
 	$(BIN)/python tools/fuzz.py run --seconds $(FUZZ_SECONDS)
+
+# Mutation testing of the numeric and byte-level core (tools/mutation.py; figures and the
+# equivalent mutants in docs/mutation.md). Not part of `make test`: it runs each module's
+# mutants against the tests mapped to it, niced, 2 at a time. One module:
+# make mutation MUTATION_ARGS=fixed_point.py
+MUTATION_ARGS ?=
+mutation: $(VENV)/.installed
+	nice -n 10 $(BIN)/python tools/mutation.py --jobs 2 $(MUTATION_ARGS)
 
 bench: $(VENV)/.installed
 	$(BIN)/python bench/run.py

@@ -62,3 +62,26 @@ def one_clip(keys: list[bytes], *, length: int = 10, joint: int = 0, flags: int 
 @pytest.fixture
 def swing_bytes() -> bytes:
     return (EXAMPLES / "swing.animbin").read_bytes()
+
+
+class Acceptance:
+    """Counts the inputs a property test's reader accepted and refused.
+
+    A property test that returns early on ParseError would also pass if the reader refused
+    every input. Run the hypothesis function inside a plain test, count with
+    :meth:`accepted` / :meth:`refused`, then :meth:`check` that a minimum share got through
+    (each minimum is set well below the share measured when it was written)."""
+
+    def __init__(self) -> None:
+        self.counts = {"accepted": 0, "refused": 0}
+
+    def accepted(self) -> None:
+        self.counts["accepted"] += 1
+
+    def refused(self) -> None:
+        self.counts["refused"] += 1
+
+    def check(self, minimum_share: float) -> None:
+        total = sum(self.counts.values())
+        share = self.counts["accepted"] / total if total else 0.0
+        assert total and share >= minimum_share, f"{self.counts}: only {share:.0%} accepted, expected {minimum_share:.0%} or more"

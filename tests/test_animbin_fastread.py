@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import EXAMPLES, one_clip, raw_key, rot_key, trans_key
+from conftest import EXAMPLES, anim_header, header, marker, one_clip, raw_key, rot_key, trans_key
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import files, names, u1, u2, s2
@@ -77,3 +77,32 @@ def test_truncated_file_gives_the_generated_parsers_error():
     data = (EXAMPLES / "swing.animbin").read_bytes()[:500]
     assert isinstance(reference(data), tuple)
     assert outcome(bulk_read, data) == reference(data)
+
+
+@pytest.mark.parametrize("num_tracks, num_markers", [(0x8001, 0), (0, 0x8001), (0xFFFF, 0xFFFF)])
+def test_counts_above_32767_are_unsigned(num_tracks, num_markers):
+    # u2 counts: 0x8001 is 32769 tracks or markers (read as signed it would be none, and
+    # the file would read as complete). The data ends first: the same error as the reference.
+    data = header(1) + anim_header(b"a", 1, 10, num_tracks, num_markers) + marker(b"m", 1)
+    got = outcome(bulk_read, data)
+    assert isinstance(got, tuple) and got == reference(data)
+    assert got[0].startswith("animations[0].tracks[" if num_tracks else "animations[0].markers[")
+
+
+def test_rotation_only_tracks_are_read_by_numpy_not_key_by_key(monkeypatch):
+    # The point of the bulk reader (issue 8): a track of rotation keys is one numpy read,
+    # also when it ends exactly at the end of the file. The per-key structs must not be used.
+    import sys
+
+    fastread = sys.modules["animspec.animbin.fastread"]
+
+    class KeyByKey:
+        def unpack_from(self, *args):
+            raise AssertionError("a rotation-only track was read key by key")
+
+    monkeypatch.setattr(fastread, "_KEY_HEAD", KeyByKey())
+    monkeypatch.setattr(fastread, "_ROTATION", KeyByKey())
+    data = one_clip([rot_key(f, 4096, f, -f, 0) for f in range(5)])
+    model = bulk_read(data)
+    monkeypatch.undo()
+    assert model == read_bytes(data, fast=False)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from conftest import Acceptance
 from strategies import files
 
 from animspec.animbin import Animation, AnimbinFile, Name, RotationKey, Track, read_bytes, write_bytes
@@ -25,22 +26,33 @@ def test_json_dump_then_pack_is_identity(model):
     assert from_json(to_json(model)) == model
 
 
-@given(files, st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 255)), max_size=4), st.data())
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
-def test_write_of_read_is_identity_for_any_accepted_bytes(model, edits, data):
+MIN_SHARE = 0.25  # about 53% were accepted when this was written
+
+
+def test_write_of_read_is_identity_for_any_accepted_bytes():
     # Start from a valid file, then corrupt bytes and cut the end: whatever still parses
     # must be written back exactly; whatever does not must raise ParseError.
-    raw = bytearray(write_bytes(model))
-    for pos, value in edits:
-        if len(raw) > 9:
-            raw[9 + pos % (len(raw) - 9)] = value
-    cut = data.draw(st.integers(0, len(raw)))
-    blob = bytes(raw[:cut]) if data.draw(st.booleans()) else bytes(raw)
-    try:
-        parsed = read_bytes(blob)
-    except ParseError:
-        return
-    assert write_bytes(parsed) == blob
+    tally = Acceptance()
+
+    @given(files, st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 255)), max_size=4), st.data())
+    @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+    def check(model, edits, data):
+        raw = bytearray(write_bytes(model))
+        for pos, value in edits:
+            if len(raw) > 9:
+                raw[9 + pos % (len(raw) - 9)] = value
+        cut = data.draw(st.integers(0, len(raw)))
+        blob = bytes(raw[:cut]) if data.draw(st.booleans()) else bytes(raw)
+        try:
+            parsed = read_bytes(blob)
+        except ParseError:
+            tally.refused()
+            return
+        tally.accepted()
+        assert write_bytes(parsed) == blob
+
+    check()
+    tally.check(MIN_SHARE)
 
 
 def test_256_animations_cannot_be_written():
@@ -79,3 +91,20 @@ def test_65536_keys_cannot_be_written():
 
 def test_trailing_nuls_of_a_name_tail_are_padding():
     assert Name(b"a", b"xy\0\0") == Name(b"a", b"xy")
+
+
+def test_json_dump_keeps_the_spec_s_field_order():
+    # A person edits the dump: fields come in the order the file stores them.
+    from animspec.animbin import Marker, TranslationKey, UnknownKey
+
+    anim = Animation(Name(b"walk", b"\x07"), 9, [Track(2, [RotationKey(0, 4096, 0, 0, 0), TranslationKey(1, 1, 2, 3),
+                                                          UnknownKey(2, 5)], 1)], [Marker(Name(b"step"), 4)], 1)
+    doc = to_json(AnimbinFile([anim], trailing=b"\xaa"))
+    assert list(doc) == ["format", "version", "animations", "trailing"]
+    (a,) = doc["animations"]
+    assert list(a) == ["name", "name_tail", "flags", "length", "tracks", "markers"]
+    assert list(a["tracks"][0]) == ["type", "joint_id", "keys"]
+    assert [list(k) for k in a["tracks"][0]["keys"]] == [
+        ["frame", "key_type", "rotation"], ["frame", "key_type", "translation"], ["frame", "key_type"]]
+    assert a["markers"] == [{"name": "step", "frame": 4}] and list(a["markers"][0]) == ["name", "frame"]
+    assert (a["name"], a["name_tail"], doc["trailing"]) == ("walk", "07", "aa")

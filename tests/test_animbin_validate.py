@@ -222,3 +222,40 @@ def test_unit_sum_range_is_exactly_the_length_formula():
     assert low < 4096 * 4096 < high
     for s in [*range(low - 20_000, low + 20_000), *range(high - 20_000, high + 20_000), 0, 1, 2**32]:
         assert (low <= s <= high) == (abs(math.sqrt(s) / 4096 - 1.0) <= UNIT_TOLERANCE), s
+
+
+@pytest.mark.parametrize("frames, widest, key", [
+    ([0, 2, 7, 9], 5, 2),  # gaps 2, 5, 2: the widest ends at key 2
+    ([0, 3, 4, 9], 5, 3),  # the widest is the last gap
+    ([0, 4, 8, 9], 4, 1),  # two gaps of 4: the first is named
+    ([0, 2, 3, 4, 5, 6, 7, 8, 9], 2, 1),  # one gap of 2, the smallest that steps
+])
+def test_sparse_keys_names_the_key_after_the_widest_gap(frames, widest, key):
+    findings = validate(read_bytes(one_clip([rot_key(f, *ID) for f in frames])))
+    (f,) = [f for f in findings if f.code == "sparse-keys"]
+    assert f.where == {"animation": 0, "animation_name": "clip", "track": 0, "joint": 0, "key": key}
+    assert f.message.startswith(f"up to {widest} frames between keys (widest before key {key});")
+
+
+@pytest.mark.parametrize("w, reported", [
+    # |q| = w / 4096 for (w, 0, 0, 0); the tolerance is 0.01 either side of 1, so the
+    # boundary sits between 4136 (1.00977) and 4137 (1.01001), 4055 (0.98999) and 4056 (0.99023).
+    (4136, False), (4137, True), (4056, False), (4055, True),
+    (4096 + 409, True),  # 1.0999: outside 0.01, inside a tolerance of 0.1
+])
+def test_unit_quaternion_tolerance_at_its_boundary(w, reported):
+    found = codes(one_clip([rot_key(0, w, 0, 0, 0)] + keys_every_frame(9, start=1)))
+    assert ("not-unit-quaternion" in found) is reported, (w, found)
+    assert set(found) <= {"not-unit-quaternion"}
+
+
+def test_unit_quaternion_length_counts_every_component():
+    rest = keys_every_frame(9, start=1)
+    # (2048, 2048, 2048, 2048) has length 4096: unit, though no component is near 4096.
+    assert codes(one_clip([rot_key(0, 2048, 2048, 2048, 2048)] + rest)) == {}
+    # sqrt(3 * 2048^2 + 2200^2) / 4096 = 1.01906: outside, and z is what put it there.
+    (f,) = validate(read_bytes(one_clip([rot_key(0, 2048, 2048, 2048, 2200)] + rest)))
+    assert (f.code, f.where["key"]) == ("not-unit-quaternion", 0)
+    assert f.message.startswith("quaternion length 1.0191, not 1 (the engine renormalises")
+    (f,) = validate(read_bytes(one_clip([rot_key(0, 0, 0, 0, 0)] + rest)))
+    assert f.message == "quaternion length 0.0000, not 1 (all zero: the engine's Normalize turns it into the identity)"

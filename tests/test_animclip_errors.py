@@ -70,6 +70,8 @@ def test_bad_outer_magic_and_dat1_magic():
     with pytest.raises(ParseError) as info:
         read_bytes(bytes(data))
     assert (info.value.field, info.value.offset) == ("header.magic", 0)
+    # Not one of the three asset magics: the u4 "ABCD" read little-endian, 0x44434241.
+    assert info.value.reason == "not in the enum, got 1145258561"
     data = bytearray(appendix_a())
     data[36:40] = b"2TAD"
     with pytest.raises(ParseError) as info:
@@ -163,3 +165,28 @@ def test_section_inside_the_tables_is_reported_not_fatal():
     assert write_bytes(m) == bytes(data)
     codes = {f.code for f in validate(m)}
     assert "tables-overlap-payload" in codes
+
+
+def walk_table_index(tag: int) -> int:
+    data = sample("walk.animclip")
+    n = struct.unpack_from("<H", data, 36 + 12)[0]
+    return [struct.unpack_from("<I", data, table_entry(i, 0))[0] for i in range(n)].index(tag)
+
+
+@pytest.mark.parametrize("len_body, field, at, needs, left", [
+    # start_matrix.m is 16 f4 from the payload's start: m[2] starts at +8, 2 of its bytes kept.
+    (10, "start_matrix.m[2]", 8, 4, 2),
+    # end_matrix.m follows at +64: m[5] at +64 + 5 * 4, 2 bytes kept; m[15] at +124, 3 kept.
+    (86, "end_matrix.m[5]", 84, 4, 2),
+    (127, "end_matrix.m[15]", 124, 4, 3),
+])
+def test_error_inside_an_array_of_floats_names_the_element_and_its_offset(len_body, field, at, needs, left):
+    # An array of primitives past index 0: the offset is the element's own, not the array's.
+    tag_path = 0x3976E44C
+    i = walk_table_index(tag_path)
+    data = corrupt("walk.animclip", [(table_entry(i, 2), "I", len_body)])
+    with pytest.raises(ParseError) as info:
+        read_bytes(data, "w.animclip")
+    assert info.value.field == f"dat1.sections[{i}].body.{field}"
+    assert info.value.offset == 36 + walk_section(tag_path) + at
+    assert info.value.reason == f"data ends too early: the field needs {needs} bytes, only {left} remain"

@@ -18,34 +18,90 @@ def walk():
     return read_file(EXAMPLES / "walk.animclip").clip((EXAMPLES / "joint_names.txt").read_text().split())
 
 
+# walk.animclip's Base State starts at DAT1 0x130 (file 0x154); record 1 (pelvis, Joint
+# Hashes entry 1 = 0x8E59B33F = crc32("pelvis")) is the 16 bytes at file 0x164:
+#   00 00 00 00 78 04 eb 7f 00 00 00 00 33 0f 00 0c
+# qx = qy = 0, qz = 0x0478 = 1144, qw = 0x7feb = 32747; x = y = 0, z = 0x0f33 = 3891;
+# log_scale 0, log_scale2 = 0x0c = 12. So the translation is (0, 0, 3891 / 2^12) and the
+# rotation (0, 0, 1144, 32747) / |(1144, 32747)|, a turn about Z whose cosine and sine are
+# (qw^2 - qz^2) / n2 and 2 qw qz / n2 with n2 = qw^2 + qz^2 (the /32768 cancels out).
+PELVIS_Z = 3891 / 4096  # 0.949951171875
+QZ, QW = 1144, 32747
+N2 = QW * QW + QZ * QZ  # 1073674745
+PELVIS_WXYZ = [QW / math.sqrt(N2), 0.0, 0.0, QZ / math.sqrt(N2)]
+COS, SIN = (QW * QW - QZ * QZ) / N2, 2 * QW * QZ / N2  # 1071057273 / n2, 74925136 / n2
+# Record 2 (spine_01, 0x449B89DC) at file 0x174: a6 fc 00 00 00 00 f4 7f 00 00 00 00 ec 01 00 0c:
+# qx = -858, qw = 32756, z = 0x01ec = 492, log_scale2 12: translation (0, 0, 492 / 4096).
+SPINE_Z = 492 / 4096  # 0.1201171875
+
+
+def test_walk_records_are_the_bytes_the_comments_derive_from():
+    data = (EXAMPLES / "walk.animclip").read_bytes()
+    assert data[0x164:0x174].hex(" ") == "00 00 00 00 78 04 eb 7f 00 00 00 00 33 0f 00 0c"
+    assert data[0x174:0x184].hex(" ") == "a6 fc 00 00 00 00 f4 7f 00 00 00 00 ec 01 00 0c"
+
+
 def test_flat_pose_uses_each_joint_base_state(walk):
     pose = base_pose(walk)
     assert pose.skeleton.bone_count == len(pose.matched) == 21
-    j = walk.joints[1]  # pelvis: translation (0, 0, 0.95) in the example
-    np.testing.assert_allclose(pose.positions[1], j.translation)
-    x, y, z, w = j.rotation
-    np.testing.assert_allclose(pose.rotations[1], [w, x, y, z])
+    assert pose.skeleton.names[1] == "pelvis"
+    np.testing.assert_allclose(pose.translations[1], [0, 0, PELVIS_Z], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(pose.positions[1], [0, 0, PELVIS_Z], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(pose.rotations[1], PELVIS_WXYZ, rtol=0, atol=1e-12)
+    # The world rotation of a root is its local one: its columns are Rz(angle)'s.
+    np.testing.assert_allclose(pose.world[1][:3, :3], [[COS, -SIN, 0], [SIN, COS, 0], [0, 0, 1]], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(pose.translations[2], [0, 0, SPINE_Z], rtol=0, atol=1e-12)
+    # spine_01 turns about X: (qx, qw) = (-858, 32756), so w, x = (32756, -858) / |(32756, -858)|.
+    n = math.sqrt(32756 * 32756 + 858 * 858)  # sqrt(1073691700)
+    np.testing.assert_allclose(pose.rotations[2], [32756 / n, -858 / n, 0, 0], rtol=0, atol=1e-12)
 
 
 def test_pose_on_a_named_skeleton_matches_by_hash(walk):
-    # A rig of root -> pelvis -> spine_01 plus a bone the clip does not know.
-    rig = Skeleton(np.array([-1, 0, 1, 0]), np.array([[0, 0, 0], [0, 0, 5], [0, 0, 5], [1, 0, 0]], float),
-                   np.tile([1.0, 0, 0, 0], (4, 1)), ["root", "pelvis", "spine_01", "tail"])
+    # A rig of root -> pelvis -> spine_01, plus two bones the clip does not know: "tail"
+    # under root and "hip_marker" one unit along X under pelvis.
+    rig = Skeleton(np.array([-1, 0, 1, 0, 1]),
+                   np.array([[0, 0, 0], [0, 0, 5], [0, 0, 5], [1, 0, 0], [1, 0, 0]], float),
+                   np.tile([1.0, 0, 0, 0], (5, 1)), ["root", "pelvis", "spine_01", "tail", "hip_marker"])
     pose = base_pose(walk, rig)
     assert [bone for _, bone in pose.matched] == [0, 1, 2]
-    assert pose.skeleton_only == [3] and len(pose.clip_only) == 18
+    assert pose.skeleton_only == [3, 4] and len(pose.clip_only) == 18
     np.testing.assert_allclose(pose.translations[3], [1, 0, 0])  # unmatched: rest kept
-    # spine_01 hangs from pelvis: its world position is pelvis + pelvis_rotation * (0, 0, 0.12).
-    pelvis, spine = walk.joints[1], walk.joints[2]
-    qx, qy, qz, qw = pelvis.rotation
-    angle = 2 * math.atan2(qz, qw)  # pelvis turns about Z only in the example
-    assert abs(qx) < 1e-9 and abs(qy) < 1e-9
-    expected = np.array(pelvis.translation) + np.array([
-        spine.translation[0] * math.cos(angle) - spine.translation[1] * math.sin(angle),
-        spine.translation[0] * math.sin(angle) + spine.translation[1] * math.cos(angle),
-        spine.translation[2],
-    ])
-    np.testing.assert_allclose(pose.positions[2], expected, atol=1e-9)
+    # Root's record is (0, 0, 0, 32767) with no translation: the identity at the origin.
+    np.testing.assert_allclose(pose.positions[0], [0, 0, 0], atol=1e-12)
+    np.testing.assert_allclose(pose.positions[1], [0, 0, PELVIS_Z], rtol=0, atol=1e-12)
+    # spine_01 sits on pelvis's Z axis, which pelvis's turn about Z leaves in place.
+    np.testing.assert_allclose(pose.positions[2], [0, 0, PELVIS_Z + SPINE_Z], rtol=0, atol=1e-12)
+    # hip_marker is pelvis's (1, 0, 0) turned by pelvis: (cos, sin, 0) above pelvis.
+    np.testing.assert_allclose(pose.positions[4], [COS, SIN, PELVIS_Z], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(pose.positions[3], [1, 0, 0], rtol=0, atol=1e-12)
+    # The rig itself is not changed: the pose works on copies of its rest values.
+    np.testing.assert_array_equal(rig.rest_rotation, np.tile([1.0, 0, 0, 0], (5, 1)))
+    np.testing.assert_array_equal(rig.rest_translation[1], [0, 0, 5])
+
+
+def test_matches_pair_the_clip_joint_with_the_bone(walk):
+    # Bones in another order than the clip's joints: pelvis (clip joint 1) is bone 0.
+    rig = Skeleton(np.array([-1, -1]), np.zeros((2, 3)), np.tile([1.0, 0, 0, 0], (2, 1)), ["pelvis", "root"])
+    pose = base_pose(walk, rig)
+    assert pose.matched == [(0, 1), (1, 0)]
+    np.testing.assert_allclose(pose.translations[0], [0, 0, PELVIS_Z], rtol=0, atol=1e-12)
+
+
+def test_joints_without_a_record_or_with_the_ffffffff_hash_are_not_posed():
+    # Appendix A: Joint Hashes root, pelvis, FFFFFFFF over 2 Base State records. Swapping the
+    # last two hashes gives root, FFFFFFFF (with record 1), pelvis (no record): only root poses.
+    from test_animclip_support import appendix_a
+
+    from animspec.animclip import read_bytes
+
+    data = bytearray(appendix_a())
+    hashes = 36 + 0x110
+    assert data[hashes + 4 : hashes + 8] == bytes.fromhex("3fb3598e") and data[hashes + 8 : hashes + 12] == b"\xff" * 4
+    data[hashes + 4 : hashes + 12] = data[hashes + 8 : hashes + 12] + data[hashes + 4 : hashes + 8]
+    pose = base_pose(read_bytes(bytes(data)).clip(["root", "x", "pelvis"]))
+    assert pose.skeleton.names == ["root"] and pose.matched == [(0, 0)]
+    pose = base_pose(read_bytes(appendix_a()).clip(["root", "pelvis"]))  # the third hash has no record
+    assert pose.skeleton.names == ["root", "pelvis"] and pose.matched == [(0, 0), (1, 1)]
 
 
 def test_custom_track_sampling():
@@ -56,3 +112,9 @@ def test_custom_track_sampling():
     assert sample_custom_track(values, 30.0, frame=-2) == 0.0
     with pytest.raises(ValueError, match="fps"):
         sample_custom_track(values, 0.0, seconds=1.0)
+    with pytest.raises(ValueError, match="fps"):
+        sample_custom_track(values, -30.0, seconds=1.0)
+    assert sample_custom_track(values, 0.5, seconds=2.0) == 1.0  # a slow clip: frame 1
+    assert sample_custom_track(np.array([2.5]), 30.0, frame=4) == 2.5  # one value: always it
+    with pytest.raises(ValueError, match="no values"):
+        sample_custom_track(np.array([]), 30.0, frame=0)

@@ -17,7 +17,7 @@ import tracemalloc
 import lz4.block
 import numpy as np
 import pytest
-from conftest import EXAMPLES, ROOT
+from conftest import EXAMPLES, ROOT, Acceptance
 from hypothesis import HealthCheck, given, settings
 from test_animclip_roundtrip import dat1_images, models
 
@@ -39,12 +39,13 @@ def f32s(values) -> np.ndarray:
         return np.asarray(values, dtype=np.float64)
 
 
-def agree_with_typed_views(data: bytes) -> None:
-    """Every section of the loader's model equals the generated parser's typed reading."""
+def agree_with_typed_views(data: bytes) -> bool:
+    """Every section of the loader's model equals the generated parser's typed reading;
+    False when the loader refuses ``data`` (a ParseError), True when it read and agreed."""
     try:
         model = read_bytes(data)
     except ParseError:
-        return
+        return False
     root = parse(Animclip, data)
     if not root.is_lz4_compressed:
         dat1 = root.dat1
@@ -74,27 +75,34 @@ def agree_with_typed_views(data: bytes) -> None:
         elif isinstance(section, RawSection) and hasattr(body, "words"):
             n = len(section.data) // 4
             assert body.words == np.frombuffer(section.data, "<u4", n).tolist()
+    return True
 
 
 @pytest.mark.parametrize("name", ["walk.animclip", "walk_lz4.animclip", "wave.performanceclip"])
 def test_examples_agree_with_the_typed_views(name):
-    agree_with_typed_views((EXAMPLES / name).read_bytes())
+    assert agree_with_typed_views((EXAMPLES / name).read_bytes())
 
 
 def test_bench_clip_agrees_with_the_typed_views():
-    agree_with_typed_views(bench.synthetic_animclip(40_000))
+    assert agree_with_typed_views(bench.synthetic_animclip(40_000))
 
 
 @given(models())
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_written_models_agree_with_the_typed_views(model):
-    agree_with_typed_views(write_bytes(model))
+    assert agree_with_typed_views(write_bytes(model))
 
 
-@given(dat1_images())
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-def test_random_images_agree_with_the_typed_views(data):
-    agree_with_typed_views(data)
+def test_random_images_agree_with_the_typed_views():
+    tally = Acceptance()
+
+    @given(dat1_images())
+    @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+    def check(data):
+        (tally.accepted if agree_with_typed_views(data) else tally.refused)()
+
+    check()
+    tally.check(0.05)  # about 23% were accepted when this was written
 
 
 def test_the_loader_never_evaluates_a_lazy_typed_view(monkeypatch):

@@ -50,3 +50,57 @@ def test_corrupt_block_is_a_parse_error():
     with pytest.raises(ParseError) as info:
         inflate(packed[:60], path="x.animclip", base_offset=36)
     assert info.value.offset == 36 and info.value.field == "dat1"
+
+
+
+def one_literal_block(size_field: int) -> bytes:
+    # The smallest LZ4 block with a whole DAT1 header: token 0xC0 (12 literals, no match),
+    # then "1TAD", a type id of 0 and the size field. It decodes to those 12 bytes.
+    return bytes([0xC0]) + b"1TAD" + bytes(4) + struct.pack("<I", size_field)
+
+
+def test_a_block_just_long_enough_for_the_size_field():
+    block = one_literal_block(12)  # offset 1 + 12 bytes: the size field is the last 4
+    assert is_compressed(block)
+    out, info = inflate(block, max_size=12)  # a size equal to the limit is accepted
+    assert out == block[1:] and info.magic_offset == 1
+    with pytest.raises(ParseError) as err:
+        inflate(block, max_size=11)
+    assert err.value.reason == ("LZ4-compressed DAT1 body: the DAT1 header's size 12 is more than "
+                                "the 11 bytes accepted from a 13-byte block")
+
+
+def test_sizes_that_do_not_match_the_data_are_refused():
+    # The header claims 99 bytes and the outer header 50: the block decodes to 12, so neither
+    # size describes it.
+    with pytest.raises(ParseError) as err:
+        inflate(one_literal_block(99), outer_size=50)
+    assert err.value.offset == 0 and err.value.field == "dat1"
+    assert err.value.reason == ("LZ4-compressed DAT1 body: decodes to 12 bytes, not the DAT1 header's size 99; "
+                                "decodes to 12 bytes, not the outer header's size 50")
+
+
+def test_a_block_too_short_for_a_header_says_so():
+    with pytest.raises(ParseError) as err:
+        inflate(bytes([0x40]) + b"1TAD")
+    assert err.value.reason == "LZ4-compressed DAT1 body: too short to hold a DAT1 header"
+
+
+def test_a_body_with_no_magic_is_handed_on_unchanged():
+    # Neither a DAT1 nor an LZ4 block: the DAT1 parser will name the bad magic.
+    assert not is_compressed(b"ABCDEFGHIJKLMNOP")
+    assert inflate(b"ABCDEFGHIJKLMNOP") == (b"ABCDEFGHIJKLMNOP", None)
+
+
+def test_sizes_above_a_gigabyte_are_never_believed():
+    with pytest.raises(ParseError) as err:
+        inflate(one_literal_block(2**30 + 1))
+    assert "size 1073741825 is more than the 1073741824 bytes accepted" in err.value.reason
+
+
+def test_compression_info_is_immutable():
+    import dataclasses
+
+    _, info = inflate(one_literal_block(12))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        info.magic_offset = 2

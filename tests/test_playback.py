@@ -37,7 +37,9 @@ from animspec.animbin.playback import (
 )
 from animspec.fixed_point import (
     ConsoleDivisionByZero,
+    add_short,
     div_long,
+    div_short,
     engine_slerp,
     inverse_square_root,
     mul_long,
@@ -49,8 +51,11 @@ from animspec.fixed_point import (
     normalize_table,
     quat_dot,
     square_root,
+    sub_short,
     trunc_div,
     wrap_int16,
+    wrap_int32,
+    wrap_uint16,
 )
 
 ONE = 4096
@@ -83,10 +88,32 @@ def test_wrap_and_c_division():
     assert wrap_int16(32768) == -32768
     assert wrap_int16(-32769) == 32767
     assert wrap_int16(65536 + 5) == 5
+    assert wrap_int32(2**31) == -(2**31) and wrap_int32(-(2**31) - 1) == 2**31 - 1
+    # The frame counter: 16 bits, never negative.
+    assert wrap_uint16(65535) == 65535 and wrap_uint16(65536 + 7) == 7 and wrap_uint16(-1) == 65535
     # C division truncates toward zero; Python's // would give -4 and 3.
     assert trunc_div(-7, 2) == -3
     assert trunc_div(7, -2) == -3
     assert trunc_div(-7, -2) == 3
+
+
+def test_short_sum_difference_and_quotient():
+    # int16 arithmetic wraps: 32767 + 1 and -32768 - 1 go round.
+    assert add_short(32767, 1) == -32768 and add_short(-5, 3) == -2
+    assert sub_short(-32768, 1) == 32767 and sub_short(5, 7) == -2 and sub_short(7, 5) == 2
+    # (a * 4096) / b, signed and truncating: 1.5 / 1.0 = 1.5; 1/4096 / -3 = -1365.33 -> -1365.
+    assert div_short(6144, 4096) == 6144
+    assert div_short(-4096, 8192) == -2048
+    assert div_short(1, -3) == -1365
+
+
+def test_long_division_by_a_negative_divisor():
+    # dDiv divides magnitudes and puts the sign back: 3.0 / -2.0 = -1.5, -3.0 / -2.0 = 1.5,
+    # and 1/4096 / -3.0 = -(4096 // 12288) = 0 (truncation, not floor's -1).
+    assert div_long(12288, -8192) == -6144
+    assert div_long(-12288, -8192) == 6144
+    assert div_long(-12288, 8192) == -6144
+    assert div_long(1, -12288) == 0 and div_long(-1, 12288) == 0
 
 
 def test_short_product_floors_because_scale_is_unsigned():
@@ -199,6 +226,8 @@ def test_normalize_array_matches_the_hand_cases():
     out, bad = normalize_quat_array(q)
     assert out[:5].tolist() == [list(IDENT), [2896, -2897, 0, 0], list(IDENT), [-ONE, 0, 0, 0], [0, 0, 0, 0]]
     assert bad.tolist() == [False] * 5 + [True]
+    # No console result there: the row holds zeros, as documented, for the caller to replace.
+    assert out[5].tolist() == [0, 0, 0, 0]
 
 
 def test_normalize_table_equals_the_scalar_square_root_for_every_int16():
@@ -214,6 +243,12 @@ def test_normalize_table_equals_the_scalar_square_root_for_every_int16():
         else:
             assert not table.divides_by_zero[idx], s
             assert table.scale[idx] == r, s
+    # Where the console divides by zero, and at s == 0, the table holds the documented 0.
+    assert not table.scale[table.divides_by_zero].any() and table.scale[0] == 0
+    # The table is cached and shared by every playback: it must not be writable.
+    for array in table:
+        with pytest.raises(ValueError, match="read-only"):
+            array[2] = 0
 
 
 # --- Slerp (nlerp) -----------------------------------------------------------------------------
@@ -560,3 +595,108 @@ def test_engine_and_reference_agree_on_a_dense_exported_clip():
     ref = sample_reference_frames(anim, engine.frames.astype(float))
     diff = np.abs(engine.rotations_float() - ref.rotations)
     assert diff.max() < 3 / ONE
+
+
+# --- gaps a mutation run found (issue 17) --------------------------------------------------------
+
+
+def test_vsync_deltas_accept_zero_and_refuse_negatives():
+    assert vsync_deltas(0) == [] and vsync_deltas(3, 0) == [0, 0, 0] and vsync_deltas(2, 2) == [2, 2]
+    for args in ((-1,), (1, -1)):
+        with pytest.raises(ValueError, match="non-negative"):
+            vsync_deltas(*args)
+
+
+def test_key_views_of_translation_and_unknown_keys():
+    # x = 0x0002_0001 -> w = low half 1, x = high half 2; y = 0xFFFF_FFFD (-3) -> y = -3, z = -1.
+    assert key_rotation_view(TranslationKey(0, 0x0002_0001, -3, 7)) == (1, 2, -3, -1)
+    assert key_rotation_view(UnknownKey(0, 9)) == (0, 0, 0, 0)
+
+
+def test_a_clip_without_tracks_has_no_joints():
+    assert play_engine(clip([], 5), [1, 1]).rotations.shape == (2, 0, 4)
+    assert sample_reference_frames(clip([], 5), [0.0]).rotations.shape == (1, 0, 4)
+    assert EngineSkeleton().current_frame == 0 and EngineSkeleton(animation=clip([], 5)).current_frame == 0
+    assert EngineSkeleton().local_rotations == [] and EngineSkeleton(animation=clip([], 5)).local_rotations == []
+
+
+def test_joints_without_keys_show_the_identity_rest_or_the_given_one():
+    anim = clip([Track(1, [rot(0, (0, ONE, 0, 0))])], 5)
+    assert play_engine(anim, [1]).rotations[0].tolist() == [list(IDENT), [0, ONE, 0, 0]]
+    rest = [(0, 0, 0, ONE), (ONE, 0, 0, 0)]
+    assert play_engine(anim, [1], rest_rotations=rest).rotations[0].tolist() == [[0, 0, 0, ONE], [0, ONE, 0, 0]]
+    for bad in ([(ONE, 0, 0)] * 2, [ONE, 0, 0, 0]):
+        with pytest.raises(ValueError):
+            play_engine(anim, [1], rest_rotations=bad)
+
+
+def test_held_key_is_the_engine_s_normalise_worked_by_hand():
+    # (4000, 100, 0, 0): s = 16000000 >> 12 + 10000 >> 12 = 3906 + 2 = 3908. squareRoot(3908):
+    # x0 = 1954, x1 = 8192; 5073, 3155; 4114, 3890; 4002, 3999; 4000, 4001 -> 4000.
+    # r = 4096 * 4096 // 4000 = 4194; (4000 * 4194) >> 12 = 4095, (100 * 4194) >> 12 = 102.
+    anim = clip([Track(0, [rot(2, (4000, 100, 0, 0))])], length=6, looping=False)
+    out = play_engine(anim, [1, 2, 9, 1])  # a tick samples, then advances by its delta
+    assert out.frames.tolist() == [0, 1, 3, 5]  # before the key, on it, after it, clamped
+    assert out.rotations[:, 0].tolist() == [[4095, 102, 0, 0]] * 4
+    sk = EngineSkeleton(animation=anim)
+    for delta in (1, 2, 9, 1):
+        sk.play(delta)
+        assert sk.local_rotations[0] == (4095, 102, 0, 0)
+
+
+def test_keys_on_the_same_frame_take_the_last_of_them():
+    # Frames 0, 5, 5, 9: at frame 5 the first bracket [k, k+1) holding 5 is [k2, k3), so k2
+    # shows (normalised), not k1.
+    keys = [rot(0, (0, 0, ONE, 0)), rot(5, (0, ONE, 0, 0)), rot(5, IDENT), rot(9, (0, 0, 0, ONE))]
+    anim = clip([Track(0, keys)], length=10)
+    out = play_engine(anim, [5, 1])
+    assert out.frames.tolist() == [0, 5] and out.rotations[1, 0].tolist() == list(IDENT)
+    sk = EngineSkeleton(animation=anim)
+    sk.play(5)
+    assert sk.play(1) == 5 and sk.local_rotations[0] == IDENT
+
+
+def test_reference_brackets_before_between_and_after_keys():
+    # Translation x: 1.0 at frame 4, 3.0 at frame 8, 4.0 at frame 9. Before the first key it
+    # holds, then lerps (frame 6: half way, 8.5: half way over a one-frame span), then holds.
+    keys = [TranslationKey(4, ONE, 0, 0), TranslationKey(8, 3 * ONE, 0, 0), TranslationKey(9, 4 * ONE, 0, 0)]
+    anim = clip([Track(0, keys)], length=12, looping=False)
+    r = sample_reference_frames(anim, [0, 4, 6, 8, 8.5, 9, 11])
+    assert r.translations[:, 0, 0].tolist() == [1.0, 1.0, 2.0, 3.0, 3.5, 4.0, 4.0]
+    assert r.has_translation.tolist() == [True] and r.has_rotation.tolist() == [False]
+
+
+def test_reference_rotation_flags_and_rest_rotations():
+    anim = clip([Track(1, [rot(0, (0, ONE, 0, 0))])], length=4)
+    rest = [(0, 0, 0, 2 * ONE), (ONE, 0, 0, 0)]  # not unit: normalised
+    r = sample_reference_frames(anim, [0, 1], rest_rotations=rest)
+    assert r.has_rotation.tolist() == [False, True]
+    assert r.rotations[:, 0].tolist() == [[0.0, 0.0, 0.0, 1.0]] * 2
+    assert r.rotations[:, 1].tolist() == [[0.0, 1.0, 0.0, 0.0]] * 2
+    assert sample_reference_frames(anim, [0], rest_rotations=rest, num_joints=2).rotations.shape == (1, 2, 4)
+    for bad in ([(ONE, 0, 0)] * 2, [ONE, 0, 0, 0], [[[ONE, 0, 0, 0]]] * 2):
+        with pytest.raises(ValueError, match="shape"):
+            sample_reference_frames(anim, [0], rest_rotations=bad)
+    with pytest.raises(ValueError, match="num_joints disagrees"):
+        sample_reference_frames(anim, [0], rest_rotations=rest, num_joints=3)
+
+
+def test_reference_frames_of_a_one_frame_clip():
+    # Looping: frame 2.5 is 0.5 into the only frame; one-shot: clamped to 0.
+    assert sample_reference_frames(clip([], 1, looping=True), [2.5]).frames.tolist() == [0.5]
+    assert sample_reference_frames(clip([], 1, looping=False), [2.5]).frames.tolist() == [0.0]
+    assert sample_reference_frames(clip([], 0), [2.5]).frames.tolist() == [0.0]
+
+
+def test_sample_times_edges():
+    # Nothing to sample in no time; a duration a hair over a whole number of samples (float
+    # rounding, under 1e-9) does not add one, a bit more does.
+    assert sample_times(0.0, 50).size == 0 and sample_times(-1.0, 50).size == 0
+    assert sample_times(1 + 0.5e-9, 1.0).tolist() == [0.0]
+    assert sample_times(1 + 1.5e-9, 1.0).tolist() == [0.0, 1.0]
+
+
+def test_reference_ignores_tracks_past_the_joint_count():
+    anim = clip([Track(0, [rot(0, (0, ONE, 0, 0))]), Track(1, [rot(0, (0, 0, ONE, 0))])], 4)
+    r = sample_reference_frames(anim, [0], num_joints=1)
+    assert r.rotations.tolist() == [[[0.0, 1.0, 0.0, 0.0]]] and r.has_rotation.tolist() == [True]

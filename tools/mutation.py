@@ -1,0 +1,803 @@
+"""Mutation testing of animspec's numeric and byte-level core (issue 17): `make mutation`.
+
+    python tools/mutation.py [MODULE...] [--jobs N] [--timeout-factor F] [--list] [--json FILE]
+
+Each mutant is one small change to one module (an operator, a comparison, a number, a
+struct format letter, two adjacent statements or literal items swapped, ...). It is run
+against the tests mapped to that module below; a mutant the tests still pass "survives".
+A survivor is either a gap in the tests or an equivalent mutant (a change that cannot
+alter any behaviour); the equivalent ones are listed in EQUIVALENT with the reason, and
+any other survivor makes the run exit 1.
+
+Why a driver of our own rather than mutmut: mutmut 3 rewrites every function into a
+trampoline and runs the whole suite per mutant set; here one process imports numpy,
+pytest and hypothesis once, and forks a child per mutant that re-imports only animspec,
+with the mutated module served from memory (nothing on disk is changed, so a killed run
+leaves no mutated file behind). A mutant costs roughly its mapped tests' run time.
+Hypothesis runs derandomised with no example database, so two runs give the same figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import importlib.abc
+import importlib.util
+import json
+import os
+import re
+import signal
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "python" / "animspec"
+# This script's folder comes first on sys.path, and tools/fuzz.py would shadow tests/fuzz/.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+
+# Module (path under python/animspec) -> the tests that cover it, fastest first (pytest
+# runs with -x, so a mutant is usually killed by the first file). "only": the functions
+# or classes mutated, when the module is larger than the part this run is about.
+MODULES: dict[str, dict] = {
+    "fixed_point.py": {"tests": ["tests/test_playback.py"]},
+    "animbin/playback.py": {
+        "tests": ["tests/test_playback.py", "tests/test_poses.py"],
+        # The engine's playback and the float reference sampler; not the event log's bookkeeping.
+        "only": ["vsync_count", "vsync_deltas", "sample_times", "key_rotation_view", "_is_rotation", "_joint_count",
+                 "_rest_array", "_sampled_frames", "_c_div_array", "_track_table", "play_engine", "EngineSkeleton",
+                 "slerp", "_bracket", "_wrap_frames", "sample_reference_frames", "sample_reference", "_sample"],
+    },
+    "fieldwriter.py": {"tests": ["tests/test_fieldwriter.py", "tests/test_animbin_parse.py", "tests/test_meshbin.py"]},
+    "animbin/write.py": {"tests": ["tests/test_animbin_parse.py", "tests/test_animbin_roundtrip.py"]},
+    "meshbin/write.py": {"tests": ["tests/test_meshbin.py"]},
+    "animclip/write.py": {
+        "tests": ["tests/test_animclip_appendix.py", "tests/test_animclip_edit.py", "tests/test_animclip_roundtrip.py"],
+        # The serialiser proper; not the edit-detection digests.
+        "only": ["_Out", "pack_int", "_int_array", "_f32_array", "_no_signalling_nan", "_joints", "_Context",
+                 "section_payload", "_short_tail", "_check_base_state_split", "_trigger", "payloads", "write_bytes",
+                 "relaid_bytes", "_outer", "_tables", "_relaid", "_exact"],
+    },
+    "animbin/fastread.py": {"tests": ["tests/test_animbin_errors.py", "tests/test_animbin_parse.py",
+                                      "tests/test_animbin_fastread.py"]},
+    "meshbin/fastread.py": {"tests": ["tests/test_meshbin.py",
+                                      "tests/test_fuzz.py::test_bulk_reader_matches_the_generated_parser"]},
+    "kaitai_read.py": {"tests": ["tests/test_animbin_errors.py", "tests/test_animclip_errors.py",
+                                 "tests/test_meshbin.py", "tests/test_animbin_fastread.py"]},
+    "animclip/model.py": {
+        "tests": ["tests/test_animclip_appendix.py", "tests/test_animclip_pose.py", "tests/test_animclip_edit.py",
+                  "tests/test_animclip_roundtrip.py"],
+        # The dequantisation and the byte-level helpers; the rest is dataclasses.
+        "only": ["dequantise_rotations", "dequantise_translations", "quaternion_lengths", "f32_array",
+                 "_track_slice", "string_at", "split_strings_region"],
+    },
+    "animclip/pose.py": {"tests": ["tests/test_animclip_pose.py"]},
+    "animclip/compression.py": {"tests": ["tests/test_lz4.py", "tests/test_animclip_errors.py"]},
+    "animbin/jsonio.py": {"tests": ["tests/test_animbin_roundtrip.py", "tests/test_hardening.py"]},
+    "meshbin/jsonio.py": {"tests": ["tests/test_meshbin.py"]},
+    "animclip/jsonio.py": {
+        "tests": ["tests/test_animclip_edit.py", "tests/test_animclip_cli.py", "tests/test_animclip_roundtrip.py"],
+        # Number and byte codecs and the section records; not the clip summary's wording.
+        "only": ["f32_json", "f32_list", "_read_f32", "_f32_array", "_hex32", "_read_u32", "_b64", "_bytes",
+                 "_opt_bytes", "_array", "_record", "_strings", "_raw", "_section", "_layout", "from_json",
+                 "_string_bytes", "_read_strings", "_read_unknown", "_opt_int", "_read_section", "_matrix",
+                 "_read_record"],
+    },
+    "jsonfmt.py": {"tests": ["tests/test_jsonfmt.py", "tests/test_cli.py"]},
+}
+
+# Survivors that are equivalent mutants: (module, stripped source line, mutation) -> why.
+# Kept by source text, not line number, so an edit elsewhere in the module keeps them.
+_UNUSED = "the constant is not used anywhere in the package (it names the width for readers)"
+_NO_BLEND = ("between two different keys the engine's factor is 0 (an integer (current - prev) / frameDiff below 1); "
+             "on one key a whole factor k blends (1 - k) q + k q = q exactly, int16 wrap-around included")
+_ONE_PLACE = "the magic can be at only one of bytes 1, 2 and 3 (its letters collide), so the probing order never matters"
+_PLAIN_DAT1 = ("a plain DAT1 (magic at byte 0) cannot hold the magic at byte 1, 2 or 3 too, so the LZ4 probe "
+               "that follows finds nothing and the body is handed on unchanged either way")
+_CHECK_ORDER = ("a check and a write of the same section swapped: the check still raises before the payload "
+                "is returned, and a half-written buffer is dropped")
+_WHOLE_DOMAIN = ("a test compares the whole table with the scalar square root for every int16; this gives the same "
+                 "table (floor((x0 + n / x0) / 2) equals (x0 + n // x0) // 2, and the int16 cast truncates a positive "
+                 "quotient as // does)")
+_LABELS_ONLY = "two fields of one type swapped in a structured dtype: only the labels move, and records are read by position"
+_NO_BONES = ("below version 2 num_bones is the 0 set above and there are no bones, and the model turns a declared "
+             "count equal to the bones it has into None (derived)")
+_ZERO_QUOTIENT = "at 0 the quotient is 0 whatever sign is chosen, and a divisor of 0 raises before"
+EQUIVALENT: dict[tuple[str, str, str], str] = {
+    ("fixed_point.py", "INT16_MIN, INT16_MAX = -0x8000, 0x7FFF", "32768 -> 32769"): _UNUSED,
+    ("fixed_point.py", "INT32_MIN, INT32_MAX = -0x8000_0000, 0x7FFF_FFFF", "2147483648 -> 2147483649"): _UNUSED,
+    ("fixed_point.py", "INT32_MIN, INT32_MAX = -0x8000_0000, 0x7FFF_FFFF", "2147483647 -> 2147483648"): _UNUSED,
+    ("fixed_point.py", "INT32_MIN, INT32_MAX = -0x8000_0000, 0x7FFF_FFFF", "tuple: items 0 and 1 swapped"): _UNUSED,
+    ("fixed_point.py", "return ((value + 0x8000) & 0xFFFF) - 0x8000", "Add -> Sub"):
+        "adding or subtracting 0x8000 is the same modulo 0x10000",
+    ("fixed_point.py", "return ((value + 0x8000_0000) & 0xFFFF_FFFF) - 0x8000_0000", "Add -> Sub"):
+        "adding or subtracting 2**31 is the same modulo 2**32",
+    ("fixed_point.py", "return q if (a < 0) == (b < 0) else -q", "Lt -> LtE"): _ZERO_QUOTIENT,
+    ("fixed_point.py", "return q if (a < 0) == (b < 0) else -q", "0 -> 1"): _ZERO_QUOTIENT,
+    ("fixed_point.py", "if a < 0:", "Lt -> LtE"): _ZERO_QUOTIENT,
+    ("fixed_point.py", "if a < 0:", "0 -> 1"): _ZERO_QUOTIENT,
+    ("fixed_point.py", "if b < 0:", "Lt -> LtE"): _ZERO_QUOTIENT,
+    ("fixed_point.py", "if b < 0:", "0 -> 1"): _ZERO_QUOTIENT,
+    ("fixed_point.py", "return wrap_int32(idiv(a, b, precision_bits) * sign)", "Mult -> FloorDiv"):
+        "sign is 1 or -1, and x * 1 == x // 1, x * -1 == x // -1 for integers",
+    ("fixed_point.py", "scale.setflags(write=False)", "statement swapped with the next"):
+        "two independent calls (each makes one array read-only); their order changes nothing",
+    ("fixed_point.py", "@lru_cache(maxsize=1)", "1 -> 0"):
+        "maxsize 0 turns the cache off: the same read-only table is rebuilt on every call, slower but equal",
+    ("animbin/fastread.py", 'ROTATION_KEY = np.dtype([("frame", "<u2"), ("key_type", "u1"), ("w", "<i2"), ("x", "<i2"), ("y", "<i2"), ("z", "<i2")])',
+     "format 'u1' -> 'i1'"):
+        "key_type is only compared with ROTATION (0), and a 0 byte is 0 signed or unsigned",
+    ("animbin/fastread.py", 'return Name(text, field[len(text) + 1 :] if len(text) < NAME_FIELD_SIZE else b"")', "Lt -> LtE"):
+        "at 32 bytes of text the slice field[33:] of the 32-byte field is b'' too",
+    # The engine never blends: (current - prev.frame) / frameDiff is an integer division with
+    # 0 <= current - prev.frame < frameDiff, so the quotient is 0 wherever it is used, the
+    # factor is 0 and the second product of the blend is 0 (spec: sparse keys step).
+    **{("animbin/playback.py", line, what): _NO_BLEND for line, whats in {
+        "safe = np.where(den == 0, 1, den)": ["0 -> 1", "1 -> 0"],
+        "return np.where(den == 0, 0, np.where((num < 0) != (safe < 0), -q, q))":
+            ["0 -> 1", "NotEq -> Eq", "Eq -> NotEq", "Lt -> LtE", "tuple: items 1 and 2 swapped", "drop USub"],
+        "frame_diff = kf[nxt] - kf[prev]": ["Sub -> Add"],
+        "frame_diff = nxt.frame - prev.frame": ["Sub -> Add"],
+        "f_prev = (FP12_ONE - factor).astype(np.int16)  # Short(1.0_fp - factor): narrowing": ["Sub -> Add"],
+        "factor = ((factor + 0x8000_0000) & 0xFFFF_FFFF) - 0x8000_0000  # int32": ["Sub -> Add", "Add -> Sub", "4294967295 -> 4294967296"],
+        "factor = np.where(frame_diff > 0, quotient * FP12_ONE, 0)  # int * 1.0_fp: raw *= q":
+            ["Mult -> FloorDiv", "Gt -> GtE", "0 -> 1"],
+        "blended = mul_short_array(f_prev[:, None], rot[prev]).astype(np.int32) \\": ["Add -> Sub"],
+        "factor = wrap_int32(trunc_div(current - prev.frame, frame_diff) * FP12_ONE) if frame_diff > 0 else 0":
+            ["Mult -> FloorDiv", "0 -> 1"],
+    }.items() for what in whats},
+    ("animbin/playback.py", "last_tick = np.where(writer >= 0, ticks[:, None], -1)", "1 -> 0"):
+        "a joint with no write up to a tick then points at tick 0, whose writer entry is -1 for it too (no write)",
+    ("animbin/playback.py", "t = np.where(span > 0, (frames - key_frames[i0]) / np.where(span > 0, span, 1.0), 0.0)", "0.0 -> 1.0"):
+        "span is 0 only when i0 == i1 (searchsorted puts i0 on the last of equal frames), and then t does not matter",
+    ("animbin/playback.py", "i0 = np.clip(idx, 0, n - 1)", "1 -> 0"): "searchsorted(...) - 1 is at most n - 1 already",
+    ("animbin/playback.py", "i0 = np.clip(idx, 0, n - 1)", "Sub -> Add"): "searchsorted(...) - 1 is at most n - 1 already",
+    ("animbin/playback.py", "i1 = np.where(idx < 0, 0, np.minimum(idx + 1, n - 1))", "0 -> 1"):
+        "before the first key (idx < 0) a second index of 1 gives a negative t, clipped to 0: key 0 holds either way",
+    ("animbin/playback.py", "return i0, i1, np.clip(t, 0.0, 1.0)", "1.0 -> 2.0"):
+        "a frame lies before key i1 (searchsorted), so t < 1 already",
+    ("animbin/playback.py", "rest_q = np.asarray(rest_rotations, dtype=np.float64) / FP12_ONE", "Div -> Mult"):
+        "the rest rotations are normalised right after: any positive scale gives the same unit quaternion",
+    ("animclip/pose.py", "if not fps or not np.isfinite(fps) or fps <= 0:", "LtE -> Lt"):
+        "an fps of 0 is already refused by `not fps`",
+    **{("animclip/write.py", line, "statement swapped with the next"): _CHECK_ORDER for line in (
+        '_short_tail(section.padding, 5, f"{at}.padding", "element")',
+        '_short_tail(section.trailing, 4, f"{at}.trailing", "value")',
+        '_short_tail(section.trailing, 4, f"{at}.trailing", "hash")',
+        '_short_tail(section.trailing, 40, f"{at}.trailing", "40-byte entry")',
+        '_short_tail(section.trailing, 16, f"{at}.trailing", "16-byte record")',
+        'out.raw(_int_array(section.hashes, "<u4", _U4, f"{at}.hashes"), f"{at}.hashes")',
+        '_no_signalling_nan(data, f"{at}.{name}")',
+    )},
+    ("animclip/write.py", 'values = _int_array(section.values, "<u4", _U4, f"{at}.values")', "format '<u4' -> '<i4'"):
+        "the values are range-checked as u4 first, and the cast to i4 keeps their 32 bits: the same bytes",
+    ("animclip/write.py", 'out.raw(_int_array(section.hashes, "<u4", _U4, f"{at}.hashes"), f"{at}.hashes")', "format '<u4' -> '<i4'"):
+        "the values are range-checked as u4 first, and the cast to i4 keeps their 32 bits: the same bytes",
+    **{("animbin/playback.py", "t = np.where(span > 0, (frames - key_frames[i0]) / np.where(span > 0, span, 1.0), 0.0)", what):
+       "where span is 0, i0 == i1 and t does not matter; where it is 1 the divisor is 1 either way"
+       for what in ("Gt -> GtE", "0 -> 1", "1.0 -> 2.0")},
+    ("animclip/compression.py", "_PROBE_ORDER = (2, 1, 3)", "tuple: items 0 and 1 swapped"): _ONE_PLACE,
+    ("animclip/compression.py", "_PROBE_ORDER = (2, 1, 3)", "tuple: items 1 and 2 swapped"): _ONE_PLACE,
+    ("animclip/compression.py", "return body[:4] != DAT1_MAGIC and _magic_offset(body) is not None", "4 -> 5"): _PLAIN_DAT1,
+    ("animclip/compression.py", "if body[:4] == DAT1_MAGIC:", "4 -> 5"): _PLAIN_DAT1,
+    ("animclip/compression.py", 'if len(data) == size and (whose != "the DAT1 header\'s" or data[8:12] == struct.pack("<I", size)):',
+     "format '<I' -> '<i'"): "sizes here are at most 2**30 (larger ones are refused above): signed and unsigned pack them alike",
+    ("animclip/write.py", "offsets = [0] * n", "0 -> 1"):
+        "every entry is set by the loop over layout_order(), a permutation of the sections",
+    ("animclip/write.py", "if pos > 0xFFFF_FFFF:", "Gt -> GtE"):
+        "at exactly 2**32 bytes the table writer refuses len_dat1 as a u4 instead: a WriteError naming len_dat1 either way",
+    ("animclip/write.py", "if any(o is None for o in offsets) or not 0 <= size <= 0xFFFF_FFFF:", "LtE -> Lt"):
+        "a recorded size of 0 cannot hold the tables, and one of 2**32 - 1 cannot be covered by a model in memory: "
+        "the exact layout is given up (None) either way",
+    ("animclip/pose.py", "joints = [j for j in clip.joints if j.hash is not None and j.hash != 0xFFFFFFFF and j.rotation is not None]",
+     "4294967295 -> 4294967296"): "the clip view already leaves FFFFFFFF entries out (ALERT's rule), so none reaches this filter",
+    ("animclip/jsonio.py", 'return "inf" if f > 0 else "-inf"', "0 -> 1"): "f is an infinity here: +inf is above 1 as well as 0",
+    ("animclip/jsonio.py", 'd["end_matrix"] = [f32_list(row) for row in np.asarray(s.end_matrix, "<f4")]', "format '<f4' -> '>f4'"):
+        "numpy converts the values to the other byte order: the numbers written are the same",
+    ("animclip/jsonio.py", 'd["start_matrix"] = [f32_list(row) for row in np.asarray(s.start_matrix, "<f4")]', "format '<f4' -> '>f4'"):
+        "numpy converts the values to the other byte order: the numbers written are the same",
+    ("animclip/write.py", 'bits = np.frombuffer(data, "<u4")', "format '<u4' -> '<i4'"):
+        "the masks are below 2**31 and & works on the same 32 bits signed or unsigned",
+    ("animclip/write.py", 'if arr.dtype == np.dtype("<f4"):', "format '<f4' -> '>f4'"):
+        "a '<f4' array then takes the conversion path, and converting f4 to f4 keeps every bit (NaN payloads included)",
+    ("fixed_point.py", "x1 = num // x0", "FloorDiv -> Div"): _WHOLE_DOMAIN,
+    ("fixed_point.py", "recip = (FP12_ONE * FP12_ONE) // x0", "FloorDiv -> Div"): _WHOLE_DOMAIN,
+    # Two fields of the same type swapped in a structured dtype: only the labels move, and
+    # the reader takes records by position (.tolist()), so the values are the same.
+    **{("meshbin/fastread.py", line, f"list: items {k} and {k + 1} swapped"): _LABELS_ONLY
+       for line, pairs in {
+           'VEC3_S4 = np.dtype([("x", "<i4"), ("y", "<i4"), ("z", "<i4")])': (0, 1),
+           'COLOUR = np.dtype([("r", "u1"), ("g", "u1"), ("b", "u1")])': (0, 1),
+           'QUAD = np.dtype([("i0", "<i2"), ("i1", "<i2"), ("i2", "<i2"), ("i3", "<i2")])': (0, 1, 2),
+           'VEC3_S2 = np.dtype([("x", "<i2"), ("y", "<i2"), ("z", "<i2")])': (0, 1),
+           'UV = np.dtype([("u", "u1"), ("v", "u1")])': (0,),
+           'BONE = np.dtype([("parent", "i1"), ("px", "<i4"), ("py", "<i4"), ("pz", "<i4"),': (1, 2, 4, 5, 6),
+       }.items() for k in pairs},
+    ("meshbin/fastread.py", 'QUAD = np.dtype([("i0", "<i2"), ("i1", "<i2"), ("i2", "<i2"), ("i3", "<i2")])',
+     "tuple: items 0 and 1 swapped"):
+        "of the four, only ('<i2', 'i2') survives: a field named '<i2' of type 'i2', the native int16, which is "
+        "'<i2' on the little-endian hosts this runs on (the others are killed)",
+    ("meshbin/fastread.py", "header = _HEADER.size + 2 if size > 7 and data[7] > 1 else _HEADER.size", "7 -> 8"):
+        "an 8-byte file is shorter than any header and goes to the generated parser either way",
+    ("meshbin/fastread.py", "if size < header or data[:7] != MAGIC:", "Lt -> LtE"):
+        "a file exactly as long as its header has no bounding box: both paths raise the generated parser's error",
+    ("meshbin/fastread.py", "has_skeleton = num_bones = 0", "0 -> 1"):
+        "for version 1 and below both are replaced further down (has_skeleton 0, declared_bones None)",
+    ("meshbin/fastread.py", "skeleton = version > 1 and has_skeleton != 0", "Gt -> GtE"):
+        "below version 2 has_skeleton is the 0 set above, so the second condition is false anyway",
+    ("meshbin/fastread.py", "skeleton = version > 1 and has_skeleton != 0", "1 -> 0"):
+        "below version 2 has_skeleton is the 0 set above, so the second condition is false anyway",
+    ("meshbin/fastread.py", "has_skeleton=has_skeleton if version > 1 else 0,", "Gt -> GtE"):
+        "below version 2 has_skeleton is already 0",
+    ("meshbin/fastread.py", "has_skeleton=has_skeleton if version > 1 else 0,", "1 -> 0"):
+        "below version 2 has_skeleton is already 0",
+    ("meshbin/fastread.py", "declared_bones=num_bones if version > 1 else None,", "Gt -> GtE"): _NO_BONES,
+    ("meshbin/fastread.py", "declared_bones=num_bones if version > 1 else None,", "1 -> 0"): _NO_BONES,
+    ("animbin/playback.py", "rest_q[:, 0] = 1.0", "1.0 -> 2.0"):
+        "the rest rotations are normalised right after: (2, 0, 0, 0) is the identity too",
+    ("kaitai_read.py", 'if not isinstance(child, KaitaiStruct) or not getattr(child, "_debug", None):', "Or -> And"):
+        "a child that is a struct with no field started yet is entered, and the loop stops at its empty "
+        "_debug before changing the path or the offset; anything else stops here either way",
+    ("fixed_point.py", "_SQRT_ITERATION_GUARD = 200", "200 -> 201"):
+        "a bound against an endless loop: one more step only matters to an input needing 200, and every int16 input converges in far fewer",
+}
+
+STRUCT_FORMAT = re.compile(r"^[<>=!@]?(\d*[xcbBhHiIlLqQefdsp?])+$")
+STRUCT_SWAP = {"b": "B", "B": "b", "h": "H", "H": "h", "i": "I", "I": "i", "q": "Q", "Q": "q",
+               "<": ">", ">": "<", "f": "i", "d": "q"}
+DTYPE_STRING = re.compile(r"^[<>|=]?[iuf][1248]$")
+BINOP_SWAP = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.FloorDiv, ast.Div: ast.Mult, ast.FloorDiv: ast.Div,
+              ast.Mod: ast.FloorDiv, ast.LShift: ast.RShift, ast.RShift: ast.LShift, ast.BitAnd: ast.BitOr,
+              ast.BitOr: ast.BitAnd, ast.BitXor: ast.BitOr, ast.Pow: ast.Mult}
+CMP_SWAP = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq,
+            ast.NotEq: ast.Eq, ast.Is: ast.IsNot, ast.IsNot: ast.Is, ast.In: ast.NotIn, ast.NotIn: ast.In}
+
+
+@dataclass
+class Mutant:
+    module: str
+    index: int
+    line: int
+    what: str
+    source_line: str
+    status: str = ""
+    seconds: float = 0.0
+    start_line: int = 0
+    end_line: int = 0
+    tests_run: int = 0
+
+
+class _Sites(ast.NodeVisitor):
+    """Every mutation site of a module, in a fixed walk order; with ``target``, the walk
+    also applies that site's mutation to the tree."""
+
+    def __init__(self, only: list[str] | None, target: int | None = None):
+        self.only = only
+        self.target = target
+        self.sites: list[tuple[int, int, int, str]] = []  # line, statement's first and last line, what
+        self._inside = only is None
+        self._skip = 0
+        self._statements: list[ast.stmt] = []
+
+    # The tests to run are those that execute the mutant's statement (a multi-line
+    # statement's constants may sit on a line that never gets a line event of its own).
+    def visit(self, node):
+        if isinstance(node, ast.stmt):
+            self._statements.append(node)
+            try:
+                return super().visit(node)
+            finally:
+                self._statements.pop()
+        return super().visit(node)
+
+    # One site: record it, and when it is the target, run the mutation.
+    def _site(self, node: ast.AST, what: str, mutate) -> None:
+        if not self._inside or self._skip:
+            return
+        if self.target == len(self.sites):
+            mutate()
+        span = self._statements[-1] if self._statements else node
+        if isinstance(span, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and span is not node:
+            span = node  # a default value or a decorator: its own lines (run at import)
+        line = getattr(node, "lineno", 0)
+        self.sites.append((line, getattr(span, "lineno", line), getattr(span, "end_lineno", None) or line, what))
+
+    def _scoped(self, node, names):
+        if self.only is not None and not self._inside and node.name in self.only:
+            self._inside = True
+            self.generic_visit(node)
+            self._inside = False
+        else:
+            self.generic_visit(node)
+
+    def visit_FunctionDef(self, node):
+        # Annotations and docstrings are not behaviour.
+        self._skip_annotations(node)
+        self._scoped(node, self.only)
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_ClassDef(self, node):
+        self._scoped(node, self.only)
+
+    def _skip_annotations(self, node):
+        for arg in [*node.args.args, *node.args.kwonlyargs, *node.args.posonlyargs]:
+            arg.annotation = None
+        node.returns = None
+
+    def visit_AnnAssign(self, node):
+        node.annotation = ast.Constant(None)
+        self.generic_visit(node)
+
+    def visit_JoinedStr(self, node):
+        # Messages: their wording is not mutated, but the values they show are.
+        for value in node.values:
+            if isinstance(value, ast.FormattedValue):
+                self.visit(value.value)
+
+    def visit_Expr(self, node):
+        if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            return  # docstring
+        self.generic_visit(node)
+
+    # Tuples whose order means nothing: the classes of an ``except`` or an isinstance, the
+    # right side of ``in``. Swapping their items is an equivalent mutant every time.
+    def visit_ExceptHandler(self, node):
+        _unordered(node.type)
+        self.generic_visit(node)
+
+    def visit_Subscript(self, node):
+        # tuple[str, int, int] and the like are types, not values.
+        if isinstance(node.value, ast.Name) and node.value.id in ("tuple", "dict", "Tuple", "Dict", "Callable", "Union"):
+            _unordered(node.slice)
+        self.generic_visit(node)
+
+    def visit_Call(self, node):
+        if isinstance(node.func, ast.Name) and node.func.id in ("isinstance", "issubclass") and len(node.args) == 2:
+            _unordered(node.args[1])
+        # "u1" is a numpy type only where numpy takes one (elsewhere it may be a field name).
+        name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        if name in ("dtype", "frombuffer", "astype", "view", "array", "asarray", "zeros", "empty", "full", "ones"):
+            for arg in node.args:
+                arg.dtype = True
+        for keyword in node.keywords:
+            if keyword.arg == "dtype":
+                keyword.value.dtype = True
+        self.generic_visit(node)
+
+    def visit_BinOp(self, node):
+        new = BINOP_SWAP.get(type(node.op))
+        if new is not None:
+            self._site(node, f"{type(node.op).__name__} -> {new.__name__}", lambda: setattr(node, "op", new()))
+        self.generic_visit(node)
+
+    def visit_AugAssign(self, node):
+        new = BINOP_SWAP.get(type(node.op))
+        if new is not None:
+            self._site(node, f"{type(node.op).__name__}= -> {new.__name__}=", lambda: setattr(node, "op", new()))
+        self.generic_visit(node)
+
+    def visit_UnaryOp(self, node):
+        if isinstance(node.op, (ast.Not, ast.USub, ast.Invert)) and not (
+            isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant)
+        ):
+            self._site(node, f"drop {type(node.op).__name__}", lambda: _replace_with(node, node.operand))
+        self.generic_visit(node)
+
+    def visit_BoolOp(self, node):
+        new = ast.Or if isinstance(node.op, ast.And) else ast.And
+        self._site(node, f"{type(node.op).__name__} -> {new.__name__}", lambda: setattr(node, "op", new()))
+        self.generic_visit(node)
+
+    def visit_Compare(self, node):
+        for op, right in zip(node.ops, node.comparators):
+            if isinstance(op, (ast.In, ast.NotIn)):
+                _unordered(right)
+        for i, op in enumerate(node.ops):
+            new = CMP_SWAP.get(type(op))
+            if new is not None:
+                def mutate(i=i, new=new):
+                    node.ops[i] = new()
+                self._site(node, f"{type(op).__name__} -> {new.__name__}", mutate)
+        self.generic_visit(node)
+
+    # A condition is negated only when no other mutant does it already (a single
+    # comparison is flipped by the comparison mutants, ``not x`` by dropping the not).
+    def _negate(self, node, what):
+        test = node.test
+        if not (isinstance(test, ast.Compare) and len(test.ops) == 1) and not (
+            isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
+        ):
+            self._site(node, f"{what}: condition negated", lambda: setattr(node, "test", ast.UnaryOp(ast.Not(), test)))
+
+    def visit_IfExp(self, node):
+        self._negate(node, "conditional expression")
+        self.generic_visit(node)
+
+    def visit_If(self, node):
+        self._negate(node, "if")
+        self.generic_visit(node)
+
+    def visit_While(self, node):
+        self._negate(node, "while")
+        self.generic_visit(node)
+
+    def visit_Constant(self, node):
+        value = node.value
+        if isinstance(value, bool):
+            self._site(node, f"{value} -> {not value}", lambda: setattr(node, "value", not value))
+        elif isinstance(value, int):
+            new = value + 1 if value != 1 else 0
+            self._site(node, f"{value} -> {new}", lambda: setattr(node, "value", new))
+        elif isinstance(value, float):
+            new = value * 2 if value else 1.0
+            self._site(node, f"{value!r} -> {new!r}", lambda: setattr(node, "value", new))
+        elif isinstance(value, str) and STRUCT_FORMAT.match(value) and len(value) > 1 or (
+            isinstance(value, str) and DTYPE_STRING.match(value) and (value[0] in "<>|=" or getattr(node, "dtype", False))
+        ):
+            single_bytes = not DTYPE_STRING.match(value) and set(value.lstrip("<>=!@")) <= set("0123456789bBxcs?")
+            for i, ch in enumerate(value):
+                swap = STRUCT_SWAP.get(ch) if not DTYPE_STRING.match(value) else {"i": "u", "u": "i", "<": ">"}.get(ch)
+                if single_bytes and ch in "<>":
+                    continue  # byte order means nothing to single bytes
+                if swap:
+                    new = value[:i] + swap + value[i + 1:]
+                    self._site(node, f"format {value!r} -> {new!r}", lambda new=new: setattr(node, "value", new))
+
+    def _swap_items(self, node, items, kind):
+        for i in range(len(items) - 1):
+            a, b = items[i], items[i + 1]
+            if ast.dump(a) == ast.dump(b) or isinstance(a, ast.Starred) or isinstance(b, ast.Starred):
+                continue
+            def mutate(i=i):
+                items[i], items[i + 1] = items[i + 1], items[i]
+            self._site(node, f"{kind}: items {i} and {i + 1} swapped", mutate)
+
+    def visit_Tuple(self, node):
+        if len(node.elts) == 2 and isinstance(node.elts[0], ast.Constant) and isinstance(node.elts[0].value, str):
+            node.elts[1].dtype = True  # a (name, type) field of a structured dtype
+        if isinstance(node.ctx, ast.Load) and not getattr(node, "unordered", False) and 2 <= len(node.elts) <= 8:
+            self._swap_items(node, node.elts, "tuple")
+        self.generic_visit(node)
+
+    def visit_List(self, node):
+        if isinstance(node.ctx, ast.Load) and not getattr(node, "unordered", False) and 2 <= len(node.elts) <= 8:
+            self._swap_items(node, node.elts, "list")
+        self.generic_visit(node)
+
+    def generic_visit(self, node):
+        # Two adjacent statements that are calls (a writer's fields) swapped.
+        for name in ("body", "orelse"):
+            body = getattr(node, name, None)
+            if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
+                for i in range(len(body) - 1):
+                    a, b = body[i], body[i + 1]
+                    if (isinstance(a, ast.Expr) and isinstance(b, ast.Expr) and isinstance(a.value, ast.Call)
+                            and isinstance(b.value, ast.Call) and ast.dump(a) != ast.dump(b)):
+                        def mutate(body=body, i=i):
+                            body[i], body[i + 1] = body[i + 1], body[i]
+                        self._site(a, "statement swapped with the next", mutate)
+        super().generic_visit(node)
+
+
+def _unordered(node: ast.AST | None) -> None:
+    if isinstance(node, (ast.Tuple, ast.List)):
+        node.unordered = True
+
+
+def _replace_with(node: ast.UnaryOp, operand: ast.AST) -> None:
+    # A node cannot replace itself from inside the walk: ``not x`` becomes ``not (not x)``
+    # (the truth of x), ``-x`` and ``~x`` become ``+x``.
+    if isinstance(node.op, ast.Not):
+        node.operand = ast.UnaryOp(ast.Not(), operand)
+    else:
+        node.op = ast.UAdd()
+
+
+def sites(path: Path, only: list[str] | None) -> list[tuple[int, int, int, str]]:
+    visitor = _Sites(only)
+    visitor.visit(ast.parse(path.read_text()))
+    return visitor.sites
+
+
+def mutated_source(path: Path, only: list[str] | None, index: int) -> str:
+    tree = ast.parse(path.read_text())
+    visitor = _Sites(only, target=index)
+    visitor.visit(tree)
+    return ast.unparse(ast.fix_missing_locations(tree))
+
+
+def plain_source(path: Path) -> str:
+    """The module unparsed with annotations dropped the way the visitor drops them, to
+    compare a mutant against."""
+    tree = ast.parse(path.read_text())
+    _Sites(None, target=-1).visit(tree)
+    return ast.unparse(tree)
+
+
+# ----------------------------------------------------------------------------- running
+
+
+class _ServeMutant(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    def __init__(self, name: str, path: Path, source: str):
+        self.name, self.path, self.source = name, path, source
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != self.name:
+            return None
+        return importlib.util.spec_from_file_location(fullname, self.path, loader=self)
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module):
+        exec(compile(self.source, str(self.path), "exec"), module.__dict__)
+
+
+def module_name(rel: str) -> str:
+    return "animspec." + rel.removesuffix(".py").replace("/", ".")
+
+
+class _LineTrace:
+    """pytest plugin for the unmutated run: which test executes which line of one module
+    (None for lines run outside any test: the module's import, at collection).
+
+    Two things would hide a test from a line it depends on: a fixture shared by a test
+    file runs during its first test's setup only, and an ``lru_cache`` computes once. So a
+    line run during a setup is credited to every test of that file ("file::" entries), and
+    the module's caches are cleared before each test."""
+
+    def __init__(self, filename: str, module: str):
+        self.filename = filename
+        self.module = module
+        self.current: str | None = None
+        self.order: list[str] = []
+        self.lines: dict[int, set] = {}
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_setup(self, item):
+        test = self.current
+        self.current = "file::" + item.nodeid.split("::", 1)[0]
+        yield
+        self.current = test
+
+    def tracer(self, frame, event, arg):
+        if frame.f_code.co_filename != self.filename:
+            return None
+        return self._local
+
+    def _local(self, frame, event, arg):
+        if event == "line":
+            self.lines.setdefault(frame.f_lineno, set()).add(self.current)
+        return self._local
+
+    def pytest_runtest_protocol(self, item, nextitem):
+        self.current = item.nodeid
+        self.order.append(item.nodeid)
+        module = sys.modules.get(self.module)
+        for value in list(vars(module).values()) if module else ():
+            if callable(getattr(value, "cache_clear", None)):
+                value.cache_clear()
+
+
+def trace_child(rel: str, tests: list[str], out: Path) -> int:
+    """In a forked child: run the unmutated tests and write, for each line of ``rel``, the
+    tests that executed it."""
+    import threading
+
+    trace = _LineTrace(str(PACKAGE / rel), module_name(rel))
+    sys.settrace(trace.tracer)
+    threading.settrace(trace.tracer)
+    code = run_child(rel, None, tests, plugins=[trace], stop_first=False)
+    sys.settrace(None)
+    out.write_text(json.dumps({"order": trace.order,
+                               "lines": {line: sorted(t or "" for t in ts) for line, ts in trace.lines.items()}}))
+    return code
+
+
+def tests_for(mutant: Mutant, trace: dict, all_tests: list[str]) -> list[str] | None:
+    """The tests that run the mutated lines, in the unmutated run's order: all of them for a
+    line run at import (a module constant, a default argument), None when no test runs it."""
+    chosen: set[str] = set()
+    for line in range(mutant.start_line or mutant.line, max(mutant.line, mutant.end_line) + 1):
+        chosen |= set(trace["lines"].get(str(line), ()))
+    if "" in chosen:
+        return all_tests
+    if not chosen:
+        return None
+    files = {c.removeprefix("file::") + "::" for c in chosen if c.startswith("file::")}
+    return [t for t in trace["order"] if t in chosen or any(t.startswith(f) for f in files)]
+
+
+def run_child(rel: str, source: str | None, tests: list[str], plugins=(), stop_first: bool = True) -> int:
+    """In a forked child: re-import animspec (the mutant served from memory) and run the tests."""
+    import pytest
+    from hypothesis import Phase, settings
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+    for name in [n for n in sys.modules if n == "animspec" or n.startswith("animspec.")]:
+        del sys.modules[name]
+    if source is not None:
+        sys.meta_path.insert(0, _ServeMutant(module_name(rel), PACKAGE / rel, source))
+    # No shrinking: a mutant is killed by its first failing example; shrinking it would only
+    # cost time (minutes for some writer mutants).
+    settings.register_profile("mutation", database=None, derandomize=True, deadline=None,
+                              phases=[Phase.explicit, Phase.reuse, Phase.generate])
+    settings.load_profile("mutation")
+    flags = ["-x"] if stop_first else []
+    return pytest.main([*flags, "-q", "-p", "no:cacheprovider", "--no-header", "-o", "addopts=", *tests], plugins=list(plugins))
+
+
+def preload() -> None:
+    """Import once in the parent what every child needs, so a fork starts warm."""
+    import hypothesis  # noqa: F401
+    import numpy  # noqa: F401
+    import pytest  # noqa: F401
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    import animspec.animbin  # noqa: F401
+    import animspec.animclip  # noqa: F401
+    import animspec.meshbin  # noqa: F401
+    import animspec.cli  # noqa: F401
+
+
+def run_all(jobs_todo: list[tuple[Mutant, str | None, list[str]]], jobs: int, timeout: float) -> None:
+    running: dict[int, tuple[Mutant, float]] = {}
+    todo = list(jobs_todo)
+    done = 0
+    while todo or running:
+        while todo and len(running) < jobs:
+            mutant, source, tests = todo.pop(0)
+            pid = os.fork()
+            if pid == 0:
+                try:
+                    code = run_child(mutant.module, source, tests)
+                except BaseException:
+                    code = 99
+                os._exit(int(code))
+            running[pid] = (mutant, time.monotonic())
+        pid, status = os.waitpid(-1, os.WNOHANG)
+        if pid == 0:
+            time.sleep(0.05)
+            now = time.monotonic()
+            for p, (mutant, started) in list(running.items()):
+                if now - started > timeout:
+                    os.kill(p, signal.SIGKILL)
+                    os.waitpid(p, 0)
+                    mutant.status, mutant.seconds = "timeout", now - started
+                    del running[p]
+                    _report(mutant)
+            continue
+        mutant, started = running.pop(pid)
+        done += 1
+        if done % 25 == 0:
+            print(f"  {done}/{len(jobs_todo)} run", flush=True)
+        code = os.waitstatus_to_exitcode(status)
+        mutant.seconds = time.monotonic() - started
+        mutant.status = {0: "survived", 1: "killed"}.get(code, f"killed (exit {code})" if code != 5 else "no tests")
+        _report(mutant)
+
+
+def _report(m: Mutant) -> None:
+    if m.index < 0:
+        return
+    mark = "SURVIVED" if m.status == "survived" else m.status
+    if m.status == "survived":
+        print(f"  {m.module}:{m.line}: {m.what}: {m.source_line.strip()} -- {mark}", flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("modules", nargs="*", help=f"modules under python/animspec (default: all of {len(MODULES)})")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--timeout-factor", type=float, default=10.0, help="a mutant running this many times longer than "
+                        "the unmutated tests is killed and counted as killed (an endless loop)")
+    parser.add_argument("--list", action="store_true", help="list the mutants and run nothing")
+    parser.add_argument("--json", type=Path, help="write every mutant and its outcome here")
+    parser.add_argument("--limit", type=int, help="at most this many mutants per module (a quick look)")
+    parser.add_argument("--every", type=int, default=1, metavar="N",
+                        help="a fixed sample: every Nth mutant of each module, in source order (a bounded run of a large module)")
+    args = parser.parse_args(argv)
+    chosen = args.modules or list(MODULES)
+    unknown = [m for m in chosen if m not in MODULES]
+    if unknown:
+        parser.error(f"not in the map: {', '.join(unknown)} (known: {', '.join(MODULES)})")
+
+    preload()
+    results: dict[str, list[Mutant]] = {}
+    for rel in chosen:
+        conf = MODULES[rel]
+        path = PACKAGE / rel
+        only = conf.get("only")
+        lines = path.read_text().splitlines()
+        found = sites(path, only)
+        plain = plain_source(path)
+        mutants = []
+        for i, (line, start_line, end_line, what) in enumerate(found):
+            if args.limit is not None and len(mutants) >= args.limit:
+                break
+            if i % args.every:
+                continue
+            mutants.append(Mutant(rel, i, line, what, lines[line - 1] if line else "", start_line=start_line, end_line=end_line))
+        if args.list:
+            for m in mutants:
+                print(f"{rel}:{m.line}: {m.what}: {m.source_line.strip()}")
+            continue
+        sample = f" (every {args.every}th of {len(found)})" if args.every > 1 else ""
+        print(f"{rel}: {len(mutants)} mutants{sample}, tests {' '.join(conf['tests'])}", flush=True)
+        started = time.monotonic()
+        trace_file = Path(f"/tmp/animspec-mutation-trace-{os.getpid()}.json")
+        pid = os.fork()
+        if pid == 0:
+            try:
+                code = trace_child(rel, conf["tests"], trace_file)
+            except BaseException:
+                code = 99
+            os._exit(int(code))
+        _, status = os.waitpid(pid, 0)
+        base_seconds = time.monotonic() - started
+        if os.waitstatus_to_exitcode(status) != 0:
+            print(f"  the unmutated tests fail (exit {os.waitstatus_to_exitcode(status)}): fix them first", flush=True)
+            return 2
+        trace = json.loads(trace_file.read_text())
+        trace_file.unlink()
+        todo = []
+        for m in mutants:
+            source = mutated_source(path, only, m.index)
+            if source == plain:
+                m.status = "identical"
+                continue
+            selected = tests_for(m, trace, conf["tests"])
+            if selected is None:
+                m.status = "survived"  # no test runs the line
+                m.what += " (no test runs this line)"
+                _report(m)
+                continue
+            m.tests_run = len(selected)
+            todo.append((m, source, selected))
+        run_all(todo, args.jobs, max(60.0, args.timeout_factor * base_seconds))
+        results[rel] = mutants
+        _summary_line(rel, mutants, time.monotonic() - started)
+        if args.json:  # after each module, so a run cut short keeps what it found
+            args.json.write_text(json.dumps({r: [asdict(m) for m in ms] for r, ms in results.items()}, indent=1))
+
+    if args.list:
+        return 0
+    print()
+    print("| module | mutants | killed (by a timeout) | survived (equivalent) | kill rate | kill rate without the equivalent |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    open_survivors = []
+    for rel, mutants in results.items():
+        counted = [m for m in mutants if m.status != "identical"]
+        survived = [m for m in counted if m.status == "survived"]
+        equivalent = [m for m in survived if (rel, m.source_line.strip(), m.what) in EQUIVALENT]
+        open_survivors += [m for m in survived if m not in equivalent]
+        killed = len(counted) - len(survived)
+        timeouts = sum(m.status == "timeout" for m in counted)
+        rate = killed / len(counted) if counted else 1.0
+        real = len(counted) - len(equivalent)
+        rate_real = killed / real if real else 1.0
+        print(f"| {rel} | {len(counted)} | {killed} ({timeouts}) | {len(survived)} ({len(equivalent)}) | {rate:.1%} | {rate_real:.1%} |")
+    if args.json:
+        args.json.write_text(json.dumps({rel: [asdict(m) for m in ms] for rel, ms in results.items()}, indent=1))
+    if open_survivors:
+        print(f"\n{len(open_survivors)} survivor(s) not known to be equivalent:")
+        for m in open_survivors:
+            print(f"  {m.module}:{m.line}: {m.what}: {m.source_line.strip()}")
+        return 1
+    return 0
+
+
+def _summary_line(rel: str, mutants: list[Mutant], seconds: float) -> None:
+    counted = [m for m in mutants if m.status != "identical"]
+    survived = sum(m.status == "survived" for m in counted)
+    print(f"  {rel}: {len(counted) - survived}/{len(counted)} killed in {seconds:.0f} s", flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -378,3 +378,23 @@ def test_round_trip_imports_into_blender_as_it_was(converted, scene, tmp_path):
                 worst = max(worst, angle_deg(got[k][b], clip["world_deformations"][k][b]))
     # FP12 rounding: at most 0.028 degrees per key, added up along a chain of at most 5 bones.
     assert worst < 0.15, f"bones move differently in Blender after the round trip: up to {worst:.3f} deg"
+
+
+@pytest.fixture(scope="module")
+def unturned_scene(tmp_path_factory) -> tuple[Path, dict]:
+    """The same scene with the armature object moved but not rotated, as Blender makes it."""
+    out = tmp_path_factory.mktemp("blender_unturned")
+    run = subprocess.run([bpy_python(), str(SCENE_SCRIPT), str(out), "--unturned"], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, f"{SCENE_SCRIPT.name} failed:\n{run.stdout[-2000:]}\n{run.stderr[-4000:]}"
+    reference = json.loads((out / "reference.json").read_text())
+    assert angle_deg(reference["armature_object"]["rotation_quaternion_wxyz"], [1.0, 0, 0, 0]) < 1e-6
+    return out / "scene.glb", reference
+
+
+@pytest.mark.parametrize("bones", ["roots", "children"])
+def test_default_conversion_equals_the_exporter_when_the_armature_is_not_turned(unturned_scene, tmp_path, bones):
+    """Issue 11's promise for a Blender scene as Blender makes it: the plain conversion, no
+    --armature-space, gives the engine exporter's keys for every bone, roots included (the
+    armature object's location is not a rotation, so it changes no key)."""
+    converted = convert_scene(unturned_scene[0], tmp_path / "scene.animbin")
+    check_keys(converted, unturned_scene, bones)

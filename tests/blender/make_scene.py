@@ -72,7 +72,7 @@ OBJECT_LOCATION = (0.5, -1.25, 0.25)
 OBJECT_ROTATION_DEG = (20.0, -15.0, 40.0)
 
 
-def build_scene() -> bpy.types.Object:
+def build_scene(turned: bool = True) -> bpy.types.Object:
     bpy.ops.wm.read_factory_settings(use_empty=True)
     scene = bpy.context.scene
     scene.render.fps = FPS
@@ -93,7 +93,8 @@ def build_scene() -> bpy.types.Object:
             eb.use_connect = False
     bpy.ops.object.mode_set(mode="OBJECT")
     arm.location = OBJECT_LOCATION
-    arm.rotation_euler = Euler([math.radians(a) for a in OBJECT_ROTATION_DEG])
+    if turned:  # else the armature object keeps Blender's default: no rotation
+        arm.rotation_euler = Euler([math.radians(a) for a in OBJECT_ROTATION_DEG])
 
     # A skinned mesh (one small triangle per bone, weighted to it): without one the glTF
     # exporter writes no skin.
@@ -202,9 +203,9 @@ def reference_clip(arm: bpy.types.Object, action: bpy.types.Action, deform: list
     }
 
 
-def main(out_dir: Path) -> None:
+def main(out_dir: Path, turned: bool = True) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
-    arm = build_scene()
+    arm = build_scene(turned)
     actions = make_actions(arm)
     deform = [b.name for b in arm.data.bones if b.use_deform]
     glb = out_dir / "scene.glb"
@@ -239,4 +240,5 @@ def main(out_dir: Path) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]))
+    # --unturned: the armature object moved but not rotated (Blender's default orientation).
+    main(Path(sys.argv[1]), turned="--unturned" not in sys.argv[2:])

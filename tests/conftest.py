@@ -69,7 +69,7 @@ class Acceptance:
 
     A property test that returns early on ParseError would also pass if the reader refused
     every input. Run the hypothesis function inside a plain test, count with
-    :meth:`accepted` / :meth:`refused`, then :meth:`check` that a minimum share got through
+    :meth:`read` (or :meth:`accepted` / :meth:`refused`), then :meth:`check` that a minimum share got through
     (each minimum is set well below the share measured when it was written)."""
 
     def __init__(self) -> None:
@@ -80,6 +80,18 @@ class Acceptance:
 
     def refused(self) -> None:
         self.counts["refused"] += 1
+
+    def read(self, reader, data: bytes):
+        """``reader(data)``, counted: the model, or None (counted as refused) on ParseError."""
+        from animspec.errors import ParseError
+
+        try:
+            model = reader(data)
+        except ParseError:
+            self.refused()
+            return None
+        self.accepted()
+        return model
 
     def check(self, minimum_share: float) -> None:
         total = sum(self.counts.values())

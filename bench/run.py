@@ -92,7 +92,7 @@ from animspec.animclip.model import (  # noqa: E402
 from animspec.batch import ValidateTask, collect, run_batch  # noqa: E402
 from animspec.generated.animbin import Animbin  # noqa: E402
 from animspec.generated.animclip import Animclip  # noqa: E402
-from animspec.hashes import crc32  # noqa: E402
+from animspec.common.hashes import crc32  # noqa: E402
 
 EAGER = (
     "generated, eager = the ksy-compiled class (debug mode): _read() of every seq field, then "

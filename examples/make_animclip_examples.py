@@ -63,8 +63,8 @@ from animspec.animclip.model import (
     TAG_SAMPLE_DATA,
     TERMINATOR_HASH,
 )
-from animspec.atomic import write_atomic
-from animspec.hashes import crc32
+from animspec.common.atomic import write_atomic
+from animspec.common.hashes import crc32
 
 HERE = FilePath(__file__).resolve().parent
 

@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 from animspec.animbin import Animation, AnimbinFile, Marker, Name, RotationKey, Track, write_bytes
-from animspec.atomic import write_atomic
+from animspec.common.atomic import write_atomic
 
 HERE = Path(__file__).resolve().parent
 FP12 = 4096

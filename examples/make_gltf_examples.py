@@ -70,7 +70,7 @@ from pygltflib import (
     Skin,
 )
 
-from animspec.atomic import write_atomic
+from animspec.common.atomic import write_atomic
 
 HERE = Path(__file__).resolve().parent
 NAME = "pendulum_rig.glb"

@@ -19,7 +19,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from animspec.atomic import write_atomic
+from animspec.common.atomic import write_atomic
 from animspec.meshbin import FP12_ONE, Bone, Face, MeshbinFile, Vertex, read_bytes, write_bytes
 
 HERE = Path(__file__).resolve().parent

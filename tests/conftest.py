@@ -83,7 +83,7 @@ class Acceptance:
 
     def read(self, reader, data: bytes):
         """``reader(data)``, counted: the model, or None (counted as refused) on ParseError."""
-        from animspec.errors import ParseError
+        from animspec.common.errors import ParseError
 
         try:
             model = reader(data)

@@ -8,7 +8,7 @@ import pytest
 from conftest import anim_header, header, one_clip, rot_key, track_header, trans_key
 
 from animspec.animbin import read_bytes
-from animspec.errors import ParseError
+from animspec.common.errors import ParseError
 from animspec.kaitai_read import describe
 
 

@@ -10,7 +10,7 @@ from strategies import files, names, u1, u2, s2
 
 from animspec.animbin import Animation, AnimbinFile, Marker, RotationKey, Track, read_bytes, write_bytes
 from animspec.animbin.fastread import read as bulk_read
-from animspec.errors import ParseError
+from animspec.common.errors import ParseError
 
 rotation_only_files = st.builds(
     AnimbinFile,

@@ -11,7 +11,7 @@ from strategies import files
 
 from animspec.animbin import Animation, AnimbinFile, Name, RotationKey, Track, read_bytes, write_bytes
 from animspec.animbin.jsonio import from_json, to_json
-from animspec.errors import WriteError
+from animspec.common.errors import WriteError
 
 
 @given(files)

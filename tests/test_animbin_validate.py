@@ -8,7 +8,7 @@ from conftest import EXAMPLES, anim_header, header, marker, one_clip, raw_key, r
 from animspec.animbin import read_bytes, validate
 from animspec.animbin.playback import play_engine
 from animspec.animbin.validate import rotation_frames
-from animspec.findings import Severity
+from animspec.common.findings import Severity
 
 ID = (4096, 0, 0, 0)
 

@@ -20,7 +20,7 @@ from animspec.animclip.model import (
 )
 from animspec.animclip.validate import validate
 from animspec.generated.animclip import Animclip
-from animspec.hashes import crc32
+from animspec.common.hashes import crc32
 from animspec.kaitai_read import parse
 
 

@@ -13,7 +13,7 @@ from conftest import EXAMPLES
 from test_animclip_support import read_header
 
 from animspec.cli import main
-from animspec.hashes import crc32
+from animspec.common.hashes import crc32
 
 CLIPS = ["walk.animclip", "wave.performanceclip", "walk_lz4.animclip"]
 NAMES = str(EXAMPLES / "joint_names.txt")

@@ -14,7 +14,7 @@ from test_animclip_support import SAMPLE_DATA, appendix_a, assemble
 from animspec.animclip import read_bytes, write_bytes
 from animspec.animclip.jsonio import to_json
 from animspec.animclip.validate import validate
-from animspec.errors import ParseError
+from animspec.common.errors import ParseError
 
 SAMPLES = ["walk.animclip", "wave.performanceclip", "walk_lz4.animclip"]
 

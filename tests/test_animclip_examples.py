@@ -8,7 +8,7 @@ import importlib.util
 from conftest import EXAMPLES
 
 from animspec.animclip import read_bytes
-from animspec.hashes import crc32, read_names_file
+from animspec.common.hashes import crc32, read_names_file
 
 
 def load_script():

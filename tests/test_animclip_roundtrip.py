@@ -57,8 +57,8 @@ from animspec.animclip import (
 )
 from animspec.animclip.jsonio import from_json, to_json
 from animspec.animclip.model import ASSET_MAGICS, JOINT_DTYPE, SECTION_NAMES, TYPED_SECTIONS
-from animspec.errors import WriteError
-from animspec.hashes import crc32
+from animspec.common.errors import WriteError
+from animspec.common.hashes import crc32
 
 SLOW = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
@@ -410,7 +410,7 @@ def _bits(f) -> int:
 ])
 def test_f32_json_values_read_to_their_bits(text, bits):
     from animspec.animclip.jsonio import _read_f32
-    from animspec.jsonpath import JsonNode
+    from animspec.common.jsonpath import JsonNode
 
     assert _bits(_read_f32(JsonNode(text))) == bits
 
@@ -424,8 +424,8 @@ def test_f32_json_values_read_to_their_bits(text, bits):
 ])
 def test_f32_json_refusals(value, reason):
     from animspec.animclip.jsonio import _read_f32
-    from animspec.errors import JsonInputError
-    from animspec.jsonpath import JsonNode
+    from animspec.common.errors import JsonInputError
+    from animspec.common.jsonpath import JsonNode
 
     with pytest.raises(JsonInputError) as info:
         _read_f32(JsonNode(value, "$.v"))
@@ -434,8 +434,8 @@ def test_f32_json_refusals(value, reason):
 
 def test_u32_json_values_as_integers_or_hex():
     from animspec.animclip.jsonio import _read_u32
-    from animspec.errors import JsonInputError
-    from animspec.jsonpath import JsonNode
+    from animspec.common.errors import JsonInputError
+    from animspec.common.jsonpath import JsonNode
 
     for value in ("0x9DF23F77", "0X9df23f77", "9DF23F77", 0x9DF23F77):
         assert _read_u32(JsonNode(value)) == 0x9DF23F77

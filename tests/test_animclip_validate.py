@@ -30,8 +30,8 @@ from test_animclip_support import (
 
 from animspec.animclip import read_bytes
 from animspec.animclip.validate import validate
-from animspec.findings import Severity
-from animspec.hashes import crc32
+from animspec.common.findings import Severity
+from animspec.common.hashes import crc32
 
 ROOT, PELVIS, END = crc32("root"), crc32("pelvis"), 0xFFFFFFFF
 

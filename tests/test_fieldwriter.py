@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from animspec.errors import WriteError
-from animspec.fieldwriter import S1, S2, S4, U1, U2, U4, FieldWriter
+from animspec.common.errors import WriteError
+from animspec.common.fieldwriter import S1, S2, S4, U1, U2, U4, FieldWriter
 
 # (kind, lowest, highest, bytes of the lowest, bytes of the highest), from the C types.
 KINDS = [

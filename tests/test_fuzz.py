@@ -23,7 +23,7 @@ from fuzz import targets as T
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from animspec.errors import ParseError
+from animspec.common.errors import ParseError
 
 ROOT = T.ROOT
 

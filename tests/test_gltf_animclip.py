@@ -12,10 +12,10 @@ from pygltflib import GLTF2, Node
 
 from animspec.animclip import read_file as read_animclip
 from animspec.cli import main as cli_main
-from animspec.errors import AnimspecError
+from animspec.common.errors import AnimspecError
 from animspec.gltf import animclip_to_gltf
 from animspec.gltf.from_animclip import ALERT_KEY_SECONDS
-from animspec.hashes import crc32
+from animspec.common.hashes import crc32
 from conftest import EXAMPLES, ROOT
 from test_gltf_support import AnimSpec, ChannelSpec, JointSpec, animation_channels, build_glb, khronos_validate, quat_xyzw
 
@@ -175,7 +175,7 @@ def readme_command(start: str) -> list[str]:
 
 
 def test_biped_rig_names_hash_to_every_walk_joint(tmp_path):
-    """Node names hashed here with zlib (independently of animspec.hashes), compared with the
+    """Node names hashed here with zlib (independently of animspec.common.hashes), compared with the
     Joint Hashes section read from the file's bytes by animspec's reader."""
     import zlib
 

@@ -98,7 +98,7 @@ def test_gltf_paths_are_read_under_the_input_rules(tmp_path):
     import os
 
     from animspec.gltf.rig import load_gltf
-    from animspec.inputs import InputError
+    from animspec.common.inputs import InputError
 
     fifo = tmp_path / "rig.gltf"
     os.mkfifo(fifo)

@@ -11,7 +11,7 @@ from pygltflib import GLTF2
 
 from animspec.animbin import Animation, AnimbinFile, Name, RotationKey, Track, TranslationKey, read_file
 from animspec.animbin.playback import play_engine, vsync_deltas
-from animspec.errors import AnimspecError
+from animspec.common.errors import AnimspecError
 from animspec.gltf import convert, read_rig, to_gltf
 from animspec.gltf.sampling import sample_sampler
 from animspec.gltf.to_animbin import ROUND_BOUND_DEG

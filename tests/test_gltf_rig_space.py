@@ -13,7 +13,7 @@ from pygltflib import Node
 
 from animspec.animbin import read_file, write_bytes
 from animspec.cli import main
-from animspec.errors import AnimspecError
+from animspec.common.errors import AnimspecError
 from animspec.gltf import convert, read_rig, to_gltf, to_gltf_on_rig
 from animspec.rigs import load_skeleton
 from animspec.skeleton import angle_between, quat_multiply

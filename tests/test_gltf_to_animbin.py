@@ -12,13 +12,13 @@ from pygltflib import Node
 
 from animspec.animbin import RotationKey, TranslationKey, read_bytes, write_bytes
 from animspec.animbin.playback import play_engine, vsync_deltas
-from animspec.errors import AnimspecError
-from animspec.findings import has_errors
+from animspec.common.errors import AnimspecError
+from animspec.common.findings import has_errors
 from animspec.gltf import convert, read_markers_file, read_rig
 from animspec.gltf.rig import GltfError
 from animspec.gltf.sampling import sample_sampler
 from animspec.gltf.to_animbin import ROUND_BOUND_DEG
-from animspec.hashes import read_names_file
+from animspec.common.hashes import read_names_file
 from animspec.skeleton import angle_between, quat_multiply
 from test_gltf_support import AnimSpec, ChannelSpec, JointSpec, build_glb, chain, quat_xyzw
 

@@ -20,9 +20,9 @@ import pytest
 from conftest import EXAMPLES, anim_header, header, raw_key, rot_key, trans_key, track_header
 from test_animclip_support import MSMR, assemble, trigger_data
 
-from animspec import atomic
+from animspec.common import atomic
 from animspec.cli import main
-from animspec.errors import AnimspecError, JsonInputError, ParseError
+from animspec.common.errors import AnimspecError, JsonInputError, ParseError
 from animspec.formats import by_name
 
 MB = 1 << 20
@@ -314,7 +314,7 @@ def test_pack_refuses_hostile_json_with_one_error(tmp_path, capsys, text):
 
 
 def test_parse_json_names_the_problem():
-    from animspec.jsonpath import parse_json
+    from animspec.common.jsonpath import parse_json
 
     with pytest.raises(JsonInputError, match="nested too deeply"):
         parse_json(b"[" * 100_000, "x.json")

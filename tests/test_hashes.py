@@ -3,7 +3,7 @@ dat1lib/crc64.py), computed with ALERT's function and an independent implementat
 
 import pytest
 
-from animspec.hashes import asset_id, crc32
+from animspec.common.hashes import asset_id, crc32
 
 CRC32_VECTORS = {
     "": 0xEDB88320,

@@ -18,7 +18,7 @@ import pytest
 from conftest import EXAMPLES
 
 from animspec.cli import main
-from animspec.errors import ParseError
+from animspec.common.errors import ParseError
 
 SWING = EXAMPLES / "swing.animbin"
 WALK = EXAMPLES / "walk.animclip"
@@ -79,7 +79,7 @@ def test_a_device_is_refused_before_reading(tmp_path):
 
 
 def test_a_file_past_the_size_limit_is_refused_from_its_size(tmp_path):
-    from animspec.inputs import MAX_INPUT_BYTES
+    from animspec.common.inputs import MAX_INPUT_BYTES
 
     big = tmp_path / "big.animbin"
     with open(big, "wb") as f:  # sparse: no disk space used
@@ -102,7 +102,7 @@ def test_a_file_past_the_size_limit_is_refused_from_its_size(tmp_path):
 
 def test_the_size_limit_is_the_largest_dat1_accepted():
     from animspec.animclip.compression import MAX_DAT1_SIZE
-    from animspec.inputs import MAX_INPUT_BYTES
+    from animspec.common.inputs import MAX_INPUT_BYTES
 
     assert MAX_INPUT_BYTES == MAX_DAT1_SIZE == GIB
 

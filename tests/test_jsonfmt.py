@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from animspec.jsonfmt import dumps
+from animspec.common.jsonfmt import dumps
 
 DOC = {"a": [1, 2], "b": {"c": [[1, 2], [3]], "d": "x"}, "e": [], "f": {}, "g": [{"k": 1}, 2]}
 

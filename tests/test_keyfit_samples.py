@@ -18,7 +18,7 @@ import re
 import numpy as np
 import pytest
 
-from animspec.errors import AnimspecError
+from animspec.common.errors import AnimspecError
 from animspec.gltf import convert, to_animbin
 from animspec.gltf.keyfit import playback_errors_deg
 

@@ -8,7 +8,7 @@ import lz4.block
 import pytest
 
 from animspec.animclip.compression import inflate, is_compressed
-from animspec.errors import ParseError
+from animspec.common.errors import ParseError
 
 
 def dat1(payload_len: int) -> bytes:

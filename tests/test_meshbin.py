@@ -18,7 +18,7 @@ from conftest import EXAMPLES, Acceptance
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from animspec.errors import JsonInputError, ParseError, WriteError
+from animspec.common.errors import JsonInputError, ParseError, WriteError
 from animspec.meshbin import (
     MAX_BONES,
     Bone,

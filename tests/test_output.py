@@ -1,4 +1,4 @@
-"""Issue 12: one output policy for every command that writes (animspec.output).
+"""Issue 12: one output policy for every command that writes (animspec.common.output).
 
 Special files are written into and never replaced, concurrent writers without --force cannot
 overwrite each other, plot and convert follow the same --force rule as dump and pack,
@@ -20,7 +20,7 @@ import time
 import pytest
 from conftest import EXAMPLES
 
-from animspec import atomic
+from animspec.common import atomic
 from animspec.cli import main
 
 SWING = EXAMPLES / "swing.animbin"
@@ -273,7 +273,7 @@ def test_a_killed_writers_temporary_is_removed_by_the_next_write(tmp_path):
     out = tmp_path / "out.animbin"
     code = (
         "import sys, time\n"
-        "from animspec.atomic import write_atomic\n"
+        "from animspec.common.atomic import write_atomic\n"
         "write_atomic(sys.argv[1], b'data', verify=lambda written: time.sleep(60))\n"
     )
     proc = subprocess.Popen([sys.executable, "-c", code, str(out)])
@@ -290,7 +290,7 @@ def test_a_killed_writers_temporary_is_removed_by_the_next_write(tmp_path):
         proc.send_signal(signal.SIGKILL)
         proc.wait(10)
     assert leftovers(tmp_path) == [stale]  # SIGKILL: nothing could clean up
-    from animspec.output import write_output
+    from animspec.common.output import write_output
 
     write_output(str(out), b"new")
     assert leftovers(tmp_path) == [] and out.read_bytes() == b"new"
@@ -334,7 +334,7 @@ def test_a_missing_folder_is_named(tmp_path, capsys):
 
 
 def test_output_error_is_a_write_error_naming_path_and_option(tmp_path):
-    from animspec.output import OutputError, write_output
+    from animspec.common.output import OutputError, write_output
 
     (tmp_path / "x").write_bytes(b"1")
     with pytest.raises(OutputError) as info:

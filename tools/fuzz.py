@@ -52,7 +52,7 @@ def _seed_inputs() -> dict[str, list[tuple[str, bytes]]]:
     import test_animclip_support as acs
     import test_gltf_support as gs
 
-    from animspec import jsonfmt
+    from animspec.common import jsonfmt
     from animspec.formats import by_name
     from animspec.meshbin import read_bytes as read_meshbin
     from animspec.meshbin import write_bytes as write_meshbin
@@ -232,7 +232,7 @@ def _atheris_child(name: str, corpus: str, libfuzzer_args: list[str]) -> None:
         import animspec.animclip  # noqa: F401
         import animspec.formats  # noqa: F401
         import animspec.gltf  # noqa: F401
-        import animspec.jsonpath  # noqa: F401
+        import animspec.common.jsonpath  # noqa: F401
         import animspec.meshbin  # noqa: F401
         import animspec.generated.animbin  # noqa: F401
         import animspec.generated.animclip  # noqa: F401

@@ -51,7 +51,7 @@ MODULES: dict[str, dict] = {
                  "_rest_array", "_sampled_frames", "_c_div_array", "_track_table", "play_engine", "EngineSkeleton",
                  "slerp", "_bracket", "_wrap_frames", "sample_reference_frames", "sample_reference", "_sample"],
     },
-    "fieldwriter.py": {"tests": ["tests/test_fieldwriter.py", "tests/test_animbin_parse.py", "tests/test_meshbin.py"]},
+    "common/fieldwriter.py": {"tests": ["tests/test_fieldwriter.py", "tests/test_animbin_parse.py", "tests/test_meshbin.py"]},
     "animbin/write.py": {"tests": ["tests/test_animbin_parse.py", "tests/test_animbin_roundtrip.py"]},
     "meshbin/write.py": {"tests": ["tests/test_meshbin.py"]},
     "animclip/write.py": {
@@ -86,7 +86,7 @@ MODULES: dict[str, dict] = {
                  "_string_bytes", "_read_strings", "_read_unknown", "_opt_int", "_read_section", "_matrix",
                  "_read_record"],
     },
-    "jsonfmt.py": {"tests": ["tests/test_jsonfmt.py", "tests/test_cli.py"]},
+    "common/jsonfmt.py": {"tests": ["tests/test_jsonfmt.py", "tests/test_cli.py"]},
 }
 
 # Survivors that are equivalent mutants: (module, stripped source line, mutation) -> why.

@@ -14,7 +14,7 @@ import bpy
 from bpy.props import BoolProperty, EnumProperty, FloatProperty, IntProperty, StringProperty
 from bpy_extras.io_utils import ExportHelper, ImportHelper
 
-from animspec.errors import AnimspecError
+from animspec.common.errors import AnimspecError
 
 REGIONS = [
     ("ntsc", "NTSC (59.94 Hz)", "One console frame per NTSC vsync"),

@@ -2,7 +2,7 @@
 
 What is known of the format (Tkachov/ALERT's animclip_to_gltf.py, restated): Base State
 holds one transform per joint, matched to a rig by the DAT1 CRC32 of the joint's name
-(:func:`animspec.hashes.crc32`, case-sensitive); each REPLACES the joint's transform relative
+(:func:`animspec.common.hashes.crc32`, case-sensitive); each REPLACES the joint's transform relative
 to its parent (rotation, and translation when the clip has one). Per-frame data cannot be
 decoded by anyone yet, so the base pose is the only pose there is; custom tracks are plain
 float curves (one value per frame, LABELLED) with no Blender counterpart.
@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 import bpy
 from mathutils import Matrix, Quaternion, Vector
 
-from animspec.errors import AnimspecError
-from animspec.hashes import crc32
+from animspec.common.errors import AnimspecError
+from animspec.common.hashes import crc32
 
 TRACKS_PROPERTY = "animclip_tracks"
 FPS_PROPERTY = "animclip_fps"

@@ -37,9 +37,9 @@ from animspec.animbin.model import FP12_ONE, LOOPING_FLAG, Animation, AnimbinFil
 from animspec.animbin.playback import Refresh, refresh_hz
 from animspec.animbin.validate import validate
 from animspec.animbin.write import write_bytes
-from animspec.atomic import write_atomic
-from animspec.errors import AnimspecError
-from animspec.findings import Finding, Severity
+from animspec.common.atomic import write_atomic
+from animspec.common.errors import AnimspecError
+from animspec.common.findings import Finding, Severity
 from animspec.gltf import convert
 from animspec.gltf.to_animbin import Fit, Fp12
 

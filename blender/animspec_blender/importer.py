@@ -37,7 +37,7 @@ from mathutils import Quaternion, Vector
 
 from animspec.animbin.model import FP12_ONE, Animation, AnimbinFile, RotationKey, TranslationKey
 from animspec.animbin.playback import Refresh, play_engine, refresh_hz, vsync_deltas
-from animspec.errors import AnimspecError
+from animspec.common.errors import AnimspecError
 
 from .rig import basis_for_key, joint_bones, rest_keys
 

@@ -28,7 +28,7 @@ import bpy
 import numpy as np
 from mathutils import Matrix, Quaternion, Vector
 
-from animspec.errors import AnimspecError
+from animspec.common.errors import AnimspecError
 
 AXIS_CHANGE = Matrix(((1.0, 0.0, 0.0), (0.0, -1.0, 0.0), (0.0, 0.0, -1.0)))
 """diag(1, -1, -1): Blender's armature space <-> the console's model space, both ways."""

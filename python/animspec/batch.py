@@ -47,10 +47,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Protocol, Sequence, TextIO
 
-from .errors import AnimspecError, ParseError
-from .findings import Finding, Severity, has_errors
+from .common.errors import AnimspecError, ParseError
+from .common.findings import Finding, Severity, has_errors
 from .formats import FORMATS, load
-from .inputs import not_regular_reason, read_head
+from .common.inputs import not_regular_reason, read_head
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor

@@ -11,9 +11,9 @@ import os
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .errors import JsonInputError, ParseError
-from .findings import Finding
-from .inputs import read_input
+from .common.errors import JsonInputError, ParseError
+from .common.findings import Finding
+from .common.inputs import read_input
 
 
 @dataclass(frozen=True)

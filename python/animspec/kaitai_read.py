@@ -24,7 +24,7 @@ from kaitaistruct import (
     ValidationNotEqualError,
 )
 
-from .errors import ParseError
+from .common.errors import ParseError
 
 T = TypeVar("T", bound=KaitaiStruct)
 

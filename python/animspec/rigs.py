@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import os
 
-from .errors import AnimspecError
-from .inputs import read_head_or_fail
+from .common.errors import AnimspecError
+from .common.inputs import read_head_or_fail
 from .skeleton import Skeleton
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import bpy
 from mathutils import Euler
 
-from animspec.errors import AnimspecError
+from animspec.common.errors import AnimspecError
 from animspec_blender.exporter import skin_mesh, channelbags, export_animbin, write_animbin
 from animspec_blender.importer import import_animbin, import_meshbin
 from animspec_blender.rig import key_of_pose
@@ -115,7 +115,7 @@ def branching(out: Path) -> dict:
     order (0, 1, 3, 2): joint ids must still follow the file. A clip turning each joint its
     own way is imported and exported again."""
     from animspec.animbin import Animation, AnimbinFile, Name, RotationKey, Track, write_bytes
-    from animspec.atomic import write_atomic
+    from animspec.common.atomic import write_atomic
     from animspec.meshbin import write_bytes as write_meshbin
     from animspec.meshbin.model import Bone, MeshbinFile
 

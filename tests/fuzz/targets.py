@@ -66,8 +66,8 @@ class Target:
 
 
 def _read(fmt_name: str, data: bytes) -> None:
-    from animspec import jsonfmt
-    from animspec.errors import ParseError
+    from animspec.common import jsonfmt
+    from animspec.common.errors import ParseError
     from animspec.formats import by_name, detect
 
     fmt = by_name(fmt_name)
@@ -110,9 +110,9 @@ def read_animclip(data: bytes) -> None:
 
 
 def _pack(fmt_name: str, data: bytes) -> None:
-    from animspec.errors import JsonInputError, ParseError, WriteError
+    from animspec.common.errors import JsonInputError, ParseError, WriteError
     from animspec.formats import by_name, format_of_dump
-    from animspec.jsonpath import parse_json
+    from animspec.common.jsonpath import parse_json
 
     try:
         doc = parse_json(data, "fuzz.json")
@@ -156,7 +156,7 @@ def pack_animclip(data: bytes) -> None:
 
 def convert_gltf(data: bytes) -> None:
     from animspec.animbin import read_bytes, write_bytes
-    from animspec.errors import AnimspecError
+    from animspec.common.errors import AnimspecError
     from animspec.gltf import convert
 
     fit = ("bake", "cut", "reduce")[data[-1] % 3] if data else "bake"
@@ -198,7 +198,7 @@ def _check_glb(glb: bytes) -> None:
 
 def convert_animbin(data: bytes) -> None:
     from animspec.animbin import read_bytes
-    from animspec.errors import AnimspecError
+    from animspec.common.errors import AnimspecError
     from animspec.gltf import to_gltf
 
     try:
@@ -212,7 +212,7 @@ def convert_animbin(data: bytes) -> None:
 
 def convert_animclip(data: bytes) -> None:
     from animspec.animclip import read_bytes
-    from animspec.errors import AnimspecError
+    from animspec.common.errors import AnimspecError
     from animspec.gltf import animclip_to_gltf
 
     try:
@@ -234,7 +234,7 @@ def _swing():
 
 
 def convert_meshbin_rig(data: bytes) -> None:
-    from animspec.errors import AnimspecError
+    from animspec.common.errors import AnimspecError
     from animspec.gltf import to_gltf
     from animspec.meshbin import read_bytes, skeleton_from_meshbin
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..jsonpath import JsonNode, json_path_of
+from ..common.jsonpath import JsonNode, json_path_of
 from .model import (
     Animation,
     AnimbinFile,

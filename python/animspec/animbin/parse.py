@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from ..inputs import read_input
+from ..common.inputs import read_input
 from . import fastread
 from .fastread import MAGIC
 from .model import (

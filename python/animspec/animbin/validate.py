@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from typing import Iterator
 
-from ..findings import Finding, Severity, capped
+from ..common.findings import Finding, Severity, capped
 from .model import (
     FP12_ONE,
     LOOPING_FLAG,

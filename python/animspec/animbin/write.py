@@ -9,8 +9,8 @@ model that cannot be stored (256 animations, a frame past 65535, a 33-byte name)
 
 from __future__ import annotations
 
-from ..errors import WriteError
-from ..fieldwriter import S2, S4, U1, U2, U4, FieldWriter
+from ..common.errors import WriteError
+from ..common.fieldwriter import S2, S4, U1, U2, U4, FieldWriter
 from .model import (
     NAME_FIELD_SIZE,
     AnimbinFile,

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import lz4.block
 
-from ..errors import ParseError
+from ..common.errors import ParseError
 
 DAT1_MAGIC = b"1TAD"
 _PROBE_ORDER = (2, 1, 3)

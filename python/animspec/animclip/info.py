@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import WriteError
+from ..common.errors import WriteError
 from .model import ASSET_MAGICS, SECTION_NAMES, SECTION_STATUS, AnimclipFile
 from .write import payloads
 

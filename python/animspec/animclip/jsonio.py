@@ -43,8 +43,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import AnimspecError
-from ..jsonpath import JsonNode, json_path_of
+from ..common.errors import AnimspecError
+from ..common.jsonpath import JsonNode, json_path_of
 from .compression import Compression
 from .model import (
     BUILT_FIELDS,

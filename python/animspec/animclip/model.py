@@ -32,7 +32,7 @@ from typing import Any, Callable, ClassVar, Iterable, Mapping, Union
 
 import numpy as np
 
-from ..hashes import crc32
+from ..common.hashes import crc32
 from .compression import Compression
 
 # ---------------------------------------------------------------------------- constants

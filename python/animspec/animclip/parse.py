@@ -22,9 +22,9 @@ from typing import Any
 import numpy as np
 from kaitaistruct import KaitaiStruct, KaitaiStructError
 
-from ..errors import ParseError
+from ..common.errors import ParseError
 from ..generated.animclip import Animclip
-from ..inputs import read_input
+from ..common.inputs import read_input
 from ..kaitai_read import describe, locate_failure, parse
 from . import write as _write
 from .compression import Compression, inflate

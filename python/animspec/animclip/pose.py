@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..hashes import crc32
+from ..common.hashes import crc32
 from ..skeleton import Skeleton, forward_kinematics, world_positions
 from .model import ClipView
 

@@ -38,9 +38,9 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from ..errors import WriteError
-from ..findings import Finding, Severity, capped
-from ..hashes import crc32
+from ..common.errors import WriteError
+from ..common.findings import Finding, Severity, capped
+from ..common.hashes import crc32
 from .model import (
     ASSET_MAGICS,
     DERIVED_COUNTS,

@@ -33,7 +33,7 @@ from typing import Any, Callable
 import lz4.block
 import numpy as np
 
-from ..errors import WriteError
+from ..common.errors import WriteError
 from .model import (
     BUILT_FIELDS,
     CUSTOM_TRACK_FIELDS,

@@ -26,8 +26,8 @@ from urllib.parse import unquote
 
 from pygltflib import GLTF2
 
-from ..errors import AnimspecError
-from ..inputs import read_input
+from ..common.errors import AnimspecError
+from ..common.inputs import read_input
 
 GLB_MAGIC = b"glTF"
 CHUNK_JSON = b"JSON"

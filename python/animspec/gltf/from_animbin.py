@@ -74,7 +74,7 @@ from pygltflib import (
 from ..animbin.model import FP12_ONE, AnimbinFile, RotationKey, TranslationKey
 from ..animbin.model import Animation as AnimbinAnimation
 from ..animbin.playback import Refresh, play_engine, refresh_hz, vsync_deltas
-from ..errors import AnimspecError
+from ..common.errors import AnimspecError
 from ..skeleton import Skeleton, forward_kinematics, normalize, quat_multiply
 from .axes import PS1_TO_GLTF, PS1_TO_GLTF_MATRIX
 from .document import GltfError, flatten_buffers

@@ -2,7 +2,7 @@
 
 ALERT's ``animclip_to_gltf.py`` procedure (Tkachov/ALERT), restated:
 joints are matched purely by name hash: every node name of the rig is hashed with the DAT1
-CRC32 (dat1lib/crc32.py, case-sensitive, :func:`animspec.hashes.crc32`) and compared with the
+CRC32 (dat1lib/crc32.py, case-sensitive, :func:`animspec.common.hashes.crc32`) and compared with the
 clip's joint hashes. A matched node gets a two-key animation: its rig (bind) pose at t = 0,
 the base-state local rotation and translation at t = ``key_seconds`` (ALERT: 1/25 s), LINEAR.
 Base-state values REPLACE the node's local values (as ALERT's glTF nodes do); nothing is additive.
@@ -36,9 +36,9 @@ from typing import Any, Protocol, Union
 import numpy as np
 from pygltflib import ANIM_LINEAR, Scene
 
-from ..errors import AnimspecError
-from ..findings import Finding, Severity
-from ..hashes import crc32
+from ..common.errors import AnimspecError
+from ..common.findings import Finding, Severity
+from ..common.hashes import crc32
 from ..skeleton import normalize
 from .from_animbin import GlbBuilder, add_animation, glb_bytes
 from .rig import GltfSource, copy_gltf, load_gltf, node_name, node_rest, xyzw_to_wxyz

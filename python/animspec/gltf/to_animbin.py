@@ -64,8 +64,8 @@ from ..animbin.model import (
 )
 from ..animbin.playback import Refresh, refresh_hz
 from ..animbin.validate import validate
-from ..errors import AnimspecError
-from ..findings import Finding
+from ..common.errors import AnimspecError
+from ..common.findings import Finding
 from ..skeleton import angle_between
 from .axes import rotations_to_ps1, vectors_to_ps1
 from .document import GltfError
@@ -168,7 +168,7 @@ MarkerSpec = Mapping[str, Any]
 
 def read_markers_file(path: str) -> dict[str, list[MarkerSpec]]:
     """A JSON side file: ``{"animation name": [{"name": "step", "frame": 3}, ...], ...}``."""
-    from ..inputs import read_text  # a regular UTF-8 file; a ParseError naming it otherwise
+    from ..common.inputs import read_text  # a regular UTF-8 file; a ParseError naming it otherwise
 
     try:
         doc = json.loads(read_text(path, what="markers file"))

@@ -17,7 +17,7 @@ import struct
 import numpy as np
 from kaitaistruct import EndOfStreamError
 
-from ..errors import ParseError
+from ..common.errors import ParseError
 from ..kaitai_read import describe, parse, record_error
 from .model import MAX_BONES, Bone, Face, MeshbinFile, Vertex
 

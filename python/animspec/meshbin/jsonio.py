@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..jsonpath import JsonNode, json_path_of
+from ..common.jsonpath import JsonNode, json_path_of
 from .model import Bone, Face, MeshbinFile, Vertex
 
 FORMAT = "meshbin"

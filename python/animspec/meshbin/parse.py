@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 
 from ..generated.meshbin import Meshbin
-from ..inputs import read_input
+from ..common.inputs import read_input
 from ..kaitai_read import parse
 from . import fastread
 from .model import Bone, Face, MeshbinFile, Vertex

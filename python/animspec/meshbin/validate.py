@@ -10,7 +10,7 @@ from typing import Iterator
 
 import numpy as np
 
-from ..findings import Finding, Severity, capped
+from ..common.findings import Finding, Severity, capped
 from ..skeleton import Skeleton
 from .model import MAX_BONES, MAX_FACES_PER_MESH, MeshbinFile, skeleton_from_meshbin
 

@@ -11,8 +11,8 @@ differently. Field names in errors are the spec's.
 
 from __future__ import annotations
 
-from ..errors import WriteError
-from ..fieldwriter import S1, S2, S4, U1, U4, FieldWriter
+from ..common.errors import WriteError
+from ..common.fieldwriter import S1, S2, S4, U1, U4, FieldWriter
 from .model import MAX_BONES, MeshbinFile
 from .parse import MAGIC
 

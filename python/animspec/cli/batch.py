@@ -12,8 +12,8 @@ from io import StringIO
 from itertools import chain
 from typing import Any, Callable
 
-from .batch import EXIT_UNREADABLE, Progress, Result, Selection, Summary, run_batch
-from .cli_common import print_findings
+from ..batch import EXIT_UNREADABLE, Progress, Result, Selection, Summary, run_batch
+from .common import print_findings
 
 
 PATHS_HELP = (

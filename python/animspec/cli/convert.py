@@ -15,15 +15,15 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
-from . import cli_batch
-from .batch import Result, Selection, collect
-from .cli_common import EXIT_FINDINGS, EXIT_OK, FORCE_HELP, OUTPUT_HELP, region, report_stream
-from .errors import AnimspecError, WriteError
-from .findings import Finding, has_errors
-from .formats import detect, load
-from .hashes import read_names_file
-from .inputs import read_head, read_head_or_fail
-from .output import check_output, write_output
+from . import batch as cli_batch
+from ..batch import Result, Selection, collect
+from .common import EXIT_FINDINGS, EXIT_OK, FORCE_HELP, OUTPUT_HELP, region, report_stream
+from ..common.errors import AnimspecError, WriteError
+from ..common.findings import Finding, has_errors
+from ..formats import detect, load
+from ..common.hashes import read_names_file
+from ..common.inputs import read_head, read_head_or_fail
+from ..common.output import check_output, write_output
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
@@ -128,13 +128,13 @@ class ConvertOptions:
     """Create the output's missing folders, right before writing it (batch runs): a file
     that fails before then leaves no empty folder behind."""
     force: bool = False
-    """Replace existing output files (animspec.output's policy, as every command)."""
+    """Replace existing output files (animspec.common.output's policy, as every command)."""
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> "ConvertOptions":
         markers = None
         if args.markers:
-            from .gltf import read_markers_file
+            from ..gltf import read_markers_file
 
             markers = read_markers_file(args.markers)
         return cls(
@@ -248,8 +248,8 @@ def _show(result: Result, out: cli_batch.Output) -> None:
 
 
 def _from_gltf(src: str, out: str, o: ConvertOptions) -> Result:
-    from .animbin import read_bytes, write_bytes
-    from .gltf import convert
+    from ..animbin import read_bytes, write_bytes
+    from ..gltf import convert
 
     result = convert(
         src,
@@ -299,16 +299,16 @@ def _skeleton(path: str, joints: tuple[str, ...] | None, armature_space: bool):
 @lru_cache(maxsize=4)
 def _load_skeleton(path: str, _mtime: int, joints: tuple[str, ...] | None, armature_space: bool):
     if _kind_of(path) == "gltf":
-        from .gltf import read_rig
+        from ..gltf import read_rig
 
         return read_rig(path, joint_names=list(joints) if joints else None, armature_space=armature_space)
-    from .rigs import load_skeleton
+    from ..rigs import load_skeleton
 
     return load_skeleton(path)
 
 
 def _write(path: str, data: bytes, o: ConvertOptions, src: str, verify) -> None:
-    """animspec.output's policy (never over the input, an existing file only with --force),
+    """animspec.common.output's policy (never over the input, an existing file only with --force),
     first creating the missing folders of a batch output."""
     if o.make_folders:
         os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
@@ -317,13 +317,13 @@ def _write(path: str, data: bytes, o: ConvertOptions, src: str, verify) -> None:
 
 def _readable_glb(out: str):
     """A write_output check: the GLB on disk must read back as a glTF document."""
-    from .gltf.document import parse_glb
+    from ..gltf.document import parse_glb
 
     return lambda written: parse_glb(written, out)
 
 
 def _animbin_to_gltf(src: str, out: str, o: ConvertOptions, model) -> Result:
-    from .gltf import Rig, to_gltf, to_gltf_on_rig
+    from ..gltf import Rig, to_gltf, to_gltf_on_rig
 
     source = _skeleton(o.skeleton, o.joints, o.armature_space) if o.skeleton else None
     warnings: list[str] = []
@@ -351,7 +351,7 @@ def _animbin_to_gltf(src: str, out: str, o: ConvertOptions, model) -> Result:
 
 
 def _animclip_to_gltf(src: str, out: str, o: ConvertOptions, model) -> Result:
-    from .gltf import animclip_to_gltf
+    from ..gltf import animclip_to_gltf
 
     if not o.skeleton:
         raise AnimspecError(f"{src}: an .animclip holds no hierarchy: give the rig with --skeleton RIG.glb")

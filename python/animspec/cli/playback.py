@@ -7,14 +7,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from . import jsonfmt
-from .cli_common import (
+from ..common import jsonfmt
+from .common import (
     EXIT_OK, FORCE_HELP, OUTPUT_HELP, deltas, pick_animation, positive, region, report_stream, stdout_json, vsync_step,
 )
-from .errors import AnimspecError
-from .formats import load
-from .hashes import read_names_file
-from .output import check_output, write_output
+from ..common.errors import AnimspecError
+from ..formats import load
+from ..common.hashes import read_names_file
+from ..common.output import check_output, write_output
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
@@ -74,7 +74,7 @@ def _animbin(path: str) -> Any:
 def _skeleton(args: argparse.Namespace) -> Any:
     if not args.skeleton:
         return None
-    from .rigs import load_skeleton
+    from ..rigs import load_skeleton
 
     names = read_names_file(args.joint_names) if args.joint_names else None
     return load_skeleton(args.skeleton, joint_names=names)
@@ -86,7 +86,7 @@ def _play(args: argparse.Namespace) -> int:
         return _play_animclip(args, model)
     if fmt.name != "animbin":
         raise AnimspecError(f"{args.file}: nothing to play in {fmt.description}")
-    from .animbin.poses import poses
+    from ..animbin.poses import poses
 
     animation = pick_animation(model, args.anim)
     result = poses(
@@ -101,13 +101,13 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _play_animclip(args: argparse.Namespace, model: Any) -> int:
-    from .animclip.pose import base_pose, sample_custom_track
+    from ..animclip.pose import base_pose, sample_custom_track
 
     names = read_names_file(args.joint_names) if args.joint_names else None
     clip = model.clip(names)
     skeleton = None
     if args.skeleton:
-        from .rigs import load_skeleton
+        from ..rigs import load_skeleton
 
         skeleton = load_skeleton(args.skeleton)
     pose = base_pose(clip, skeleton)
@@ -154,7 +154,7 @@ def _play_animclip(args: argparse.Namespace, model: Any) -> int:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from .animbin.compare import compare
+    from ..animbin.compare import compare
 
     model = _animbin(args.file)
     animations = [pick_animation(model, args.anim)] if args.anim else model.animations
@@ -167,7 +167,7 @@ def _compare(args: argparse.Namespace) -> int:
 
 
 def _plot(args: argparse.Namespace) -> int:
-    from .animbin.plot import plot_png
+    from ..animbin.plot import plot_png
 
     check_output(args.output, force=args.force, inputs=[args.file])
     model = _animbin(args.file)

@@ -14,7 +14,7 @@
   even with ``--force``.
 * nothing yet: created atomically, and only if it still does not exist at that moment, so
   concurrent writers without ``--force`` cannot overwrite each other: exactly one creates
-  the file, the others are refused (:func:`animspec.atomic.write_atomic` ``replace=False``).
+  the file, the others are refused (:func:`animspec.common.atomic.write_atomic` ``replace=False``).
 * a symbolic link: followed. The file it points at is what is created, replaced (with
   ``--force``) or written into; the link itself stays a link.
 

@@ -12,15 +12,17 @@ import os
 import sys
 from typing import Any, Sequence
 
-from . import __version__, cli_batch, cli_convert, cli_playback, jsonfmt
-from .batch import InfoTask, Result, ValidateTask, collect
-from .cli_common import EXIT_OK, EXIT_UNREADABLE, FORCE_HELP, OUTPUT_HELP, bone_count, report_stream
-from .errors import AnimspecError, JsonInputError, ParseError, WriteError
-from .formats import format_of_dump, load
-from .hashes import crc32, read_names_file
-from .inputs import read_input
-from .jsonpath import parse_json
-from .output import check_output, write_output
+from .. import __version__
+from . import batch as cli_batch, convert as cli_convert, playback as cli_playback
+from ..common import jsonfmt
+from ..batch import InfoTask, Result, ValidateTask, collect
+from .common import EXIT_OK, EXIT_UNREADABLE, FORCE_HELP, OUTPUT_HELP, bone_count, report_stream
+from ..common.errors import AnimspecError, JsonInputError, ParseError, WriteError
+from ..formats import format_of_dump, load
+from ..common.hashes import crc32, read_names_file
+from ..common.inputs import read_input
+from ..common.jsonpath import parse_json
+from ..common.output import check_output, write_output
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
@@ -151,7 +153,7 @@ def _dump(args: argparse.Namespace) -> int:
     fmt, model = load(args.file)
     text = jsonfmt.dumps(fmt.to_json(model, **_options(fmt.to_json, args))) + "\n"
     if args.output:
-        # A regular file is read back and compared before it is published (animspec.atomic).
+        # A regular file is read back and compared before it is published (animspec.common.atomic).
         write_output(args.output, text.encode("utf-8"), force=args.force, inputs=[args.file])
     else:
         sys.stdout.write(text)

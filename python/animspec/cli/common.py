@@ -7,9 +7,9 @@ import math
 import sys
 from typing import Any, TextIO
 
-from .errors import AnimspecError
-from .findings import Finding, Severity
-from .output import descriptor
+from ..common.errors import AnimspecError
+from ..common.findings import Finding, Severity
+from ..common.output import descriptor
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1

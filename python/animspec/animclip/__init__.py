@@ -5,18 +5,14 @@ for an unedited file, re-laid out per spec 4.6 after any edit), check with
 ``animspec.animclip.validate.validate``, decode with :meth:`AnimclipFile.clip`.
 """
 
-from .model import (
-    ASSET_MAGICS,
-    SECTION_NAMES,
+from .content import (
     AnimclipFile,
     BaseState,
     Built,
-    ClipView,
     CustomTrackData,
     CustomTrackEntry,
     CustomTracks,
     JointHashes,
-    Layout,
     Path,
     RawSection,
     SampleElem,
@@ -25,7 +21,10 @@ from .model import (
     TriggerRecord,
     UnknownEntry,
 )
+from .layout import Layout
 from .parse import looks_like_animclip, read_bytes, read_file
+from .tags import ASSET_MAGICS, SECTION_NAMES
+from .views import ClipView
 from .write import relaid_bytes, write_bytes
 
 __all__ = [

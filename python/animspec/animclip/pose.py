@@ -17,7 +17,7 @@ import numpy as np
 
 from ..common.hashes import crc32
 from ..skeleton import Skeleton, forward_kinematics, world_positions
-from .model import ClipView
+from .views import ClipView
 
 
 @dataclass

@@ -62,11 +62,13 @@ MODULES: dict[str, dict] = {
                  "write_bytes", "relaid_bytes", "_outer", "_tables", "_relaid", "_exact"],
     },
     "animclip/layout.py": {
-        "tests": ["tests/test_animclip_appendix.py", "tests/test_animclip_edit.py", "tests/test_animclip_roundtrip.py"],
+        "tests": ["tests/test_animclip_appendix.py", "tests/test_animclip_edit.py", "tests/test_animclip_roundtrip.py",
+                  "tests/test_animclip_fastread.py"],
         # Sizes, the recorded layout and the placements; not the digest's bookkeeping.
         "only": ["tables_size", "payload_size", "recorded_layout", "_as_written", "_gaps", "exact_placement",
                  "relaid_placement"],
     },
+    "animclip/fastread.py": {"tests": ["tests/test_animclip_fastread.py", "tests/test_animclip_roundtrip.py"]},
     "animbin/fastread.py": {"tests": ["tests/test_animbin_errors.py", "tests/test_animbin_parse.py",
                                       "tests/test_animbin_fastread.py"]},
     "meshbin/fastread.py": {"tests": ["tests/test_meshbin.py",

@@ -1,10 +1,19 @@
-"""Read .animclip / .performanceclip files into the typed model, through :mod:`.adapt`."""
+"""Read .animclip / .performanceclip files into the typed model.
+
+Two readers, one result. :mod:`.fastread` reads every valid file with struct and numpy
+straight from its bytes (one copy per payload; issue 15). Whatever it does not accept goes
+to :mod:`.adapt`, the parser generated from ksy/animclip.ksy in debug mode, whose recorded
+positions word the error (field path and byte offset) - it is imported only then, so a
+valid file never pays for it. ``fast=False`` reads with the generated parser alone (the
+reference the tests hold the fast reader to).
+"""
 
 from __future__ import annotations
 
 import os
 
 from ..common.inputs import read_input
+from . import fastread
 from .content import AnimclipFile
 from .reading import LZ4_MAX_RATIO, MAX_CLAIMED_RATIO
 from .tags import ASSET_MAGICS
@@ -24,6 +33,11 @@ def read_file(path: str | os.PathLike[str]) -> AnimclipFile:
 
 def read_bytes(data: bytes, path: str | None = None, *, fast: bool = True) -> AnimclipFile:
     """Parse a whole file held in memory. ``path`` only labels errors."""
-    from . import adapt
+    data = bytes(data)  # the very object when it is bytes; payloads are cut from it
+    if fast:
+        model = fastread.read(data)
+        if model is not None:
+            return model
+    from . import adapt  # the debug-mode generated parser: errors and the reference reading
 
     return adapt.read(data, path)

@@ -34,6 +34,7 @@ import numpy as np
 from .tags import (
     JOINT_DTYPE,
     MAGIC_MSMR_MM,
+    OUTER_HEADER_UNK_SIZE,
     TAG_BASE_STATE,
     TAG_BUILT,
     TAG_CUSTOM_TRACK_DATA,
@@ -344,7 +345,7 @@ class AnimclipFile(_Eq):
 
     magic: int = MAGIC_MSMR_MM
     """Outer asset-type magic (:data:`ASSET_MAGICS`)."""
-    header_unk: bytes = bytes(28)
+    header_unk: bytes = bytes(OUTER_HEADER_UNK_SIZE)
     """The outer header's 28 uninterpreted bytes (spec 2.1), kept verbatim."""
     type_id: int = MAGIC_MSMR_MM
     """DAT1 header +0x04, a second copy of a type magic (spec 4.1)."""
@@ -403,7 +404,6 @@ class AnimclipFile(_Eq):
             range(len(self.sections)),
             key=lambda i: (self.sections[i].offset is None, self.sections[i].offset or 0, i),
         )
-
 
     # -- decoded view and edits (:mod:`.views`) ---------------------------------
 

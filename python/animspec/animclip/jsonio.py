@@ -69,6 +69,7 @@ from .content import (
 )
 from .layout import Layout, payload_sizes
 from .tags import DERIVED_COUNTS, JOINT_DTYPE, TRIGGER_FIELDS, section_name
+from .write import check_writable
 
 FORMAT = "animclip"
 
@@ -241,6 +242,7 @@ def _raw(model: AnimclipFile) -> dict[str, Any]:
     }
     _strings(bytes(model.strings), doc)
     doc["unknowns"] = [[u.ofs_source, u.ofs_target] for u in model.unknowns]
+    check_writable(model)  # a model the writer refuses is not dumped: its sizes would mean nothing
     sizes = payload_sizes(model)
     doc["sections"] = [_section(s, size) for s, size in zip(model.sections, sizes)]
     if model.layout is not None:

@@ -49,9 +49,12 @@ def same_reading(data: bytes) -> bool:
 
 
 def lz4_file(plain: bytes) -> bytes | None:
-    """``plain`` with its DAT1 as one LZ4 block, when the block starts as ALERT's rule needs."""
-    body = lz4.block.compress(plain[36:], store_size=False)
-    return plain[:36] + body if is_compressed(body[:7]) else None
+    """``plain`` with its DAT1 as one LZ4 block (both size fields telling the decompressed
+    size, so the block decodes), when the block starts as ALERT's rule needs."""
+    dat1 = bytearray(plain[36:])
+    struct.pack_into("<I", dat1, 8, len(dat1))
+    body = lz4.block.compress(bytes(dat1), store_size=False)
+    return plain[:4] + struct.pack("<I", len(dat1)) + plain[8:36] + body if is_compressed(body[:7]) else None
 
 
 @pytest.mark.parametrize("name", EXAMPLE_CLIPS)
@@ -89,7 +92,7 @@ def test_random_images_read_alike_plain_and_compressed():
 
     check()
     tally.check(0.03)  # 9% to 19% of these images are accepted
-    compressed.check(0.03)
+    compressed.check(0.03)  # about 25% of those whose block starts as the rule needs
 
 
 @pytest.mark.parametrize("cut", [0, 35, 36, 42, 43, 51, 52, 100, -1])

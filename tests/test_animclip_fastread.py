@@ -15,16 +15,18 @@ import subprocess
 import sys
 
 import lz4.block
+import numpy as np
 import pytest
 from conftest import EXAMPLES, ROOT, Acceptance
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_animclip_roundtrip import dat1_images, models
 
-from animspec.animclip import adapt, fastread, read_bytes, write_bytes
+from animspec.animclip import AnimclipFile, BaseState, Built, JointHashes, adapt, fastread, read_bytes, write_bytes
 from animspec.animclip import write as animclip_write
 from animspec.animclip.compression import is_compressed
 from animspec.animclip.layout import content_digest
+from animspec.animclip.tags import JOINT_DTYPE, TAG_BASE_STATE
 from animspec.common.errors import ParseError
 
 SLOW = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -154,3 +156,20 @@ def test_a_valid_file_never_imports_the_generated_parser():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_base_state_is_split_by_the_last_built():
+    """Two Built sections saying different J and T, and a Base State with more bytes after
+    its things than one more thing: the split is the last Built's (ksy dat1.idx_built)."""
+    joints = np.zeros(3, JOINT_DTYPE)
+    joints["qw"] = 32767
+    model = AnimclipFile(sections=[
+        Built(num_joints=1, num_base_state_things=0),
+        Built(),  # the one that counts: J and T derived from Base State
+        BaseState(joints=joints, things=bytes(range(64)), extra=bytes(40)),
+        JointHashes(np.array([1, 2, 3, 0xFFFFFFFF], "<u4")),
+    ])
+    data = write_bytes(model)
+    assert same_reading(data)
+    base = read_bytes(data).section(TAG_BASE_STATE)
+    assert (len(base.joints), len(base.things), len(base.extra)) == (3, 64, 40)

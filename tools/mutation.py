@@ -196,6 +196,15 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("animclip/compression.py", "if body[:4] == DAT1_MAGIC:", "4 -> 5"): _PLAIN_DAT1,
     ("animclip/compression.py", 'if len(data) == size and (whose != "the DAT1 header\'s" or data[8:12] == struct.pack("<I", size)):',
      "format '<I' -> '<i'"): "sizes here are at most 2**30 (larger ones are refused above): signed and unsigned pack them alike",
+    ("animclip/fastread.py", "if len(data) >= base + 7 and is_compressed(data[base : base + 7]):", "Add -> Sub"):
+        "(the first +) files of 36 to 42 bytes are then probed too, but a body of at most 6 bytes cannot inflate to "
+        "a DAT1 (4 literals of magic and a match take 8): the file goes to the generated parser either way",
+    ("animclip/fastread.py", "len_joints = JOINT_SIZE * j if JOINT_SIZE * j <= size else size - size % JOINT_SIZE", "LtE -> Lt"):
+        "when 16 J is the size exactly, the size is a multiple of 16 and the other branch gives it too",
+    ("animclip/fastread.py", "len_raw = len_jsons if len_jsons <= room else room  # ksy trigger_data.len_jsons_raw", "LtE -> Lt"):
+        "when len_jsons is the room exactly, the other branch gives the room: the same",
+    ("animclip/layout.py", "pos = 0", "0 -> 1"):
+        "the covered intervals always include the header and tables at [0, S) with S >= 16: no gap starts before S",
     ("animclip/layout.py", "offsets = [0] * n", "0 -> 1"):
         "every entry is set by the loop over layout_order(), a permutation of the sections",
     ("animclip/layout.py", "if pos > 0xFFFF_FFFF:", "Gt -> GtE"):

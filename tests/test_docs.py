@@ -128,7 +128,7 @@ def anchors(path: Path) -> set[str]:
 
 
 def markdown_files() -> list[Path]:
-    return [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]
+    return [ROOT / "README.md", ROOT / "CHANGELOG.md", *sorted(DOCS.glob("*.md"))]
 
 
 def test_slug_follows_github():
@@ -160,6 +160,20 @@ def test_readme_lists_the_format_notes():
     links = {t for line in without_code((ROOT / "README.md").read_text()) for t in LINK.findall(line)}
     for name in ("animbin.md", "meshbin.md", "animclip.md"):
         assert f"docs/{name}" in links, f"README.md does not link docs/{name}"
+
+
+def test_license_is_the_one_pyproject_declares():
+    declared = re.search(r'^license\s*=\s*"([^"]+)"', (ROOT / "pyproject.toml").read_text(), re.M)
+    assert declared and declared.group(1) == "MIT"
+    text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert text.startswith("MIT License\n")
+    assert "Copyright (c) 2026 the animspec authors" in text
+    assert "THE SOFTWARE IS PROVIDED \"AS IS\", WITHOUT WARRANTY OF ANY KIND" in text
+
+
+def test_changelog_has_an_unreleased_section():
+    headings = re.findall(r"^## (.+)$", (ROOT / "CHANGELOG.md").read_text(encoding="utf-8"), re.M)
+    assert headings and headings[0] == "[Unreleased]", headings
 
 
 # ------------------------------------------------- "spec N.N" means docs/animclip.md

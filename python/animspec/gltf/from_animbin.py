@@ -75,10 +75,11 @@ from ..animbin.model import FP12_ONE, AnimbinFile, RotationKey, TranslationKey
 from ..animbin.model import Animation as AnimbinAnimation
 from ..animbin.playback import Refresh, play_engine, refresh_hz, vsync_deltas
 from ..common.errors import AnimspecError
-from ..skeleton import Skeleton, forward_kinematics, normalize, quat_multiply
+from ..quaternion import conjugate, normalize, quat_multiply, sign_continuous, wxyz_to_xyzw
+from ..skeleton import Skeleton, forward_kinematics
 from .axes import PS1_TO_GLTF, PS1_TO_GLTF_MATRIX
 from .document import GltfError, flatten_buffers
-from .rig import Rig, copy_gltf, node_parents, read_accessor, wxyz_to_xyzw
+from .rig import Rig, copy_gltf, node_parents, read_accessor
 from .to_animbin import MAX_SAMPLES
 
 GENERATOR = "animspec"
@@ -329,7 +330,7 @@ class _Placement:
             rotation[roots] = PS1_TO_GLTF
             matrix[roots, :3, :3] = PS1_TO_GLTF_MATRIX
         if above is not None and above_rotation is not None:
-            inverse = above_rotation * np.array([1.0, -1.0, -1.0, -1.0])
+            inverse = conjugate(above_rotation)
             rotation = quat_multiply(inverse / np.linalg.norm(inverse, axis=-1, keepdims=True), rotation)
             matrix = np.linalg.inv(above) @ matrix
         return cls(nodes, rotation, matrix)
@@ -360,14 +361,6 @@ def _key_channels(anim: AnimbinAnimation, place: _Placement, hz: float) -> list:
     return channels
 
 
-def _continuous(q: np.ndarray) -> np.ndarray:
-    q = np.array(q, copy=True)
-    for i in range(1, q.shape[0]):
-        if float(np.dot(q[i - 1], q[i])) < 0:
-            q[i] = -q[i]
-    return q
-
-
 def _engine_channels(anim: AnimbinAnimation, place: _Placement, hz: float, rest_raw: np.ndarray) -> list:
     # One tick per vsync; a looping clip gets one more tick: the reset to frame 0.
     ticks = anim.length + (1 if anim.is_looping else 0)
@@ -385,7 +378,7 @@ def _engine_channels(anim: AnimbinAnimation, place: _Placement, hz: float, rest_
     channels = []
     for joint in sorted({t.joint_id for t in anim.tracks if t.joint_id < joints}):
         rotation = normalize(place.rotations(joint, q[:, joint]))
-        channels.append((place.nodes[joint], "rotation", times, _continuous(rotation), ANIM_STEP))
+        channels.append((place.nodes[joint], "rotation", times, sign_continuous(rotation), ANIM_STEP))
     return channels
 
 

@@ -39,9 +39,9 @@ from pygltflib import ANIM_LINEAR, Scene
 from ..common.errors import AnimspecError
 from ..common.findings import Finding, Severity
 from ..common.hashes import crc32
-from ..skeleton import normalize
+from ..quaternion import normalize, sign_continuous, wxyz_to_xyzw, xyzw_to_wxyz
 from .from_animbin import GlbBuilder, add_animation, glb_bytes
-from .rig import GltfSource, copy_gltf, load_gltf, node_name, node_rest, xyzw_to_wxyz
+from .rig import GltfSource, copy_gltf, load_gltf, node_name, node_rest
 
 NO_JOINT = 0xFFFF_FFFF
 """A Joint Hashes entry that names no joint (its terminator): skipped, as ALERT skips it."""
@@ -181,11 +181,11 @@ def animclip_to_gltf(
             # Animated nodes must use TRS (glTF 3.5.3): move the matrix into TRS.
             gltf.nodes[node].matrix = None
             gltf.nodes[node].translation = [float(v) for v in rest.translation]
-            gltf.nodes[node].rotation = [float(v) for v in np.r_[rest.rotation[1:], rest.rotation[:1]]]
+            gltf.nodes[node].rotation = [float(v) for v in wxyz_to_xyzw(rest.rotation)]
             gltf.nodes[node].scale = [float(v) for v in rest.scale]
         rotations = np.vstack([rest.rotation, target_q]) if bind_key else target_q[None]
-        if bind_key and float(np.dot(rotations[0], rotations[1])) < 0:
-            rotations[1] = -rotations[1]  # the same rotation, reached the short way
+        if bind_key:
+            rotations = sign_continuous(rotations)  # the base state reached the short way
         channels.append((node, "rotation", times, rotations, ANIM_LINEAR))
         if t is not None:
             moves = np.vstack([rest.translation, t]) if bind_key else t[None]

@@ -16,7 +16,6 @@ Quaternions returned here are numpy arrays in w, x, y, z order (the ANIMBIN and
 
 from __future__ import annotations
 
-import copy
 import os
 from dataclasses import dataclass, field
 from typing import Sequence, Union
@@ -64,16 +63,6 @@ def load_gltf(source: GltfSource) -> GLTF2:
             raise GltfError("the bytes are not a GLB file (no 'glTF' magic); pass a path for .gltf JSON")
         return parse_glb(data)
     return load_path(source)
-
-
-def copy_gltf(gltf: GLTF2) -> GLTF2:
-    """A deep copy that keeps the GLB binary chunk and the file location (for external buffers)."""
-    twin = copy.deepcopy(gltf)
-    twin.set_binary_blob(gltf.binary_blob())
-    for attr in ("_path", "_animspec_has_bin"):
-        if hasattr(gltf, attr):
-            setattr(twin, attr, getattr(gltf, attr))
-    return twin
 
 
 def _spend(gltf: GLTF2, elements: int, index: int) -> None:

@@ -14,7 +14,7 @@ import struct
 import numpy as np
 import pytest
 from conftest import EXAMPLES
-from pygltflib import ANIM_LINEAR, FLOAT, UNSIGNED_BYTE, UNSIGNED_SHORT, Node, Scene
+from pygltflib import ANIM_LINEAR, FLOAT, UNSIGNED_BYTE, UNSIGNED_SHORT, Image, Node
 
 from animspec.gltf.builder import KEEP_AS_STORED, Channel, DocumentBuilder, add_scene_if_none, use_trs
 from animspec.gltf.document import GltfError, load_path, parse_glb, write_glb
@@ -126,16 +126,16 @@ def test_animation_writes_xyzw_keeps_near_unit_keys_and_shares_inputs():
 def test_skin_inverse_binds_the_rest_pose_and_draws_bones():
     skeleton = Skeleton.chain(3)
     builder = DocumentBuilder()
-    builder.gltf.scenes.append(Scene(name="s"))
-    builder.gltf.scene = 0
     nodes = builder.skeleton_nodes(skeleton, skeleton.rest_translation, skeleton.rest_rotation)
     assert builder.gltf.nodes[0].children == [1] and builder.gltf.nodes[1].children == [2]
+    assert builder.scene("s", [0]) == 0 and builder.scene("other", []) == 1 and builder.gltf.scene == 0
     world = forward_kinematics(skeleton, skeleton.rest_rotation[None])[0]
     skin = builder.skin(skeleton, nodes, world, mesh=True)
     back = parse_glb(write_glb(builder.document()))
     ibm = read_accessor(back, back.skins[skin].inverseBindMatrices).reshape(-1, 4, 4).transpose(0, 2, 1)
     np.testing.assert_allclose(ibm @ world, np.tile(np.eye(4), (3, 1, 1)), atol=1e-6)
     assert back.skins[skin].joints == nodes and back.skins[skin].skeleton == 0
+    assert back.scenes[0].nodes[0] == 0 and back.scenes[1].nodes == []  # the bones go to the default scene
     bones = back.nodes[back.scenes[0].nodes[-1]]
     assert bones.name == "bones" and bones.skin == skin
     attributes = back.meshes[bones.mesh].primitives[0].attributes  # a dict, as read
@@ -180,8 +180,6 @@ def test_use_trs_replaces_a_matrix_only():
 
 def test_missing_image_file_names_the_path(tmp_path):
     builder = DocumentBuilder()
-    from pygltflib import Image
-
     builder.gltf.images.append(Image(uri="missing%20file.png"))
     builder.gltf._path = tmp_path
     with pytest.raises(GltfError, match="image 0: .*missing file.png"):

@@ -143,7 +143,16 @@ class DocumentBuilder:
         """The GLB file of :meth:`document`."""
         return write_glb(self.document())
 
-    # --- nodes, skins, meshes ------------------------------------------------------------
+    # --- nodes, scenes, skins, meshes ----------------------------------------------------
+
+    def scene(self, name: str | None, nodes: Sequence[int]) -> int:
+        """A scene showing ``nodes`` (and, once added, a skin's bone mesh), the document's
+        default scene when it has none; returns its index."""
+        gltf = self.gltf
+        gltf.scenes.append(Scene(name=name, nodes=list(nodes)))
+        if gltf.scene is None:
+            gltf.scene = len(gltf.scenes) - 1
+        return len(gltf.scenes) - 1
 
     def skeleton_nodes(self, skeleton: Skeleton, translation: np.ndarray, rotation: np.ndarray) -> list[int]:
         """One node per bone with its rest TRS (rotation w, x, y, z), children linked;

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
-from pygltflib import ANIM_LINEAR, ANIM_STEP, GLTF2, Scene
+from pygltflib import ANIM_LINEAR, ANIM_STEP, GLTF2
 
 from ..animbin.model import FP12_ONE, AnimbinFile, RotationKey, TranslationKey
 from ..animbin.model import Animation as AnimbinAnimation
@@ -259,11 +259,8 @@ def to_gltf_document(
     translation, rotation = _gltf_rest(skeleton, axis_change and skeleton_space == "ps1")
 
     builder = DocumentBuilder()
-    gltf = builder.gltf
-    gltf.scenes.append(Scene(name="animbin"))
-    gltf.scene = 0
     nodes = builder.skeleton_nodes(skeleton, translation, rotation)
-    gltf.scenes[0].nodes.extend(nodes[i] for i in range(skeleton.bone_count) if skeleton.parents[i] < 0)
+    builder.scene("animbin", [nodes[i] for i in range(skeleton.bone_count) if skeleton.parents[i] < 0])
     if skinned:
         gltf_skeleton = Skeleton(skeleton.parents, translation, rotation, skeleton.names)
         world = forward_kinematics(gltf_skeleton, rotation[None])[0]

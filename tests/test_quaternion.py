@@ -66,7 +66,10 @@ def test_matrix_of_a_quarter_turn_about_z():
     [0.0, 1.0, 0.0, 0.0],    # half turn about X: the m[0, 0] pivot
     [0.0, 0.0, 1.0, 0.0],    # about Y: the m[1, 1] pivot
     [0.0, 0.0, 0.0, 1.0],    # about Z: the m[2, 2] pivot
+    [0.1, 0.8, 0.5, 0.2],    # off-axis, each pivot: m[0, 0] largest, trace < 0
+    [0.1, 0.5, 0.8, 0.2],    # m[1, 1]
     [0.1, 0.7, -0.7, 0.1],   # near a half turn, off-axis
+    [0.1, 0.2, 0.5, 0.8],    # m[2, 2]
     [0.05, -0.2, 0.3, 0.93],
 ])
 def test_matrix_to_quat_inverts_quat_to_matrix_on_every_branch(q):

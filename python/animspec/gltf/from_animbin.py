@@ -57,7 +57,7 @@ from .rig import Rig
 from .to_animbin import MAX_SAMPLES
 
 
-# --- skeleton and mesh ---------------------------------------------------------------------
+# --- the skeleton in glTF axes -----------------------------------------------------------
 
 
 def _gltf_rest(skeleton: Skeleton, to_gltf_axes: bool) -> tuple[np.ndarray, np.ndarray]:

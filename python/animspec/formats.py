@@ -81,6 +81,23 @@ class FileFormat(Format):
     whose ``read`` is a faster hand-written reader (the tests hold the two equal)."""
 
 
+def using_options(fn: Callable[..., Any], *names: str) -> Callable[[Any, FormatOptions], Any]:
+    """``fn(model, **keywords)`` as an operation of the contract, ``(model, options)``, passing
+    it the :class:`FormatOptions` members ``names`` under the same names: a format declares
+    which options an operation uses (``using_options(validate, "bone_count")``)."""
+    known = {f for f in FormatOptions.__dataclass_fields__}
+    unknown = set(names) - known
+    if unknown:
+        raise TypeError(f"FormatOptions has no {', '.join(sorted(unknown))}")
+
+    def operation(model: Any, options: FormatOptions = NO_OPTIONS) -> Any:
+        return fn(model, **{name: getattr(options, name) for name in names})
+
+    operation.__name__ = operation.__qualname__ = getattr(fn, "__name__", "operation")
+    operation.__doc__ = fn.__doc__
+    return operation
+
+
 OPERATIONS = ("detect", "read", "write", "validate", "info", "to_json", "from_json", "json_path")
 
 

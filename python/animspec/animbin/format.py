@@ -1,35 +1,16 @@
-"""ANIMBIN's declaration of the FileFormat contract (animspec.formats): each operation with
-the signature every format shares, adapted to this package's functions."""
+"""ANIMBIN's declaration of the FileFormat contract (animspec.formats): this package's
+functions as the operations every format has, and which options each one uses."""
 
 from __future__ import annotations
 
-from typing import Any
+from functools import partial
 
-from ..common.findings import Finding
-from ..formats import NO_OPTIONS, FileFormat, FormatOptions
+from ..formats import FileFormat, using_options
 from .info import summary
-from .jsonio import FORMAT as NAME, from_json, json_path, to_json as _to_json
-from .model import AnimbinFile
+from .jsonio import FORMAT as NAME, from_json, json_path, to_json
 from .parse import looks_like_animbin, read_bytes
-from .validate import validate as _validate
+from .validate import validate
 from .write import write_bytes
-
-
-def _read_generated(data: bytes, path: str | None = None) -> AnimbinFile:
-    return read_bytes(data, path, fast=False)
-
-
-def validate(model: AnimbinFile, options: FormatOptions = NO_OPTIONS) -> list[Finding]:
-    return _validate(model, bone_count=options.bone_count)
-
-
-def info(model: AnimbinFile, options: FormatOptions = NO_OPTIONS) -> str:
-    return summary(model)
-
-
-def to_json(model: AnimbinFile, options: FormatOptions = NO_OPTIONS) -> dict[str, Any]:
-    return _to_json(model)
-
 
 FORMAT = FileFormat(
     name=NAME,
@@ -37,10 +18,10 @@ FORMAT = FileFormat(
     detect=looks_like_animbin,
     read=read_bytes,
     write=write_bytes,
-    validate=validate,
-    info=info,
-    to_json=to_json,
+    validate=using_options(validate, "bone_count"),
+    info=using_options(summary),
+    to_json=using_options(to_json),
     from_json=from_json,
     json_path=json_path,
-    read_generated=_read_generated,
+    read_generated=partial(read_bytes, fast=False),
 )

@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 
 from . import batch as cli_batch
-from .. import convert
 from ..batch import Result
 from .common import FORCE_HELP, OUTPUT_HELP, region, report_stream
 
@@ -69,6 +68,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
 
 
 def _convert(args: argparse.Namespace) -> int:
+    from .. import convert  # here, not at the top: the other commands' start-up does not pay for it
+
     options = convert.load_options(**{name: getattr(args, name) for name in convert.OPTION_NAMES})
     work = convert.plan(args.inputs, args.output, options)
     if work.single and not args.jsonl:  # one file: its report, its errors raised to cli.main

@@ -179,7 +179,7 @@ def plan(inputs: Sequence[str], output: str, options: ConvertOptions) -> Convert
         return ConvertPlan(selection, jobs, ConvertTask(options, make_folders=False), single=True)
     exists = os.path.exists(output)
     if (exists and not os.path.isdir(output)) or (
-        not exists and os.path.splitext(output)[1].lower() in (".glb", ".gltf", ".animbin")
+        not exists and os.path.splitext(output)[1].lower() in {".gltf", *OUTPUT_EXTENSIONS.values()}
     ):
         raise AnimspecError(f"{output}: with several inputs, a folder or a glob, -o must be a folder")
     return ConvertPlan(selection, _jobs(selection, output), ConvertTask(options), single=False)

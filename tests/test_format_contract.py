@@ -151,3 +151,12 @@ def test_joint_names_reach_the_animclip_summary():
     names = tuple((EXAMPLES / "joint_names.txt").read_text().split())
     fmt = formats.by_name("animclip")
     assert fmt.info(model, FormatOptions(joint_names=names)) != fmt.info(model, FormatOptions())
+
+
+def test_a_declaration_can_only_use_options_that_exist():
+    """A misspelt option in a format's declaration fails when the package is imported, not
+    silently at the user's run (what filtering keyword arguments by signature allowed)."""
+    with pytest.raises(TypeError, match="bones"):
+        formats.using_options(lambda model, **given: given, "bones")
+    takes = formats.using_options(lambda model, **given: given, "bone_count")
+    assert takes(None, FormatOptions(bone_count=3, joint_names=("a",))) == {"bone_count": 3}

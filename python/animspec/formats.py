@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import importlib
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Callable, Optional, Sequence
 
 from .common.errors import JsonInputError, ParseError
@@ -85,8 +85,7 @@ def using_options(fn: Callable[..., Any], *names: str) -> Callable[[Any, FormatO
     """``fn(model, **keywords)`` as an operation of the contract, ``(model, options)``, passing
     it the :class:`FormatOptions` members ``names`` under the same names: a format declares
     which options an operation uses (``using_options(validate, "bone_count")``)."""
-    known = {f for f in FormatOptions.__dataclass_fields__}
-    unknown = set(names) - known
+    unknown = set(names) - {f.name for f in fields(FormatOptions)}
     if unknown:
         raise TypeError(f"FormatOptions has no {', '.join(sorted(unknown))}")
 
@@ -98,7 +97,10 @@ def using_options(fn: Callable[..., Any], *names: str) -> Callable[[Any, FormatO
     return operation
 
 
-OPERATIONS = ("detect", "read", "write", "validate", "info", "to_json", "from_json", "json_path")
+def operations(kind: type[Format]) -> tuple[str, ...]:
+    """The operations of a ``kind`` of format: its fields but its name, description and the
+    tests' reference reader."""
+    return tuple(f.name for f in fields(kind) if f.name not in ("name", "description", "read_generated"))
 
 
 class _Lazy:
@@ -132,9 +134,8 @@ def _declared(name: str, description: str, module: str, kind: type[Format] = Fil
     """The registry's stand-in for the format ``module`` declares as ``FORMAT``: its name and
     description, given here so naming a format imports nothing (tests hold them equal to the
     declaration's), and each operation forwarding to the declaration, imported on first call."""
-    operations = OPERATIONS if kind is FileFormat else ("detect",)
     # (read_generated, a reference for the tests, is only on the declaration itself.)
-    return kind(name=name, description=description, **{op: _Lazy(module, op) for op in operations})
+    return kind(name=name, description=description, **{op: _Lazy(module, op) for op in operations(kind)})
 
 
 # Detection tries these in order, each imported only as far as its magic check: ANIMBIN

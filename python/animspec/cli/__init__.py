@@ -16,14 +16,12 @@ from . import batch as cli_batch, convert as cli_convert, playback as cli_playba
 from ..common import jsonfmt
 from ..batch import InfoTask, Result, ValidateTask, collect
 from .common import FORCE_HELP, OUTPUT_HELP, bone_count, report_stream
-from ..common.errors import AnimspecError, JsonInputError, ParseError, WriteError
+from ..common.errors import AnimspecError
 from ..common.findings import findings_text
-from ..common.status import EXIT_OK, EXIT_UNREADABLE
-from ..formats import FormatOptions, format_of_dump, load
 from ..common.hashes import crc32, read_names_file
-from ..common.inputs import read_input
-from ..common.jsonpath import parse_json
-from ..common.output import check_output, write_output
+from ..common.status import EXIT_OK, EXIT_UNREADABLE
+from ..dumps import dump_file, dump_text, pack_file
+from ..formats import FormatOptions
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
@@ -146,39 +144,16 @@ def _format_options(args: argparse.Namespace) -> FormatOptions:
 
 
 def _dump(args: argparse.Namespace) -> int:
-    fmt, model = load(args.file)
-    text = jsonfmt.dumps(fmt.to_json(model, _format_options(args))) + "\n"
     if args.output:
-        # A regular file is read back and compared before it is published (animspec.common.atomic).
-        write_output(args.output, text.encode("utf-8"), force=args.force, inputs=[args.file])
+        dump_file(args.file, args.output, _format_options(args), force=args.force)
     else:
-        sys.stdout.write(text)
+        sys.stdout.write(dump_text(args.file, _format_options(args)))
     return EXIT_OK
 
 
 def _pack(args: argparse.Namespace) -> int:
-    check_output(args.output, inputs=[args.dump], existing=False)
-    raw = read_input(args.dump)
-    doc = parse_json(raw, args.dump)
-    fmt = format_of_dump(doc, args.dump)
-    model = fmt.from_json(doc, args.dump)
-    try:
-        data = fmt.write(model)
-    except WriteError as exc:  # a value that does not fit its field: where the user wrote it
-        raise JsonInputError(args.dump, fmt.json_path(exc.field, doc), exc.reason) from None
-    # Problems with the dump come first; an existing OUT is only replaced when asked.
-    check_output(args.output, force=args.force, inputs=[args.dump])
-
-    def same_model(written: bytes) -> None:
-        try:
-            back = fmt.read(written, args.output)
-        except ParseError as exc:
-            raise WriteError("file", f"the written file does not read back: {exc.reason}") from None
-        if back != model:
-            raise WriteError("file", "the written file does not read back as the dump describes")
-
-    write_output(args.output, data, force=args.force, inputs=[args.dump], verify=same_model)
-    print(f"{args.output}: {len(data)} bytes ({fmt.description})", file=report_stream(args.output))
+    packed = pack_file(args.dump, args.output, force=args.force)
+    print(f"{args.output}: {len(packed.data)} bytes ({packed.format.description})", file=report_stream(args.output))
     return EXIT_OK
 
 

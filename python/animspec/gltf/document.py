@@ -55,6 +55,60 @@ class GltfError(AnimspecError):
 # --------------------------------------------------------------------------- container
 
 
+def looks_like_gltf(head: bytes) -> bool:
+    """True when ``head``, a file's first bytes, starts a GLB (its "glTF" magic) or glTF JSON.
+
+    JSON has no magic, so its head is read as far as it goes: after an optional UTF-8 BOM
+    and whitespace, a JSON object whose top-level member names, as far as the head reaches
+    (at least one), are all glTF's (glTF 2.0 specification, section 5.17 "glTF": asset,
+    accessors, nodes...), and that has the required "asset" if the whole object fits in
+    ``head``. A JSON dump ({"format": ...}) or a markers file is no glTF.
+    """
+    if head[:4] == GLB_MAGIC:
+        return True
+    members = {
+        "accessors", "animations", "asset", "buffers", "bufferViews", "cameras", "extensions",
+        "extensionsRequired", "extensionsUsed", "extras", "images", "materials", "meshes", "nodes",
+        "samplers", "scene", "scenes", "skins", "textures",
+    }
+    text = head.decode("utf-8", errors="replace").lstrip("\ufeff")
+    decoder = json.JSONDecoder()
+    blank = " \t\r\n"
+    pos = len(text) - len(text.lstrip(blank))
+    if not text.startswith("{", pos):
+        return False
+    pos += 1
+    seen: set[str] = set()
+    while True:
+        pos += len(text[pos:]) - len(text[pos:].lstrip(blank))
+        if text.startswith("}", pos):
+            return bool(seen) and "asset" in seen  # the whole object: it must have "asset"
+        if not text.startswith('"', pos):
+            break  # the head ends here (or this is not JSON: nothing more to learn)
+        try:
+            key, pos = json.decoder.scanstring(text, pos + 1)
+        except ValueError:
+            break
+        if key not in members:
+            return False
+        seen.add(key)
+        pos += len(text[pos:]) - len(text[pos:].lstrip(blank))
+        if not text.startswith(":", pos):
+            break
+        pos += 1
+        pos += len(text[pos:]) - len(text[pos:].lstrip(blank))
+        try:
+            _, pos = decoder.raw_decode(text, pos)
+        except (ValueError, RecursionError):
+            break  # a value running past the head
+        pos += len(text[pos:]) - len(text[pos:].lstrip(blank))
+        if text.startswith(",", pos):
+            pos += 1
+        elif not text.startswith("}", pos):
+            break
+    return bool(seen)
+
+
 def parse_glb(data: bytes, name: str = "<bytes>") -> GLTF2:
     """The document of a GLB file (spec 4.4 "Binary glTF Layout"); GltfError with the byte
     offset for a bad header or chunk."""

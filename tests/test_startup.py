@@ -78,13 +78,21 @@ def test_a_folder_of_several_files_uses_the_pool(tmp_path):
 def test_lazy_formats_name_themselves_as_their_packages_do():
     import importlib
 
+    for fmt in formats.registered():
+        assert formats.declaration(fmt).name == fmt.name
+        assert formats.declaration(fmt).description == fmt.description
+        assert formats.format_named(fmt.name) is fmt
     for fmt in formats.FORMATS:
         assert importlib.import_module(f"animspec.{fmt.name}.jsonio").FORMAT == fmt.name
         assert formats.by_name(fmt.name) is fmt
 
 
-def test_a_lazy_format_function_shows_its_parameters_to_options_for():
-    from animspec.batch import options_for
-
-    fmt = formats.by_name("animbin")
-    assert options_for(fmt.validate, bone_count=3, joint_names=["a"]) == {"bone_count": 3}
+def test_naming_a_format_imports_no_format_package():
+    code = (
+        "import sys; from animspec import formats; formats.by_name('meshbin'); formats.format_named('gltf');"
+        "print(sorted(m for m in sys.modules if m.startswith(('animspec.animbin', 'animspec.meshbin',"
+        " 'animspec.animclip', 'animspec.gltf'))))"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "[]"

@@ -2,10 +2,11 @@
 folders and globs, as library functions.
 
     from animspec.batch import ValidateTask, Summary, collect, run_batch
+    from animspec.formats import FormatOptions
 
     selection = collect(["assets/", "more/**/*.animbin"])
     summary = Summary(skipped=len(selection.skipped))
-    for result in run_batch(selection.sources, ValidateTask(bone_count=15), jobs=4):
+    for result in run_batch(selection.sources, ValidateTask(FormatOptions(bone_count=15)), jobs=4):
         summary.add(result)
         print(result.file, [f.code for f in result.findings], result.error)
     print(summary.lines(), summary.status)
@@ -37,7 +38,6 @@ How (:func:`run_batch`)
 from __future__ import annotations
 
 import glob
-import inspect
 import math
 import os
 import signal
@@ -49,13 +49,13 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Protocol, S
 
 from .common.errors import AnimspecError, ParseError
 from .common.findings import Finding, Severity, has_errors
-from .formats import FORMATS, load
 from .common.inputs import not_regular_reason, read_head
+from .common.status import EXIT_FINDINGS, EXIT_OK, EXIT_UNREADABLE
+from .formats import NO_OPTIONS, FormatOptions, load, sniff
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
 
-EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE = 0, 1, 2
 HEAD_SIZE = 64
 """Bytes read from each file in a folder to recognise its format."""
 _GLOB_CHARS = frozenset("*?[")
@@ -65,8 +65,9 @@ _GLOB_CHARS = frozenset("*?[")
 
 
 def is_known(head: bytes, path: str | None = None) -> bool:
-    """True when ``head`` (a file's first bytes) starts with a magic some format recognises."""
-    return any(fmt.detect(head) for fmt in FORMATS)
+    """True when ``head`` (a file's first bytes) starts with a magic some file format
+    (animspec.formats.FORMATS) recognises; ``path`` is not looked at."""
+    return sniff(head) is not None
 
 
 @dataclass(frozen=True)
@@ -114,8 +115,8 @@ def collect(
     exclude: Iterable[str | os.PathLike[str]] = (),
 ) -> Selection:
     """The files ``args`` (files, folders, globs) name, per the module's rules; ``accept``
-    judges a file found under a folder or glob by its first :data:`HEAD_SIZE` bytes (and its
-    path, for a format without a magic such as .gltf JSON).
+    judges a file found under a folder or glob by its first :data:`HEAD_SIZE` bytes (it is
+    given the path too, for its messages: formats are told by their bytes).
     Folders in ``exclude`` (e.g. an output folder inside an input folder) are not walked."""
     excluded = {os.path.realpath(p) for p in exclude}
     seen: set[str] = set()
@@ -267,23 +268,15 @@ def failure(file: str, exc: BaseException) -> Result:
     return Result(file, error=error, status=EXIT_UNREADABLE)
 
 
-def options_for(fn: Callable[..., Any], **given: Any) -> dict[str, Any]:
-    """The keyword arguments in ``given`` that ``fn`` (one format's function) accepts and
-    that are set: --joint-names means nothing to an ANIMBIN, --bones nothing to an .animclip."""
-    accepted = inspect.signature(fn).parameters
-    return {k: v for k, v in given.items() if v is not None and k in accepted}
-
-
 @dataclass(frozen=True)
 class ValidateTask:
     """``animspec validate`` on one file."""
 
-    bone_count: int | None = None
-    joint_names: tuple[str, ...] | None = None
+    options: FormatOptions = NO_OPTIONS
 
     def __call__(self, source: Source) -> Result:
         fmt, model = load(source.file)
-        findings = fmt.validate(model, **options_for(fmt.validate, bone_count=self.bone_count, joint_names=self.joint_names))
+        findings = fmt.validate(model, self.options)
         return Result(source.file, fmt.name, findings, status=EXIT_FINDINGS if has_errors(findings) else EXIT_OK)
 
 
@@ -291,11 +284,11 @@ class ValidateTask:
 class InfoTask:
     """``animspec info`` on one file: ``text`` is the summary."""
 
-    joint_names: tuple[str, ...] | None = None
+    options: FormatOptions = NO_OPTIONS
 
     def __call__(self, source: Source) -> Result:
         fmt, model = load(source.file)
-        text = fmt.summary(model, **options_for(fmt.summary, joint_names=self.joint_names))
+        text = fmt.info(model, self.options)
         return Result(source.file, fmt.name, text=text, extra={"summary": text})
 
 

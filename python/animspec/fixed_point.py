@@ -13,6 +13,8 @@ Sources read (restated, not copied):
 * ``src/quaternion.cpp`` in Forceh91/psyqo-madnight-engine (057fcfa130): ``Quaternion::Normalize``,
   ``DotProduct`` and ``Slerp``.
 
+Explained in docs/animbin.md ("Numbers: FP12" and playback step 5).
+
 Every value here is a *raw* integer (1.0 == 4096). Names say which C++ type a function
 models, because the two widths do not round the same way:
 

@@ -1,15 +1,29 @@
-"""The file formats animspec handles, detected from their bytes (never from the extension).
+"""The file formats animspec handles: the contract each one fulfils, and the registry by name.
 
-Each format supplies the same handful of functions; the CLI and batch code go through this
-table and know nothing format-specific.
+A format is detected from its bytes, never from the extension. Each format package declares
+itself in its own ``format`` module (``animspec.animbin.format.FORMAT``...): a
+:class:`FileFormat` whose operations have the one fixed signature below and take the one
+options object, :class:`FormatOptions`. The registry here names each format and where its
+declaration lives, so naming a format imports nothing and a format's package (its parser,
+numpy, its writer...) is imported only when one of its operations is first used:
+``animspec validate one.animbin`` never imports the MESHBIN or .animclip packages (issue 15:
+start-up is paid per file on every build).
+
+glTF is registered the same way, as a :class:`Format` (detection only): animspec converts
+from and to it and reads rigs from it, but does not validate, dump or pack it. Which formats
+``convert`` takes and which hold a skeleton are the role lists :data:`CONVERT_SOURCES` and
+:data:`RIG_FORMATS`.
+
+A new format: a package with a ``format.py`` declaring ``FORMAT = FileFormat(...)``, one
+:func:`_declared` line in :data:`FORMATS`, and tests/test_format_contract.py checks it.
 """
 
 from __future__ import annotations
 
 import importlib
 import os
-from dataclasses import dataclass
-from typing import Any, Callable
+from dataclasses import dataclass, fields
+from typing import Any, Callable, Optional, Sequence
 
 from .common.errors import JsonInputError, ParseError
 from .common.findings import Finding
@@ -17,87 +31,163 @@ from .common.inputs import read_input
 
 
 @dataclass(frozen=True)
-class FileFormat:
+class FormatOptions:
+    """What a user may tell any format's operations, the same object for every format: each
+    format uses the members that mean something to it and ignores the others (--bones means
+    nothing to an .animclip, --joint-names nothing to an ANIMBIN)."""
+
+    bone_count: Optional[int] = None
+    """The skeleton's bone count (validate --bones): joint ids must be below it."""
+    joint_names: Optional[tuple[str, ...]] = None
+    """Names to label joints known only by hash (--joint-names FILE, already read)."""
+
+
+NO_OPTIONS = FormatOptions()
+
+
+@dataclass(frozen=True)
+class Format:
+    """What every registered format has: a name, a description, and detection from a file's
+    first bytes (a folder walk hands it 64)."""
+
     name: str
     description: str
     detect: Callable[[bytes], bool]
-    read: Callable[[bytes, str | None], Any]
+
+
+@dataclass(frozen=True)
+class FileFormat(Format):
+    """A format animspec reads, writes, checks, summarises and dumps to JSON and back.
+
+    ``read(write(m)) == m`` and, for a file as read, ``write(read(f)) == f`` byte for byte;
+    ``from_json(to_json(m)) == m``. Bad bytes raise ParseError (file, byte offset, field);
+    a bad dump JsonInputError (file, JSON path); a value that does not fit WriteError, whose
+    ``field`` ``json_path`` turns into the place in the dump the user wrote it.
+    """
+
+    read: Callable[[bytes, Optional[str]], Any]
+    """(data, path) -> model; ``path`` only labels errors."""
     write: Callable[[Any], bytes]
-    validate: Callable[..., list[Finding]]
-    summary: Callable[[Any], str]
-    to_json: Callable[[Any], dict[str, Any]]
-    from_json: Callable[[Any, str | None], Any]
+    validate: Callable[[Any, FormatOptions], list[Finding]]
+    info: Callable[[Any, FormatOptions], str]
+    """The readable summary ``animspec info`` prints."""
+    to_json: Callable[[Any, FormatOptions], dict[str, Any]]
+    from_json: Callable[[Any, Optional[str]], Any]
+    """(parsed JSON dump, its file name for errors) -> model."""
     json_path: Callable[[str, Any], str]
     """A writer's field path (``WriteError.field``) -> the JSON path of that value in a dump."""
+    read_generated: Optional[Callable[[bytes, Optional[str]], Any]] = None
+    """The same as ``read`` through the parser generated from the .ksy alone, for a format
+    whose ``read`` is a faster hand-written reader (the tests hold the two equal)."""
+
+
+def using_options(fn: Callable[..., Any], *names: str) -> Callable[[Any, FormatOptions], Any]:
+    """``fn(model, **keywords)`` as an operation of the contract, ``(model, options)``, passing
+    it the :class:`FormatOptions` members ``names`` under the same names: a format declares
+    which options an operation uses (``using_options(validate, "bone_count")``)."""
+    unknown = set(names) - {f.name for f in fields(FormatOptions)}
+    if unknown:
+        raise TypeError(f"FormatOptions has no {', '.join(sorted(unknown))}")
+
+    def operation(model: Any, options: FormatOptions = NO_OPTIONS) -> Any:
+        return fn(model, **{name: getattr(options, name) for name in names})
+
+    operation.__name__ = operation.__qualname__ = getattr(fn, "__name__", "operation")
+    operation.__doc__ = fn.__doc__
+    return operation
+
+
+def operations(kind: type[Format]) -> tuple[str, ...]:
+    """The operations of a ``kind`` of format: its fields but its name, description and the
+    tests' reference reader."""
+    return tuple(f.name for f in fields(kind) if f.name not in ("name", "description", "read_generated"))
 
 
 class _Lazy:
-    """One format function, imported on its first call. A format's package (its generated
-    parser, numpy, its writer...) is imported only when one of its functions is first used,
-    so ``animspec validate one.animbin`` never imports the MESHBIN or .animclip packages
-    (issue 15: start-up is paid per file on every build). ``__wrapped__`` is the function
-    itself, so ``inspect.signature`` sees its parameters."""
+    """One operation of a format declared in ``module``, imported on its first call."""
 
     __slots__ = ("module", "attr", "_fn")
 
     def __init__(self, module: str, attr: str) -> None:
         self.module, self.attr, self._fn = module, attr, None
 
-    @property
-    def __wrapped__(self) -> Callable[..., Any]:
+    def resolve(self) -> Callable[..., Any]:
         if self._fn is None:
-            self._fn = getattr(importlib.import_module(self.module), self.attr)
+            declared = importlib.import_module(self.module).FORMAT
+            self._fn = getattr(declared, self.attr)
         return self._fn
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self.__wrapped__(*args, **kwargs)
+        return self.resolve()(*args, **kwargs)
 
     def __repr__(self) -> str:
-        return f"<{self.module}.{self.attr}, imported on first call>"
+        return f"<{self.module}.FORMAT.{self.attr}, imported on first call>"
 
 
-def _format(package: str, name: str, description: str) -> FileFormat:
-    """Every format package has the same modules: parse (read_bytes, looks_like_<package>),
-    write, validate, info and jsonio. Imported as modules by path, because a package may
-    re-export a function under its module's name (animbin.validate). ``name`` is the
-    package's jsonio.FORMAT (a test holds them equal), given here so naming a format
-    imports nothing."""
+def declaration(fmt: Format) -> Format:
+    """The format object its package declares (importing the package), for a registered one."""
+    lazy = fmt.detect
+    return importlib.import_module(lazy.module).FORMAT if isinstance(lazy, _Lazy) else fmt
 
-    def function(module: str, attr: str) -> Any:
-        return _Lazy(f"{__package__}.{package}.{module}", attr)
 
-    return FileFormat(
-        name=name,
-        description=description,
-        detect=function("parse", f"looks_like_{package}"),
-        read=function("parse", "read_bytes"),
-        write=function("write", "write_bytes"),
-        validate=function("validate", "validate"),
-        summary=function("info", "summary"),
-        to_json=function("jsonio", "to_json"),
-        from_json=function("jsonio", "from_json"),
-        json_path=function("jsonio", "json_path"),
-    )
+def _declared(name: str, description: str, module: str, kind: type[Format] = FileFormat) -> Any:
+    """The registry's stand-in for the format ``module`` declares as ``FORMAT``: its name and
+    description, given here so naming a format imports nothing (tests hold them equal to the
+    declaration's), and each operation forwarding to the declaration, imported on first call."""
+    # (read_generated, a reference for the tests, is only on the declaration itself.)
+    return kind(name=name, description=description, **{op: _Lazy(module, op) for op in operations(kind)})
 
 
 # Detection tries these in order, each imported only as far as its magic check: ANIMBIN
 # first, the file a PS1 build validates most often.
 FORMATS: list[FileFormat] = [
-    _format("animbin", "animbin", "psyqo madnight engine ANIMBIN"),
-    _format("meshbin", "meshbin", "psyqo madnight engine MESHBIN"),
-    _format("animclip", "animclip", "Insomniac .animclip/.performanceclip (DAT1)"),
+    _declared("animbin", "psyqo madnight engine ANIMBIN", f"{__package__}.animbin.format"),
+    _declared("meshbin", "psyqo madnight engine MESHBIN", f"{__package__}.meshbin.format"),
+    _declared("animclip", "Insomniac .animclip/.performanceclip (DAT1)", f"{__package__}.animclip.format"),
 ]
+
+GLTF: Format = _declared("gltf", "glTF 2.0 (GLB or .gltf JSON)", f"{__package__}.gltf.format", Format)
+"""glTF: only detected here; animspec.convert and animspec.rigs do the rest."""
+
+CONVERT_SOURCES = ("gltf", "animbin", "animclip")
+"""What ``animspec convert`` takes (animspec.convert turns each into the other side)."""
+RIG_FORMATS = ("meshbin", "gltf")
+"""What holds a skeleton (``--skeleton``; animspec.rigs)."""
+
+
+def registered() -> list[Format]:
+    """Every registered format: the file formats, then glTF."""
+    return [*FORMATS, GLTF]
 
 
 def by_name(name: str) -> FileFormat:
+    """The file format called ``name`` (KeyError if none is)."""
     for fmt in FORMATS:
         if fmt.name == name:
             return fmt
     raise KeyError(name)
 
 
+def format_named(name: str) -> Format:
+    """Any registered format called ``name``, glTF included (KeyError if none is)."""
+    for fmt in registered():
+        if fmt.name == name:
+            return fmt
+    raise KeyError(name)
+
+
+def sniff(head: bytes, names: Sequence[str] | None = None) -> Format | None:
+    """The first registered format among ``names`` (default: the file formats) whose detection
+    accepts ``head``, a file's first bytes; None when none does."""
+    candidates = FORMATS if names is None else [format_named(n) for n in names]
+    for fmt in candidates:
+        if fmt.detect(head):
+            return fmt
+    return None
+
+
 def detect(data: bytes, path: str | None = None) -> FileFormat:
-    """The format whose magic ``data`` carries; ParseError at offset 0 when none does."""
+    """The file format whose magic ``data`` carries; ParseError at offset 0 when none does."""
     for fmt in FORMATS:
         if fmt.detect(data):
             return fmt

@@ -1,6 +1,7 @@
 """Skeletons from files, whatever holds them: a MESHBIN file's bone table or a glTF skin.
 
-Detected from the bytes ("MESHBIN" or a GLB's "glTF" magic; otherwise a .gltf JSON file).
+Which of the two a file is comes from its bytes, through the format registry's rig formats
+(animspec.formats.RIG_FORMATS): never from its extension.
 """
 
 from __future__ import annotations
@@ -9,15 +10,17 @@ import os
 
 from .common.errors import AnimspecError
 from .common.inputs import read_head_or_fail
+from .formats import RIG_FORMATS, sniff
 from .skeleton import Skeleton
+
+HEAD_SIZE = 64
+"""Bytes read to tell the rig formats apart (a magic, or the start of glTF JSON)."""
 
 
 def load_skeleton(path: str | os.PathLike[str], *, joint_names: list[str] | None = None) -> Skeleton:
     path = os.fspath(path)
-    head = read_head_or_fail(path, 8)
-    from .meshbin import looks_like_meshbin
-
-    if looks_like_meshbin(head):
+    fmt = sniff(read_head_or_fail(path, HEAD_SIZE), RIG_FORMATS)
+    if fmt is not None and fmt.name == "meshbin":
         from .meshbin import read_file, skeleton_from_meshbin
 
         skeleton = skeleton_from_meshbin(read_file(path))
@@ -28,7 +31,7 @@ def load_skeleton(path: str | os.PathLike[str], *, joint_names: list[str] | None
         except ValueError as exc:
             raise AnimspecError(f"{path}: the MESHBIN skeleton cannot be posed: {exc}") from None
         return skeleton
-    if head[:4] == b"glTF" or path.lower().endswith(".gltf"):
+    if fmt is not None and fmt.name == "gltf":
         from .gltf import read_rig
 
         # In the console's model space, like a MESHBIN skeleton, so that either source

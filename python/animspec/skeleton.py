@@ -12,7 +12,8 @@ local quaternion plus the bone's rest translation; Forceh91/psyqo-madnight-engin
 src/mesh/skeleton/skeleton.cpp),
 vectorised with numpy over frames and over all bones of one depth at a time.
 
-Quaternions here are float arrays in w, x, y, z order (the ANIMBIN order).
+Quaternions here are float arrays in w, x, y, z order (the ANIMBIN order); the helpers that
+work on them are in :mod:`animspec.quaternion`.
 """
 
 from __future__ import annotations
@@ -20,6 +21,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+
+# The quaternion helpers live in animspec.quaternion; these names stay importable from here
+# (the engine-faithful playback and older callers import them from this module).
+from .quaternion import angle_between, normalize, quat_multiply, quat_to_matrix, slerp
+
+__all__ = [
+    "Skeleton", "angle_between", "forward_kinematics", "normalize", "quat_multiply", "quat_to_matrix",
+    "slerp", "world_positions",
+]
 
 
 @dataclass
@@ -72,70 +82,6 @@ def _identity(n: int) -> np.ndarray:
     q = np.zeros((n, 4))
     q[:, 0] = 1.0
     return q
-
-
-def normalize(q: np.ndarray) -> np.ndarray:
-    """Unit quaternions; a zero quaternion becomes the identity (as the engine's Normalize)."""
-    q = np.asarray(q, dtype=np.float64)
-    norm = np.linalg.norm(q, axis=-1, keepdims=True)
-    out = np.where(norm > 0, q / np.where(norm > 0, norm, 1.0), 0.0)
-    out[..., 0] = np.where(norm[..., 0] > 0, out[..., 0], 1.0)
-    return out
-
-
-def slerp(a: np.ndarray, b: np.ndarray, t: np.ndarray | float) -> np.ndarray:
-    """Spherical linear interpolation along the shortest arc, elementwise over (..., 4), in
-    any component order (the glTF 2.0 specification, Appendix C, "Spherical Linear
-    Interpolation"): angle = arccos(|a . b|), s = sign(a . b),
-    v = sin(angle (1 - t)) / sin(angle) a + s sin(angle t) / sin(angle) b. Nearly parallel
-    pairs fall back to linear interpolation, where sin(angle) loses precision. Inputs are
-    expected unit length; the result is not renormalised."""
-    a = np.asarray(a, dtype=np.float64)
-    b = np.asarray(b, dtype=np.float64)
-    dot = np.sum(a * b, axis=-1, keepdims=True)
-    s = np.where(dot < 0, -1.0, 1.0)  # q and -q are one rotation: take the short way
-    angle = np.arccos(np.clip(np.abs(dot), 0.0, 1.0))
-    t = np.asarray(t, dtype=np.float64)[..., None]
-    sin_a = np.sin(angle)
-    small = sin_a < 1e-9
-    safe = np.where(small, 1.0, sin_a)
-    w0 = np.where(small, 1.0 - t, np.sin(angle * (1.0 - t)) / safe)
-    w1 = np.where(small, t, np.sin(angle * t) / safe)
-    return w0 * a + s * w1 * b
-
-
-def quat_to_matrix(q: np.ndarray) -> np.ndarray:
-    """(..., 4) w, x, y, z -> (..., 3, 3) rotation matrices (normalising first)."""
-    w, x, y, z = np.moveaxis(normalize(q), -1, 0)
-    m = np.empty(q.shape[:-1] + (3, 3))
-    m[..., 0, 0] = 1 - 2 * (y * y + z * z)
-    m[..., 0, 1] = 2 * (x * y - w * z)
-    m[..., 0, 2] = 2 * (x * z + w * y)
-    m[..., 1, 0] = 2 * (x * y + w * z)
-    m[..., 1, 1] = 1 - 2 * (x * x + z * z)
-    m[..., 1, 2] = 2 * (y * z - w * x)
-    m[..., 2, 0] = 2 * (x * z - w * y)
-    m[..., 2, 1] = 2 * (y * z + w * x)
-    m[..., 2, 2] = 1 - 2 * (x * x + y * y)
-    return m
-
-
-def quat_multiply(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Hamilton product a * b of (..., 4) w, x, y, z arrays."""
-    aw, ax, ay, az = np.moveaxis(np.asarray(a, dtype=np.float64), -1, 0)
-    bw, bx, by, bz = np.moveaxis(np.asarray(b, dtype=np.float64), -1, 0)
-    return np.stack([
-        aw * bw - ax * bx - ay * by - az * bz,
-        aw * bx + ax * bw + ay * bz - az * by,
-        aw * by - ax * bz + ay * bw + az * bx,
-        aw * bz + ax * by - ay * bx + az * bw,
-    ], axis=-1)
-
-
-def angle_between(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Rotation angle in degrees between orientations (..., 4), ignoring the q / -q sign."""
-    dot = np.abs(np.sum(normalize(a) * normalize(b), axis=-1))
-    return np.degrees(2 * np.arccos(np.clip(dot, 0.0, 1.0)))
 
 
 def forward_kinematics(

@@ -78,7 +78,7 @@ def _read(fmt_name: str, data: bytes) -> None:
         return
     assert detect(data).name == fmt.name
     fmt.validate(model)
-    fmt.summary(model)
+    fmt.info(model)
     text = jsonfmt.dumps(fmt.to_json(model))
     # What `animspec dump f -o d.json; animspec pack d.json -o g` does: g must be f.
     again = fmt.from_json(json.loads(text), "dump.json")

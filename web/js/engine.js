@@ -3,8 +3,8 @@
  *
  * Engine-faithful: SkeletonController::PlayAnimation of the psyqo madnight engine in
  * integer FP12, tick by tick (a line-for-line port of playback.EngineSkeleton and of the
- * fixed-point helpers in python/animspec/fixed_point.py; see Forceh91/psyqo-madnight-engine,
- * src/mesh/skeleton/skeleton.cpp).
+ * fixed-point helpers in python/animspec/fixed_point.py; see docs/animbin.md and
+ * Forceh91/psyqo-madnight-engine, src/mesh/skeleton/skeleton.cpp).
  * Reference: the clip as authored (float slerp at fractional frames, translation keys lerped,
  * modulo looping), a port of playback.sample_reference_frames.
  *

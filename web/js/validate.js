@@ -1,7 +1,8 @@
 /*
  * validate.js: the ANIMBIN validator, ported from python/animspec/animbin/validate.py.
  * Same codes, severities, messages and `where` keys, in the same order, so the page shows
- * what `animspec validate` prints (tests/test_js_parsers.py holds the two equal).
+ * what `animspec validate` prints (tests/test_js_parsers.py holds the two equal). "Step N"
+ * is playback step N of docs/animbin.md.
  *
  * Input: the model of web/js/formats.js animbinModel(). Browser: window.AnimValidate.
  */

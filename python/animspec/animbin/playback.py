@@ -5,8 +5,8 @@ Two modes over the typed model (:mod:`.model`):
 **Engine-faithful** (:func:`play_engine`, :class:`EngineSkeleton`) restates
 ``SkeletonController::PlayAnimation`` of the psyqo madnight engine
 (``src/mesh/skeleton/skeleton.cpp``, ``src/quaternion.cpp`` in Forceh91/psyqo-madnight-engine;
-psyqo's ``fixed-point.hh`` and ``soft-math.cpp`` in grumpycoders/pcsx-redux) in integer FP12,
-tick by tick:
+psyqo's ``fixed-point.hh`` and ``soft-math.cpp`` in grumpycoders/pcsx-redux; explained in
+docs/animbin.md, "What playback does") in integer FP12, tick by tick:
 
 1. ``current >= length``: a looping clip resets to 0 (not a modulo), a one-shot clip is set
    to ``length - 1`` (uint16, so a zero-length one-shot clip sits at 65535);

@@ -1,7 +1,8 @@
 """What the PS1 engine will do wrong with an ANIMBIN file, found before it runs.
 
 The engine checks nothing but the magic (``AnimationManager::LoadAnimation`` in
-Forceh91/psyqo-madnight-engine, src/animation/animation_manager.cpp): counts past its
+Forceh91/psyqo-madnight-engine, src/animation/animation_manager.cpp; docs/animbin.md, whose
+playback steps the "step N" below cite): counts past its
 fixed arrays corrupt memory, an unterminated name runs into the next field, an empty track
 reads keys[-1], an unknown key type misaligns the rest of the file. Those are errors. Legal
 files that will not play as authored (sparse keys that step instead of blending, keys past

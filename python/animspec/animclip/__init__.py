@@ -3,6 +3,7 @@
 Read with :func:`read_file` / :func:`read_bytes`, write with :func:`write_bytes` (byte-exact
 for an unedited file, re-laid out per spec 4.6 after any edit), check with
 ``animspec.animclip.validate.validate``, decode with :meth:`AnimclipFile.clip`.
+"Spec N.N" in this package's comments and messages is section N.N of docs/animclip.md.
 """
 
 from .content import (

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..common.hashes import crc32
+from ..quaternion import xyzw_to_wxyz
 from ..skeleton import Skeleton, forward_kinematics, world_positions
 from .views import ClipView
 
@@ -60,8 +61,7 @@ def base_pose(clip: ClipView, skeleton: Skeleton | None = None) -> BasePose:
         if bone is None:
             clip_only.append(joint.index)
             continue
-        x, y, z, w = joint.rotation
-        rotations[bone] = (w, x, y, z)
+        rotations[bone] = xyzw_to_wxyz(joint.rotation)
         if joint.translation is not None:
             translations[bone] = joint.translation
         matched.append((joint.index, bone))

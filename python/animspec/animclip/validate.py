@@ -1,4 +1,5 @@
-"""Check an .animclip model against the invariants that follow from ALERT's reader and writer.
+"""Check an .animclip model against the invariants that follow from ALERT's reader and writer
+(docs/animclip.md, section 11: "spec 11.N" below and in messages is invariant N there).
 
 Sources: Tkachov/ALERT, dat1lib/types/dat1.py (container),
 dat1lib/types/sections/animclip/autogen.py (section sizes and fields), dat1lib/crc32.py

@@ -14,6 +14,7 @@ from typing import Any, Iterable, Mapping
 import numpy as np
 
 from ..common.hashes import crc32
+from ..quaternion import normalize
 from .content import (
     AnimclipFile,
     BaseState,
@@ -83,13 +84,7 @@ def dequantise_rotations(joints: np.ndarray) -> np.ndarray:
     """(n, 4) unit quaternions x, y, z, w: raw / 32768, normalised; all-zero -> identity
     (spec 8.1, animclip_to_gltf.py)."""
     q = np.stack([joints[k].astype(np.float64) for k in ("qx", "qy", "qz", "qw")], axis=1)
-    q /= QUATERNION_DIVISOR
-    norm = np.linalg.norm(q, axis=1)
-    out = np.zeros_like(q)
-    out[:, 3] = 1.0
-    ok = norm > 0
-    out[ok] = q[ok] / norm[ok, None]
-    return out
+    return normalize(q / QUATERNION_DIVISOR, scalar_last=True)
 
 
 def dequantise_translations(joints: np.ndarray) -> np.ndarray:

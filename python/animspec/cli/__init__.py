@@ -7,7 +7,6 @@ knows a byte layout or a validation rule.
 from __future__ import annotations
 
 import argparse
-import inspect
 import os
 import sys
 from typing import Any, Sequence
@@ -16,13 +15,13 @@ from .. import __version__
 from . import batch as cli_batch, convert as cli_convert, playback as cli_playback
 from ..common import jsonfmt
 from ..batch import InfoTask, Result, ValidateTask, collect
-from .common import EXIT_OK, EXIT_UNREADABLE, FORCE_HELP, OUTPUT_HELP, bone_count, report_stream
-from ..common.errors import AnimspecError, JsonInputError, ParseError, WriteError
-from ..formats import format_of_dump, load
+from .common import FORCE_HELP, OUTPUT_HELP, bone_count, report_stream
+from ..common.errors import AnimspecError
+from ..common.findings import findings_text
 from ..common.hashes import crc32, read_names_file
-from ..common.inputs import read_input
-from ..common.jsonpath import parse_json
-from ..common.output import check_output, write_output
+from ..common.status import EXIT_OK, EXIT_UNREADABLE
+from ..dumps import dump_file, dump_text, pack_file
+from ..formats import FormatOptions
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
@@ -65,7 +64,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     val.add_argument("files", nargs="+", metavar="PATH", help=cli_batch.PATHS_HELP)
     val.add_argument("--json", action="store_true", help="print findings as one JSON list at the end (see --jsonl)")
-    val.add_argument("--bones", type=bone_count, metavar="N", help="the skeleton's bone count (joint ids must be below it)")
+    val.add_argument("--bones", dest="bone_count", type=bone_count, metavar="N", help="the skeleton's bone count (joint ids must be below it)")
     _joint_names_option(val)
     cli_batch.add_options(val)
     val.set_defaults(run=_validate)
@@ -102,19 +101,9 @@ def _joint_names_option(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _options(fn: Any, args: argparse.Namespace, **extra: Any) -> dict[str, Any]:
-    """The optional keyword arguments the user gave that ``fn`` (one format's function) takes:
-    --joint-names means nothing to an ANIMBIN file, --bones nothing to an .animclip."""
-    given = dict(extra)
-    if getattr(args, "joint_names", None):
-        given["joint_names"] = read_names_file(args.joint_names)
-    accepted = inspect.signature(fn).parameters
-    return {k: v for k, v in given.items() if v is not None and k in accepted}
-
-
 def _info(args: argparse.Namespace) -> int:
     selection = collect(args.files)
-    task = InfoTask(joint_names=_names(args))
+    task = InfoTask(_format_options(args))
 
     def show(result: Result, out: cli_batch.Output) -> None:
         if result.failed:
@@ -129,13 +118,13 @@ def _validate(args: argparse.Namespace) -> int:
     if args.json and args.jsonl:
         raise AnimspecError("--json (one list at the end) and --jsonl (a line per file) exclude each other")
     selection = collect(args.files)
-    task = ValidateTask(bone_count=args.bones, joint_names=_names(args))
+    task = ValidateTask(_format_options(args))
 
     def show(result: Result, out: cli_batch.Output) -> None:
         if result.failed:
             out.err(f"animspec: error: {result.error['message']}")
         else:
-            out.out(cli_batch.finding_lines(result.file, result.findings))
+            out.out(findings_text(result.file, result.findings))
 
     reports: list[dict[str, Any]] | None = [] if args.json else None
     status = cli_batch.run(args, selection, task, show, collect=reports, machine=args.json)
@@ -144,45 +133,27 @@ def _validate(args: argparse.Namespace) -> int:
     return status
 
 
-def _names(args: argparse.Namespace) -> tuple[str, ...] | None:
-    """--joint-names, read once for the whole batch."""
-    return tuple(read_names_file(args.joint_names)) if getattr(args, "joint_names", None) else None
+def _format_options(args: argparse.Namespace) -> FormatOptions:
+    """The options every format's operations take, from those of the command given
+    (--joint-names read once for the whole batch); each argparse ``dest`` is the field's name."""
+    names = getattr(args, "joint_names", None)
+    return FormatOptions(
+        bone_count=getattr(args, "bone_count", None),
+        joint_names=tuple(read_names_file(names)) if names else None,
+    )
 
 
 def _dump(args: argparse.Namespace) -> int:
-    fmt, model = load(args.file)
-    text = jsonfmt.dumps(fmt.to_json(model, **_options(fmt.to_json, args))) + "\n"
     if args.output:
-        # A regular file is read back and compared before it is published (animspec.common.atomic).
-        write_output(args.output, text.encode("utf-8"), force=args.force, inputs=[args.file])
+        dump_file(args.file, args.output, _format_options(args), force=args.force)
     else:
-        sys.stdout.write(text)
+        sys.stdout.write(dump_text(args.file, _format_options(args)))
     return EXIT_OK
 
 
 def _pack(args: argparse.Namespace) -> int:
-    check_output(args.output, inputs=[args.dump], existing=False)
-    raw = read_input(args.dump)
-    doc = parse_json(raw, args.dump)
-    fmt = format_of_dump(doc, args.dump)
-    model = fmt.from_json(doc, args.dump)
-    try:
-        data = fmt.write(model)
-    except WriteError as exc:  # a value that does not fit its field: where the user wrote it
-        raise JsonInputError(args.dump, fmt.json_path(exc.field, doc), exc.reason) from None
-    # Problems with the dump come first; an existing OUT is only replaced when asked.
-    check_output(args.output, force=args.force, inputs=[args.dump])
-
-    def same_model(written: bytes) -> None:
-        try:
-            back = fmt.read(written, args.output)
-        except ParseError as exc:
-            raise WriteError("file", f"the written file does not read back: {exc.reason}") from None
-        if back != model:
-            raise WriteError("file", "the written file does not read back as the dump describes")
-
-    write_output(args.output, data, force=args.force, inputs=[args.dump], verify=same_model)
-    print(f"{args.output}: {len(data)} bytes ({fmt.description})", file=report_stream(args.output))
+    packed = pack_file(args.dump, args.output, force=args.force)
+    print(f"{args.output}: {len(packed.data)} bytes ({packed.format.description})", file=report_stream(args.output))
     return EXIT_OK
 
 

@@ -7,13 +7,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from contextlib import redirect_stdout
-from io import StringIO
 from itertools import chain
 from typing import Any, Callable
 
-from ..batch import EXIT_UNREADABLE, Progress, Result, Selection, Summary, run_batch
-from .common import print_findings
+from ..batch import Progress, Result, Selection, Summary, run_batch
+from ..common.status import EXIT_UNREADABLE
 
 
 PATHS_HELP = (
@@ -50,14 +48,6 @@ class Output:
 
     def err(self, text: str) -> None:
         self.progress.write(text, sys.stderr)
-
-
-def finding_lines(path: str, findings: list) -> str:
-    """What cli_common.print_findings prints for one file, as text."""
-    buf = StringIO()
-    with redirect_stdout(buf):
-        print_findings(path, findings)
-    return buf.getvalue().rstrip("\n")
 
 
 def run(

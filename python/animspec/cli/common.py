@@ -1,4 +1,5 @@
-"""Pieces every ``animspec`` command shares: exit codes, argument types, printing."""
+"""Pieces every ``animspec`` command shares: argument types, help texts, where to print.
+(The exit codes are in animspec.common.status.)"""
 
 from __future__ import annotations
 
@@ -8,14 +9,7 @@ import sys
 from typing import Any, TextIO
 
 from ..common.errors import AnimspecError
-from ..common.findings import Finding, Severity
 from ..common.output import descriptor
-
-EXIT_OK = 0
-EXIT_FINDINGS = 1
-"""validate, convert: at least one error-severity finding."""
-EXIT_UNREADABLE = 2
-"""A file could not be read or written."""
 
 
 def region(text: str) -> str | float:
@@ -69,17 +63,6 @@ def bone_count(text: str) -> int:
 def vsync_step(text: str) -> int:
     """--step: vsyncs per rendered frame, 1..65535 (a deltaTime is a u16)."""
     return _whole(text, 1, 0xFFFF, "the vsyncs per rendered frame")
-
-
-def print_findings(path: str, findings: list[Finding]) -> None:
-    if not findings:
-        print(f"{path}: ok")
-        return
-    for f in findings:
-        where = f.location()
-        print(f"{path}: {f.severity.value}: {f.code}: {where + ': ' if where else ''}{f.message}")
-    counts = {s: sum(1 for f in findings if f.severity is s) for s in Severity}
-    print(f"{path}: {counts[Severity.ERROR]} error(s), {counts[Severity.WARNING]} warning(s), {counts[Severity.INFO]} info")
 
 
 OUTPUT_HELP = (

@@ -8,8 +8,9 @@ import argparse
 from typing import Any
 
 from ..common import jsonfmt
+from ..common.status import EXIT_OK
 from .common import (
-    EXIT_OK, FORCE_HELP, OUTPUT_HELP, deltas, pick_animation, positive, region, report_stream, stdout_json, vsync_step,
+    FORCE_HELP, OUTPUT_HELP, deltas, pick_animation, positive, region, report_stream, stdout_json, vsync_step,
 )
 from ..common.errors import AnimspecError
 from ..formats import load

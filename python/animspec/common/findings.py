@@ -51,6 +51,20 @@ class Finding:
         return ", ".join(parts)
 
 
+def findings_text(path: str, findings: list[Finding]) -> str:
+    """The report of one file's findings, as ``animspec validate`` prints it: "PATH: ok", or
+    a line per finding and a line of counts (no final newline)."""
+    if not findings:
+        return f"{path}: ok"
+    lines = []
+    for f in findings:
+        where = f.location()
+        lines.append(f"{path}: {f.severity.value}: {f.code}: {where + ': ' if where else ''}{f.message}")
+    counts = {s: sum(1 for f in findings if f.severity is s) for s in Severity}
+    lines.append(f"{path}: {counts[Severity.ERROR]} error(s), {counts[Severity.WARNING]} warning(s), {counts[Severity.INFO]} info")
+    return "\n".join(lines)
+
+
 def has_errors(findings: list[Finding]) -> bool:
     return any(f.severity is Severity.ERROR for f in findings)
 

@@ -9,6 +9,17 @@
   (:mod:`.from_animclip`).
 * :func:`read_rig` / :func:`skeleton_from_gltf`: a glTF skin as a :class:`animspec.skeleton.Skeleton`
   (:mod:`.rig`); :func:`animspec.rigs.load_skeleton` takes a MESHBIN or a glTF file.
+
+The layers, reading and writing alike:
+
+* :mod:`.document`: the file. GLB/.gltf read (every member animspec uses checked, errors
+  with the byte offset or JSON path) and GLB written (:func:`.document.write_glb`).
+* :mod:`.rig` and :mod:`.sampling` read a document's skin, accessors and curves;
+  :mod:`.builder` writes accessors, skeleton nodes, skins and animations into one (the
+  only place that creates glTF objects).
+* :mod:`.to_animbin` (with :mod:`.keyfit`), :mod:`.from_animbin` and :mod:`.from_animclip`
+  only convert: what to show, in which space (:mod:`.axes`), at which times.
+* Quaternion arithmetic for all of them is :mod:`animspec.quaternion`.
 """
 
 from __future__ import annotations

@@ -18,11 +18,11 @@ import math
 
 import numpy as np
 
-from ..skeleton import quat_multiply
+from ..quaternion import conjugate, quat_multiply
 
 GLTF_TO_PS1 = np.array([math.cos(math.pi / 4), -math.sin(math.pi / 4), 0.0, 0.0])
 """-90 degrees about X (w, x, y, z): undo glTF's Y-up turn, then diag(1, -1, -1)."""
-PS1_TO_GLTF = GLTF_TO_PS1 * np.array([1.0, -1.0, -1.0, -1.0])
+PS1_TO_GLTF = conjugate(GLTF_TO_PS1)
 """+90 degrees about X: the inverse."""
 
 GLTF_TO_PS1_MATRIX = np.array([[1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, -1.0, 0.0]])

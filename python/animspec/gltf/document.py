@@ -1,5 +1,10 @@
-"""Reading a glTF 2.0 asset safely: the GLB container, the JSON, every member animspec uses
-checked before pygltflib sees it, and buffer data.
+"""A glTF 2.0 document in and out: the GLB container read and written, the JSON with every
+member animspec uses checked before pygltflib sees it, and buffer data.
+
+pygltflib holds the document (its dataclasses and JSON serialisation); the container on
+both sides is here: :func:`parse_glb` / :func:`load_path` read, :func:`write_glb` writes
+(one layout, the constants shared), :func:`copy_gltf` and :func:`flatten_buffers` prepare a
+read document for new data (:mod:`.builder` adds it).
 
 pygltflib trusts its input: a chunk length past the data, a string where an index belongs,
 a missing BIN chunk or a bad data URI escape as struct.error, AttributeError, TypeError or
@@ -15,6 +20,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import copy
 import json
 import math
 import os
@@ -24,14 +30,19 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
-from pygltflib import GLTF2
+from pygltflib import GLTF2, Buffer
 
 from ..common.errors import AnimspecError
 from ..common.inputs import read_input
 
 GLB_MAGIC = b"glTF"
+GLB_VERSION = 2
 CHUNK_JSON = b"JSON"
 CHUNK_BIN = b"BIN\0"
+GLB_ALIGNMENT = 4
+"""Chunks start, and bufferViews of one GLB buffer are laid out, on this boundary (spec 4.4
+"Binary glTF Layout"; pygltflib asks more only for EXT_structural_metadata, see
+:func:`alignment`)."""
 
 COMPONENT_SIZES = {5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4}
 WIDTHS = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT2": 4, "MAT3": 9, "MAT4": 16}
@@ -44,6 +55,60 @@ class GltfError(AnimspecError):
 # --------------------------------------------------------------------------- container
 
 
+def looks_like_gltf(head: bytes) -> bool:
+    """True when ``head``, a file's first bytes, starts a GLB (its "glTF" magic) or glTF JSON.
+
+    JSON has no magic, so its head is read as far as it goes: after an optional UTF-8 BOM
+    and whitespace, a JSON object whose top-level member names, as far as the head reaches
+    (at least one), are all glTF's (glTF 2.0 specification, section 5.17 "glTF": asset,
+    accessors, nodes...), and that has the required "asset" if the whole object fits in
+    ``head``. A JSON dump ({"format": ...}) or a markers file is no glTF.
+    """
+    if head[:4] == GLB_MAGIC:
+        return True
+    members = {
+        "accessors", "animations", "asset", "buffers", "bufferViews", "cameras", "extensions",
+        "extensionsRequired", "extensionsUsed", "extras", "images", "materials", "meshes", "nodes",
+        "samplers", "scene", "scenes", "skins", "textures",
+    }
+    text = head.decode("utf-8", errors="replace").lstrip("\ufeff")
+    decoder = json.JSONDecoder()
+    blank = " \t\r\n"
+    pos = len(text) - len(text.lstrip(blank))
+    if not text.startswith("{", pos):
+        return False
+    pos += 1
+    seen: set[str] = set()
+    while True:
+        pos += len(text[pos:]) - len(text[pos:].lstrip(blank))
+        if text.startswith("}", pos):
+            return bool(seen) and "asset" in seen  # the whole object: it must have "asset"
+        if not text.startswith('"', pos):
+            break  # the head ends here (or this is not JSON: nothing more to learn)
+        try:
+            key, pos = json.decoder.scanstring(text, pos + 1)
+        except ValueError:
+            break
+        if key not in members:
+            return False
+        seen.add(key)
+        pos += len(text[pos:]) - len(text[pos:].lstrip(blank))
+        if not text.startswith(":", pos):
+            break
+        pos += 1
+        pos += len(text[pos:]) - len(text[pos:].lstrip(blank))
+        try:
+            _, pos = decoder.raw_decode(text, pos)
+        except (ValueError, RecursionError):
+            break  # a value running past the head
+        pos += len(text[pos:]) - len(text[pos:].lstrip(blank))
+        if text.startswith(",", pos):
+            pos += 1
+        elif not text.startswith("}", pos):
+            break
+    return bool(seen)
+
+
 def parse_glb(data: bytes, name: str = "<bytes>") -> GLTF2:
     """The document of a GLB file (spec 4.4 "Binary glTF Layout"); GltfError with the byte
     offset for a bad header or chunk."""
@@ -53,7 +118,7 @@ def parse_glb(data: bytes, name: str = "<bytes>") -> GLTF2:
     if len(data) < 12 or data[:4] != GLB_MAGIC:
         raise fail(0, "not a GLB file (no 12-byte header with the 'glTF' magic)")
     version, length = struct.unpack_from("<II", data, 4)
-    if version != 2:
+    if version != GLB_VERSION:
         raise fail(4, f"GLB version {version}; only version 2 exists")
     if length > len(data):
         raise fail(8, f"the header says {length} bytes, the file has {len(data)}")
@@ -309,17 +374,35 @@ def view_bytes(gltf: GLTF2, view_index: int, cache: dict[int, bytes]) -> memoryv
     return memoryview(data)[start : start + length]
 
 
+def alignment(gltf: GLTF2) -> int:
+    """The chunk and bufferView alignment of ``gltf``'s GLB: :data:`GLB_ALIGNMENT`, or more
+    where an extension asks it (pygltflib's ``required_alignment``, kept so a document it
+    would write 8-aligned is written 8-aligned here)."""
+    return max(GLB_ALIGNMENT, int(gltf.required_alignment()))
+
+
 def flatten_buffers(gltf: GLTF2) -> bytes:
-    """Every bufferView's bytes copied into one blob (4-byte aligned), the views pointed at
-    it; for adding data to a rig read from a .gltf/.glb and writing one GLB."""
+    """Every bufferView's bytes copied into one blob (each view aligned, in view order), the
+    views pointed at it; for adding data to a rig read from a .gltf/.glb and writing one GLB."""
     cache: dict[int, bytes] = {}
+    step = alignment(gltf)
     blob = bytearray()
     for i, view in enumerate(gltf.bufferViews):
         data = view_bytes(gltf, i, cache)
-        blob += bytes(-len(blob) % 4)
+        blob += bytes(-len(blob) % step)
         view.buffer, view.byteOffset = 0, len(blob)
         blob += data
     return bytes(blob)
+
+
+def copy_gltf(gltf: GLTF2) -> GLTF2:
+    """A deep copy that keeps the GLB binary chunk and the file location (for external buffers)."""
+    twin = copy.deepcopy(gltf)
+    twin.set_binary_blob(gltf.binary_blob())
+    for attr in ("_path", "_animspec_has_bin"):
+        if hasattr(gltf, attr):
+            setattr(twin, attr, getattr(gltf, attr))
+    return twin
 
 
 def load_path(path: str | os.PathLike[str]) -> GLTF2:
@@ -333,3 +416,35 @@ def load_path(path: str | os.PathLike[str]) -> GLTF2:
     gltf._path = path.parent  # type: ignore[attr-defined]
     gltf._name = path.name  # type: ignore[attr-defined]
     return gltf
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def write_glb(gltf: GLTF2) -> bytes:
+    """The GLB file of a document whose data is all in its binary blob, laid out as
+    :mod:`.builder` leaves it (every bufferView in buffer 0, in view order, aligned).
+
+    The layout is :func:`parse_glb`'s: a 12-byte header (magic, version, total length), the
+    JSON chunk padded with spaces, then the BIN chunk, which is optional (spec 4.4.3.3): a
+    document with no bufferView is written without one and without buffers, since a buffer
+    of byteLength 0 is invalid (the Khronos validator rejects it). The JSON is pygltflib's
+    (compact separators), so the bytes are the ones its ``save_to_bytes`` gives for such a
+    document. ``gltf.buffers`` is set to the one buffer written (or none).
+    """
+    if gltf.bufferViews:
+        step = alignment(gltf)
+        blob = bytes(gltf.binary_blob() or b"")
+        blob += bytes(-len(blob) % step)
+        gltf.buffers = [Buffer(byteLength=len(blob))]
+    else:
+        step, blob = GLB_ALIGNMENT, None
+        gltf.buffers = []
+    text = gltf.gltf_to_json(separators=(",", ":"), indent=None).encode("utf-8")
+    # The BIN data (after its 8-byte chunk header) starts aligned: pad the JSON so.
+    text += b" " * (-(12 + len(text)) % step)
+    chunks = [struct.pack("<I4s", len(text), CHUNK_JSON), text]
+    if blob is not None:
+        chunks += [struct.pack("<I4s", len(blob), CHUNK_BIN), blob]
+    body = b"".join(chunks)
+    return struct.pack("<4sII", GLB_MAGIC, GLB_VERSION, 12 + len(body)) + body

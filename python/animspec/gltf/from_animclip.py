@@ -34,14 +34,15 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, Union
 
 import numpy as np
-from pygltflib import ANIM_LINEAR, Scene
+from pygltflib import ANIM_LINEAR
 
 from ..common.errors import AnimspecError
 from ..common.findings import Finding, Severity
 from ..common.hashes import crc32
-from ..skeleton import normalize
-from .from_animbin import GlbBuilder, add_animation, glb_bytes
-from .rig import GltfSource, copy_gltf, load_gltf, node_name, node_rest, xyzw_to_wxyz
+from ..quaternion import normalize, sign_continuous, xyzw_to_wxyz
+from .builder import Channel, DocumentBuilder, add_scene_if_none, use_trs
+from .document import copy_gltf
+from .rig import GltfSource, load_gltf, node_name, node_rest
 
 NO_JOINT = 0xFFFF_FFFF
 """A Joint Hashes entry that names no joint (its terminator): skipped, as ALERT skips it."""
@@ -114,11 +115,6 @@ def _label(h: int, names: dict[int, str]) -> str:
     return f"{names[h]} ({h:08X})" if h in names else f"{h:08X}"
 
 
-def _root_nodes(gltf: Any) -> list[int]:
-    children = {c for n in gltf.nodes for c in (n.children or [])}
-    return [i for i in range(len(gltf.nodes)) if i not in children]
-
-
 def _track(item: Any) -> tuple[str, list[float | str]]:
     name, values = item if isinstance(item, tuple) else (item.name, item.values)
     return str(name), [_json_float(float(v)) for v in values]
@@ -177,19 +173,14 @@ def animclip_to_gltf(
         norm = np.linalg.norm(q)
         target_q = normalize(xyzw_to_wxyz(q / norm)) if norm > 0 else np.array([1.0, 0.0, 0.0, 0.0])
         rest = node_rest(gltf, node)
-        if gltf.nodes[node].matrix is not None:
-            # Animated nodes must use TRS (glTF 3.5.3): move the matrix into TRS.
-            gltf.nodes[node].matrix = None
-            gltf.nodes[node].translation = [float(v) for v in rest.translation]
-            gltf.nodes[node].rotation = [float(v) for v in np.r_[rest.rotation[1:], rest.rotation[:1]]]
-            gltf.nodes[node].scale = [float(v) for v in rest.scale]
+        use_trs(gltf, node, rest.translation, rest.rotation, rest.scale)  # the node is animated
         rotations = np.vstack([rest.rotation, target_q]) if bind_key else target_q[None]
-        if bind_key and float(np.dot(rotations[0], rotations[1])) < 0:
-            rotations[1] = -rotations[1]  # the same rotation, reached the short way
-        channels.append((node, "rotation", times, rotations, ANIM_LINEAR))
+        if bind_key:
+            rotations = sign_continuous(rotations)  # the base state reached the short way
+        channels.append(Channel(node, "rotation", times, rotations, ANIM_LINEAR))
         if t is not None:
             moves = np.vstack([rest.translation, t]) if bind_key else t[None]
-            channels.append((node, "translation", times, moves, ANIM_LINEAR))
+            channels.append(Channel(node, "translation", times, moves, ANIM_LINEAR))
         match.matched.append((node_name(gltf, node), h))
         hit_hashes.add(h)
     match.clip_only = sorted(h for h in base if h not in hit_hashes)
@@ -222,11 +213,8 @@ def animclip_to_gltf(
             "clip's; give the rig the clip was made for with --skeleton (node names = the clip's joint "
             "names; --joint-names FILE names the missing ones above)",
         ))
-    if not gltf.scenes:
-        # A rig whose nodes no scene lists is legal, but a viewer then shows nothing.
-        roots = _root_nodes(gltf)
-        gltf.scenes.append(Scene(name="animclip", nodes=roots))
-        gltf.scene = 0
+    roots = add_scene_if_none(gltf, name="animclip")
+    if roots is not None:
         match.lines.append(f"the rig has no scene: added one holding its {len(roots)} root node(s), so viewers show it")
 
     tracks = dict(_track(t) for t in custom_tracks)
@@ -240,6 +228,6 @@ def animclip_to_gltf(
             "unposed_rig_joints": match.rig_only,
         }
     }
-    builder = GlbBuilder(gltf)
-    add_animation(builder, name, channels, extras)
-    return glb_bytes(builder.finish()), match
+    builder = DocumentBuilder(gltf)
+    builder.animation(name, channels, extras)
+    return builder.glb(), match

@@ -40,7 +40,7 @@ import numpy as np
 from ..animbin.model import FP12_ONE, MAX_KEYS, Animation, RotationKey, Track
 from ..animbin.playback import play_engine
 from ..fixed_point import normalize_quat_array
-from ..skeleton import angle_between
+from ..quaternion import angle_between, same_hemisphere, sign_continuous
 
 WOLFE_TOLERANCE = 1e-13
 """Wolfe stops when no point lies more than this below the current point's plane (unit
@@ -204,17 +204,13 @@ def _angle_deg(c: Vec4, p: Vec4) -> float:
     return math.degrees(4 * math.atan2(min(minus, plus), max(minus, plus)))
 
 
-def _oriented(q: np.ndarray, ref: np.ndarray) -> np.ndarray:
-    return np.where((q @ ref < 0)[:, None], -q, q)
-
-
 def minimax_centre(q: np.ndarray) -> tuple[np.ndarray, float]:
     """The unit quaternion minimising the largest rotation angle to the rows of ``q``
     (m, 4), and that angle in degrees (measured over every row). The rows are taken in the
     hemisphere of the first row, which is exact whenever the answer is below 90 degrees
     (every row is then within a quarter turn of the centre, and so within a half turn of
     the first row)."""
-    points = _oriented(np.asarray(q, dtype=np.float64), np.asarray(q[0], dtype=np.float64))
+    points = same_hemisphere(np.asarray(q, dtype=np.float64), np.asarray(q[0], dtype=np.float64))
     rows = [tuple(p) for p in points.tolist()]
     corral = _wolfe(rows, _Corral([0], [1.0], rows[0]))
     centre = np.array(_centre(corral.point, rows[0]))
@@ -384,15 +380,6 @@ class TrackFit:
     were better: possible only within the FP12 step, and kept then)."""
 
 
-def sign_continuous(values: np.ndarray) -> np.ndarray:
-    """Raw keys with each in the previous one's hemisphere (the converter's rule for reduce)."""
-    kept = np.array(values, dtype=np.int64, copy=True)
-    for i in range(1, len(kept)):
-        if int(np.dot(kept[i - 1], kept[i])) < 0:
-            kept[i] = -kept[i]
-    return kept
-
-
 def shown_errors_deg(q: np.ndarray, frames: list[int], values: np.ndarray) -> np.ndarray:
     """(frames,) angle between ``q`` and what the console shows: ``Normalize`` of the last
     key at or before each frame (NaN keys the console cannot normalise count as 180)."""
@@ -411,7 +398,7 @@ def reduce_track(
     encoded = rule.encode(q)
     bound = reduce_threshold_deg(q, encoded, max_keys, rule.keys, lower_bound)
     frames = rule.keys(q, encoded, bound, max_keys)
-    values = sign_continuous(encoded[frames])
+    values = sign_continuous(np.asarray(encoded[frames], dtype=np.int64))  # the converter's rule for reduce
     return frames, values, float(shown_errors_deg(q, frames, values).max())
 
 

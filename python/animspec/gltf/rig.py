@@ -10,12 +10,12 @@ model stands in every glTF viewer. :mod:`.axes` turns that world orientation int
 console's model space.
 
 Quaternions returned here are numpy arrays in w, x, y, z order (the ANIMBIN and
-:mod:`animspec.skeleton` order); glTF stores x, y, z, w and the conversion happens here.
+:mod:`animspec.skeleton` order); glTF stores x, y, z, w, turned around on reading
+(:func:`animspec.quaternion.xyzw_to_wxyz`).
 """
 
 from __future__ import annotations
 
-import copy
 import os
 from dataclasses import dataclass, field
 from typing import Sequence, Union
@@ -25,7 +25,8 @@ from pygltflib import GLTF2
 
 from .document import GltfError, load_path, parse_glb, view_bytes
 
-from ..skeleton import Skeleton, normalize, quat_multiply, quat_to_matrix
+from ..quaternion import matrix_to_quat, normalize, quat_multiply, quat_to_matrix, xyzw_to_wxyz
+from ..skeleton import Skeleton
 
 GltfSource = Union[str, "os.PathLike[str]", bytes, GLTF2]
 """A path to a .gltf/.glb file, the bytes of a GLB, or an already loaded document."""
@@ -62,16 +63,6 @@ def load_gltf(source: GltfSource) -> GLTF2:
             raise GltfError("the bytes are not a GLB file (no 'glTF' magic); pass a path for .gltf JSON")
         return parse_glb(data)
     return load_path(source)
-
-
-def copy_gltf(gltf: GLTF2) -> GLTF2:
-    """A deep copy that keeps the GLB binary chunk and the file location (for external buffers)."""
-    twin = copy.deepcopy(gltf)
-    twin.set_binary_blob(gltf.binary_blob())
-    for attr in ("_path", "_animspec_has_bin"):
-        if hasattr(gltf, attr):
-            setattr(twin, attr, getattr(gltf, attr))
-    return twin
 
 
 def _spend(gltf: GLTF2, elements: int, index: int) -> None:
@@ -129,37 +120,6 @@ def read_accessor(gltf: GLTF2, index: int, _cache: dict[int, bytes] | None = Non
         if np.issubdtype(dtype, np.signedinteger):
             values = np.maximum(values, -1.0)  # spec 3.11: max(c / 127, -1) etc.
     return values
-
-
-def xyzw_to_wxyz(q: np.ndarray) -> np.ndarray:
-    q = np.asarray(q, dtype=np.float64)
-    return np.concatenate([q[..., 3:4], q[..., 0:3]], axis=-1)
-
-
-def wxyz_to_xyzw(q: np.ndarray) -> np.ndarray:
-    q = np.asarray(q, dtype=np.float64)
-    return np.concatenate([q[..., 1:4], q[..., 0:1]], axis=-1)
-
-
-def matrix_to_quat(m: np.ndarray) -> np.ndarray:
-    """Rotation of a 3x3 matrix (columns normalised first, to drop scale) as w, x, y, z."""
-    m = np.asarray(m, dtype=np.float64)
-    m = m / np.where(np.linalg.norm(m, axis=0) > 0, np.linalg.norm(m, axis=0), 1.0)
-    trace = m[0, 0] + m[1, 1] + m[2, 2]
-    # Shepperd's method: pivot on the largest diagonal term for precision.
-    if trace > 0:
-        s = np.sqrt(trace + 1.0) * 2
-        q = [0.25 * s, (m[2, 1] - m[1, 2]) / s, (m[0, 2] - m[2, 0]) / s, (m[1, 0] - m[0, 1]) / s]
-    elif m[0, 0] > m[1, 1] and m[0, 0] > m[2, 2]:
-        s = np.sqrt(1.0 + m[0, 0] - m[1, 1] - m[2, 2]) * 2
-        q = [(m[2, 1] - m[1, 2]) / s, 0.25 * s, (m[0, 1] + m[1, 0]) / s, (m[0, 2] + m[2, 0]) / s]
-    elif m[1, 1] > m[2, 2]:
-        s = np.sqrt(1.0 + m[1, 1] - m[0, 0] - m[2, 2]) * 2
-        q = [(m[0, 2] - m[2, 0]) / s, (m[0, 1] + m[1, 0]) / s, 0.25 * s, (m[1, 2] + m[2, 1]) / s]
-    else:
-        s = np.sqrt(1.0 + m[2, 2] - m[0, 0] - m[1, 1]) * 2
-        q = [(m[1, 0] - m[0, 1]) / s, (m[0, 2] + m[2, 0]) / s, (m[1, 2] + m[2, 1]) / s, 0.25 * s]
-    return normalize(np.array(q))
 
 
 @dataclass

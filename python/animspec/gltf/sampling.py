@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from pygltflib import GLTF2
 
-from ..skeleton import normalize, slerp
-from .rig import GltfError, Rig, compose_rotations, node_rest, read_accessor, trs_matrices, xyzw_to_wxyz
+from ..quaternion import normalize, slerp, xyzw_to_wxyz
+from .rig import GltfError, Rig, compose_rotations, node_rest, read_accessor, trs_matrices
 
 SNAP_SECONDS = 1e-6
 """A sample instant this close to a keyframe time is at the keyframe (1/16000 of a vsync)."""
@@ -81,8 +81,7 @@ def sample_sampler(
         seg = np.where((t == 0)[:, None], v0, seg)  # a keyframe's own value, as is
         result[inside] = seg
     if rotation and unit:
-        norm = np.linalg.norm(result, axis=-1, keepdims=True)
-        result = np.where(norm > 0, result / np.where(norm > 0, norm, 1.0), np.array([0.0, 0.0, 0.0, 1.0]))
+        result = normalize(result, scalar_last=True)  # still x, y, z, w here
     return result
 
 

@@ -66,7 +66,7 @@ from ..animbin.playback import Refresh, refresh_hz
 from ..animbin.validate import validate
 from ..common.errors import AnimspecError
 from ..common.findings import Finding
-from ..skeleton import angle_between
+from ..quaternion import IDENTITY, angle_between, continuity_signs
 from .axes import rotations_to_ps1, vectors_to_ps1
 from .document import GltfError
 from .keyfit import ReduceRule, fit_track, reduce_advice
@@ -108,14 +108,9 @@ def make_continuous(q: np.ndarray) -> tuple[np.ndarray, int]:
     with w >= 0. q and -q are one rotation, but tools that lerp or compress curves see a
     sign flip as a jump. Returns the array and how many sign flips the input had (frames
     whose sign had to change relative to the frame before)."""
-    q = np.array(q, dtype=np.float64, copy=True)
-    signs = np.ones(q.shape[0])
-    for f in range(q.shape[0]):
-        ref = q[f - 1] if f else np.array([1.0, 0.0, 0.0, 0.0])
-        if float(np.dot(ref, q[f])) < 0:
-            q[f] = -q[f]
-            signs[f] = -1.0
-    return q, int(np.count_nonzero(signs[1:] != signs[:-1]))
+    q = np.asarray(q, dtype=np.float64)
+    signs = continuity_signs(q, start=IDENTITY)
+    return np.where(signs[:, None] < 0, -q, q), int(np.count_nonzero(signs[1:] != signs[:-1]))
 
 
 def encode_fp12(values: np.ndarray, *, rounding: bool = True) -> np.ndarray:

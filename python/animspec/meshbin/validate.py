@@ -1,7 +1,8 @@
 """What the engine's MESHBIN loader and skinning will get wrong (``animspec validate``).
 
 Facts from psyqo-madnight-engine ``src/mesh/mesh_manager.cpp`` and ``src/mesh/skeleton/``
-(Forceh91/psyqo-madnight-engine). Every check works on the typed model.
+(Forceh91/psyqo-madnight-engine), explained in docs/meshbin.md. Every check works on the
+typed model.
 """
 
 from __future__ import annotations

@@ -1,0 +1,8 @@
+"""The exit statuses of every ``animspec`` command, and of each file's result in a batch:
+defined here once (the CLI returns them, animspec.batch and animspec.convert set them)."""
+
+EXIT_OK = 0
+EXIT_FINDINGS = 1
+"""validate, convert: at least one error-severity finding."""
+EXIT_UNREADABLE = 2
+"""A file could not be read or written (or the task failed on it)."""

@@ -1,0 +1,351 @@
+"""Conversion between the formats, as a library: glTF -> ANIMBIN, ANIMBIN -> glTF (GLB),
+.animclip base pose -> glTF. What ``animspec convert`` does, usable from Python with the
+same results:
+
+    from animspec.convert import load_options, plan
+
+    work = plan(["clips/"], "out/", load_options(region="pal", skeleton="rig.glb"))
+    for result in work.run(jobs=2):
+        print(result.text if not result.failed else result.error["message"])
+
+Here: the options (:class:`ConvertOptions`, one field per command-line option, named as its
+argparse ``dest``), which inputs a run takes and where each output goes (:func:`plan`: the
+batch layout and the overwrite policy), converting one file (:func:`convert_file`, in the
+direction its bytes give, through the format registry's convert sources), and the
+``--skeleton`` cache. The conversions themselves are in animspec.gltf; running over many
+files in animspec.batch. The command line (animspec.cli.convert) only parses and prints.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, fields, replace
+from functools import lru_cache
+from typing import Any, Callable, Iterator, Sequence
+
+from .batch import Result, Selection, collect, run_batch
+from .common.errors import AnimspecError, WriteError
+from .common.findings import Finding, findings_text, has_errors
+from .common.hashes import read_names_file
+from .common.inputs import read_head
+from .common.output import check_output, write_output
+from .common.status import EXIT_FINDINGS, EXIT_OK
+from .formats import CONVERT_SOURCES, load, sniff
+
+HEAD_SIZE = 64
+"""Bytes read from a file to tell which convert source it is."""
+
+OUTPUT_EXTENSIONS = {"gltf": ".animbin", "animbin": ".glb", "animclip": ".glb"}
+"""Convert source -> the extension of what it becomes (a batch's output names)."""
+
+
+# ---------------------------------------------------------------------------- options
+
+
+@dataclass(frozen=True)
+class ConvertOptions:
+    """Everything convert takes besides IN and OUT, side files already read (once per run).
+    Each field has the name of its command-line option (``--max-error`` is ``max_error``)."""
+
+    region: Any = "ntsc"
+    """"ntsc", "pal" or a refresh rate in Hz: the vsync rate frames map to."""
+    animations: tuple[str, ...] | None = None
+    """glTF in: only these animations (--animation, repeatable)."""
+    skin: int = 0
+    joints: tuple[str, ...] | None = None
+    """Joint id order, glTF node names (read from --joints FILE)."""
+    fit: str = "bake"
+    max_error: float = 1.0
+    """--fit reduce: the largest angle error allowed, degrees."""
+    max_keys: int = 30
+    ps1_space: bool = False
+    armature_space: bool = False
+    fp12: str = "round"
+    merge: str | None = None
+    translations: bool = False
+    markers: dict[str, Any] | None = field(default=None, hash=False)
+    """Markers per animation (read from --markers FILE.json)."""
+    one_shot: bool = False
+    split: bool = False
+    skeleton: str | None = None
+    """ANIMBIN / .animclip in: the MESHBIN or glTF rig file (a path: loaded once per process)."""
+    bake_engine: bool = False
+    no_skin: bool = False
+    joint_names: tuple[str, ...] | None = None
+    """.animclip in: joint names to label the report (read from --joint-names FILE)."""
+    force: bool = False
+    """Replace existing output files (animspec.common.output's policy, as every command)."""
+    make_folders: bool = False
+    """Create the output's missing folders, right before writing it (batch runs): a file
+    that fails before then leaves no empty folder behind. Not a command-line option."""
+
+
+OPTION_NAMES = tuple(f.name for f in fields(ConvertOptions) if f.name != "make_folders")
+"""The command-line options of ``animspec convert``, by their argparse ``dest``."""
+
+
+def load_options(
+    *, joints: str | None = None, markers: str | None = None, joint_names: str | None = None, **given: Any
+) -> ConvertOptions:
+    """:class:`ConvertOptions` from the command line's values: the same names, the side files
+    ``joints``, ``markers`` and ``joint_names`` given as paths and read here; a list of
+    ``animations`` becomes a tuple."""
+    loaded_markers = None
+    if markers:
+        from .gltf import read_markers_file
+
+        loaded_markers = read_markers_file(markers)
+    animations = given.pop("animations", None)
+    return ConvertOptions(
+        animations=tuple(animations) if animations else None,
+        joints=tuple(read_names_file(joints)) if joints else None,
+        markers=loaded_markers,
+        joint_names=tuple(read_names_file(joint_names)) if joint_names else None,
+        **given,
+    )
+
+
+# ---------------------------------------------------------------------------- what to convert
+
+
+def source_kind(head: bytes) -> str | None:
+    """Which convert source (animspec.formats.CONVERT_SOURCES) ``head``, a file's first
+    bytes, starts; None for anything else."""
+    fmt = sniff(head, CONVERT_SOURCES)
+    return None if fmt is None else fmt.name
+
+
+def convertible(head: bytes, path: str | None = None) -> bool:
+    """What convert picks in a folder: a GLB, a .gltf JSON file, an ANIMBIN or an .animclip
+    (``path`` is not looked at: formats are told by their bytes)."""
+    return source_kind(head) is not None
+
+
+def _kind_of(path: str, names: Sequence[str] = CONVERT_SOURCES) -> str | None:
+    head = read_head(path, HEAD_SIZE)
+    fmt = None if head is None else sniff(head, names)
+    return None if fmt is None else fmt.name
+
+
+@dataclass(frozen=True)
+class ConvertJob:
+    """One input of a batch and where its output goes; ``clash`` is set when another input
+    of the batch already produces that output (this one then fails without being read)."""
+
+    file: str
+    output: str
+    clash: str | None = None
+
+
+@dataclass(frozen=True)
+class ConvertTask:
+    """Convert one :class:`ConvertJob` (picklable: runs in the batch's worker processes)."""
+
+    options: ConvertOptions
+    make_folders: bool = True
+
+    def __call__(self, job: ConvertJob) -> Result:
+        if job.clash:
+            raise AnimspecError(job.clash)
+        options = replace(self.options, make_folders=True) if self.make_folders else self.options
+        return convert_file(job.file, job.output, options)
+
+
+@dataclass
+class ConvertPlan:
+    """What one convert run does: the selected inputs, one job per input, the task."""
+
+    selection: Selection
+    jobs: list[ConvertJob]
+    task: ConvertTask
+    single: bool
+    """One file to the output file named: the command prints its report and raises its
+    errors instead of a batch's per-file lines and summary."""
+
+    def run(self, jobs: int | None = None, *, on_done: Callable[[int], None] | None = None) -> Iterator[Result]:
+        """The results, one per job in order (animspec.batch.run_batch on ``jobs`` processes)."""
+        return run_batch(self.jobs, self.task, jobs, on_done=on_done)
+
+
+def plan(inputs: Sequence[str], output: str, options: ConvertOptions) -> ConvertPlan:
+    """The run converting ``inputs`` (files, folders, globs) to ``output``: a file when one
+    file is named (and ``output`` is not an existing folder), otherwise a folder in which
+    each output keeps its input's path below the folder or glob it was found in, with .animbin
+    (glTF in) or .glb (ANIMBIN, .animclip in). The output folder (and each folder below it)
+    is made when its first file is written, so a batch whose files all fail creates nothing."""
+    selection = collect(inputs, convertible, exclude=[output])
+    if not selection.many and not os.path.isdir(output):
+        jobs = [ConvertJob(selection.sources[0].file, output)]
+        return ConvertPlan(selection, jobs, ConvertTask(options, make_folders=False), single=True)
+    exists = os.path.exists(output)
+    if (exists and not os.path.isdir(output)) or (
+        not exists and os.path.splitext(output)[1].lower() in {".gltf", *OUTPUT_EXTENSIONS.values()}
+    ):
+        raise AnimspecError(f"{output}: with several inputs, a folder or a glob, -o must be a folder")
+    return ConvertPlan(selection, _jobs(selection, output), ConvertTask(options), single=False)
+
+
+def _jobs(selection: Selection, out_dir: str) -> list[ConvertJob]:
+    """Each source's output below ``out_dir``: its path below its folder or glob (its bare
+    name when named explicitly) with its source's output extension."""
+    jobs: list[ConvertJob] = []
+    first: dict[str, str] = {}
+    for source in selection.sources:
+        ext = OUTPUT_EXTENSIONS.get(_kind_of(source.file), ".glb")  # (an unreadable file fails later)
+        out = os.path.join(out_dir, source.relative.with_suffix(ext))
+        key = os.path.normcase(os.path.abspath(out))
+        clash = None
+        if key in first:
+            clash = f"{source.file}: its output {out} is already the output of {first[key]}; rename one of them"
+        else:
+            first[key] = source.file
+        jobs.append(ConvertJob(source.file, out, clash))
+    return jobs
+
+
+# ---------------------------------------------------------------------------- one file
+
+
+def convert_file(src: str, out: str, options: ConvertOptions) -> Result:
+    """Convert ``src`` to ``out`` in the direction ``src``'s bytes give; the report lines are
+    the result's ``text``. Raises AnimspecError or OSError when it cannot."""
+    if not options.make_folders or os.path.isdir(os.path.dirname(out) or "."):
+        # (a batch output whose folder is still to be made cannot exist yet)
+        check_output(out, force=options.force, inputs=[src])
+    if _kind_of(src) == "gltf":
+        return _from_gltf(src, out, options)
+    fmt, model = load(src)
+    if fmt.name == "animbin":
+        return _animbin_to_gltf(src, out, options, model)
+    if fmt.name == "animclip":
+        return _animclip_to_gltf(src, out, options, model)
+    raise AnimspecError(f"{src}: {fmt.description} has nothing to convert")
+
+
+def _write(path: str, data: bytes, o: ConvertOptions, src: str, verify: Callable[[bytes], None]) -> None:
+    """animspec.common.output's policy (never over the input, an existing file only with
+    ``force``), first creating the missing folders of a batch output."""
+    if o.make_folders:
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    write_output(path, data, force=o.force, inputs=[src], verify=verify)
+
+
+def _readable_glb(out: str) -> Callable[[bytes], None]:
+    """A write_output check: the GLB on disk must read back as a glTF document."""
+    from .gltf.document import parse_glb
+
+    return lambda written: parse_glb(written, out)
+
+
+def _from_gltf(src: str, out: str, o: ConvertOptions) -> Result:
+    from .animbin import read_bytes, write_bytes
+    from .gltf import convert
+
+    result = convert(
+        src,
+        animations=list(o.animations) if o.animations else None,
+        skin=o.skin,
+        joint_names=list(o.joints) if o.joints else None,
+        region=o.region,
+        fit=o.fit,
+        max_error_deg=o.max_error,
+        ps1_space=o.ps1_space,
+        translations=o.translations,
+        markers=o.markers,
+        looping=False if o.one_shot else None,
+        split=o.split,
+        fp12=o.fp12,
+        merge=o.merge,
+        armature_space=o.armature_space,
+        max_keys=o.max_keys,
+    )
+    lines = [result.report()]
+    stem, ext = os.path.splitext(out)
+    outputs = [out] if len(result.files) == 1 else [f"{stem}_{i}{ext or '.animbin'}" for i in range(len(result.files))]
+    status = EXIT_OK
+    all_findings: list[Finding] = []
+    for path, model, findings in zip(outputs, result.files, result.findings):
+        data = write_bytes(model)
+
+        def same_model(written: bytes, model=model, path=path) -> None:
+            if read_bytes(written, path) != model:
+                raise WriteError(path, "the written file does not read back as converted")
+
+        _write(path, data, o, src, verify=same_model)
+        lines.append(f"{path}: {len(data)} bytes, {len(model.animations)} animation(s)")
+        lines.append(findings_text(path, findings))
+        all_findings += findings
+        if has_errors(findings):
+            status = EXIT_FINDINGS
+    return Result(src, "gltf", all_findings, text="\n".join(lines), extra={"outputs": outputs}, status=status)
+
+
+def skeleton_source(path: str, joints: tuple[str, ...] | None = None, armature_space: bool = False) -> Any:
+    """The --skeleton file, loaded once per process for a whole batch (and again only if it
+    changes on disk): a glTF rig (:class:`animspec.gltf.Rig`, joints in ``joints`` order) or
+    a MESHBIN skeleton."""
+    return _load_skeleton(path, os.stat(path).st_mtime_ns, joints, armature_space)
+
+
+@lru_cache(maxsize=4)
+def _load_skeleton(path: str, _mtime: int, joints: tuple[str, ...] | None, armature_space: bool) -> Any:
+    if _kind_of(path, ("gltf",)) == "gltf":
+        from .gltf import read_rig
+
+        return read_rig(path, joint_names=list(joints) if joints else None, armature_space=armature_space)
+    from .rigs import load_skeleton
+
+    return load_skeleton(path)
+
+
+def _animbin_to_gltf(src: str, out: str, o: ConvertOptions, model: Any) -> Result:
+    from .gltf import Rig, to_gltf, to_gltf_on_rig
+
+    source = skeleton_source(o.skeleton, o.joints, o.armature_space) if o.skeleton else None
+    warnings: list[str] = []
+    if isinstance(source, Rig):
+        glb = to_gltf_on_rig(
+            model, source, o.region, o.bake_engine, ps1_space=o.ps1_space, skinned=not o.no_skin, notes=warnings
+        )
+        rig = f"{o.skeleton} ({len(source.nodes)} joint(s) in {'--joints' if o.joints else 'skin'} order, its nodes and meshes kept)"
+        used = max((t.joint_id + 1 for a in model.animations for t in a.tracks), default=0)
+        if not o.joints and used < len(source.nodes):
+            warnings.append(
+                f"the clip animates {used} joint(s), the rig has {len(source.nodes)} in skin order: if the clip "
+                "was made with --joints FILE, give the same file here, or joint ids drive other bones"
+            )
+    else:
+        if o.joints:
+            raise AnimspecError(f"--joints names glTF nodes; {o.skeleton or 'no --skeleton'} is not a glTF rig")
+        glb = to_gltf(model, source, o.region, o.bake_engine, axis_change=not o.ps1_space, skinned=not o.no_skin)
+        rig = o.skeleton or "a simple chain"
+    _write(out, glb, o, src, verify=_readable_glb(out))
+    what = "engine-faithful playback" if o.bake_engine else "keys as authored"
+    text = "\n".join([f"{out}: {len(glb)} bytes, {len(model.animations)} animation(s), {what}, on {rig}"]
+                     + [f"warning: {w}" for w in warnings])
+    return Result(src, "animbin", text=text, extra={"outputs": [out]})
+
+
+def _animclip_to_gltf(src: str, out: str, o: ConvertOptions, model: Any) -> Result:
+    from .gltf import animclip_to_gltf
+
+    if not o.skeleton:
+        raise AnimspecError(f"{src}: an .animclip holds no hierarchy: give the rig with --skeleton RIG.glb")
+    if os.path.isfile(o.skeleton) and _kind_of(o.skeleton, ("gltf",)) != "gltf":
+        raise AnimspecError(
+            f"{src}: --skeleton {o.skeleton} is not a glTF rig; an .animclip's joints are matched by "
+            "node name, which only a glTF rig has (a MESHBIN's bones are unnamed)"
+        )
+    clip = model.clip(list(o.joint_names) if o.joint_names else None)
+    joints = [j for j in clip.joints if j.hash is not None and j.rotation is not None]
+    tracks = [(t.name or f"{t.hash:08X}", [float(v) for v in t.values]) for t in clip.custom_tracks]
+    try:
+        glb, match = animclip_to_gltf(joints, o.skeleton, custom_tracks=tracks, name=clip.name or "base_state")
+    except AnimspecError as exc:
+        raise AnimspecError(f"{src}: {exc}") from None
+    _write(out, glb, o, src, verify=_readable_glb(out))
+    lines = list(match.lines)
+    lines.append(f"{out}: {len(glb)} bytes, base pose on {len(match.matched)} node(s)")
+    if match.findings:
+        lines.append(findings_text(out, match.findings))
+    return Result(src, "animclip", match.findings, text="\n".join(lines), extra={"outputs": [out]})

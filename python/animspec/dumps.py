@@ -1,0 +1,76 @@
+"""A file as its JSON dump, and a dump back as the file, whatever the format: what
+``animspec dump`` and ``animspec pack`` do, as library functions (the command line only
+parses arguments and prints). The format is the file's (detected from its bytes) or the
+dump's ``"format"`` member; animspec.common.output's policy decides what may be written.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from .common import jsonfmt
+from .common.errors import JsonInputError, ParseError, WriteError
+from .common.inputs import read_input
+from .common.jsonpath import parse_json
+from .common.output import check_output, write_output
+from .formats import NO_OPTIONS, FileFormat, FormatOptions, format_of_dump, load
+
+
+def dump_text(path: str | os.PathLike[str], options: FormatOptions = NO_OPTIONS) -> str:
+    """The JSON dump of the file at ``path`` (raw integer values), with a final newline."""
+    fmt, model = load(path)
+    return jsonfmt.dumps(fmt.to_json(model, options)) + "\n"
+
+
+def dump_file(path: str, output: str, options: FormatOptions = NO_OPTIONS, *, force: bool = False) -> str:
+    """Write the dump of ``path`` to ``output`` (an existing file only with ``force``, never
+    the input); returns the text written."""
+    text = dump_text(path, options)
+    # A regular file is read back and compared before it is published (animspec.common.atomic).
+    write_output(output, text.encode("utf-8"), force=force, inputs=[path])
+    return text
+
+
+@dataclass(frozen=True)
+class Packed:
+    """A dump rebuilt: its format, the model it describes and the file's bytes."""
+
+    format: FileFormat
+    model: Any
+    data: bytes
+
+
+def pack_bytes(raw: bytes, source: str) -> Packed:
+    """The file the JSON dump ``raw`` (read from ``source``, named in errors) describes.
+    JsonInputError names the dump's file and the JSON path of what is wrong, also for a
+    value that does not fit its field."""
+    doc = parse_json(raw, source)
+    fmt = format_of_dump(doc, source)
+    model = fmt.from_json(doc, source)
+    try:
+        data = fmt.write(model)
+    except WriteError as exc:  # a value that does not fit its field: where the user wrote it
+        raise JsonInputError(source, fmt.json_path(exc.field, doc), exc.reason) from None
+    return Packed(fmt, model, data)
+
+
+def pack_file(dump: str, output: str, *, force: bool = False) -> Packed:
+    """Rebuild the file the dump at ``dump`` describes as ``output``: written atomically, and
+    published only once it reads back as the dump describes."""
+    check_output(output, inputs=[dump], existing=False)
+    packed = pack_bytes(read_input(dump), dump)
+    # Problems with the dump come first; an existing OUT is only replaced when asked.
+    check_output(output, force=force, inputs=[dump])
+
+    def same_model(written: bytes) -> None:
+        try:
+            back = packed.format.read(written, output)
+        except ParseError as exc:
+            raise WriteError("file", f"the written file does not read back: {exc.reason}") from None
+        if back != packed.model:
+            raise WriteError("file", "the written file does not read back as the dump describes")
+
+    write_output(output, packed.data, force=force, inputs=[dump], verify=same_model)
+    return packed

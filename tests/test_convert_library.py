@@ -1,0 +1,159 @@
+"""animspec.convert as a library, and glTF detection from bytes (gltf.document.looks_like_gltf).
+
+The command line only parses and prints: a run planned and run from Python writes the same
+files and reports as ``animspec convert``; each option has one spelling from the argparse
+``dest`` to the library; using the library never imports animspec.cli. glTF is told by its
+bytes (a GLB's magic, or the head of glTF JSON), never by its extension.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import EXAMPLES
+
+from animspec import convert
+from animspec.cli import _parser, main
+from animspec.common.errors import AnimspecError
+from animspec.gltf.document import looks_like_gltf
+
+SIMPLE_SKIN = Path("/usr/share/assimp/models/glTF2/simple_skin/simple_skin.gltf")
+RIGGED_SIMPLE = Path(
+    "/usr/lib/x86_64-linux-gnu/qt5/examples/qt3d/exampleresources/assets/gltf/2.0/RiggedSimple/RiggedSimple.gltf"
+)
+MINIMAL = b'{"asset": {"version": "2.0"}, "scenes": [{"nodes": [0]}], "nodes": [{"name": "root"}]}'
+
+
+# ---------------------------------------------------------------------------- looks_like_gltf
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        b"glTF\x02\x00\x00\x00",  # a GLB header
+        MINIMAL,
+        MINIMAL[:20],  # cut inside "asset"'s value: the head runs out, every member so far is glTF's
+        b'\xef\xbb\xbf \n\t{ "scene" : 0, "asset": {"version": "2.0"}}',  # BOM and whitespace
+        b'{\n  "accessors" : [ {"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3"',
+    ],
+)
+def test_glb_and_gltf_json_heads_are_gltf(head):
+    assert looks_like_gltf(head)
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        b"",
+        b"{}",  # a whole object without the required "asset"
+        b'{"scenes": [], "nodes": []}',  # likewise
+        b'{"format": "animbin", "version": 1, "animations": []}',  # a JSON dump
+        b'{"walk": [{"name": "step", "frame": 3}]}',  # a --markers file
+        b'{"asset": {}, "format": "animbin"}',  # a member glTF does not have
+        b"[1, 2, 3]",
+        b"ANIMBIN\x01\x01",
+        b"glTf\x02\x00\x00\x00",
+    ],
+)
+def test_other_heads_are_not_gltf(head):
+    assert not looks_like_gltf(head)
+
+
+@pytest.mark.parametrize("path", [SIMPLE_SKIN, RIGGED_SIMPLE], ids=["simple_skin", "RiggedSimple"])
+def test_third_party_gltf_json_is_told_by_its_first_64_bytes(path):
+    """SimpleSkin starts with "scenes", RiggedSimple with "asset": both are found in the head
+    a folder walk reads. (tests/test_third_party_rigs.py says where these files come from.)"""
+    assert path.is_file(), f"{path} is missing: install the Debian package (tools/test_assets.sh)"
+    assert looks_like_gltf(path.read_bytes()[:64])
+
+
+def test_a_folder_walk_takes_gltf_by_content_not_by_extension(tmp_path):
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "rig.json").write_bytes(MINIMAL)  # glTF JSON under another extension: taken
+    (src / "dump.gltf").write_text(json.dumps({"format": "animbin", "version": 1, "animations": []}))  # not glTF
+    shutil.copy(EXAMPLES / "swing.animbin", src / "swing.animbin")
+    shutil.copy(EXAMPLES / "pendulum.meshbin", src / "pendulum.meshbin")  # not a convert source
+    work = convert.plan([str(src)], str(tmp_path / "out"), convert.ConvertOptions())
+    assert not work.single
+    assert [(Path(j.file).name, Path(j.output).name) for j in work.jobs] == [
+        ("rig.json", "rig.animbin"), ("swing.animbin", "swing.glb"),
+    ]
+    assert sorted(Path(p).name for p in work.selection.skipped) == ["dump.gltf", "pendulum.meshbin"]
+
+
+# ---------------------------------------------------------------------------- the library
+
+
+def test_one_spelling_per_option_from_the_command_line_to_the_library():
+    convert_parser = _parser()._subparsers._group_actions[0].choices["convert"]
+    dests = {a.dest for a in convert_parser._actions} - {"help", "inputs", "output", "jobs", "jsonl", "no_progress"}
+    assert dests == set(convert.OPTION_NAMES)
+
+
+def test_load_options_reads_the_side_files_once(tmp_path):
+    joints = tmp_path / "joints.txt"
+    joints.write_text("hips\nspine\n")
+    markers = tmp_path / "markers.json"
+    markers.write_text('{"walk": [{"name": "step", "frame": 3}]}')
+    options = convert.load_options(joints=str(joints), markers=str(markers), animations=["walk"], region="pal")
+    assert options.joints == ("hips", "spine")
+    assert options.animations == ("walk",)
+    assert options.region == "pal"
+    assert options.markers is not None and "walk" in options.markers
+
+
+def test_a_run_from_python_writes_what_the_command_line_writes(tmp_path, capsys):
+    src = tmp_path / "src"
+    (src / "deep").mkdir(parents=True)
+    shutil.copy(EXAMPLES / "swing.animbin", src / "swing.animbin")
+    shutil.copy(EXAMPLES / "sparse.animbin", src / "deep" / "sparse.animbin")
+    skeleton = str(EXAMPLES / "pendulum.meshbin")
+
+    work = convert.plan([str(src)], str(tmp_path / "lib"), convert.load_options(skeleton=skeleton))
+    results = list(work.run(jobs=1))
+    assert [r.status for r in results] == [0, 0]
+
+    status = main(["convert", str(src), "-o", str(tmp_path / "cli"), "--skeleton", skeleton, "--jsonl", "-j", "1"])
+    assert status == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["outputs"] for line in lines] == [
+        [r.extra["outputs"][0].replace(str(tmp_path / "lib"), str(tmp_path / "cli"))] for r in results
+    ]
+    for rel in ("swing.glb", "deep/sparse.glb"):
+        assert (tmp_path / "lib" / rel).read_bytes() == (tmp_path / "cli" / rel).read_bytes()
+
+
+def test_one_file_to_a_file_is_a_single_run(tmp_path):
+    out = tmp_path / "swing.glb"
+    work = convert.plan([str(EXAMPLES / "swing.animbin")], str(out), convert.ConvertOptions())
+    assert work.single and [(j.file, j.output) for j in work.jobs] == [(str(EXAMPLES / "swing.animbin"), str(out))]
+    result = convert.convert_file(work.jobs[0].file, str(out), convert.ConvertOptions())
+    assert result.status == 0 and out.read_bytes()[:4] == b"glTF"
+    with pytest.raises(AnimspecError, match="--force"):  # the overwrite policy lives in the library
+        convert.convert_file(str(EXAMPLES / "swing.animbin"), str(out), convert.ConvertOptions())
+
+
+def test_several_inputs_need_an_output_folder(tmp_path):
+    inputs = [str(EXAMPLES / "swing.animbin"), str(EXAMPLES / "sparse.animbin")]
+    with pytest.raises(AnimspecError, match="-o must be a folder"):
+        convert.plan(inputs, str(tmp_path / "both.glb"), convert.ConvertOptions())
+
+
+def test_the_library_never_imports_the_command_line(tmp_path):
+    code = (
+        "import sys\n"
+        "from animspec import convert\n"
+        f"work = convert.plan([{str(EXAMPLES / 'swing.animbin')!r}], {str(tmp_path / 'o.glb')!r}, convert.ConvertOptions())\n"
+        "convert.convert_file(work.jobs[0].file, work.jobs[0].output, convert.ConvertOptions())\n"
+        "print(sorted(m for m in sys.modules if m.startswith('animspec.cli')))\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "[]"
+    assert (tmp_path / "o.glb").is_file()

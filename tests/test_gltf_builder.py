@@ -1,0 +1,186 @@
+"""The glTF writing side: animspec.gltf.document.write_glb (the GLB container) and
+animspec.gltf.builder (accessors, skins, animations, the repairs of a rig written again).
+
+The container is read back with struct here (glTF 2.0 specification, 4.4 "Binary glTF
+Layout") and compared with pygltflib's own GLB writer, whose bytes animspec wrote before
+it had its own; the builder's output is read back through the document reader."""
+
+from __future__ import annotations
+
+import copy
+import json
+import struct
+
+import numpy as np
+import pytest
+from conftest import EXAMPLES
+from pygltflib import ANIM_LINEAR, FLOAT, UNSIGNED_BYTE, UNSIGNED_SHORT, Image, Node
+
+from animspec.gltf.builder import KEEP_AS_STORED, Channel, DocumentBuilder, add_scene_if_none, use_trs
+from animspec.gltf.document import GltfError, load_path, parse_glb, write_glb
+from animspec.gltf.rig import read_accessor, read_rig
+from animspec.skeleton import Skeleton, forward_kinematics
+
+RIG = EXAMPLES / "pendulum_rig.glb"
+
+
+def chunks(data: bytes) -> list[tuple[bytes, bytes]]:
+    """(type, body) of every chunk, after checking the 12-byte header's magic, version and
+    length."""
+    magic, version, length = struct.unpack_from("<4sII", data, 0)
+    assert (magic, version, length) == (b"glTF", 2, len(data))
+    out, pos = [], 12
+    while pos < len(data):
+        size, kind = struct.unpack_from("<I4s", data, pos)
+        assert size % 4 == 0, f"chunk {kind!r} of {size} bytes is not padded to 4"
+        out.append((kind, data[pos + 8 : pos + 8 + size]))
+        pos += 8 + size
+    assert pos == len(data)
+    return out
+
+
+def built(*sizes: int) -> DocumentBuilder:
+    """A builder holding one UNSIGNED_SHORT scalar accessor per size (odd sizes leave 2
+    bytes of padding after a view)."""
+    builder = DocumentBuilder()
+    for n in sizes:
+        builder.accessor(np.arange(n), UNSIGNED_SHORT, "SCALAR")
+    return builder
+
+
+def test_a_document_without_data_has_no_bin_chunk_and_no_buffer():
+    gltf = DocumentBuilder().document()
+    gltf.nodes.append(Node(name="only"))
+    data = write_glb(gltf)
+    (kind, text), = chunks(data)
+    assert kind == b"JSON" and text == text.rstrip(b" ") + b" " * (-len(text.rstrip(b" ")) % 4)
+    doc = json.loads(text)
+    assert "buffers" not in doc and doc["nodes"] == [{"name": "only"}]
+    assert doc["asset"] == {"generator": "animspec", "version": "2.0"}
+    assert parse_glb(data).nodes[0].name == "only"
+
+
+@pytest.mark.parametrize("sizes", [(1,), (3, 2, 5), (2, 2), (7, 1, 1, 4)])
+def test_views_are_aligned_and_read_back(sizes):
+    data = write_glb(built(*sizes).document())
+    (json_kind, text), (bin_kind, blob) = chunks(data)
+    assert (json_kind, bin_kind) == (b"JSON", b"BIN\0")
+    assert (12 + 8 + len(text) + 8) % 4 == 0  # the BIN data starts aligned
+    doc = json.loads(text)
+    assert doc["buffers"] == [{"byteLength": len(blob)}]
+    offsets = [v["byteOffset"] for v in doc["bufferViews"]]
+    assert all(o % 4 == 0 for o in offsets) and offsets == sorted(offsets)
+    back = parse_glb(data)
+    for i, n in enumerate(sizes):
+        assert read_accessor(back, i)[:, 0].tolist() == list(range(n))
+
+
+@pytest.mark.parametrize("sizes", [(1,), (3, 2, 5), (7, 1, 1, 4)])
+def test_bytes_equal_pygltflibs_writer(sizes):
+    """animspec wrote GLBs with pygltflib's save_to_bytes before write_glb: same bytes."""
+    gltf = built(*sizes).document()
+    theirs = b"".join(copy.deepcopy(gltf).save_to_bytes())
+    assert write_glb(gltf) == theirs
+
+
+def test_an_extension_asking_8_byte_alignment_gets_it_as_from_pygltflib():
+    builder = DocumentBuilder()
+    builder.gltf.extensionsUsed = ["EXT_structural_metadata"]
+    builder = DocumentBuilder(builder.gltf)
+    for n in (3, 1, 2):
+        builder.accessor(np.arange(n), UNSIGNED_SHORT, "SCALAR")
+    gltf = builder.document()
+    data = write_glb(gltf)
+    (_, text), (_, blob) = chunks(data)
+    assert (12 + 8 + len(text) + 8) % 8 == 0 and len(blob) % 8 == 0
+    assert [v.byteOffset for v in gltf.bufferViews] == [0, 8, 16]
+    assert data == b"".join(copy.deepcopy(gltf).save_to_bytes())
+
+
+def test_animation_writes_xyzw_keeps_near_unit_keys_and_shares_inputs():
+    builder = DocumentBuilder()
+    builder.gltf.nodes += [Node(name="a"), Node(name="b")]
+    near = np.array([[4095 / 4096, 0.0, 0.0, 0.0], [0.0, 0.0, 4096 / 4096, 0.0]])  # w, x, y, z
+    far = np.array([[0.0, 2.0, 0.0, 0.0], [0.5, 0.5, 0.0, 0.0]])
+    times = np.array([0.0, 0.5])
+    builder.animation("clip", [
+        Channel(0, "rotation", times, near, ANIM_LINEAR),
+        Channel(1, "rotation", times, far, "STEP"),
+        Channel(1, "translation", np.array([0.0, 0.25]), np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]), ANIM_LINEAR),
+    ], {"note": 1})
+    back = parse_glb(write_glb(builder.document()))
+    anim = back.animations[0]
+    assert anim.name == "clip" and anim.extras == {"note": 1}
+    assert [(c.target.node, c.target.path) for c in anim.channels] == [(0, "rotation"), (1, "rotation"), (1, "translation")]
+    inputs = [anim.samplers[c.sampler].input for c in anim.channels]
+    assert inputs[0] == inputs[1] != inputs[2]  # equal key times: one accessor
+    assert back.accessors[inputs[0]].min == [0.0] and back.accessors[inputs[0]].max == [0.5]
+    assert [s.interpolation for s in anim.samplers] == ["LINEAR", "STEP", "LINEAR"]
+    stored = read_accessor(back, anim.samplers[0].output)
+    np.testing.assert_array_equal(stored, np.float32([[0.0, 0.0, 0.0, 4095 / 4096], [0.0, 1.0, 0.0, 0.0]]))
+    assert 1 - 4095 / 4096 < KEEP_AS_STORED
+    np.testing.assert_allclose(read_accessor(back, anim.samplers[1].output), [[1, 0, 0, 0], [0.5**0.5, 0, 0, 0.5**0.5]], atol=1e-7)
+    np.testing.assert_array_equal(read_accessor(back, anim.samplers[2].output), [[1, 2, 3], [4, 5, 6]])
+
+
+def test_skin_inverse_binds_the_rest_pose_and_draws_bones():
+    skeleton = Skeleton.chain(3)
+    builder = DocumentBuilder()
+    nodes = builder.skeleton_nodes(skeleton, skeleton.rest_translation, skeleton.rest_rotation)
+    assert builder.gltf.nodes[0].children == [1] and builder.gltf.nodes[1].children == [2]
+    assert builder.scene("s", [0]) == 0 and builder.scene("other", []) == 1 and builder.gltf.scene == 0
+    world = forward_kinematics(skeleton, skeleton.rest_rotation[None])[0]
+    skin = builder.skin(skeleton, nodes, world, mesh=True)
+    back = parse_glb(write_glb(builder.document()))
+    ibm = read_accessor(back, back.skins[skin].inverseBindMatrices).reshape(-1, 4, 4).transpose(0, 2, 1)
+    np.testing.assert_allclose(ibm @ world, np.tile(np.eye(4), (3, 1, 1)), atol=1e-6)
+    assert back.skins[skin].joints == nodes and back.skins[skin].skeleton == 0
+    assert back.scenes[0].nodes[0] == 0 and back.scenes[1].nodes == []  # the bones go to the default scene
+    bones = back.nodes[back.scenes[0].nodes[-1]]
+    assert bones.name == "bones" and bones.skin == skin
+    attributes = back.meshes[bones.mesh].primitives[0].attributes  # a dict, as read
+    assert read_accessor(back, attributes["JOINTS_0"])[:, 0].tolist() == [0] * 6 + [1] * 6 + [2] * 6
+    assert back.accessors[attributes["JOINTS_0"]].componentType == UNSIGNED_BYTE
+    assert back.accessors[attributes["POSITION"]].componentType == FLOAT
+    assert read_accessor(back, attributes["WEIGHTS_0"]).sum(axis=1).tolist() == [1.0] * 18
+
+
+def test_extending_copies_the_rig_and_keeps_its_data():
+    rig = load_path(RIG)
+    offsets = [v.byteOffset for v in rig.bufferViews]
+    builder = DocumentBuilder.extending(rig)
+    builder.gltf.nodes[0].name = "changed"
+    builder.accessor(np.arange(3), UNSIGNED_SHORT, "SCALAR")
+    back = parse_glb(builder.glb())
+    assert rig.nodes[0].name != "changed" and [v.byteOffset for v in rig.bufferViews] == offsets
+    assert len(back.accessors) == len(rig.accessors) + 1
+    for i in range(len(rig.accessors)):
+        np.testing.assert_array_equal(read_accessor(back, i), read_accessor(rig, i))
+    assert read_rig(back).names == ["changed"] + read_rig(rig).names[1:]
+
+
+def test_add_scene_if_none_lists_the_roots():
+    builder = DocumentBuilder()
+    builder.gltf.nodes += [Node(children=[2]), Node(), Node()]
+    assert add_scene_if_none(builder.gltf, "x") == [0, 1]
+    assert builder.gltf.scenes[0].name == "x" and builder.gltf.scene == 0
+    assert add_scene_if_none(builder.gltf) is None and len(builder.gltf.scenes) == 1
+
+
+def test_use_trs_replaces_a_matrix_only():
+    builder = DocumentBuilder()
+    builder.gltf.nodes += [Node(matrix=[2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 2, 0, 1, 2, 3, 1]), Node(rotation=[0, 0, 0, 1])]
+    use_trs(builder.gltf, 0, np.array([1.0, 2.0, 3.0]), np.array([0.5, 0.5, 0.5, 0.5]), np.array([2.0, 2.0, 2.0]))
+    use_trs(builder.gltf, 1, np.zeros(3), np.array([0.0, 1.0, 0.0, 0.0]), np.ones(3))
+    first, second = builder.gltf.nodes
+    assert first.matrix is None and first.translation == [1, 2, 3] and first.scale == [2, 2, 2]
+    assert first.rotation == [0.5, 0.5, 0.5, 0.5]
+    assert second.rotation == [0, 0, 0, 1] and second.translation is None
+
+
+def test_missing_image_file_names_the_path(tmp_path):
+    builder = DocumentBuilder()
+    builder.gltf.images.append(Image(uri="missing%20file.png"))
+    builder.gltf._path = tmp_path
+    with pytest.raises(GltfError, match="image 0: .*missing file.png"):
+        builder.embed_images()

@@ -6,18 +6,14 @@ for an unedited file, re-laid out per spec 4.6 after any edit), check with
 "Spec N.N" in this package's comments and messages is section N.N of docs/animclip.md.
 """
 
-from .model import (
-    ASSET_MAGICS,
-    SECTION_NAMES,
+from .content import (
     AnimclipFile,
     BaseState,
     Built,
-    ClipView,
     CustomTrackData,
     CustomTrackEntry,
     CustomTracks,
     JointHashes,
-    Layout,
     Path,
     RawSection,
     SampleElem,
@@ -26,7 +22,10 @@ from .model import (
     TriggerRecord,
     UnknownEntry,
 )
+from .layout import Layout
 from .parse import looks_like_animclip, read_bytes, read_file
+from .tags import ASSET_MAGICS, SECTION_NAMES
+from .views import ClipView
 from .write import relaid_bytes, write_bytes
 
 __all__ = [

@@ -4,6 +4,8 @@ label the joints the file knows only by hash)."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from ..formats import FileFormat, using_options
 from .info import summary
 from .jsonio import FORMAT as NAME, from_json, json_path, to_json
@@ -22,5 +24,5 @@ FORMAT = FileFormat(
     to_json=using_options(to_json, "joint_names"),
     from_json=from_json,
     json_path=json_path,
-    # No read_generated: read_bytes is the generated parser's adapter, the one reader.
+    read_generated=partial(read_bytes, fast=False),
 )

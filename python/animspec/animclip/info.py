@@ -6,9 +6,9 @@ from typing import Any
 
 import numpy as np
 
-from ..common.errors import WriteError
-from .model import ASSET_MAGICS, SECTION_NAMES, SECTION_STATUS, AnimclipFile
-from .write import payloads
+from .content import AnimclipFile
+from .layout import payload_sizes
+from .tags import ASSET_MAGICS, SECTION_NAMES, SECTION_STATUS
 
 MAX_JOINTS_LISTED = 40
 
@@ -89,9 +89,9 @@ def _vec(values: np.ndarray) -> str:
 
 def _sections(model: AnimclipFile) -> list[str]:
     try:
-        sizes = [len(p) for p in payloads(model)]
-    except WriteError:  # an in-memory model that cannot be written: still summarise
-        sizes = [None] * len(model.sections)  # type: ignore[list-item]
+        sizes: list[int | None] = list(payload_sizes(model))
+    except (TypeError, AttributeError):  # an in-memory model of the wrong types: still summarise
+        sizes = [None] * len(model.sections)
     lines = [f"  {len(model.sections)} section(s), in table order:"]
     lines.append(f"    {'#':>2}  {'tag':8}  {'name':35} {'offset':>8} {'size':>9}  content")
     for i, s in enumerate(model.sections):

@@ -46,12 +46,9 @@ import numpy as np
 from ..common.errors import AnimspecError
 from ..common.jsonpath import JsonNode, json_path_of
 from .compression import Compression
-from .model import (
+from .content import (
     BUILT_FIELDS,
     CUSTOM_TRACK_FIELDS,
-    DERIVED_COUNTS,
-    JOINT_DTYPE,
-    TRIGGER_FIELDS,
     TYPED_SECTIONS,
     AnimclipFile,
     BaseState,
@@ -60,7 +57,6 @@ from .model import (
     CustomTrackEntry,
     CustomTracks,
     JointHashes,
-    Layout,
     Path,
     RawSection,
     SampleElem,
@@ -70,9 +66,10 @@ from .model import (
     TriggerRecord,
     UnknownEntry,
     mark_derived,
-    section_name,
 )
-from .write import payloads
+from .layout import Layout, payload_sizes
+from .tags import DERIVED_COUNTS, JOINT_DTYPE, TRIGGER_FIELDS, section_name
+from .write import check_writable
 
 FORMAT = "animclip"
 
@@ -245,7 +242,8 @@ def _raw(model: AnimclipFile) -> dict[str, Any]:
     }
     _strings(bytes(model.strings), doc)
     doc["unknowns"] = [[u.ofs_source, u.ofs_target] for u in model.unknowns]
-    sizes = [len(p) for p in payloads(model)]
+    check_writable(model)  # a model the writer refuses is not dumped: its sizes would mean nothing
+    sizes = payload_sizes(model)
     doc["sections"] = [_section(s, size) for s, size in zip(model.sections, sizes)]
     if model.layout is not None:
         doc["layout"] = _layout(model.layout)

@@ -18,7 +18,7 @@ import numpy as np
 from ..common.hashes import crc32
 from ..quaternion import xyzw_to_wxyz
 from ..skeleton import Skeleton, forward_kinematics, world_positions
-from .model import ClipView
+from .views import ClipView
 
 
 @dataclass

@@ -42,7 +42,20 @@ import numpy as np
 from ..common.errors import WriteError
 from ..common.findings import Finding, Severity, capped
 from ..common.hashes import crc32
-from .model import (
+from .content import (
+    AnimclipFile,
+    BaseState,
+    Built,
+    CustomTrackData,
+    CustomTracks,
+    JointHashes,
+    SampleElem,
+    TriggerData,
+    TriggerJointNames,
+    derived_counts,
+)
+from .layout import payload_sizes, tables_size
+from .tags import (
     ASSET_MAGICS,
     DERIVED_COUNTS,
     PAD_TO,
@@ -63,21 +76,10 @@ from .model import (
     TAG_PHONEME_VISEMS_MAP,
     TERMINATOR_HASH,
     THING_SIZE,
-    AnimclipFile,
-    BaseState,
-    Built,
-    CustomTrackData,
-    CustomTracks,
-    JointHashes,
-    SampleElem,
-    TriggerData,
-    TriggerJointNames,
-    derived_counts,
-    name_table,
-    quaternion_lengths,
     section_name,
 )
-from .write import payloads
+from .views import name_table, quaternion_lengths
+from .write import check_writable
 
 ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
@@ -108,10 +110,11 @@ def _where(model: AnimclipFile, i: int, **extra: Any) -> dict[str, Any]:
 
 def _all(model: AnimclipFile, names: dict[int, str]) -> Iterator[Finding]:
     try:
-        sizes = [len(p) for p in payloads(model)]
+        check_writable(model)
     except WriteError as exc:
         yield Finding("unwritable", ERROR, f"the model cannot be written: {exc}")
         return
+    sizes = payload_sizes(model)
     yield from _container(model, sizes)
     built = model.built
     derived = derived_counts(model.sections)
@@ -210,7 +213,7 @@ def _container(model: AnimclipFile, sizes: list[int]) -> Iterator[Finding]:
     placed = [(s.offset, s.offset + sizes[i], i) for i, s in enumerate(model.sections) if s.offset is not None]
     if not placed:
         return
-    tables_end = 16 + 12 * len(model.sections) + 8 * len(model.unknowns)
+    tables_end = tables_size(len(model.sections), len(model.unknowns))
     lowest = min(placed)
     if lowest[0] < tables_end:
         yield Finding(

@@ -2,14 +2,15 @@
 
 Two ways out, chosen per file:
 
-* **Exact** - the model still has the content it was read with (its :class:`Layout`'s
-  ``content_digest`` matches :func:`content_digest` of the model now). The DAT1 is rebuilt
-  from the recorded layout: table in its original order, payloads at their original
+* **Exact** - the model still has the content it was read with (its :class:`.layout.Layout`'s
+  ``content_digest`` matches :func:`.layout.content_digest` of the model now). The DAT1 is
+  rebuilt from the recorded layout (:func:`.layout.exact_placement`): table in its original order, payloads at their original
   offsets, the original padding and trailing bytes, the declared sizes as they were (stale
   ones included); an LZ4 file gets its original compressed block back. ``write(read(b)) == b``
   for every ``b`` the parser accepts.
-* **Re-laid out** (spec 4.6) - anything was edited, or there is no layout (a model built in
-  memory), or the recorded layout no longer tiles the DAT1 consistently. Header, then the
+* **Re-laid out** (spec 4.6, :func:`.layout.relaid_placement`) - anything was edited, or
+  there is no layout (a model built in memory), or the recorded layout no longer tiles the
+  DAT1 consistently. Header, then the
   section table sorted by ascending tag, the unknowns table (its COUNT in the header, not
   ALERT's byte length), the strings block (appended strings included, so strings-relative
   offsets stay valid), then the payloads in ascending order of their recorded offsets (new
@@ -17,7 +18,7 @@ Two ways out, chosen per file:
   DAT1 size = end of the last payload; the outer size is written after layout. The body is
   written uncompressed (ALERT never re-compresses either).
 
-Built counts that are None in the model are derived here (``model.DERIVED_COUNTS``).
+Built counts that are None in the model are derived here (``tags.DERIVED_COUNTS``).
 
 Every value is range-checked against its field first; a model the parser would read back
 differently (a Base State the Built counts would split otherwise, trailing bytes long enough
@@ -26,32 +27,24 @@ to form another record) raises :class:`WriteError` naming the field.
 
 from __future__ import annotations
 
-import hashlib
-import struct
-from typing import Any, Callable
+import re
+from typing import Any
 
 import lz4.block
 import numpy as np
 
 from ..common.errors import WriteError
-from .model import (
+from ..common.fieldwriter import S2, U1, U2, U4, FieldWriter, IntKind
+from .content import (
     BUILT_FIELDS,
     CUSTOM_TRACK_FIELDS,
-    DERIVED_COUNTS,
-    JOINT_DTYPE,
-    JOINT_FIELDS,
-    PAD_TO,
-    THING_SIZE,
-    TRIGGER_FIELDS,
     TYPED_SECTIONS,
     AnimclipFile,
-    ASSET_MAGICS,
     BaseState,
     Built,
     CustomTrackData,
     CustomTracks,
     JointHashes,
-    Layout,
     Path,
     RawSection,
     SampleElem,
@@ -59,57 +52,41 @@ from .model import (
     TriggerData,
     TriggerJointNames,
     derived_counts,
-    split_strings_region,
+)
+from .layout import Placement, exact_placement, is_unedited as _unedited, relaid_placement, tables_size
+from .tags import (
+    ASSET_MAGICS,
+    BUILT_RECORD,
+    DAT1_MAGIC,
+    DERIVED_COUNTS,
+    JOINT_DTYPE,
+    JOINT_FIELDS,
+    OUTER_HEADER_UNK_SIZE,
+    THING_SIZE,
+    TRIGGER_DTYPE,
+    TRIGGER_FIELDS,
 )
 
-DAT1_MAGIC = b"1TAD"
-OUTER_HEADER_UNK_SIZE = 28
-BUILT_SIZE = 96
-
-# Field widths from ksy/animclip.ksy: (struct format, low, high).
-_U1 = ("<B", 0, 0xFF)
-_U2 = ("<H", 0, 0xFFFF)
-_U4 = ("<I", 0, 0xFFFF_FFFF)
-_S2 = ("<h", -0x8000, 0x7FFF)
-
-_BUILT_KINDS: dict[str, Any] = {name: _U2 for name in BUILT_FIELDS}
-_BUILT_KINDS.update(ofs_name=_U4, name_hash=_U4, fps="f4", duration="f4")
-_JOINT_KINDS = dict(zip(JOINT_FIELDS, [_S2] * 7 + [_U1] * 2))
-_TRIGGER_KINDS = dict(zip(TRIGGER_FIELDS, (_U4, _U4, _U2, _U2, _U4)))
+# Field widths, from the record layouts of .tags (the formats ksy/animclip.ksy's types give).
+_KINDS: dict[str, IntKind] = {"I": U4, "H": U2, "<u4": U4, "<u2": U2, "|u1": U1, "<i2": S2}
+_BUILT_CODES = "".join(code * int(count or 1) for count, code in re.findall(r"(\d*)([a-zA-Z])", BUILT_RECORD.format))
+_BUILT_KINDS: dict[str, Any] = {name: ("f4" if code == "f" else _KINDS[code]) for name, code in zip(BUILT_FIELDS, _BUILT_CODES)}
+_JOINT_KINDS = {name: _KINDS[JOINT_DTYPE[name].str] for name in JOINT_FIELDS}
+_TRIGGER_KINDS = {name: _KINDS[TRIGGER_DTYPE[name].str] for name in TRIGGER_FIELDS}
 
 
-class _Out:
-    """A growing buffer that range-checks every value before packing it."""
+class _Out(FieldWriter):
+    """The common field writer; integers may also be numpy's (a model edited with numpy)."""
 
-    def __init__(self) -> None:
-        self.buf = bytearray()
-
-    def int(self, kind: tuple[str, int, int], value: Any, field: str) -> None:
-        self.buf += pack_int(kind, value, field)
-
-    def f32(self, value: Any, field: str) -> None:
-        if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)):
-            raise WriteError(field, f"{value!r} is not a number")
-        try:
-            self.buf += struct.pack("<f", float(value))
-        except OverflowError:
-            raise WriteError(field, f"{value!r} does not fit a 32-bit float") from None
-
-    def raw(self, data: Any, field: str) -> None:
-        if not isinstance(data, (bytes, bytearray)):
-            raise WriteError(field, f"expected bytes, found {type(data).__name__}")
-        self.buf += data
+    def int(self, kind: IntKind, value: Any, field: str) -> None:
+        super().int(kind, int(value) if isinstance(value, np.integer) else value, field)
 
 
-def pack_int(kind: tuple[str, int, int], value: Any, field: str) -> bytes:
-    fmt, low, high = kind
-    if isinstance(value, np.integer):
-        value = int(value)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise WriteError(field, f"{value!r} is not an integer")
-    if not low <= value <= high:
-        raise WriteError(field, f"{value} does not fit ({low}..{high})")
-    return struct.pack(fmt, value)
+def pack_int(kind: IntKind, value: Any, field: str) -> bytes:
+    """One range-checked integer field (:class:`FieldWriter`)."""
+    out = _Out()
+    out.int(kind, value, field)
+    return out.getvalue()
 
 
 def _int_array(values: Any, dtype: str, kind: tuple[str, int, int], field: str) -> bytes:
@@ -203,7 +180,7 @@ def section_payload(section: Section, ctx: _Context, at: str) -> bytes:
         out.raw(section.extra, f"{at}.extra")
         _check_base_state_split(section, ctx, at, len(out.buf))
     elif isinstance(section, JointHashes):
-        out.raw(_int_array(section.hashes, "<u4", _U4, f"{at}.hashes"), f"{at}.hashes")
+        out.raw(_int_array(section.hashes, "<u4", U4, f"{at}.hashes"), f"{at}.hashes")
         _short_tail(section.trailing, 4, f"{at}.trailing", "hash")
         out.raw(section.trailing, f"{at}.trailing")
     elif isinstance(section, Path):
@@ -215,7 +192,7 @@ def section_payload(section: Section, ctx: _Context, at: str) -> bytes:
     elif isinstance(section, CustomTracks):
         for i, entry in enumerate(section.entries):
             for name in CUSTOM_TRACK_FIELDS:
-                out.int(_U4, getattr(entry, name), f"{at}.entries[{i}].{name}")
+                out.int(U4, getattr(entry, name), f"{at}.entries[{i}].{name}")
         _short_tail(section.trailing, 40, f"{at}.trailing", "40-byte entry")
         out.raw(section.trailing, f"{at}.trailing")
     elif isinstance(section, CustomTrackData):
@@ -223,8 +200,8 @@ def section_payload(section: Section, ctx: _Context, at: str) -> bytes:
         _short_tail(section.trailing, 4, f"{at}.trailing", "value")
         out.raw(section.trailing, f"{at}.trailing")
     elif isinstance(section, SampleElem):
-        values = _int_array(section.values, "<u4", _U4, f"{at}.values")
-        ndx = _int_array(section.ndx, "u1", _U1, f"{at}.ndx")
+        values = _int_array(section.values, "<u4", U4, f"{at}.values")
+        ndx = _int_array(section.ndx, "u1", U1, f"{at}.ndx")
         if len(ndx) * 4 != len(values):
             raise WriteError(f"{at}.ndx", f"{len(ndx)} ndx bytes for {len(values) // 4} values; they pair up")
         _short_tail(section.padding, 5, f"{at}.padding", "element")
@@ -234,18 +211,20 @@ def section_payload(section: Section, ctx: _Context, at: str) -> bytes:
         _trigger(out, section, at)
     elif isinstance(section, TriggerJointNames):
         for i, h in enumerate(section.hashes):
-            out.int(_U4, h, f"{at}.hashes[{i}]")
+            out.int(U4, h, f"{at}.hashes[{i}]")
         _short_tail(section.trailing, 4, f"{at}.trailing", "hash")
         out.raw(section.trailing, f"{at}.trailing")
     elif isinstance(section, RawSection):
-        pack_int(_U4, section.tag, f"{at}.tag")
+        pack_int(U4, section.tag, f"{at}.tag")
         if section.tag in TYPED_SECTIONS:
             cls = TYPED_SECTIONS[section.tag].__name__
             raise WriteError(f"{at}.tag", f"tag {section.tag:08X} is read as {cls}; use that class, not RawSection")
-        out.raw(section.data, f"{at}.data")
+        if not isinstance(section.data, (bytes, bytearray)):
+            raise WriteError(f"{at}.data", f"expected bytes, found {type(section.data).__name__}")
+        return bytes(section.data)  # the very object for bytes: a 16 MB payload is not copied
     else:
         raise WriteError(at, f"{type(section).__name__} is not a section")
-    return bytes(out.buf)
+    return out.getvalue()
 
 
 def _short_tail(data: Any, record: int, field: str, what: str) -> None:
@@ -270,15 +249,15 @@ def _check_base_state_split(section: BaseState, ctx: _Context, at: str, size: in
 
 
 def _trigger(out: _Out, section: TriggerData, at: str) -> None:
-    out.int(_U2, section.num_jsons, f"{at}.num_jsons")
-    out.int(_U2, section.num_things, f"{at}.num_things")
+    out.int(U2, section.num_jsons, f"{at}.num_jsons")
+    out.int(U2, section.num_things, f"{at}.num_things")
     jsons = section.jsons
     if not isinstance(jsons, (bytes, bytearray)):
         raise WriteError(f"{at}.jsons", "expected bytes")
     len_jsons = len(jsons) if section.len_jsons is None else section.len_jsons
-    out.int(_U4, len_jsons, f"{at}.len_jsons")
-    out.int(_U4, section.unk1, f"{at}.unk1")
-    out.int(_U4, section.unk2, f"{at}.unk2")
+    out.int(U4, len_jsons, f"{at}.len_jsons")
+    out.int(U4, section.unk1, f"{at}.unk1")
+    out.int(U4, section.unk2, f"{at}.unk2")
     out.raw(jsons, f"{at}.jsons")
     for i, record in enumerate(section.records):
         for name, kind in _TRIGGER_KINDS.items():
@@ -307,51 +286,21 @@ def payloads(model: AnimclipFile) -> list[bytes]:
     return out
 
 
-def content_digest(model: AnimclipFile, section_payloads: list[bytes]) -> str:
-    """SHA-256 of the content: outer magic and unknown bytes, type id, unknowns, strings,
-    and every (tag, payload) in table order. Offsets, sizes and padding are not included."""
-    return content_snapshot(model, section_payloads)()
-
-
-def content_snapshot(model: AnimclipFile, section_payloads: list[bytes]) -> Callable[[], str]:
-    """What :func:`content_digest` hashes, captured now (immutable copies and references),
-    hashed when called: edits made to the model after this do not change the result."""
-    head = struct.pack("<QQQ", model.magic, model.type_id, len(model.header_unk)) + bytes(model.header_unk)
-    unknowns = [(u.ofs_source, u.ofs_target) for u in model.unknowns]
-    strings = bytes(model.strings)
-    tagged = [(s.tag, p) for s, p in zip(model.sections, section_payloads)]
-
-    def digest() -> str:
-        h = hashlib.sha256(b"animspec animclip content v1\0")
-        h.update(head)
-        h.update(struct.pack("<Q", len(unknowns)))
-        for source, target in unknowns:
-            h.update(struct.pack("<QQ", source, target))
-        h.update(struct.pack("<Q", len(strings)))
-        h.update(strings)
-        for tag, p in tagged:
-            h.update(struct.pack("<QQ", tag, len(p)))
-            h.update(p)
-        return h.hexdigest()
-
-    return digest
-
-
 def _check_file(model: AnimclipFile) -> None:
-    pack_int(_U4, model.magic, "magic")
+    pack_int(U4, model.magic, "magic")
     if model.magic not in ASSET_MAGICS:
         known = ", ".join(f"{m:08X}" for m in ASSET_MAGICS)
         raise WriteError("magic", f"{model.magic:08X} is not an animclip magic ({known}); the parser rejects it")
     if not isinstance(model.header_unk, (bytes, bytearray)) or len(model.header_unk) != OUTER_HEADER_UNK_SIZE:
         raise WriteError("header_unk", f"needs exactly {OUTER_HEADER_UNK_SIZE} bytes")
-    pack_int(_U4, model.type_id, "type_id")
+    pack_int(U4, model.type_id, "type_id")
     if len(model.sections) > 0xFFFF:
         raise WriteError("num_sections", f"{len(model.sections)} sections; the count field holds at most 65535")
     if len(model.unknowns) > 0xFFFF:
         raise WriteError("num_unknowns", f"{len(model.unknowns)} entries; the count field holds at most 65535")
     for i, u in enumerate(model.unknowns):
-        pack_int(_U4, u.ofs_source, f"unknowns[{i}].ofs_source")
-        pack_int(_U4, u.ofs_target, f"unknowns[{i}].ofs_target")
+        pack_int(U4, u.ofs_source, f"unknowns[{i}].ofs_source")
+        pack_int(U4, u.ofs_target, f"unknowns[{i}].ofs_target")
     if not isinstance(model.strings, (bytes, bytearray)):
         raise WriteError("strings", "expected bytes")
     for piece in bytes(model.strings).split(b"\0"):
@@ -361,13 +310,19 @@ def _check_file(model: AnimclipFile) -> None:
             raise WriteError("strings", f"{piece!r} is not UTF-8; the parser decodes every string as UTF-8") from None
 
 
+def check_writable(model: AnimclipFile) -> None:
+    """Raise the :class:`WriteError` :func:`write_bytes` would raise for ``model``, if any
+    (``validate``'s "unwritable"); nothing is assembled."""
+    _check_file(model)
+    payloads(model)
+
+
 def write_bytes(model: AnimclipFile) -> bytes:
     """The file bytes of ``model``: exact when unedited, re-laid out otherwise (module doc)."""
     _check_file(model)
     section_payloads = payloads(model)
-    layout = model.layout
-    if layout is not None and layout.digest() == content_digest(model, section_payloads):
-        exact = _exact(model, section_payloads, layout)
+    if _unedited(model, section_payloads):
+        exact = _exact(model, section_payloads)
         if exact is not None:
             return exact
     return _relaid(model, section_payloads)
@@ -388,78 +343,62 @@ def is_unedited(model: AnimclipFile) -> bool:
         section_payloads = payloads(model)
     except WriteError:
         return False
-    return (
-        model.layout.digest() == content_digest(model, section_payloads)
-        and _exact(model, section_payloads, model.layout) is not None
-    )
+    return _unedited(model, section_payloads) and _exact(model, section_payloads) is not None
 
 
 def _outer(model: AnimclipFile, len_dat1: int) -> bytes:
-    return (
-        pack_int(_U4, model.magic, "magic")
-        + pack_int(_U4, len_dat1, "outer_len_dat1")
-        + bytes(model.header_unk)
-    )
-
-
-def _tables(model: AnimclipFile, order: list[int], offsets: list[int], section_payloads: list[bytes], len_dat1: int) -> bytes:
     out = _Out()
-    out.buf += DAT1_MAGIC
-    out.int(_U4, model.type_id, "type_id")
-    out.int(_U4, len_dat1, "len_dat1")
-    out.int(_U2, len(model.sections), "num_sections")
-    out.int(_U2, len(model.unknowns), "num_unknowns")  # the count (ALERT wrongly writes 8*U)
-    for i in order:
-        out.int(_U4, model.sections[i].tag, f"sections[{i}].tag")
-        out.int(_U4, offsets[i], f"sections[{i}].offset")
-        out.int(_U4, len(section_payloads[i]), f"sections[{i}].size")
+    out.int(U4, model.magic, "magic")
+    out.int(U4, len_dat1, "outer_len_dat1")
+    out.raw(bytes(model.header_unk), "header_unk")
+    return out.getvalue()
+
+
+def _tables(model: AnimclipFile, placement: Placement, section_payloads: list[bytes]) -> bytes:
+    out = _Out()
+    out.bytes(DAT1_MAGIC)
+    out.int(U4, model.type_id, "type_id")
+    out.int(U4, placement.dat1_len, "len_dat1")
+    out.int(U2, len(model.sections), "num_sections")
+    out.int(U2, len(model.unknowns), "num_unknowns")  # the count (ALERT wrongly writes 8*U)
+    for i in placement.table_order:
+        out.int(U4, model.sections[i].tag, f"sections[{i}].tag")
+        out.int(U4, placement.offsets[i], f"sections[{i}].offset")
+        out.int(U4, len(section_payloads[i]), f"sections[{i}].size")
     for i, u in enumerate(model.unknowns):
-        out.int(_U4, u.ofs_source, f"unknowns[{i}].ofs_source")
-        out.int(_U4, u.ofs_target, f"unknowns[{i}].ofs_target")
-    return bytes(out.buf)
+        out.int(U4, u.ofs_source, f"unknowns[{i}].ofs_source")
+        out.int(U4, u.ofs_target, f"unknowns[{i}].ofs_target")
+    return out.getvalue()
 
 
 def _relaid(model: AnimclipFile, section_payloads: list[bytes]) -> bytes:
-    n = len(model.sections)
-    strings = bytes(model.strings)
-    if strings and not strings.endswith(b"\0"):
-        strings += b"\0"  # otherwise the last string would run into the padding or a payload
-    strings = split_strings_region(strings)[0]
-    pos = 16 + 12 * n + 8 * len(model.unknowns) + len(strings)
-    offsets = [0] * n
+    placement = relaid_placement(model, [len(p) for p in section_payloads])
+    out = bytearray(_tables(model, placement, section_payloads))
+    out += placement.strings
     for i in model.layout_order():
-        pos = -(-pos // PAD_TO) * PAD_TO
-        offsets[i] = pos
-        pos += len(section_payloads[i])
-    if pos > 0xFFFF_FFFF:
-        raise WriteError("len_dat1", f"the DAT1 would be {pos} bytes; sizes are 32-bit")
-    table_order = sorted(range(n), key=lambda i: model.sections[i].tag)  # stable for equal tags
-    out = bytearray(_tables(model, table_order, offsets, section_payloads, pos))
-    out += strings
-    for i in model.layout_order():
-        out += bytes(offsets[i] - len(out))
+        out += bytes(placement.offsets[i] - len(out))
         out += section_payloads[i]
     return _outer(model, len(out)) + bytes(out)
 
 
-def _exact(model: AnimclipFile, section_payloads: list[bytes], layout: Layout) -> bytes | None:
-    """The file as recorded in ``layout``, or None when the layout cannot hold this content
-    (a hand-edited or inconsistent layout): the caller then re-lays out."""
-    offsets = [s.offset for s in model.sections]
-    size = layout.dat1_size
-    if any(o is None for o in offsets) or not 0 <= size <= 0xFFFF_FFFF:
+def _exact(model: AnimclipFile, section_payloads: list[bytes]) -> bytes | None:
+    """The file as recorded in the model's layout, or None when the layout cannot hold this
+    content (a hand-edited or inconsistent layout): the caller then re-lays out."""
+    placement = exact_placement(model)
+    layout = model.layout
+    if placement is None or layout is None:
         return None
+    size = placement.dat1_size
     pieces: list[tuple[int, bytes]] = []
     try:
-        n = len(model.sections)
-        pieces.append((0, _tables(model, list(range(n)), offsets, section_payloads, layout.dat1_len)))  # type: ignore[arg-type]
-        outer = _outer(model, layout.outer_len_dat1)
+        pieces.append((0, _tables(model, placement, section_payloads)))
+        outer = _outer(model, placement.outer_len)
     except WriteError:
         return None
-    pieces.append((16 + 12 * n + 8 * len(model.unknowns), bytes(model.strings)))
-    for i, (off, payload) in enumerate(zip(offsets, section_payloads)):
+    pieces.append((tables_size(len(model.sections), len(model.unknowns)), placement.strings))
+    for i, (off, payload) in enumerate(zip(placement.offsets, section_payloads)):
         original = layout.verbatim.get(i, payload)
-        pieces.append((off, original if len(original) == len(payload) else payload))  # type: ignore[arg-type]
+        pieces.append((off, original if len(original) == len(payload) else payload))
     pieces.extend(layout.fill)
     if sum(len(p) for _, p in pieces) < size:
         return None  # cannot cover every byte

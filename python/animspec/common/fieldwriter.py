@@ -7,6 +7,7 @@ so a model that cannot be stored is refused instead of being written wrapped or 
 
 from __future__ import annotations
 
+import numbers
 import struct
 from typing import Sequence
 
@@ -51,6 +52,22 @@ class FieldWriter:
         if len(items) > high:
             raise WriteError(field, f"{len(items)} entries; the count field holds at most {high}")
         self.int(kind, len(items), field)
+
+    def f32(self, value: object, field: str) -> None:
+        """A 32-bit float; refused when ``value`` is no number or does not fit (too large)."""
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):  # numpy's numbers are Real too
+            raise WriteError(field, f"{value!r} is not a number")
+        try:
+            self.buf += struct.pack("<f", float(value))  # type: ignore[arg-type]
+        except OverflowError:
+            raise WriteError(field, f"{value!r} does not fit a 32-bit float") from None
+
+    def raw(self, data: object, field: str) -> None:
+        """Bytes stored as they are, refused when ``data`` is not bytes (a model built in
+        memory may hold anything)."""
+        if not isinstance(data, (bytes, bytearray)):
+            raise WriteError(field, f"expected bytes, found {type(data).__name__}")
+        self.buf += data
 
     def getvalue(self) -> bytes:
         return bytes(self.buf)

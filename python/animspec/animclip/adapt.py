@@ -1,0 +1,192 @@
+"""Read .animclip / .performanceclip bytes into the typed model through the parser generated
+from ksy/animclip.ksy: the reference reader, and the one that words every error.
+
+This is the only animclip module that imports generated code, and :mod:`.parse` imports it
+only for a file the bulk reader (:mod:`.fastread`) leaves to it: the generated code is
+compiled in debug mode, whose positions name an error's field and offset, and a valid file
+does not pay for them (issue 15). It adapts the generated objects section by section: bulk
+arrays come from the spec's ``*_raw`` byte fields through numpy (never through the lazy
+per-record instances), small records from the typed fields.
+
+Failures of any kind become one :class:`ParseError` with the file's byte offset and the
+field path. Payloads are lazy instances in the spec, so this module forces each one and
+locates its failures itself; a payload the section table places past the end of the DAT1 is
+reported at that table entry before anything is allocated for it. For an LZ4-compressed body
+the offset is where the compressed block starts and the reason names the offset inside the
+decompressed DAT1.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from kaitaistruct import KaitaiStruct, KaitaiStructError
+
+from ..common.errors import ParseError
+from ..generated.animclip import Animclip
+from ..kaitai_read import describe, locate_failure, parse
+from .compression import Compression, inflate
+from .content import (
+    BUILT_FIELDS,
+    CUSTOM_TRACK_FIELDS,
+    AnimclipFile,
+    BaseState,
+    Built,
+    CustomTrackData,
+    CustomTrackEntry,
+    CustomTracks,
+    JointHashes,
+    Path,
+    RawSection,
+    SampleElem,
+    Section,
+    TriggerData,
+    TriggerJointNames,
+    TriggerRecord,
+)
+from .reading import MAX_CLAIMED_RATIO, assemble, lz4_max_size, read_sections
+from .tags import JOINT_DTYPE, TRIGGER_DTYPE, section_name
+
+_FAILURES = (KaitaiStructError, EOFError, ValueError, UnicodeDecodeError, OverflowError)
+
+
+class _Where:
+    """Turns a DAT1 offset into a ParseError location (plain body or decompressed body)."""
+
+    def __init__(self, path: str | None, base: int | None, lz4_start: int | None):
+        self.path, self.base, self.lz4_start = path, base, lz4_start
+
+    def error(self, dat1_offset: int | None, field: str, reason: str) -> ParseError:
+        field = f"dat1.{field}" if field else "dat1"
+        if self.base is not None:
+            offset = None if dat1_offset is None else self.base + dat1_offset
+            return ParseError(self.path, offset, field, reason)
+        if dat1_offset is not None:
+            reason += f" (at offset {dat1_offset} (0x{dat1_offset:x}) of the decompressed DAT1)"
+        return ParseError(self.path, self.lz4_start, field, reason)
+
+
+def read(data: bytes, path: str | None = None) -> AnimclipFile:
+    """Parse a whole file held in memory with the generated parser. ``path`` only labels errors."""
+    root = parse(Animclip, data, path)
+    compression: Compression | None = None
+    if root.is_lz4_compressed:
+        start = root._debug["lz4_body"]["start"]
+        dat1_bytes, compression = _inflate(root, path, start)
+        where = _Where(path, None, start)
+        try:
+            dat1 = parse(Animclip.Dat1, dat1_bytes, path)
+        except ParseError as exc:
+            raise where.error(exc.offset, exc.field, exc.reason) from None
+    else:
+        start = root._debug["dat1"]["start"]
+        # The bytes the generated parser read `dat1` from (its size-eos substream): the same
+        # as data[start:] without a second copy of a 16 MB body.
+        dat1_bytes = root._raw_dat1
+        dat1 = root.dat1
+        where = _Where(path, start, None)
+
+    _check_strings(dat1.strings_block.data, dat1.ofs_strings, where)
+    size = len(dat1_bytes)
+    table = dat1.sections
+    entries = [(int(e.tag), int(e.ofs_body), int(e.len_body)) for e in table]
+
+    def refuse(i: int, claimed: int) -> Exception:
+        return where.error(
+            table[i]._debug["len_body"]["start"], f"sections[{i}].len_body",
+            f"the section table's distinct payloads claim {claimed} bytes of a {size}-byte "
+            f"DAT1 (overlapping); more than {MAX_CLAIMED_RATIO} times the DAT1 is refused",
+        )
+
+    sections = read_sections(entries, size, lambda i: _section(table[i], i, size, where), refuse)
+    return assemble(
+        magic=int(root.header.magic), header_unk=bytes(root.header.unk), type_id=int(dat1.type_id),
+        sections=sections, unknowns=[(u.ofs_source, u.ofs_target) for u in dat1.unknowns],
+        dat1=dat1_bytes, base=0, dat1_size=size, strings_size=dat1.len_strings_block,
+        outer_len=root.header.len_dat1, dat1_len=dat1.len_dat1, compression=compression,
+    )
+
+
+def _check_strings(block: bytes, ofs_strings: int, where: _Where) -> None:
+    """The spec reads every string of the block as UTF-8 (lazily, ``strings_block.strings``):
+    decode the block at once, in C, and report the first bad string as the spec would."""
+    try:
+        block.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        first = block.rfind(b"\0", 0, exc.start) + 1
+        index = block.count(b"\0", 0, exc.start)
+        raise where.error(ofs_strings + first, f"strings_block.strings[{index}]", describe(exc)) from None
+
+
+def _inflate(root: Animclip, path: str | None, start: int) -> tuple[bytes, Compression]:
+    body = bytes(root.lz4_body)
+    dat1, compression = inflate(
+        body, outer_size=root.header.len_dat1, path=path, base_offset=start, max_size=lz4_max_size(len(body)),
+    )
+    assert compression is not None  # root.is_lz4_compressed: the magic is where a block has it
+    return dat1, compression
+
+
+def _section(entry: Any, i: int, size: int, where: _Where) -> Section:
+    tag = int(entry.tag)
+    end = entry.ofs_body + entry.len_body
+    if end > size:
+        field = "ofs_body" if entry.ofs_body > size else "len_body"
+        raise where.error(
+            entry._debug[field]["start"], f"sections[{i}].{field}",
+            f"section {tag:08X} ({section_name(tag)}) payload [0x{entry.ofs_body:x}, 0x{end:x}) "
+            f"runs past the end of the DAT1 ({size} bytes)",
+        )
+    try:
+        body = entry.body
+    except _FAILURES as exc:
+        partial = getattr(entry, "_m_body", None)
+        inner, offset = locate_failure(partial) if isinstance(partial, KaitaiStruct) else ("", None)
+        field = f"sections[{i}].body" + (f".{inner}" if inner else "")
+        raise where.error(entry.ofs_body + (offset or 0), field, describe(exc)) from None
+    return _typed(tag, body)
+def _typed(tag: int, body: Any) -> Section:
+    if isinstance(body, (bytes, bytearray)):
+        return RawSection(tag, bytes(body))  # a tag the spec does not know
+    if isinstance(body, Animclip.Built):
+        return Built(**{name: getattr(body, name) for name in BUILT_FIELDS}, trailing=bytes(body.trailing))
+    if isinstance(body, Animclip.BaseState):
+        return BaseState(
+            joints=np.frombuffer(body.joints_raw, JOINT_DTYPE).copy(),
+            things=bytes(body.things_raw),
+            extra=bytes(body.extra),
+        )
+    if isinstance(body, Animclip.JointHashes):
+        return JointHashes(np.frombuffer(body.hashes_raw, "<u4").copy(), bytes(body.trailing))
+    if isinstance(body, Animclip.Path):
+        # Two 16-float seq fields (no raw bytes in the spec); 64 values are no bulk.
+        return Path(
+            np.array(body.start_matrix.m, "<f4").reshape(4, 4),
+            np.array(body.end_matrix.m, "<f4").reshape(4, 4),
+            bytes(body.trailing),
+        )
+    if isinstance(body, Animclip.CustomTracks):
+        rows = np.frombuffer(body.entries_raw, "<u4").reshape(-1, len(CUSTOM_TRACK_FIELDS)).tolist()
+        return CustomTracks([CustomTrackEntry(*row) for row in rows], bytes(body.trailing))
+    if isinstance(body, Animclip.CustomTrackData):
+        return CustomTrackData(np.frombuffer(body.values_raw, "<f4").copy(), bytes(body.trailing))
+    if isinstance(body, Animclip.SampleElem):
+        return SampleElem(
+            np.frombuffer(body.hashes_raw, "<u4").copy(),
+            np.frombuffer(body.ndx_raw, "u1").copy(),
+            bytes(body.padding),
+        )
+    if isinstance(body, Animclip.TriggerData):
+        records = [TriggerRecord(*row) for row in np.frombuffer(body.records_raw, TRIGGER_DTYPE).tolist()]
+        return TriggerData(
+            num_jsons=body.num_jsons, num_things=body.num_things, len_jsons=body.len_jsons,
+            unk1=body.unk1, unk2=body.unk2, jsons=bytes(body.jsons_raw), records=records,
+            trailing=bytes(body.trailing),
+        )
+    if isinstance(body, Animclip.TriggerJointNames):
+        return TriggerJointNames(np.frombuffer(body.hashes_raw, "<u4").tolist(), bytes(body.trailing))
+    # The other known tags (Sample Data, Motion Data, Curves, Morph ...): content unknown.
+    return RawSection(tag, bytes(body.data_raw))
+
+

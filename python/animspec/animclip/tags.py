@@ -1,0 +1,162 @@
+"""Tags, magics, constants and fixed record layouts of the .animclip / .performanceclip format:
+the facts every other module of the package shares, written once.
+
+The section tags and asset magics restate the enums ``section_tag`` and ``asset_type`` of
+ksy/animclip.ksy, and the record layouts below restate its fixed-size records (outer header,
+DAT1 header, table entries, Built, base_state_joint, custom_track, trigger_record). This module
+does not import the generated parser (only :mod:`.adapt` may, and importing the debug-mode
+parser would cost every start-up); ``tests/test_animclip_layout.py`` holds each value here
+against the generated classes instead. Sources: Tkachov/ALERT (snapshot bc90ed9):
+dat1lib/types/dat1.py, dat1lib/types/autogen.py and dat1lib/types/sections/animclip/autogen.py.
+"""
+
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+
+# ---------------------------------------------------------------------------- magics and tags
+
+MAGIC_MSMR_MM = 0xC96F58F3
+MAGIC_RCRA = 0x0F64FFE8
+MAGIC_ANIMCLIP2 = 0x39AC933C
+ASSET_MAGICS: dict[int, str] = {
+    MAGIC_MSMR_MM: "Marvel's Spider-Man Remastered / Miles Morales",
+    MAGIC_RCRA: "Ratchet & Clank: Rift Apart",
+    MAGIC_ANIMCLIP2: "AnimClip2 (game not stated by ALERT)",
+}
+"""Outer magics ALERT knows for animclips (spec 2.2, dat1lib/types/autogen.py). The same
+magic serves .animclip and .performanceclip: nothing in the file tells them apart."""
+
+TAG_BUILT = 0x9DF23F77
+TAG_BASE_STATE = 0x2BB5BC8F
+TAG_JOINT_HASHES = 0xA3B26640
+TAG_PATH = 0x3976E44C
+TAG_CUSTOM_TRACKS = 0x14014CB6
+TAG_CUSTOM_TRACK_DATA = 0x116EB684
+TAG_CURVES = 0x09DC30AB
+TAG_CURVES_DATA = 0x4FC98D7E
+TAG_MOTION_DATA = 0xE08AA35F
+TAG_SAMPLE_ELEM = 0xD070D358
+TAG_SAMPLE_DATA = 0x3A7B4855
+TAG_TRIGGER_DATA = 0x6962F7DE
+TAG_TRIGGER_JOINT_NAMES = 0x74FC0175
+TAG_GEOM_SAMPLES = 0x1722FAEF
+TAG_GEOM_SAMPLE_DATA = 0x411852D5
+TAG_MORPH_INFO = 0x277563F5
+TAG_MORPH_FRAME_DATA = 0x69F64588
+TAG_PHONEME_VISEMS_MAP = 0x1D4BD9FA
+TAG_EXPRESSION_ID_MAP = 0x495BA079
+
+SECTION_NAMES: dict[int, str] = {
+    TAG_BUILT: "Anim Clip Built",
+    TAG_BASE_STATE: "Anim Clip Base State",
+    TAG_JOINT_HASHES: "Anim Clip Joint Hashes",
+    TAG_PATH: "Anim Clip Path",
+    TAG_CUSTOM_TRACKS: "Anim Clip Custom Tracks",
+    TAG_CUSTOM_TRACK_DATA: "Anim Clip Custom Track Data",
+    TAG_CURVES: "Anim Clip Curves",
+    TAG_CURVES_DATA: "Anim Clip Curves Data",
+    TAG_MOTION_DATA: "Anim Clip Motion Data",
+    TAG_SAMPLE_ELEM: "Anim Clip Sample Elem",
+    TAG_SAMPLE_DATA: "Anim Clip Sample Data",
+    TAG_TRIGGER_DATA: "Anim Clip Trigger Data",
+    TAG_TRIGGER_JOINT_NAMES: "Anim Clip Trigger Joint Names",
+    TAG_GEOM_SAMPLES: "Anim Clip Geom Samples",
+    TAG_GEOM_SAMPLE_DATA: "Anim Clip Geom Sample Data",
+    TAG_MORPH_INFO: "Anim Clip Morph Info",
+    TAG_MORPH_FRAME_DATA: "Anim Clip Morph Frame Data",
+    TAG_PHONEME_VISEMS_MAP: "Anim Clip Pose Phoneme Visems Map",
+    TAG_EXPRESSION_ID_MAP: "Anim Clip Pose Expression Id Map",
+}
+"""The 19 section tags of ALERT's animclip classes; each tag is the CRC32 of its name (spec 6)."""
+
+SECTION_STATUS: dict[int, str] = {
+    TAG_BUILT: "partly known",
+    TAG_BASE_STATE: "mostly known",
+    TAG_JOINT_HASHES: "known",
+    TAG_PATH: "partly known",
+    TAG_CUSTOM_TRACKS: "partly known",
+    TAG_CUSTOM_TRACK_DATA: "known",
+    TAG_SAMPLE_ELEM: "partly known",
+    TAG_TRIGGER_DATA: "partly known",
+    TAG_TRIGGER_JOINT_NAMES: "mostly known",
+}
+"""How much of each section's content is understood (spec 6, "Status"); the rest: unknown."""
+
+PAD_TO = 16
+"""Payload alignment ALERT's writer uses (spec 4.6, PAD_TO); also the alignment of each
+custom track's block inside Custom Track Data (spec 7.6)."""
+
+TERMINATOR_HASH = 0xFFFFFFFF
+"""Joint Hashes' last entry (spec 7.3); it has no Base State record (spec 7.2)."""
+
+QUATERNION_DIVISOR = 32768.0
+"""animclip_to_gltf.py divides quantised components by 32768 (spec 8.1); normalisation
+hides whether 32767 was meant."""
+
+DERIVED_COUNTS = ("num_joints", "num_base_state_things", "num_custom_tracks", "num_samples")
+"""Built fields the writer derives from other sections when they are None:
+num_joints = Base State joint records, num_base_state_things = its 32-byte things,
+num_custom_tracks = Custom Tracks entries, num_samples = Sample Elem elements (spec 7.1;
+each 0 when the section is absent). num_frames is not derived: ALERT only notes it equals
+the value count of "(almost) every" track."""
+
+JOINT_FIELDS = ("qx", "qy", "qz", "qw", "x", "y", "z", "log_scale", "log_scale2")
+JOINT_DTYPE = np.dtype(
+    [("qx", "<i2"), ("qy", "<i2"), ("qz", "<i2"), ("qw", "<i2"),
+     ("x", "<i2"), ("y", "<i2"), ("z", "<i2"), ("log_scale", "u1"), ("log_scale2", "u1")]
+)
+"""One 16-byte Base State joint record (ksy base_state_joint, spec 7.2)."""
+
+THING_SIZE = 32
+"""Size of one Base State "thing" record (spec 7.2, contents unknown)."""
+
+TRIGGER_FIELDS = ("a", "b", "c", "d", "e")
+TRIGGER_DTYPE = np.dtype([("a", "<u4"), ("b", "<u4"), ("c", "<u2"), ("d", "<u2"), ("e", "<u4")])
+"""One 16-byte Trigger Data record (ksy trigger_record, spec 7.11)."""
+
+SectionTag = int
+
+
+def section_name(tag: int) -> str:
+    return SECTION_NAMES.get(tag, f"unknown section {tag:08X}")
+
+
+# ---------------------------------------------------------------------------- records
+
+DAT1_MAGIC = b"1TAD"
+"""The DAT1 header's first four bytes (u32le 0x44415431; ksy dat1.magic)."""
+
+OUTER_HEADER = struct.Struct("<II28s")
+"""The 36-byte outer asset header: magic, len_dat1, 28 uninterpreted bytes (ksy outer_header)."""
+OUTER_HEADER_UNK_SIZE = 28
+
+DAT1_HEADER = struct.Struct("<4sIIHH")
+"""magic, type_id, len_dat1, num_sections, num_unknowns (ksy dat1, 16 bytes)."""
+
+SECTION_ENTRY = struct.Struct("<III")
+"""tag, ofs_body, len_body (ksy section_entry, 12 bytes)."""
+
+UNKNOWN_ENTRY = struct.Struct("<II")
+"""ofs_source, ofs_target (ksy unknown_entry, 8 bytes)."""
+
+BUILT_RECORD = struct.Struct("<IIHHff38H")
+"""Anim Clip Built's 96 bytes in field order (ksy built): ofs_name and name_hash u4, unk_08 and
+unk_0a u2, fps and duration f4, then 38 u2 fields from +0x14 to +0x5E. ``content.BUILT_FIELDS``
+names them in the same order."""
+BUILT_SIZE = BUILT_RECORD.size
+
+PATH_MATRICES = struct.Struct("<32f")
+"""Anim Clip Path's two 4x4 f32 matrices (ksy path, 128 bytes), read as f4 values."""
+PATH_SIZE = PATH_MATRICES.size
+
+JOINT_SIZE = JOINT_DTYPE.itemsize
+CUSTOM_TRACK_SIZE = 40
+"""One Custom Tracks entry: 10 u32 fields (ksy custom_track)."""
+TRIGGER_HEADER = struct.Struct("<HHIII")
+"""num_jsons, num_things, len_jsons, unk1, unk2 (ksy trigger_data, first 16 bytes)."""
+TRIGGER_RECORD_SIZE = TRIGGER_DTYPE.itemsize
+SAMPLE_ELEM_SIZE = 5
+"""One Sample Elem element: a u32 value and, in a second column, its u8 ndx."""

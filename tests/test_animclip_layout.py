@@ -1,0 +1,106 @@
+""".animclip facts written once (issue 13, item 2): animclip/tags.py restates the generated
+parser's enums and fixed record layouts without importing it (start-up, and only the
+adapter may import generated code); these tests hold every restated value against the
+generated classes. And animclip/layout.py's payload sizes against what the writer writes.
+"""
+
+from __future__ import annotations
+
+from io import BytesIO
+
+import numpy as np
+import pytest
+from conftest import EXAMPLES
+from hypothesis import HealthCheck, given, settings
+from kaitaistruct import KaitaiStream
+from test_animclip_roundtrip import models
+
+from animspec.animclip import read_bytes, write_bytes
+from animspec.animclip import tags
+from animspec.animclip.content import BUILT_FIELDS, CUSTOM_TRACK_FIELDS, TYPED_SECTIONS
+from animspec.animclip.layout import payload_sizes, tables_size
+from animspec.animclip.write import payloads
+from animspec.common.hashes import crc32
+from animspec.generated.animclip import Animclip
+
+
+def test_section_tags_are_the_generated_enum():
+    generated = {int(t): t.name for t in Animclip.SectionTag}
+    assert set(tags.SECTION_NAMES) == set(generated)
+    assert len(tags.SECTION_NAMES) == 19
+    for tag, name in tags.SECTION_NAMES.items():
+        assert crc32(name) == tag  # each tag is the CRC32 of its English name (spec 6)
+        constant = {v: k for k, v in vars(tags).items() if k.startswith("TAG_") and isinstance(v, int)}[tag]
+        assert constant.removeprefix("TAG_").lower() in generated[tag]  # TAG_EXPRESSION_ID_MAP ~ pose_expression_id_map
+
+
+def test_asset_magics_are_the_generated_enum():
+    assert set(tags.ASSET_MAGICS) == {int(m) for m in Animclip.AssetType}
+    assert tags.MAGIC_MSMR_MM == Animclip.AssetType.animclip_msmr_mm
+    assert tags.MAGIC_RCRA == Animclip.AssetType.animclip_rcra
+    assert tags.MAGIC_ANIMCLIP2 == Animclip.AssetType.animclip_2
+
+
+def test_typed_sections_are_the_tags_the_spec_gives_a_structure():
+    def spec_type(tag: int) -> type:
+        return getattr(Animclip, "".join(w.title() for w in Animclip.SectionTag(tag).name.split("_")))
+
+    typed = {tag for tag in tags.SECTION_NAMES if spec_type(tag).SEQ_FIELDS != ["data_raw"]}
+    assert typed == set(TYPED_SECTIONS)
+
+
+def dat1(n: int = 0, u: int = 0, magic: bytes = tags.DAT1_MAGIC) -> bytes:
+    return tags.DAT1_HEADER.pack(magic, tags.MAGIC_RCRA, 0, n, u) + bytes(12 * n + 8 * u)
+
+
+def test_dat1_magic_and_header_are_the_specs():
+    root = Animclip.Dat1(KaitaiStream(BytesIO(dat1(2, 1))))
+    root._read()
+    assert (root.magic, root.type_id, root.num_sections, root.num_unknowns) == (tags.DAT1_MAGIC, tags.MAGIC_RCRA, 2, 1)
+    assert root.ofs_strings == tables_size(2, 1)
+    with pytest.raises(Exception):
+        Animclip.Dat1(KaitaiStream(BytesIO(dat1(magic=b"1TAE"))))._read()
+
+
+def test_record_sizes_and_fields_are_the_specs():
+    data = (EXAMPLES / "walk.animclip").read_bytes()
+    root = Animclip(KaitaiStream(BytesIO(data)))
+    root._read()
+    assert root.dat1._debug["magic"]["start"] == 0 and root._debug["dat1"]["start"] == tags.OUTER_HEADER.size
+    magic, outer_len, unk = tags.OUTER_HEADER.unpack_from(data)
+    assert (magic, outer_len, unk) == (root.header.magic, root.header.len_dat1, root.header.unk)
+    dat1 = root.dat1
+    assert dat1._debug["unknowns"]["start"] == tags.DAT1_HEADER.size + tags.SECTION_ENTRY.size * dat1.num_sections
+    for entry in dat1.sections:
+        at = tags.OUTER_HEADER.size + entry.ofs_body
+        body = entry.body
+        if isinstance(body, Animclip.Built):
+            values = tags.BUILT_RECORD.unpack_from(data, at)
+            assert tags.BUILT_SIZE == 96 and len(values) == len(BUILT_FIELDS)
+            assert list(values) == [getattr(body, name) for name in BUILT_FIELDS]
+            assert BUILT_FIELDS == tuple(body.SEQ_FIELDS[:-1])
+            assert body._debug["trailing"]["start"] == tags.BUILT_SIZE
+        elif isinstance(body, Animclip.BaseState):
+            joint = body.joints[0]
+            assert tags.JOINT_FIELDS == tuple(joint.SEQ_FIELDS) == tags.JOINT_DTYPE.names
+            assert np.frombuffer(data, tags.JOINT_DTYPE, 1, at)[0].tolist() == tuple(getattr(joint, k) for k in tags.JOINT_FIELDS)
+            assert body.joints[1]._debug["qx"]["start"] == tags.JOINT_SIZE == 16
+        elif isinstance(body, Animclip.CustomTracks):
+            assert tuple(body.entries[0].SEQ_FIELDS) == CUSTOM_TRACK_FIELDS
+            assert tags.CUSTOM_TRACK_SIZE == 4 * len(CUSTOM_TRACK_FIELDS)
+        elif isinstance(body, Animclip.TriggerData):
+            assert tuple(body.SEQ_FIELDS[:5]) == ("num_jsons", "num_things", "len_jsons", "unk1", "unk2")
+            assert body._debug["jsons_raw"]["start"] == tags.TRIGGER_HEADER.size
+            if body.records:
+                assert tuple(body.records[0].SEQ_FIELDS) == tags.TRIGGER_FIELDS
+                assert tags.TRIGGER_DTYPE.names == tags.TRIGGER_FIELDS and tags.TRIGGER_RECORD_SIZE == 16
+        elif isinstance(body, Animclip.Path):
+            assert body._debug["trailing"]["start"] == tags.PATH_SIZE == 128
+
+
+@given(models())
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_payload_sizes_are_what_the_writer_writes(model):
+    assert payload_sizes(model) == [len(p) for p in payloads(model)]
+    again = read_bytes(write_bytes(model))
+    assert payload_sizes(again) == [len(p) for p in payloads(again)]

@@ -115,3 +115,24 @@ class PackedRotationKeys(MutableSequence):
 
     def __repr__(self) -> str:
         return repr(self._list())
+
+
+def all_rotation(keys: Sequence) -> bool:
+    """Every key is a RotationKey: an untouched packed table without looking at a key."""
+    if isinstance(keys, PackedRotationKeys) and keys.records is not None:
+        return True
+    return all(isinstance(k, RotationKey) for k in keys)
+
+
+def frames(keys: Sequence) -> Sequence[int]:
+    """Every key's frame, in order (from the packed records when the table is untouched)."""
+    if isinstance(keys, PackedRotationKeys):
+        return keys.frames()
+    return [k.frame for k in keys]
+
+
+def quaternion_values(keys: Sequence[RotationKey]) -> Sequence[int]:
+    """w, x, y, z of every key of an all-ROTATION track, one flat sequence (4 per key)."""
+    if isinstance(keys, PackedRotationKeys):
+        return keys.quaternion_values()
+    return [c for k in keys for c in (k.w, k.x, k.y, k.z)]

@@ -60,7 +60,7 @@ def test_two_untouched_tables_compare_by_their_bytes_and_a_decoded_one_by_its_ke
     b[0].w += 1  # decoded and edited
     assert a != b and b != a
     b[0].w -= 1
-    assert a == b
+    assert a == b and b == packed()  # untouched == decoded, decoded == untouched
 
 
 def test_an_edit_of_a_key_is_kept_and_written():
@@ -94,3 +94,17 @@ def test_records_must_be_whole_keys():
         PackedRotationKeys(bytes(10), 1)
     empty = PackedRotationKeys(b"", 0)
     assert empty == [] and tuple(empty.frames()) == () and tuple(empty.quaternion_values()) == ()
+
+
+def test_the_column_helpers_read_lists_and_tables_alike():
+    from animspec.animbin.keys import all_rotation, frames, quaternion_values
+    from animspec.animbin.model import TranslationKey
+
+    for keys in (packed(), list(KEYS), packed()[:]):
+        assert list(frames(keys)) == [k.frame for k in KEYS]
+        assert list(quaternion_values(keys)) == [c for k in KEYS for c in (k.w, k.x, k.y, k.z)]
+        assert all_rotation(keys)
+    assert not all_rotation([*KEYS, TranslationKey(40, 1, 2, 3)])
+    edited = packed()
+    edited[0] = TranslationKey(0, 1, 2, 3)  # a decoded table is judged by its keys
+    assert not all_rotation(edited)

@@ -108,3 +108,32 @@ def test_the_column_helpers_read_lists_and_tables_alike():
     edited = packed()
     edited[0] = TranslationKey(0, 1, 2, 3)  # a decoded table is judged by its keys
     assert not all_rotation(edited)
+
+
+def test_a_packed_table_plays_as_its_decoded_keys():
+    # Playback reads an untouched table through its numpy view; the result must be the one
+    # of the same keys as objects (the engine-exact path), events included.
+    import numpy as np
+
+    from animspec.animbin.playback import play_engine, vsync_deltas
+
+    data = (EXAMPLES / "swing.animbin").read_bytes()
+    viewed, decoded = read_bytes(data), read_bytes(data)
+    for anim in decoded.animations:
+        for track in anim.tracks:
+            track.keys[0]  # noqa: B018 - decode into RotationKey objects
+    deltas = vsync_deltas(300)
+    for a, b in zip(viewed.animations, decoded.animations):
+        assert any(t.keys.table() is not None for t in a.tracks if isinstance(t.keys, PackedRotationKeys))
+        got, want = play_engine(a, deltas), play_engine(b, deltas)
+        assert np.array_equal(got.rotations, want.rotations) and np.array_equal(got.frames, want.frames)
+        assert got.events == want.events
+
+
+def test_the_numpy_view_is_the_records():
+    table = packed().table()
+    assert table.tolist() == [(k.frame, 0, k.quaternion) for k in KEYS]
+    assert not table.flags.writeable
+    decoded = packed()
+    decoded[0]  # noqa: B018
+    assert decoded.table() is None

@@ -45,10 +45,10 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 MODULES: dict[str, dict] = {
     "fixed_point.py": {"tests": ["tests/test_playback.py"]},
     "animbin/playback.py": {
-        "tests": ["tests/test_playback.py", "tests/test_poses.py"],
+        "tests": ["tests/test_playback.py", "tests/test_poses.py", "tests/test_animbin_keys.py"],
         # The engine's playback and the float reference sampler; not the event log's bookkeeping.
         "only": ["vsync_count", "vsync_deltas", "sample_times", "key_rotation_view", "_is_rotation", "_joint_count",
-                 "_rest_array", "_sampled_frames", "_c_div_array", "_track_table", "play_engine", "EngineSkeleton",
+                 "_rest_array", "_sampled_frames", "_c_div_array", "_key_arrays", "_track_table", "play_engine", "EngineSkeleton",
                  "slerp", "_bracket", "_wrap_frames", "sample_reference_frames", "sample_reference", "_sample"],
     },
     "common/fieldwriter.py": {"tests": ["tests/test_fieldwriter.py", "tests/test_animbin_parse.py", "tests/test_meshbin.py",

@@ -10,8 +10,8 @@ in one ``struct`` call each, with no per-key object, and the writer copies them 
 they are. The first per-key access decodes every key into ``RotationKey`` objects (as the
 reader did before) and from then on those objects are the truth: an edit of ``key.w``
 is kept and written. numpy is not needed for any of it (a one-file ``animspec validate``
-does not import numpy: tests/test_startup.py); ``numpy.frombuffer(keys.records, dtype)``
-gives a zero-copy array view of an untouched table.
+does not import numpy: tests/test_startup.py); :meth:`PackedRotationKeys.table` gives
+array code (playback) a zero-copy numpy view of an untouched table.
 """
 
 from __future__ import annotations
@@ -64,6 +64,15 @@ class PackedRotationKeys(MutableSequence):
             self._keys = [RotationKey(f, w, x, y, z) for f, _, w, x, y, z in ROTATION_KEY.struct.iter_unpack(self._records)]
             self._records = None
         return self._keys
+
+    def table(self):
+        """A read-only numpy structured array over the untouched records (fields frame,
+        key_type, value.w/x/y/z; no copy), or None once the keys are objects."""
+        if self._records is None:
+            return None
+        import numpy as np
+
+        return np.frombuffer(self._records, ROTATION_KEY.numpy_dtype(), self._count)
 
     def frames(self) -> Sequence[int]:
         """Every key's frame, in order."""

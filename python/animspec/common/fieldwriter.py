@@ -40,6 +40,7 @@ class Record:
         self.names = tuple(name for name, _ in fields)
         self.struct = struct.Struct("<" + self._format())
         self.size = self.struct.size
+        self._numpy_dtype = None
 
     def _format(self) -> str:
         return "".join(kind._format() if isinstance(kind, Record) else kind[0].lstrip("<") for _, kind in self.fields)
@@ -52,6 +53,16 @@ class Record:
                 return pos
             pos += kind.size if isinstance(kind, Record) else struct.calcsize(kind[0])
         raise KeyError(name)
+
+    def numpy_dtype(self):
+        """The packed numpy dtype of the record (a nested record as a nested dtype, so
+        ``tolist()`` gives nested tuples). numpy is imported here, not with this module."""
+        if self._numpy_dtype is None:
+            import numpy as np
+
+            self._numpy_dtype = np.dtype([(name, kind.numpy_dtype() if isinstance(kind, Record) else kind[0])
+                                          for name, kind in self.fields])
+        return self._numpy_dtype
 
     def __repr__(self) -> str:
         return f"Record({self.ksy_type!r}, {', '.join(self.names)}; {self.size} bytes)"

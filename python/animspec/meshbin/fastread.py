@@ -17,12 +17,12 @@ from kaitaistruct import EndOfStreamError
 
 from ..common.errors import ParseError
 from ..kaitai_read import describe, parse, record_error
-from .layout import BONE, COLOUR, HEADER, MAGIC, QUAD, SKELETON_HEADER, UV, VEC3_S2, VEC3_S4, dtype
+from .layout import BONE, COLOUR, HEADER, MAGIC, QUAD, SKELETON_HEADER, UV, VEC3_S2, VEC3_S4
 from .model import MAX_BONES, Bone, Face, MeshbinFile, Vertex
 
 # The tables' numpy dtypes, from the layout's records.
-VEC3_S4_DTYPE, COLOUR_DTYPE, QUAD_DTYPE = dtype(VEC3_S4), dtype(COLOUR), dtype(QUAD)
-VEC3_S2_DTYPE, UV_DTYPE, BONE_DTYPE = dtype(VEC3_S2), dtype(UV), dtype(BONE)
+VEC3_S4_DTYPE, COLOUR_DTYPE, QUAD_DTYPE = VEC3_S4.numpy_dtype(), COLOUR.numpy_dtype(), QUAD.numpy_dtype()
+VEC3_S2_DTYPE, UV_DTYPE, BONE_DTYPE = VEC3_S2.numpy_dtype(), UV.numpy_dtype(), BONE.numpy_dtype()
 _HEAD = len(MAGIC) + HEADER.size
 
 

@@ -1,7 +1,7 @@
 """MESHBIN's byte layout in Python, written once: the records of ksy/meshbin.ksy.
 
 The bulk reader (:mod:`.fastread`) reads every table with a numpy dtype made from these
-records (:func:`dtype`) and the writer (:mod:`.write`) packs the same records, so an order
+records (:meth:`Record.numpy_dtype`) and the writer (:mod:`.write`) packs the same records, so an order
 or a width can only be wrong in both at once, and tests/test_layouts.py then catches it:
 it parses records packed from this module with the generated parser's types and compares
 every field, offset and size, and the magic. As for ANIMBIN (animbin/layout.py), the values
@@ -10,8 +10,6 @@ classes at run time.
 """
 
 from __future__ import annotations
-
-import numpy as np
 
 from ..common.fieldwriter import S1, S2, S4, U1, U4, Record
 
@@ -34,9 +32,3 @@ UV = Record("uv", ("u", U1), ("v", U1))
 QUATERNION = Record("quaternion_fp12", ("w", S2), ("x", S2), ("y", S2), ("z", S2))
 BONE = Record("bone", ("parent", S1), ("position", VEC3_S4), ("rotation", QUATERNION))
 """21 bytes, packed (the engine's in-memory struct is padded; the file is not)."""
-
-
-def dtype(record: Record) -> np.dtype:
-    """The packed numpy dtype of ``record`` (a nested record becomes a nested dtype, so
-    ``tolist()`` gives nested tuples)."""
-    return np.dtype([(name, dtype(kind) if isinstance(kind, Record) else kind[0]) for name, kind in record.fields])

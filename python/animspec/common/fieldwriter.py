@@ -28,7 +28,7 @@ class Record:
     nested record, packed little-endian with no padding.
 
     A format's layout module states each record once; its reader unpacks with
-    :attr:`struct` (or a numpy dtype made from :attr:`fields`) and its writer packs with
+    :attr:`struct` (or :meth:`numpy_dtype`) and its writer packs with
     :meth:`FieldWriter.record`, so the two cannot disagree on an order or a width. ``ksy_type``
     names the type of the .ksy spec the record restates: the tests parse packed records with
     that generated type and compare every field and offset.

@@ -60,7 +60,7 @@ def test_two_untouched_tables_compare_by_their_bytes_and_a_decoded_one_by_its_ke
     b[0].w += 1  # decoded and edited
     assert a != b and b != a
     b[0].w -= 1
-    assert a == b and b == packed()  # untouched == decoded, decoded == untouched
+    assert packed() == b and b == packed() and a == b  # untouched == decoded, decoded == untouched
 
 
 def test_an_edit_of_a_key_is_kept_and_written():

@@ -95,4 +95,5 @@ def test_a_record_names_the_field_that_does_not_fit_and_writes_nothing():
     assert info.value.field == "n"  # top level: the bare field name
     assert out.getvalue() == b""
     out.record(rec, ([0, 1], (0, 0)))  # a list stands for its length
-    assert out.getvalue() == b"\x02\x00\x00\x00"
+    out.record(rec, (list(range(255)), (0, 0)))  # as many entries as the count field holds
+    assert out.getvalue() == b"\x02\x00\x00\x00" + b"\xff\x00\x00\x00"

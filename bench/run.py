@@ -1,6 +1,7 @@
 """animspec's benchmarks in one run, side by side (issues 8 and 15). ``make bench`` or
 ``python bench/run.py`` (with the package installed, e.g. ``.venv/bin/python``);
-``--quick`` shrinks every workload to check the script itself in a few seconds.
+``--quick`` shrinks every workload to check the script itself in a few seconds; ``--only
+PART`` (repeatable) runs some of the parts below.
 
 Workloads, each with the project's way and its comparisons, timed in this process (best
 of several runs; the median too, since fresh 16 MB buffers cost page faults on some runs):
@@ -20,7 +21,9 @@ wall time, medians and minimums; ratios use medians of the same run, and the mac
 average is printed at the start and the end. CPU time is what to compare on a shared machine.
 
 For 1 and 2: "loader" is what animspec uses (animbin.read_bytes, animclip.read_bytes;
-animclip.read_file also reads the file);
+animclip.read_file also reads the file). An ANIMBIN load keeps rotation-only tracks as
+packed key tables and makes a RotationKey only when a key is used alone, so the ANIMBIN rows
+also time a load followed by decoding every key, and a load followed by validation;
 "generated, eager" is the class compiled from ksy/ (debug mode) reading the whole file:
 ``_read()`` of every seq field, then ``_fetch_instances()``, Kaitai's own "evaluate every
 instance", which also builds the lazy typed views (for Sample Data: u4, u2 and f32 lists of
@@ -306,10 +309,20 @@ def bench_animbin(table: Table, quick: bool, release: dict[str, type]) -> dict[s
     n = 3 if quick else 20
     work = f"ANIMBIN 5x50x30 ({len(data) // 1024} KB)"
     loader = timings(lambda: animbin.read_bytes(data), n)
-    table.add(work, "loader (struct per track + model objects)", loader, loader)
+    table.add(work, "loader (packed key tables, no object per key)", loader, loader)
+
+    def every_key() -> None:  # what a caller pays who then walks every key as an object
+        for anim in animbin.read_bytes(data).animations:
+            for track in anim.tracks:
+                track.keys[0]  # noqa: B018 - decodes the whole table
+
+    decoded = timings(every_key, n)
+    table.add(work, "loader, then every key as a RotationKey", decoded, loader)
+    validated = timings(lambda: animbin.validate(animbin.read_bytes(data)), n)
+    table.add(work, "loader + validate", validated, loader)
     plain_t = timings(lambda: struct_animbin(data), n)
     table.add(work, "hand-written struct loop (tuples)", plain_t, loader)
-    out = {"loader": loader, "struct": plain_t}
+    out = {"loader": loader, "struct": plain_t, "decoded": decoded, "validated": validated}
     if "animbin" in release:
         rel_t = timings(lambda: eager_release(release["animbin"], data), max(2, n // 4))
         table.add(work, "generated, release build, eager", rel_t, loader)
@@ -697,9 +710,14 @@ def verdict(ok: bool) -> str:
     return "met" if ok else "NOT met"
 
 
+PARTS = ("batch", "startup", "animbin", "animclip", "playback")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="small workloads: check the script, not the machine")
+    parser.add_argument("--only", action="append", choices=PARTS, metavar="PART",
+                        help=f"run only this part (repeatable): {', '.join(PARTS)}")
     parser.add_argument("--eager-child", metavar="FILE", help=argparse.SUPPRESS)
     parser.add_argument("--release-dir", metavar="DIR", help=argparse.SUPPRESS)
     parser.add_argument("--cold-child", nargs=2, metavar=("MODE", "FILE"), help=argparse.SUPPRESS)
@@ -725,15 +743,22 @@ def main() -> int:
           "children's (getrusage). 'x CPU' / 'x wall' = median / the first row's median.")
     print()
     tables = {name: Table() for name in ("startup", "animbin", "animclip", "playback", "batch")}
+    parts = set(args.only or PARTS)
+    batch = su = ab = ac = None
     tmp = Path(tempfile.mkdtemp(prefix="animspec-bench-"))
     try:
-        release = release_parsers(tmp)
+        release = release_parsers(tmp) if parts & {"animbin", "animclip"} else {}
         # The multi-process batch first: it is the run most hurt by other work on the machine.
-        batch = bench_batch(tables["batch"], args.quick, tmp)
-        su = bench_startup(tables["startup"], args.quick)
-        ab = bench_animbin(tables["animbin"], args.quick, release)
-        ac = bench_animclip(tables["animclip"], args.quick, tmp, release)
-        bench_playback(tables["playback"], args.quick)
+        if "batch" in parts:
+            batch = bench_batch(tables["batch"], args.quick, tmp)
+        if "startup" in parts:
+            su = bench_startup(tables["startup"], args.quick)
+        if "animbin" in parts:
+            ab = bench_animbin(tables["animbin"], args.quick, release)
+        if "animclip" in parts:
+            ac = bench_animclip(tables["animclip"], args.quick, tmp, release)
+        if "playback" in parts:
+            bench_playback(tables["playback"], args.quick)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     table = Table()
@@ -744,35 +769,42 @@ def main() -> int:
     print(f"load average at the end: {end_load:.2f}")
     print()
     print("targets (issue 15; CPU medians)" + (" -- --quick sizes, not the issue's:" if args.quick else ":"))
-    numpy_t = su['python -c "import numpy"'].cpu_median
-    for cmd in ("validate", "info"):
-        r = su[f"animspec {cmd} swing.animbin"].cpu_median / numpy_t
-        print(f"  start-up: animspec {cmd} one ANIMBIN = {r:.2f}x python -c 'import numpy' (target <= 1.25x): {verdict(r <= 1.25)}")
-    r = ab["loader"].cpu_median / ab["struct"].cpu_median
-    print(f"  ANIMBIN 5x50x30: loader {r:.2f}x a hand-written struct loop (target < 1): {verdict(r < 1)}")
-    r = ab["loader"].cpu_median / ab["numpy"].cpu_median
-    print(f"  ANIMBIN 5x50x30: loader {r:.1f}x bare numpy (target <= 5x): {verdict(r <= 5)}")
-    if "release" in ab:
-        print(f"  ANIMBIN 5x50x30: loader {faster(ab['loader'], ab['release'])} than the release-build generated parser, "
-              f"{faster(ab['loader'], ab['eager'])} than the debug build")
-    r = ac["loader"].cpu_median / ac["read"].cpu_median
-    print(f"  .animclip {ac['mb']:.2g} MB: loader {r:.1f}x open().read() of the file, repeated loads (target <= 3x): {verdict(r <= 3)}")
-    r = ac["read_file"].cpu_median / ac["read"].cpu_median
-    print(f"  .animclip {ac['mb']:.2g} MB: read_file {r:.1f}x open().read() of the file, repeated (target <= 3x): {verdict(r <= 3)}"
-          " (glibc may hand the 32 MB each call frees back to the system: then every call faults its buffers in anew)")
-    r = ac["read_file_cold"].cpu_median / ac["read_cold"].cpu_median
-    print(f"  .animclip {ac['mb']:.2g} MB: read_file {r:.1f}x open().read(), first in a fresh process (target <= 3x): {verdict(r <= 3)}")
-    r = ac["peak_mb"] / ac["mb"]
-    print(f"  .animclip {ac['mb']:.2g} MB: loader heap peak {r:.2f}x the file (target <= 1.5x): {verdict(r <= 1.5)}")
-    if "release" in ac:
-        print(f"  .animclip {ac['mb']:.2g} MB: loader {faster(ac['loader'], ac['release'])} than the release-build generated parser, "
-              f"{faster(ac['loader'], ac['slow'])} than fast=False (the debug build, lazily)")
-    per_file = batch["one"].cpu_median / batch["count"] * 1e3
-    print(f"  batch: {per_file:.3f} ms CPU per file in process, 1 job (target <= 0.3 ms): {verdict(per_file <= 0.3)}")
-    if batch["jobs"] > 1:
-        r = batch["one"].wall_median / batch["all"].wall_median
-        print(f"  batch: -j {batch['jobs']} {r:.2f}x faster than -j 1, wall (target >= 1.6x on a quiet machine; "
-              f"CPU scaling measured {batch['scaling']:.2f}x): {verdict(r >= 1.6)}")
+    if su:
+        numpy_t = su['python -c "import numpy"'].cpu_median
+        for cmd in ("validate", "info"):
+            r = su[f"animspec {cmd} swing.animbin"].cpu_median / numpy_t
+            print(f"  start-up: animspec {cmd} one ANIMBIN = {r:.2f}x python -c 'import numpy' (target <= 1.25x): {verdict(r <= 1.25)}")
+    if ab:
+        r = ab["loader"].cpu_median / ab["struct"].cpu_median
+        print(f"  ANIMBIN 5x50x30: loader {r:.2f}x a hand-written struct loop (target < 1): {verdict(r < 1)}")
+        r = ab["loader"].cpu_median / ab["numpy"].cpu_median
+        print(f"  ANIMBIN 5x50x30: loader {r:.1f}x bare numpy (target <= 5x): {verdict(r <= 5)}")
+        r = ab["decoded"].cpu_median / ab["struct"].cpu_median
+        print(f"  ANIMBIN 5x50x30: loader then every key as an object {r:.2f}x the struct loop (no target; what walking "
+              "every key costs)")
+        if "release" in ab:
+            print(f"  ANIMBIN 5x50x30: loader {faster(ab['loader'], ab['release'])} than the release-build generated parser, "
+                  f"{faster(ab['loader'], ab['eager'])} than the debug build")
+    if ac:
+        r = ac["loader"].cpu_median / ac["read"].cpu_median
+        print(f"  .animclip {ac['mb']:.2g} MB: loader {r:.1f}x open().read() of the file, repeated loads (target <= 3x): {verdict(r <= 3)}")
+        r = ac["read_file"].cpu_median / ac["read"].cpu_median
+        print(f"  .animclip {ac['mb']:.2g} MB: read_file {r:.1f}x open().read() of the file, repeated (target <= 3x): {verdict(r <= 3)}"
+              " (glibc may hand the 32 MB each call frees back to the system: then every call faults its buffers in anew)")
+        r = ac["read_file_cold"].cpu_median / ac["read_cold"].cpu_median
+        print(f"  .animclip {ac['mb']:.2g} MB: read_file {r:.1f}x open().read(), first in a fresh process (target <= 3x): {verdict(r <= 3)}")
+        r = ac["peak_mb"] / ac["mb"]
+        print(f"  .animclip {ac['mb']:.2g} MB: loader heap peak {r:.2f}x the file (target <= 1.5x): {verdict(r <= 1.5)}")
+        if "release" in ac:
+            print(f"  .animclip {ac['mb']:.2g} MB: loader {faster(ac['loader'], ac['release'])} than the release-build generated parser, "
+                  f"{faster(ac['loader'], ac['slow'])} than fast=False (the debug build, lazily)")
+    if batch:
+        per_file = batch["one"].cpu_median / batch["count"] * 1e3
+        print(f"  batch: {per_file:.3f} ms CPU per file in process, 1 job (target <= 0.3 ms): {verdict(per_file <= 0.3)}")
+        if batch["jobs"] > 1:
+            r = batch["one"].wall_median / batch["all"].wall_median
+            print(f"  batch: -j {batch['jobs']} {r:.2f}x faster than -j 1, wall (target >= 1.6x on a quiet machine; "
+                  f"CPU scaling measured {batch['scaling']:.2f}x): {verdict(r >= 1.6)}")
     return 0
 
 

@@ -89,9 +89,10 @@ def test_counts_above_32767_are_unsigned(num_tracks, num_markers):
     assert got[0].startswith("animations[0].tracks[" if num_tracks else "animations[0].markers[")
 
 
-def test_rotation_only_tracks_are_read_by_numpy_not_key_by_key(monkeypatch):
-    # The point of the bulk reader (issue 8): a track of rotation keys is one numpy read,
-    # also when it ends exactly at the end of the file. The per-key structs must not be used.
+def test_rotation_only_tracks_are_read_as_one_table_not_key_by_key(monkeypatch):
+    # The point of the bulk reader (issues 8 and 15): a track of rotation keys is kept as one
+    # packed table, also when it ends exactly at the end of the file. The per-key structs
+    # must not be used.
     import sys
 
     fastread = sys.modules["animspec.animbin.fastread"]

@@ -7,7 +7,7 @@ from conftest import EXAMPLES, anim_header, header, marker, one_clip, raw_key, r
 
 from animspec.animbin import read_bytes, validate
 from animspec.animbin.playback import play_engine
-from animspec.animbin.validate import rotation_frames
+from animspec.animbin.validate import UNIT_SUMS, rotation_frames
 from animspec.common.findings import Severity
 
 ID = (4096, 0, 0, 0)
@@ -259,3 +259,71 @@ def test_unit_quaternion_length_counts_every_component():
     assert f.message.startswith("quaternion length 1.0191, not 1 (the engine renormalises")
     (f,) = validate(read_bytes(one_clip([rot_key(0, 0, 0, 0, 0)] + rest)))
     assert f.message == "quaternion length 0.0000, not 1 (all zero: the engine's Normalize turns it into the identity)"
+
+
+# Issue 15: the per-key checks run over a track's columns first (frames, quaternion values,
+# read from a packed table without decoding it) and key by key only where there is a
+# finding. Frames and lengths overlap (a key at, just before or past the end). Oracle: the same validation with the column path turned off (every track taken
+# for one that may hold other key types, so every key goes through the per-key loop).
+from itertools import accumulate  # noqa: E402
+from unittest import mock  # noqa: E402
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from strategies import s2, tracks as any_tracks  # noqa: E402
+
+from animspec.animbin import Animation, AnimbinFile, Name, RotationKey, Track, write_bytes  # noqa: E402
+
+_unit = st.sampled_from([ID, (0, 4096, 0, 0), (2896, 2896, 0, 0), (4055, 0, 0, 0)])  # within the tolerance
+_quaternion_lists = st.one_of(  # half the tracks all unit: only those can take the column path
+    st.lists(_unit, min_size=8, max_size=8),
+    st.lists(st.one_of(_unit, st.sampled_from([(4137, 0, 0, 0), (0, 0, 0, 0)]), st.tuples(s2, s2, s2, s2)),
+             min_size=8, max_size=8),
+)
+_frames = st.one_of(
+    *[st.lists(st.integers(low, high), min_size=1, max_size=8).map(lambda steps: list(accumulate(steps, initial=0))[:-1])
+      for low, high in ((1, 4), (0, 2))],  # increasing; with repeated frames
+    st.lists(st.integers(0, 12), min_size=1, max_size=8),  # any order
+)
+_rotation_tracks = st.builds(
+    lambda joint, frames, qs: Track(joint, [RotationKey(f, *q) for f, q in zip(frames, qs)]),
+    st.integers(0, 16), _frames, _quaternion_lists,
+)
+_models = st.builds(
+    AnimbinFile,
+    animations=st.lists(st.builds(Animation, name=st.just(Name(b"a")), length=st.integers(0, 18),
+                                  tracks=st.lists(st.one_of(_rotation_tracks, _rotation_tracks, any_tracks), max_size=5)),
+                        min_size=1, max_size=2),
+)
+
+
+@given(_models)
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+def test_the_column_checks_find_what_the_per_key_loop_finds(model):
+    data = write_bytes(model)
+    fast = validate(read_bytes(data))
+    with mock.patch("animspec.animbin.keys.all_rotation", lambda keys: False):
+        slow = validate(read_bytes(data))
+    assert fast == slow
+
+
+def test_the_column_path_is_taken_for_a_packed_track_without_decoding_it():
+    model = read_bytes(one_clip([rot_key(0, *ID), rot_key(5, *ID), rot_key(9, 2048, 0, 0, 0)]))
+    keys = model.animations[0].tracks[0].keys
+    found = [(f.code, f.where.get("key")) for f in validate(model)]
+    assert found == [("not-unit-quaternion", 2), ("sparse-keys", 1)]
+    assert keys.records is None  # the unit finding needed the keys one by one
+    quiet = read_bytes(one_clip([rot_key(0, *ID), rot_key(5, *ID), rot_key(9, *ID)]))
+    assert [(f.code, f.where.get("key")) for f in validate(quiet)] == [("sparse-keys", 1)]
+    assert quiet.animations[0].tracks[0].keys.records is not None  # no key was decoded
+
+
+@pytest.mark.parametrize("q, reported", [
+    # Sums of squares at the two ends of UNIT_SUMS (16_443_350 and 17_114_438) and one past each.
+    ((3901, 1107, 10, 0), False), ((3902, 1092, 159, 0), True),
+    ((3907, 1358, 75, 0), False), ((3901, 1377, 5, 22), True),
+])
+def test_the_unit_range_is_inclusive_at_both_ends(q, reported):
+    assert sum(c * c for c in q) in (UNIT_SUMS[0], UNIT_SUMS[0] - 1, UNIT_SUMS[1], UNIT_SUMS[1] + 1)
+    found = codes(one_clip(keys_every_frame(5) + [rot_key(5, *q)] + keys_every_frame(4, start=6)))
+    assert ("not-unit-quaternion" in found) is reported

@@ -165,3 +165,11 @@ def test_bench_runs_quick():
                  "numpy (bare read", "play_engine", "run_batch, 1 job", "python -c \"import numpy\"",
                  "animspec validate swing.animbin", "load average at the end", "targets (issue 15"):
         assert text in r.stdout
+
+
+def test_bench_runs_one_part():
+    r = subprocess.run([sys.executable, str(ROOT / "bench" / "run.py"), "--quick", "--only", "animbin"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "loader, then every key as a RotationKey" in r.stdout and "loader + validate" in r.stdout
+    assert "run_batch" not in r.stdout and "play_engine" not in r.stdout and ".animclip" not in r.stdout

@@ -61,3 +61,39 @@ def test_records_counts_and_raw_bytes():
     with pytest.raises(WriteError) as info:
         out.count(U1, [0] * 256, "n")
     assert (info.value.field, info.value.reason) == ("n", "256 entries; the count field holds at most 255")
+
+
+def test_a_record_packs_its_fields_in_order_with_no_padding():
+    from animspec.common.fieldwriter import Record
+
+    inner = Record("pair", ("a", S2), ("b", U1))
+    rec = Record("outer", ("n", U1), ("pair", inner), ("c", S4))
+    assert rec.size == 1 + 3 + 4 and [rec.offset(n) for n in rec.names] == [0, 1, 4]
+    out = FieldWriter()
+    out.record(rec, (7, (-2, 255), -1), "r")
+    assert out.getvalue() == b"\x07" + b"\xfe\xff\xff" + b"\xff\xff\xff\xff"
+    assert rec.struct.unpack(out.getvalue()) == (7, -2, 255, -1)
+
+
+def test_a_record_names_the_field_that_does_not_fit_and_writes_nothing():
+    from animspec.common.fieldwriter import Record
+
+    rec = Record("outer", ("n", U1), ("pair", Record("pair", ("a", S2), ("b", U1))))
+    out = FieldWriter()
+    for values, field, reason in [
+        ((1, (0, 256)), "r.pair.b", "256 does not fit (0..255)"),
+        ((True, (0, 0)), "r.n", "True is not an integer"),
+        ((1, (0,)), "r.pair", "expected 2 values (a, b), got 1"),
+        ((1, 5), "r.pair", "5 is not a pair record (a, b)"),
+        ((list(range(256)), (0, 0)), "r.n", "256 entries; the count field holds at most 255"),
+    ]:
+        with pytest.raises(WriteError) as info:
+            out.record(rec, values, "r")
+        assert (info.value.field, info.value.reason) == (field, reason)
+    with pytest.raises(WriteError) as info:
+        out.record(rec, (256, (0, 0)))
+    assert info.value.field == "n"  # top level: the bare field name
+    assert out.getvalue() == b""
+    out.record(rec, ([0, 1], (0, 0)))  # a list stands for its length
+    out.record(rec, (list(range(255)), (0, 0)))  # as many entries as the count field holds
+    assert out.getvalue() == b"\x02\x00\x00\x00" + b"\xff\x00\x00\x00"

@@ -45,13 +45,18 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 MODULES: dict[str, dict] = {
     "fixed_point.py": {"tests": ["tests/test_playback.py"]},
     "animbin/playback.py": {
-        "tests": ["tests/test_playback.py", "tests/test_poses.py"],
+        "tests": ["tests/test_playback.py", "tests/test_poses.py", "tests/test_animbin_keys.py"],
         # The engine's playback and the float reference sampler; not the event log's bookkeeping.
         "only": ["vsync_count", "vsync_deltas", "sample_times", "key_rotation_view", "_is_rotation", "_joint_count",
-                 "_rest_array", "_sampled_frames", "_c_div_array", "_track_table", "play_engine", "EngineSkeleton",
+                 "_rest_array", "_sampled_frames", "_c_div_array", "_key_arrays", "_track_table", "play_engine", "EngineSkeleton",
                  "slerp", "_bracket", "_wrap_frames", "sample_reference_frames", "sample_reference", "_sample"],
     },
-    "common/fieldwriter.py": {"tests": ["tests/test_fieldwriter.py", "tests/test_animbin_parse.py", "tests/test_meshbin.py"]},
+    "common/fieldwriter.py": {"tests": ["tests/test_fieldwriter.py", "tests/test_animbin_parse.py", "tests/test_meshbin.py",
+                                        "tests/test_layouts.py"]},
+    "animbin/layout.py": {"tests": ["tests/test_layouts.py", "tests/test_animbin_parse.py"]},
+    "meshbin/layout.py": {"tests": ["tests/test_layouts.py", "tests/test_meshbin.py"]},
+    "animbin/keys.py": {"tests": ["tests/test_animbin_keys.py", "tests/test_animbin_validate.py",
+                                  "tests/test_animbin_fastread.py"]},
     "animbin/write.py": {"tests": ["tests/test_animbin_parse.py", "tests/test_animbin_roundtrip.py"]},
     "meshbin/write.py": {"tests": ["tests/test_meshbin.py"]},
     "animclip/write.py": {
@@ -113,7 +118,6 @@ _CHECK_ORDER = ("a check and a write of the same section swapped: the check stil
 _WHOLE_DOMAIN = ("a test compares the whole table with the scalar square root for every int16; this gives the same "
                  "table (floor((x0 + n / x0) / 2) equals (x0 + n // x0) // 2, and the int16 cast truncates a positive "
                  "quotient as // does)")
-_LABELS_ONLY = "two fields of one type swapped in a structured dtype: only the labels move, and records are read by position"
 _NO_BONES = ("below version 2 num_bones is the 0 set above and there are no bones, and the model turns a declared "
              "count equal to the bones it has into None (derived)")
 _ZERO_QUOTIENT = "at 0 the quotient is 0 whatever sign is chosen, and a divisor of 0 raises before"
@@ -138,9 +142,12 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "two independent calls (each makes one array read-only); their order changes nothing",
     ("fixed_point.py", "@lru_cache(maxsize=1)", "1 -> 0"):
         "maxsize 0 turns the cache off: the same read-only table is rebuilt on every call, slower but equal",
-    ("animbin/fastread.py", 'ROTATION_KEY = np.dtype([("frame", "<u2"), ("key_type", "u1"), ("w", "<i2"), ("x", "<i2"), ("y", "<i2"), ("z", "<i2")])',
-     "format 'u1' -> 'i1'"):
-        "key_type is only compared with ROTATION (0), and a 0 byte is 0 signed or unsigned",
+    ("animbin/keys.py", "@lru_cache(maxsize=64)", "64 -> 65"):
+        "the size of a cache of struct formats: a format not cached is built again, equal",
+    ("animbin/keys.py", '__slots__ = ("_records", "_count", "_keys")', "tuple: items 0 and 1 swapped"):
+        "the order of __slots__ names only orders the instance's slots",
+    ("animbin/keys.py", '__slots__ = ("_records", "_count", "_keys")', "tuple: items 1 and 2 swapped"):
+        "the order of __slots__ names only orders the instance's slots",
     ("animbin/fastread.py", 'return Name(text, field[len(text) + 1 :] if len(text) < NAME_FIELD_SIZE else b"")', "Lt -> LtE"):
         "at 32 bytes of text the slice field[33:] of the 32-byte field is b'' too",
     # The engine never blends: (current - prev.frame) / frameDiff is an integer division with
@@ -226,24 +233,7 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "a '<f4' array then takes the conversion path, and converting f4 to f4 keeps every bit (NaN payloads included)",
     ("fixed_point.py", "x1 = num // x0", "FloorDiv -> Div"): _WHOLE_DOMAIN,
     ("fixed_point.py", "recip = (FP12_ONE * FP12_ONE) // x0", "FloorDiv -> Div"): _WHOLE_DOMAIN,
-    # Two fields of the same type swapped in a structured dtype: only the labels move, and
-    # the reader takes records by position (.tolist()), so the values are the same.
-    **{("meshbin/fastread.py", line, f"list: items {k} and {k + 1} swapped"): _LABELS_ONLY
-       for line, pairs in {
-           'VEC3_S4 = np.dtype([("x", "<i4"), ("y", "<i4"), ("z", "<i4")])': (0, 1),
-           'COLOUR = np.dtype([("r", "u1"), ("g", "u1"), ("b", "u1")])': (0, 1),
-           'QUAD = np.dtype([("i0", "<i2"), ("i1", "<i2"), ("i2", "<i2"), ("i3", "<i2")])': (0, 1, 2),
-           'VEC3_S2 = np.dtype([("x", "<i2"), ("y", "<i2"), ("z", "<i2")])': (0, 1),
-           'UV = np.dtype([("u", "u1"), ("v", "u1")])': (0,),
-           'BONE = np.dtype([("parent", "i1"), ("px", "<i4"), ("py", "<i4"), ("pz", "<i4"),': (1, 2, 4, 5, 6),
-       }.items() for k in pairs},
-    ("meshbin/fastread.py", 'QUAD = np.dtype([("i0", "<i2"), ("i1", "<i2"), ("i2", "<i2"), ("i3", "<i2")])',
-     "tuple: items 0 and 1 swapped"):
-        "of the four, only ('<i2', 'i2') survives: a field named '<i2' of type 'i2', the native int16, which is "
-        "'<i2' on the little-endian hosts this runs on (the others are killed)",
-    ("meshbin/fastread.py", "header = _HEADER.size + 2 if size > 7 and data[7] > 1 else _HEADER.size", "7 -> 8"):
-        "an 8-byte file is shorter than any header and goes to the generated parser either way",
-    ("meshbin/fastread.py", "if size < header or data[:7] != MAGIC:", "Lt -> LtE"):
+    ("meshbin/fastread.py", "if size < header or data[:version_at] != MAGIC:", "Lt -> LtE"):
         "a file exactly as long as its header has no bounding box: both paths raise the generated parser's error",
     ("meshbin/fastread.py", "has_skeleton = num_bones = 0", "0 -> 1"):
         "for version 1 and below both are replaced further down (has_skeleton 0, declared_bones None)",

@@ -34,9 +34,12 @@ models, because the two widths do not round the same way:
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+# numpy is imported by the three array functions below, not here: the constants are read by
+# modules a one-file ANIMBIN validation loads, which does not import numpy (issue 15).
 
 FP12_SHIFT = 12
 FP12_ONE = 1 << FP12_SHIFT
@@ -311,6 +314,8 @@ def normalize_table() -> NormalizeTable:
     entries at once with the same integer steps as :func:`square_root` (all operands are
     positive here, so floor and truncation agree).
     """
+    import numpy as np
+
     s = np.arange(2, INT16_MAX + 1, dtype=np.int64)
     num = s << FP12_SHIFT
     x0 = s // 2
@@ -337,6 +342,8 @@ def normalize_table() -> NormalizeTable:
 
 def mul_short_array(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """:func:`mul_short` elementwise; returns int16."""
+    import numpy as np
+
     return ((a.astype(np.int32) * b.astype(np.int32)) >> FP12_SHIFT).astype(np.int16)
 
 
@@ -346,6 +353,8 @@ def normalize_quat_array(q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     Returns ``(normalised, divides_by_zero)``; where ``divides_by_zero`` is True the row
     has no defined console result and holds zeros; the caller picks a stand-in.
     """
+    import numpy as np
+
     q32 = q.astype(np.int32)
     s = ((q32 * q32) >> FP12_SHIFT).sum(axis=-1).astype(np.int16)  # wrap once: same mod 2**16
     table = normalize_table()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from .keys import all_rotation
 from .model import NTSC_VSYNC_HZ, PAL_VSYNC_HZ, AnimbinFile, RotationKey, TranslationKey, UnknownKey
 
 
@@ -12,6 +13,9 @@ def summary(model: AnimbinFile) -> str:
     for i, anim in enumerate(model.animations):
         kinds: Counter[str] = Counter()
         for track in anim.tracks:
+            if track.keys and all_rotation(track.keys):  # a packed table is counted without decoding it
+                kinds["rotation"] += len(track.keys)
+                continue
             for key in track.keys:
                 kinds[_kind(key)] += 1
         keys = ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items())) or "no keys"

@@ -3,8 +3,10 @@
 The model holds raw integers exactly as stored (FP12 quaternions, 20.12 translations,
 vsync frame numbers) so that writing it back reproduces the file byte for byte; helpers
 convert to floats. Counts (number of animations, tracks, keys, markers) are not stored:
-they are the lengths of the lists. The layout itself is written down only in
-ksy/animbin.ksy; this module knows nothing about bytes.
+they are the lengths of the lists. The layout is ksy/animbin.ksy, restated for the fast
+reader and the writer in :mod:`.layout`; this module knows nothing about bytes (a track
+read from a file may hold its keys as the file's packed records, :mod:`.keys`, which
+behave as a list of these keys).
 """
 
 from __future__ import annotations
@@ -13,8 +15,8 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Union
 
-FP12_ONE = 4096
-"""1.0 in psyqo FixedPoint<12>: raw value / 4096."""
+from ..fixed_point import FP12_ONE  # noqa: F401  (1.0 in FixedPoint<12>; named here for callers)
+from .layout import NAME_FIELD_SIZE
 
 NTSC_VSYNC_HZ = 60000 / 1001
 """NTSC vertical refresh (about 59.94 Hz): one ANIMBIN frame per vsync."""
@@ -30,9 +32,6 @@ MAX_TRACKS = 50
 MAX_KEYS = 30
 MAX_MARKERS = 5
 MAX_BONES = 15
-
-NAME_FIELD_SIZE = 32
-"""Width of the animation and marker name fields."""
 
 LOOPING_FLAG = 0x1
 """flags bit 0: the clip loops. No other bit is read by the engine."""
@@ -131,7 +130,10 @@ Key = Union[RotationKey, TranslationKey, UnknownKey]
 
 @dataclass
 class Track:
-    """The keys of one joint. ``track_type`` is stored by the engine and never read."""
+    """The keys of one joint. ``track_type`` is stored by the engine and never read.
+
+    ``keys`` is a list, or (read from a file, every key a ROTATION key) a
+    :class:`.keys.PackedRotationKeys`, which is used exactly like one."""
 
     joint_id: int
     keys: list[Key] = field(default_factory=list)

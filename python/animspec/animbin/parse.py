@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from ..common.inputs import read_input
 from . import fastread
-from .fastread import MAGIC
+from .layout import MAGIC
 from .model import (
     Animation,
     AnimbinFile,
@@ -30,8 +30,8 @@ if TYPE_CHECKING:
 def read_bytes(data: bytes, path: str | None = None, *, fast: bool = True) -> AnimbinFile:
     """Parse a whole ANIMBIN file held in memory. ``path`` only labels errors.
 
-    With ``fast`` (the default), the bulk reader of :mod:`.fastread` reads the file (numpy
-    for rotation-only tracks), in time and memory proportional to the file whatever its
+    With ``fast`` (the default), the bulk reader of :mod:`.fastread` reads the file (the
+    records of rotation-only tracks kept packed), in time and memory proportional to the file whatever its
     counts claim, and has the generated types name the field of any error. ``fast=False``
     reads everything through the generated parser (the reference the tests hold the bulk
     reader to; one Python object per field, so only for small files).

@@ -58,6 +58,7 @@ from ..fixed_point import (
 )
 from ..skeleton import normalize
 from ..skeleton import slerp as shortest_arc_slerp
+from .keys import PackedRotationKeys
 from .model import (
     MAX_BONES,
     NTSC_VSYNC_HZ,
@@ -286,6 +287,22 @@ class _TrackTable:
     empty: bool
 
 
+def _key_arrays(keys: list[Key]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per key: frame (int64, as the engine's uint16), the quaternion the engine reads
+    (int16 [n, 4], :func:`key_rotation_view`) and whether it is a ROTATION key. A packed
+    table of ROTATION keys (animbin/keys.py) is read as one numpy view: its frames are
+    uint16 and its values int16 already, so the numbers are the ones the per-key path gives."""
+    table = keys.table() if isinstance(keys, PackedRotationKeys) else None
+    if table is not None:
+        value = table["value"]
+        rot = np.stack([value["w"], value["x"], value["y"], value["z"]], axis=1)
+        return table["frame"].astype(np.int64), rot, np.ones(len(table), dtype=bool)
+    kf = np.array([k.frame & 0xFFFF for k in keys], dtype=np.int64)
+    rot = np.array([key_rotation_view(k) for k in keys], dtype=np.int16)
+    is_rot = np.array([_is_rotation(k) for k in keys], dtype=bool)
+    return kf, rot, is_rot
+
+
 def _track_table(keys: list[Key], frames: np.ndarray, empty_track: EmptyTrackPolicy) -> _TrackTable:
     n_frames = frames.shape[0]
     if not keys:
@@ -293,9 +310,7 @@ def _track_table(keys: list[Key], frames: np.ndarray, empty_track: EmptyTrackPol
         values = np.tile(np.array(IDENTITY16, dtype=np.int16), (n_frames, 1))
         return _TrackTable(writes, values, np.zeros(n_frames, dtype=bool), True)
 
-    kf = np.array([k.frame & 0xFFFF for k in keys], dtype=np.int64)
-    rot = np.array([key_rotation_view(k) for k in keys], dtype=np.int16)
-    is_rot = np.array([_is_rotation(k) for k in keys], dtype=bool)
+    kf, rot, is_rot = _key_arrays(keys)
     cur = frames.astype(np.int64)
     n = len(keys)
 

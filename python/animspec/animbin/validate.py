@@ -8,15 +8,21 @@ reads keys[-1], an unknown key type misaligns the rest of the file. Those are er
 files that will not play as authored (sparse keys that step instead of blending, keys past
 the clip's end, translation keys the engine ignores) are warnings.
 
-Every check works on the typed model; none re-reads bytes.
+Every check works on the typed model; none re-reads bytes. The per-key checks run first
+over a track's columns (frames, quaternion values: :mod:`.keys`, read from a packed table
+without decoding it) with C-level builtins (map, min, max), and key by key only in a track
+that has something to report (issue 15: the per-key Python loop was most of a batch
+validation's time).
 """
 
 from __future__ import annotations
 
 import math
-from typing import Iterator
+from operator import add, mul, sub
+from typing import Iterator, Sequence
 
 from ..common.findings import Finding, Severity, capped
+from . import keys as key_columns
 from .model import (
     FP12_ONE,
     LOOPING_FLAG,
@@ -169,7 +175,7 @@ def rotation_frames(track: Track, played: range) -> int:
     An empty track counts as writing nothing (its keys[-1] read is reported on its own)."""
     if not track.keys:
         return 0
-    if all(isinstance(k, RotationKey) for k in track.keys):
+    if key_columns.all_rotation(track.keys):
         return played.stop - played.start  # every span's next key is a ROTATION key
     frames = [k.frame & 0xFFFF for k in track.keys]
     bounds = sorted({played.start, played.stop, *(f for f in frames if played.start < f < played.stop)})
@@ -198,6 +204,9 @@ def _track(track: Track, anim: Animation, where: dict, off_unit: dict[int, float
         )
     translations = 0
     widest_gap = (1, 0)  # (gap in frames, key index where it ends)
+    quiet = _quiet_rotation_track(keys, anim.length) if not off_unit else None
+    if quiet is not None:
+        widest_gap, keys = quiet, ()  # nothing to report key by key
     previous = None
     for k, key in enumerate(keys):
         # The key's location is built only for a finding: most keys have none, and one dict
@@ -248,6 +257,32 @@ def _track(track: Track, anim: Animation, where: dict, off_unit: dict[int, float
         )
 
 
+def _quiet_rotation_track(keys: Sequence, length: int) -> tuple[int, int] | None:
+    """For a track of ROTATION keys with strictly increasing frames all before ``length`` (no
+    per-key finding but the unit check, done apart), the widest gap between keys and the
+    index of the key ending it, as the per-key loop finds them: the first widest gap, or
+    (1, 0) when no gap exceeds one frame. None otherwise: the loop then words each finding."""
+    if not key_columns.all_rotation(keys):
+        return None
+    frames = key_columns.frames(keys)
+    gaps = list(map(sub, frames[1:], frames[:-1]))
+    if (gaps and min(gaps) <= 0) or frames[-1] >= length:  # increasing, so the last is the latest
+        return None
+    widest = max(gaps, default=1)
+    return (widest, gaps.index(widest) + 1) if widest > 1 else (1, 0)
+
+
+def _unit_sums(keys: Sequence) -> list[int]:
+    """w*w + x*x + y*y + z*z of every key (a non-ROTATION key counts as unit, FP12_ONE**2),
+    computed over the track's columns by map: no per-key Python code for a ROTATION track."""
+    if not key_columns.all_rotation(keys):
+        return [key.w * key.w + key.x * key.x + key.y * key.y + key.z * key.z
+                if isinstance(key, RotationKey) else FP12_ONE * FP12_ONE for key in keys]
+    values = key_columns.quaternion_values(keys)
+    squares = list(map(mul, values, values))
+    return list(map(add, map(add, squares[0::4], squares[1::4]), map(add, squares[2::4], squares[3::4])))
+
+
 def _length(sum_of_squares: int) -> float:
     """A quaternion's length, 1.0 = unit, from the sum of its FP12 components' squares."""
     return math.sqrt(sum_of_squares) / FP12_ONE
@@ -286,14 +321,14 @@ def _off_unit_lengths(model: AnimbinFile) -> dict[int, dict[int, dict[int, float
     key further than UNIT_TOLERANCE from unit length. The per-key test is one integer sum
     and a range check (:data:`UNIT_SUMS`): no sqrt, no float, no per-key generator (that was
     most of a batch validation's time, issue 15); the length is computed only for a key
-    reported, with the same formula, so the same keys get the same message."""
+    reported, with the same formula, so the same keys get the same message. The sums of a
+    track come from its columns (:func:`_unit_sums`) and are range-checked by min and max."""
     low, high = UNIT_SUMS
     found: dict[int, dict[int, dict[int, float]]] = {}
     for i, anim in enumerate(model.animations):
         for j, track in enumerate(anim.tracks):
-            sums = [key.w * key.w + key.x * key.x + key.y * key.y + key.z * key.z
-                    if isinstance(key, RotationKey) else FP12_ONE * FP12_ONE for key in track.keys]
-            if all(low <= s <= high for s in sums):
+            sums = _unit_sums(track.keys)
+            if not sums or (low <= min(sums) and max(sums) <= high):
                 continue
             found.setdefault(i, {})[j] = {k: _length(s) for k, s in enumerate(sums) if not low <= s <= high}
     return found

@@ -10,20 +10,11 @@ model that cannot be stored (256 animations, a frame past 65535, a 33-byte name)
 from __future__ import annotations
 
 from ..common.errors import WriteError
-from ..common.fieldwriter import S2, S4, U1, U2, U4, FieldWriter
-from .model import (
-    NAME_FIELD_SIZE,
-    AnimbinFile,
-    Animation,
-    Key,
-    KeyType,
-    Name,
-    RotationKey,
-    Track,
-    TranslationKey,
-    UnknownKey,
-)
-from .parse import MAGIC
+from ..common.fieldwriter import FieldWriter
+from .keys import PackedRotationKeys
+from .layout import ANIMATION, HEADER, KEY_HEAD, MAGIC, MARKER, NAME_FIELD_SIZE, ROTATION_KEY, TRACK, TRANSLATION_KEY
+from .model import AnimbinFile, Animation, Key, KeyType, Name, RotationKey, Track, TranslationKey, UnknownKey
+
 
 class _Out(FieldWriter):
     """Field writer with ANIMBIN's fixed 32-byte name fields."""
@@ -49,8 +40,7 @@ def write_bytes(model: AnimbinFile) -> bytes:
     """The ANIMBIN bytes of ``model``; raises :class:`WriteError` when something does not fit."""
     out = _Out()
     out.buf += MAGIC
-    out.int(U1, model.version, "version")
-    out.count(U1, model.animations, "num_animations")
+    out.record(HEADER, (model.version, model.animations))
     for i, anim in enumerate(model.animations):
         _animation(out, anim, f"animations[{i}]")
     out.buf += bytes(model.trailing)
@@ -59,39 +49,34 @@ def write_bytes(model: AnimbinFile) -> bytes:
 
 def _animation(out: _Out, anim: Animation, at: str) -> None:
     out.name(anim.name, f"{at}.name")
-    out.int(U4, anim.flags, f"{at}.flags")
-    out.int(U2, anim.length, f"{at}.length")
-    out.count(U2, anim.tracks, f"{at}.num_tracks")
-    out.count(U2, anim.markers, f"{at}.num_markers")
+    out.record(ANIMATION, (anim.flags, anim.length, anim.tracks, anim.markers), at)
     for j, track in enumerate(anim.tracks):
         _track(out, track, f"{at}.tracks[{j}]")
     for j, marker in enumerate(anim.markers):
         out.name(marker.name, f"{at}.markers[{j}].name")
-        out.int(U2, marker.frame, f"{at}.markers[{j}].frame")
+        out.record(MARKER, (marker.frame,), f"{at}.markers[{j}]")
 
 
 def _track(out: _Out, track: Track, at: str) -> None:
-    out.int(U1, track.track_type, f"{at}.track_type")
-    out.int(U1, track.joint_id, f"{at}.joint_id")
-    out.count(U2, track.keys, f"{at}.num_keys")
-    for k, key in enumerate(track.keys):
+    out.record(TRACK, (track.track_type, track.joint_id, track.keys), at)
+    keys = track.keys
+    if isinstance(keys, PackedRotationKeys) and keys.records is not None:
+        # Untouched since it was read: the records are the keys' very bytes, checked then.
+        out.buf += keys.records
+        return
+    for k, key in enumerate(keys):
         _key(out, key, f"{at}.keys[{k}]")
 
 
 def _key(out: _Out, key: Key, at: str) -> None:
-    out.int(U2, key.frame, f"{at}.frame")
     if isinstance(key, RotationKey):
-        out.int(U1, KeyType.ROTATION, f"{at}.key_type")
-        for axis in ("w", "x", "y", "z"):
-            out.int(S2, getattr(key, axis), f"{at}.value.{axis}")
+        out.record(ROTATION_KEY, (key.frame, KeyType.ROTATION, key.quaternion), at)
     elif isinstance(key, TranslationKey):
-        out.int(U1, KeyType.TRANSLATION, f"{at}.key_type")
-        for axis in ("x", "y", "z"):
-            out.int(S4, getattr(key, axis), f"{at}.value.{axis}")
+        out.record(TRANSLATION_KEY, (key.frame, KeyType.TRANSLATION, key.vector), at)
     elif isinstance(key, UnknownKey):
         if key.key_type in (KeyType.ROTATION, KeyType.TRANSLATION):
             raise WriteError(f"{at}.key_type", f"{key.key_type} is a known key type; use RotationKey or TranslationKey")
         # No payload: the parser (and the engine) read the next field from the next byte.
-        out.int(U1, key.key_type, f"{at}.key_type")
+        out.record(KEY_HEAD, (key.frame, key.key_type), at)
     else:
         raise WriteError(at, f"{type(key).__name__} is not a key")

@@ -3,35 +3,27 @@
 The generated parser builds one Python object per field (about 30 per quad), so a file of
 a few megabytes of vertices would take minutes and gigabytes. Every MESHBIN array is a run
 of fixed-size records sized by a header count, so numpy reads each in one call, after
-checking that the count's records are really there. Like animbin/fastread.py, this module
-restates ksy/meshbin.ksy's layout (the sequence and the record sizes below) and is held to
-the generated parser by the tests (same model or the same error on every example, every
-truncation and fuzzed inputs); errors are still worded by the generated types
+checking that the count's records are really there. The records and their order come from
+:mod:`.layout` (shared with the writer); this reader is held to the generated parser by
+the tests (same model or the same error on every example, every truncation and fuzzed
+inputs); errors are still worded by the generated types
 (:func:`animspec.kaitai_read.record_error`).
 """
 
 from __future__ import annotations
-
-import struct
 
 import numpy as np
 from kaitaistruct import EndOfStreamError
 
 from ..common.errors import ParseError
 from ..kaitai_read import describe, parse, record_error
+from .layout import BONE, COLOUR, HEADER, MAGIC, QUAD, SKELETON_HEADER, UV, VEC3_S2, VEC3_S4
 from .model import MAX_BONES, Bone, Face, MeshbinFile, Vertex
 
-MAGIC = b"MESHBIN"
-# ksy/meshbin.ksy seq: magic, version u1, mesh_type u1, num_vertices, num_indices, num_faces,
-# num_normals, num_uvs (u4 each), then has_skeleton u1 and num_bones_declared u1 when version > 1.
-_HEADER = struct.Struct("<7sBBIIIII")
-VEC3_S4 = np.dtype([("x", "<i4"), ("y", "<i4"), ("z", "<i4")])
-COLOUR = np.dtype([("r", "u1"), ("g", "u1"), ("b", "u1")])
-QUAD = np.dtype([("i0", "<i2"), ("i1", "<i2"), ("i2", "<i2"), ("i3", "<i2")])
-VEC3_S2 = np.dtype([("x", "<i2"), ("y", "<i2"), ("z", "<i2")])
-UV = np.dtype([("u", "u1"), ("v", "u1")])
-BONE = np.dtype([("parent", "i1"), ("px", "<i4"), ("py", "<i4"), ("pz", "<i4"),
-                 ("w", "<i2"), ("x", "<i2"), ("y", "<i2"), ("z", "<i2")])
+# The tables' numpy dtypes, from the layout's records.
+VEC3_S4_DTYPE, COLOUR_DTYPE, QUAD_DTYPE = VEC3_S4.numpy_dtype(), COLOUR.numpy_dtype(), QUAD.numpy_dtype()
+VEC3_S2_DTYPE, UV_DTYPE, BONE_DTYPE = VEC3_S2.numpy_dtype(), UV.numpy_dtype(), BONE.numpy_dtype()
+_HEAD = len(MAGIC) + HEADER.size
 
 
 def read(data: bytes, path: str | None = None) -> MeshbinFile:
@@ -40,14 +32,15 @@ def read(data: bytes, path: str | None = None) -> MeshbinFile:
     from ..generated.meshbin import Meshbin
 
     size = len(data)
-    header = _HEADER.size + 2 if size > 7 and data[7] > 1 else _HEADER.size
-    if size < header or data[:7] != MAGIC:
+    version_at = len(MAGIC)
+    header = _HEAD + SKELETON_HEADER.size if size > version_at and data[version_at] > 1 else _HEAD
+    if size < header or data[:version_at] != MAGIC:
         parse(Meshbin, data, path)  # raises: the header is what is wrong
         raise AssertionError("the generated parser read a file the bulk reader could not")
-    _, version, mesh_type, nv, ni, nf, nn, nu = _HEADER.unpack_from(data, 0)
+    version, mesh_type, nv, ni, nf, nn, nu = HEADER.struct.unpack_from(data, version_at)
     has_skeleton = num_bones = 0
     if version > 1:
-        has_skeleton, num_bones = data[_HEADER.size], data[_HEADER.size + 1]
+        has_skeleton, num_bones = SKELETON_HEADER.struct.unpack_from(data, _HEAD)
     pos = header
 
     def array(dtype: np.dtype, count: int, name: str, cls: type) -> np.ndarray:
@@ -66,21 +59,21 @@ def read(data: bytes, path: str | None = None) -> MeshbinFile:
         pos += dtype.itemsize
         return tuple(np.frombuffer(data, dtype, 1, pos - dtype.itemsize).tolist()[0])
 
-    vertices = array(VEC3_S4, nv, "vertices", Meshbin.Vec3S4).tolist()
-    colours = array(COLOUR, nv, "vertex_colours", Meshbin.ColourRgb).tolist()
-    vertex_indices = array(QUAD, ni, "vertex_indices", Meshbin.IndexQuad).tolist()
-    normals = array(VEC3_S2, nn, "normals", Meshbin.Vec3S2).tolist()
-    normal_indices = array(QUAD, ni, "normal_indices", Meshbin.IndexQuad).tolist()
-    uvs = array(UV, nu, "uvs", Meshbin.Uv).tolist()
-    uv_indices = array(QUAD, ni, "uv_indices", Meshbin.IndexQuad).tolist()
-    aabb_min = one(VEC3_S2, "aabb_min", Meshbin.Vec3S2)
-    aabb_max = one(VEC3_S2, "aabb_max", Meshbin.Vec3S2)
+    vertices = array(VEC3_S4_DTYPE, nv, "vertices", Meshbin.Vec3S4).tolist()
+    colours = array(COLOUR_DTYPE, nv, "vertex_colours", Meshbin.ColourRgb).tolist()
+    vertex_indices = array(QUAD_DTYPE, ni, "vertex_indices", Meshbin.IndexQuad).tolist()
+    normals = array(VEC3_S2_DTYPE, nn, "normals", Meshbin.Vec3S2).tolist()
+    normal_indices = array(QUAD_DTYPE, ni, "normal_indices", Meshbin.IndexQuad).tolist()
+    uvs = array(UV_DTYPE, nu, "uvs", Meshbin.Uv).tolist()
+    uv_indices = array(QUAD_DTYPE, ni, "uv_indices", Meshbin.IndexQuad).tolist()
+    aabb_min = one(VEC3_S2_DTYPE, "aabb_min", Meshbin.Vec3S2)
+    aabb_max = one(VEC3_S2_DTYPE, "aabb_max", Meshbin.Vec3S2)
     skeleton = version > 1 and has_skeleton != 0
     bones: list[Bone] = []
     vertex_bones: list[int] = []
     if skeleton:
-        rows = array(BONE, min(num_bones, MAX_BONES), "bones", Meshbin.Bone).tolist()
-        bones = [Bone(p, (px, py, pz), (w, x, y, z)) for p, px, py, pz, w, x, y, z in rows]
+        rows = array(BONE_DTYPE, min(num_bones, MAX_BONES), "bones", Meshbin.Bone).tolist()
+        bones = [Bone(parent, position, rotation) for parent, position, rotation in rows]
         if pos + nv > size:
             exc = EndOfStreamError("", nv, size - pos)
             raise ParseError(path, pos, "bone_for_vertex", describe(exc))

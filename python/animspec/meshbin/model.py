@@ -3,8 +3,8 @@
 The model holds raw integers exactly as stored (20.12 positions, FP12 quaternions, int16
 normals and bounding box, uint8 colours and texels) so that writing it back reproduces the
 file byte for byte. Counts are the lengths of the lists, except where the file's header can
-say something else (``declared_faces``, ``declared_bones``). The layout itself is written
-down only in ksy/meshbin.ksy; this module knows nothing about bytes.
+say something else (``declared_faces``, ``declared_bones``). The layout is ksy/meshbin.ksy,
+restated for the bulk reader and the writer in :mod:`.layout`; this module knows nothing about bytes.
 
 :func:`skeleton_from_meshbin` turns the bone table into an :class:`animspec.skeleton.Skeleton`
 for playback (bone i is ANIMBIN joint id i). MESHBIN stores no bone names, so they are made
@@ -18,10 +18,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..fixed_point import FP12_ONE
 from ..skeleton import Skeleton
-
-FP12_ONE = 4096
-"""1.0 in psyqo FixedPoint<12>: raw value / 4096."""
 
 MAX_BONES = 15
 """Bones a skeleton has room for (src/mesh/skeleton/skeleton.hh); the loader reads at most

@@ -12,9 +12,8 @@ from ..generated.meshbin import Meshbin
 from ..common.inputs import read_input
 from ..kaitai_read import parse
 from . import fastread
+from .layout import MAGIC
 from .model import Bone, Face, MeshbinFile, Vertex
-
-MAGIC = b"MESHBIN"
 
 
 def read_bytes(data: bytes, path: str | None = None, *, fast: bool = True) -> MeshbinFile:

@@ -12,47 +12,39 @@ differently. Field names in errors are the spec's.
 from __future__ import annotations
 
 from ..common.errors import WriteError
-from ..common.fieldwriter import S1, S2, S4, U1, U4, FieldWriter
+from ..common.fieldwriter import U1, FieldWriter
+from .layout import BONE, COLOUR, HEADER, MAGIC, QUAD, SKELETON_HEADER, UV, VEC3_S2, VEC3_S4
 from .model import MAX_BONES, MeshbinFile
-from .parse import MAGIC
+
 
 def write_bytes(model: MeshbinFile) -> bytes:
     """The MESHBIN bytes of ``model``; raises :class:`WriteError` when something does not fit."""
     m = model
     out = FieldWriter()
     out.buf += MAGIC
-    out.int(U1, m.version, "version")
-    out.int(U1, m.mesh_type, "mesh_type")
-    out.int(U4, len(m.vertices), "num_vertices")
-    out.int(U4, len(m.faces), "num_indices")
-    out.int(U4, m.num_faces, "num_faces")
-    out.int(U4, len(m.normals), "num_normals")
-    out.int(U4, len(m.uvs), "num_uvs")
+    out.record(HEADER, (m.version, m.mesh_type, len(m.vertices), len(m.faces), m.num_faces, len(m.normals), len(m.uvs)))
     if m.version > 1:
-        out.int(U1, m.has_skeleton, "has_skeleton")
-        out.int(U1, m.num_bones, "num_bones_declared")
+        out.record(SKELETON_HEADER, (m.has_skeleton, m.num_bones))
     _check_skeleton_shape(m)
     for i, v in enumerate(m.vertices):
-        out.ints(S4, v.position, "xyz", f"vertices[{i}]")
+        out.record(VEC3_S4, v.position, f"vertices[{i}]")
     for i, v in enumerate(m.vertices):
-        out.ints(U1, v.colour, "rgb", f"vertex_colours[{i}]")
+        out.record(COLOUR, v.colour, f"vertex_colours[{i}]")
     for i, f in enumerate(m.faces):
-        out.ints(S2, f.vertices, ("i0", "i1", "i2", "i3"), f"vertex_indices[{i}]")
+        out.record(QUAD, f.vertices, f"vertex_indices[{i}]")
     for i, n in enumerate(m.normals):
-        out.ints(S2, n, "xyz", f"normals[{i}]")
+        out.record(VEC3_S2, n, f"normals[{i}]")
     for i, f in enumerate(m.faces):
-        out.ints(S2, f.normals, ("i0", "i1", "i2", "i3"), f"normal_indices[{i}]")
+        out.record(QUAD, f.normals, f"normal_indices[{i}]")
     for i, t in enumerate(m.uvs):
-        out.ints(U1, t, "uv", f"uvs[{i}]")
+        out.record(UV, t, f"uvs[{i}]")
     for i, f in enumerate(m.faces):
-        out.ints(S2, f.uvs, ("i0", "i1", "i2", "i3"), f"uv_indices[{i}]")
-    out.ints(S2, m.aabb_min, "xyz", "aabb_min")
-    out.ints(S2, m.aabb_max, "xyz", "aabb_max")
+        out.record(QUAD, f.uvs, f"uv_indices[{i}]")
+    out.record(VEC3_S2, m.aabb_min, "aabb_min")
+    out.record(VEC3_S2, m.aabb_max, "aabb_max")
     if m.skeleton_present:
         for i, b in enumerate(m.bones):
-            out.int(S1, b.parent, f"bones[{i}].parent")
-            out.ints(S4, b.position, "xyz", f"bones[{i}].position")
-            out.ints(S2, b.rotation, "wxyz", f"bones[{i}].rotation")
+            out.record(BONE, (b.parent, b.position, b.rotation), f"bones[{i}]")
         for i, bone in enumerate(m.vertex_bones):
             out.int(U1, bone, f"bone_for_vertex[{i}]")
     out.buf += bytes(m.trailing)

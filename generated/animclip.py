@@ -50,7 +50,8 @@ class Animclip(KaitaiStruct):
     Source: the ALERT research tools (Tkachov/ALERT, snapshot bc90ed9): dat1lib/types/dat1.py,
     dat1lib/types/autogen.py and dat1lib/types/sections/animclip/autogen.py. No code in ALERT
     branches on the game version for
-    these sections; the same layouts apply to MSMR, MM and RCRA.
+    these sections; the same layouts apply to MSMR, MM and RCRA. The animspec repository's
+    docs/animclip.md explains the format in prose, with the numbered invariants cited here.
     
     .. seealso::
        Source - https://github.com/Tkachov/ALERT/blob/bc90ed9/dat1lib/types/autogen.py
@@ -240,7 +241,7 @@ class Animclip(KaitaiStruct):
 
         @property
         def is_size_consistent(self):
-            """Spec invariant 10, size >= 16*J + 32*T."""
+            """Invariant 11.10 of docs/animclip.md, size >= 16*J + 32*T."""
             if hasattr(self, '_m_is_size_consistent'):
                 return self._m_is_size_consistent
 
@@ -467,7 +468,7 @@ class Animclip(KaitaiStruct):
 
     class BaseStateThing(KaitaiStruct):
         """One 32-byte "thing" after the joint records of Base State. ALERT prints it as 16 u16
-        values in hex and assigns no meaning; the seed (ALERT wiki) says the 16-byte halves
+        values in hex and assigns no meaning; ALERT's wiki says the 16-byte halves
         seem to have the joint-record format (see `half_1`, `half_2`). Status UNKNOWN.
         
         .. seealso::
@@ -510,7 +511,7 @@ class Animclip(KaitaiStruct):
 
         @property
         def half_1(self):
-            """First 16 bytes read as a joint record (the seed's hypothesis). Status UNKNOWN."""
+            """First 16 bytes read as a joint record (the hypothesis of ALERT's wiki). Status UNKNOWN."""
             if hasattr(self, '_m_half_1'):
                 return self._m_half_1
 
@@ -525,7 +526,7 @@ class Animclip(KaitaiStruct):
 
         @property
         def half_2(self):
-            """Last 16 bytes read as a joint record (the seed's hypothesis). Status UNKNOWN."""
+            """Last 16 bytes read as a joint record (the hypothesis of ALERT's wiki). Status UNKNOWN."""
             if hasattr(self, '_m_half_2'):
                 return self._m_half_2
 
@@ -703,7 +704,7 @@ class Animclip(KaitaiStruct):
 
         @property
         def has_dead_markers(self):
-            """True if both "DEAD" markers hold 0xDEAD (spec invariant 8)."""
+            """True if both "DEAD" markers hold 0xDEAD (invariant 11.8 of docs/animclip.md)."""
             if hasattr(self, '_m_has_dead_markers'):
                 return self._m_has_dead_markers
 
@@ -1480,7 +1481,7 @@ class Animclip(KaitaiStruct):
     class JointHashes(KaitaiStruct):
         """Section 0xA3B26640 "Anim Clip Joint Hashes" (ALERT class xA3B26640_Section): K = size/4
         u32 joint-name hashes (CRC32, case-sensitive, not normalised), the same values as the
-        model's joint records; joints are matched to a model purely by hash. Per the seed the
+        model's joint records; joints are matched to a model purely by hash. Per ALERT's wiki the
         last value is 0xFFFFFFFF; ALERT skips 0xFFFFFFFF wherever it occurs and does not
         require it. Always present together with Base State. Status KNOWN.
         
@@ -1908,7 +1909,7 @@ class Animclip(KaitaiStruct):
     class Path(KaitaiStruct):
         """Section 0x3976E44C "Anim Clip Path" (ALERT class x3976E44C_Section), exactly 128 bytes:
         two 4x4 f32 matrices. ALERT reads it as 32 u32 words and comments "two matrixes 4x4
-        (like I + translation vector)"; the seed suggests "starting and ending transforms?".
+        (like I + translation vector)"; ALERT's wiki suggests "starting and ending transforms?".
         Row/column order and where the translation sits are UNKNOWN. Status partly KNOWN.
         
         .. seealso::

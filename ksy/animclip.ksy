@@ -51,7 +51,8 @@ doc: |
   Source: the ALERT research tools (Tkachov/ALERT, snapshot bc90ed9): dat1lib/types/dat1.py,
   dat1lib/types/autogen.py and dat1lib/types/sections/animclip/autogen.py. No code in ALERT
   branches on the game version for
-  these sections; the same layouts apply to MSMR, MM and RCRA.
+  these sections; the same layouts apply to MSMR, MM and RCRA. The animspec repository's
+  docs/animclip.md explains the format in prose, with the numbered invariants cited here.
 doc-ref:
   - https://github.com/Tkachov/ALERT/blob/bc90ed9/dat1lib/types/autogen.py
   - https://github.com/Tkachov/ALERT/blob/bc90ed9/dat1lib/types/dat1.py
@@ -555,7 +556,7 @@ types:
           (strings-block-relative convention). Status KNOWN.
       has_dead_markers:
         value: dead_marker_1 == 0xdead and dead_marker_2 == 0xdead
-        doc: True if both "DEAD" markers hold 0xDEAD (spec invariant 8).
+        doc: True if both "DEAD" markers hold 0xDEAD (invariant 11.8 of docs/animclip.md).
 
   base_state:
     doc: |
@@ -612,7 +613,7 @@ types:
         doc: Number of 32-byte things actually present (T unless the payload is short).
       is_size_consistent:
         value: 16 * num_joints_declared + 32 * num_things_declared <= _io.size
-        doc: Spec invariant 10, size >= 16*J + 32*T.
+        doc: Invariant 11.10 of docs/animclip.md, size >= 16*J + 32*T.
       joints:
         pos: 0
         type: base_state_joint
@@ -700,7 +701,7 @@ types:
   base_state_thing:
     doc: |
       One 32-byte "thing" after the joint records of Base State. ALERT prints it as 16 u16
-      values in hex and assigns no meaning; the seed (ALERT wiki) says the 16-byte halves
+      values in hex and assigns no meaning; ALERT's wiki says the 16-byte halves
       seem to have the joint-record format (see `half_1`, `half_2`). Status UNKNOWN.
     doc-ref: https://github.com/Tkachov/ALERT/blob/bc90ed9/dat1lib/types/sections/animclip/autogen.py
     seq:
@@ -713,17 +714,17 @@ types:
       half_1:
         pos: 0
         type: base_state_joint
-        doc: First 16 bytes read as a joint record (the seed's hypothesis). Status UNKNOWN.
+        doc: First 16 bytes read as a joint record (the hypothesis of ALERT's wiki). Status UNKNOWN.
       half_2:
         pos: 16
         type: base_state_joint
-        doc: Last 16 bytes read as a joint record (the seed's hypothesis). Status UNKNOWN.
+        doc: Last 16 bytes read as a joint record (the hypothesis of ALERT's wiki). Status UNKNOWN.
 
   joint_hashes:
     doc: |
       Section 0xA3B26640 "Anim Clip Joint Hashes" (ALERT class xA3B26640_Section): K = size/4
       u32 joint-name hashes (CRC32, case-sensitive, not normalised), the same values as the
-      model's joint records; joints are matched to a model purely by hash. Per the seed the
+      model's joint records; joints are matched to a model purely by hash. Per ALERT's wiki the
       last value is 0xFFFFFFFF; ALERT skips 0xFFFFFFFF wherever it occurs and does not
       require it. Always present together with Base State. Status KNOWN.
     doc-ref: https://github.com/Tkachov/ALERT/blob/bc90ed9/dat1lib/types/sections/animclip/autogen.py
@@ -757,16 +758,16 @@ types:
     doc: |
       Section 0x3976E44C "Anim Clip Path" (ALERT class x3976E44C_Section), exactly 128 bytes:
       two 4x4 f32 matrices. ALERT reads it as 32 u32 words and comments "two matrixes 4x4
-      (like I + translation vector)"; the seed suggests "starting and ending transforms?".
+      (like I + translation vector)"; ALERT's wiki suggests "starting and ending transforms?".
       Row/column order and where the translation sits are UNKNOWN. Status partly KNOWN.
     doc-ref: https://github.com/Tkachov/ALERT/blob/bc90ed9/dat1lib/types/sections/animclip/autogen.py
     seq:
       - id: start_matrix
         type: matrix_4x4
-        doc: First matrix (offset 0); "starting transform?" per the seed. Status LABELLED.
+        doc: First matrix (offset 0); "starting transform?" per ALERT's wiki. Status LABELLED.
       - id: end_matrix
         type: matrix_4x4
-        doc: Second matrix (offset 64); "ending transform?" per the seed. Status LABELLED.
+        doc: Second matrix (offset 64); "ending transform?" per ALERT's wiki. Status LABELLED.
       - id: trailing
         size-eos: true
         doc: Bytes after offset 128; empty in every recorded file.
@@ -986,7 +987,7 @@ types:
       - id: hashes_raw
         size: 4 * num_elems
         doc: |
-          The n u32 values as raw bytes. ALERT heads this column "hash"; the seed says the
+          The n u32 values as raw bytes. ALERT heads this column "hash"; ALERT's wiki says the
           values are ascending. Status: layout KNOWN, meaning UNKNOWN.
       - id: ndx_raw
         size: num_elems

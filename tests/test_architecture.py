@@ -12,7 +12,9 @@ the animspec module it names. The rules say what the layers are:
 * the format packages (every package with a ``format.py``) do not import each other, except
   through the seams listed in :data:`SEAMS`, each with its reason;
 * no import cycle among modules (module-level imports, ``if TYPE_CHECKING:`` left out);
-* every package folder ships (pyproject.toml's package list).
+* every package folder ships (pyproject.toml's package list);
+* no module imports a name it does not use (package ``__init__``s and the facades in
+  :data:`REEXPORTS` import to re-export).
 
 Each rule is a function from the graph to its violations; the tests at the end plant one
 violation of each rule in a small package of their own and check that the rule reports it.
@@ -47,6 +49,13 @@ SEAMS: dict[tuple[str, str], str] = {
 """(importing format package, imported module) -> why the one format needs the other's
 module. Every other import between format packages is a violation, and a seam no module
 uses any more fails too (the list stays true)."""
+
+
+REEXPORTS: dict[str, str] = {
+    "animspec.animclip.model": "the .animclip model in one import, as before the split into tags, content, layout "
+                               "and views; the tests and older callers import from it",
+}
+"""Modules (besides package ``__init__``s) whose imports are there to be imported from."""
 
 
 @dataclass(frozen=True)
@@ -217,6 +226,37 @@ def unshipped_packages(root: Path, package: str, pyproject: Path) -> list[str]:
             for name in sorted(folders - listed)]
 
 
+def unused_imports(root: Path, package: str, reexports: dict[str, str]) -> list[str]:
+    """Names a module imports and never uses: not as a name, not in a string annotation
+    (``"os.PathLike[str]"``), not in ``__all__``; a line marked ``noqa`` is left alone."""
+    problems = []
+    for name, path in module_names(root, package).items():
+        if path.name == "__init__.py" or name in reexports:
+            continue
+        text = path.read_text(encoding="utf-8")
+        tree = ast.parse(text, str(path))
+        lines = text.splitlines()
+        used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                try:  # a string annotation
+                    used |= {n.id for n in ast.walk(ast.parse(node.value, mode="eval")) if isinstance(n, ast.Name)}
+                except SyntaxError:
+                    pass
+            elif isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+                used |= {e.value for e in getattr(node.value, "elts", []) if isinstance(e, ast.Constant)}
+        for node in ast.walk(tree):
+            if not isinstance(node, (ast.Import, ast.ImportFrom)) or getattr(node, "module", None) == "__future__":
+                continue
+            if any("noqa" in lines[i - 1] for i in range(node.lineno, (node.end_lineno or node.lineno) + 1)):
+                continue
+            for alias in node.names:
+                bound = alias.asname or alias.name.split(".")[0]
+                if bound not in used:
+                    problems.append(f"{name}:{node.lineno} imports {bound} and never uses it")
+    return problems
+
+
 # --- the real package --------------------------------------------------------------------------
 
 GRAPH = import_graph(PACKAGE_DIR, "animspec")
@@ -272,6 +312,11 @@ def test_every_package_ships():
     assert unshipped_packages(PACKAGE_DIR, "animspec", ROOT / "pyproject.toml") == []
 
 
+def test_no_unused_imports():
+    assert unused_imports(PACKAGE_DIR, "animspec", REEXPORTS) == []
+    assert all(m in module_names(PACKAGE_DIR, "animspec") for m in REEXPORTS)
+
+
 # --- each rule can fail: a package with one planted violation of each --------------------------
 
 PLANTED = {
@@ -295,6 +340,10 @@ PLANTED = {
     "other/convert.py": "def go():\n    from ..fmt.model import Model  # planted: format to format, no seam\n",
     "other/seam.py": "from ..fmt.parse import read\n",
     "helpers.py": "from .loop import x  # planted: a cycle\n",
+    "unused.py": (
+        "import os  # used in a string annotation only\nimport sys  # planted: never used\n"
+        "from .loop import y  # noqa: F401  (kept on purpose)\nPATH = 'os.PathLike[str]'\n"
+    ),
     "loop.py": "from . import helpers\n",
 }
 
@@ -357,3 +406,14 @@ def test_a_package_missing_from_pyproject_is_found(planted, tmp_path):
     pyproject = tmp_path / "pyproject.toml"
     pyproject.write_text('[tool.setuptools]\npackages = ["pkg", "pkg.cli", "pkg.common", "pkg.fmt"]\n')
     assert [p.split(":")[0] for p in unshipped_packages(root, "pkg", pyproject)] == ["pkg.other"]
+
+
+def test_a_planted_unused_import_is_found(planted):
+    root, _ = planted
+    problems = unused_imports(root, "pkg", {})
+    assert "pkg.unused:2 imports sys and never uses it" in problems
+    assert not any(p.startswith("pkg.unused:1") or p.startswith("pkg.unused:3") for p in problems)
+    assert "pkg.helpers:1 imports x and never uses it" in problems  # a plain unused import elsewhere
+    assert unused_imports(root, "pkg", {"pkg.helpers": "re-exports", "pkg.unused": "re-exports"}) == [
+        p for p in problems if not p.startswith(("pkg.helpers:", "pkg.unused:"))
+    ]

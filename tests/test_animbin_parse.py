@@ -101,3 +101,17 @@ def test_animation_lookup_by_exact_name(swing_bytes):
     assert m.animation("nod").length == 20
     with pytest.raises(KeyError):
         m.animation("Nod")
+
+
+def test_animation_or_first_picks_as_play_compare_and_plot_do():
+    from animspec.animbin import Animation, AnimbinFile
+    from animspec.common.errors import AnimspecError
+
+    walk, run = Animation(Name.from_str("walk"), 10, []), Animation(Name.from_str("run"), 5, [])
+    model = AnimbinFile([walk, run])
+    assert model.animation_or_first() is walk
+    assert model.animation_or_first("run") is run
+    with pytest.raises(AnimspecError, match=r"no animation named 'jump' \(the file has 'walk', 'run'\)"):
+        model.animation_or_first("jump")
+    with pytest.raises(AnimspecError, match="the file has no animations"):
+        AnimbinFile([]).animation_or_first("walk")

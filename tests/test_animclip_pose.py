@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 from conftest import EXAMPLES
 
 from animspec.animclip import read_file
-from animspec.animclip.pose import base_pose, sample_custom_track
+from animspec.animclip.pose import base_pose, base_pose_report, sample_custom_track
+from animspec.common import jsonfmt
+from animspec.common.errors import AnimspecError
 from animspec.skeleton import Skeleton
 
 
@@ -118,3 +123,51 @@ def test_custom_track_sampling():
     assert sample_custom_track(np.array([2.5]), 30.0, frame=4) == 2.5  # one value: always it
     with pytest.raises(ValueError, match="no values"):
         sample_custom_track(np.array([]), 30.0, frame=0)
+
+
+def test_the_play_report_is_the_pose_and_the_tracks_sampled(walk):
+    report = base_pose_report(walk, seconds=0.5)
+    pose = base_pose(walk)
+    doc = report.to_json()
+    assert doc["clip"] == walk.name and doc["fps"] == walk.fps and doc["seconds"] == 0.5
+    assert len(doc["joints"]) == pose.skeleton.bone_count == len(pose.matched)
+    pelvis = next(j for j in doc["joints"] if j["name"] == "pelvis")
+    assert pelvis["rotation"] == pytest.approx(PELVIS_WXYZ, abs=1e-6)
+    assert pelvis["translation"] == pytest.approx([0.0, 0.0, PELVIS_Z], abs=1e-6)
+    assert doc["custom_tracks"] == {
+        t.name: round(sample_custom_track(t.values, walk.fps, seconds=0.5), 6) for t in walk.custom_tracks
+    }
+    assert len(doc["custom_tracks"]) == len(walk.custom_tracks) > 0
+    lines = report.summary().splitlines()
+    assert lines[0] == f"{walk.name!r}: base pose on {pose.skeleton.bone_count} bone(s), {len(pose.matched)} posed by joint hash"
+    assert not any("not in the skeleton" in line for line in lines)  # no rig given
+    assert len(lines) == 2 + len(walk.custom_tracks)
+
+
+def test_the_play_report_on_a_rig_says_what_did_not_match(walk):
+    rig = Skeleton.flat(3)
+    rig.names = ["pelvis", "spine_01", "not_in_the_clip"]
+    report = base_pose_report(walk, rig)
+    assert report.seconds == 0.0
+    doc = report.to_json()
+    assert doc["unposed_bones"] == [2]
+    assert len(doc["unmatched_clip_joints"]) == len(base_pose(walk).matched) - 2
+    assert report.summary().splitlines()[1] == (
+        f"  {len(doc['unmatched_clip_joints'])} clip joint(s) not in the skeleton, 1 bone(s) not in the clip (rest pose)"
+    )
+
+
+def test_a_custom_track_that_cannot_be_sampled_is_named(walk):
+    with pytest.raises(AnimspecError, match=rf"custom track {walk.custom_tracks[0].name!r}: the clip's fps"):
+        base_pose_report(dataclasses.replace(walk, fps=None), seconds=1.0)
+
+
+def test_play_prints_the_library_report(walk):
+    # The CLI only prints: its output is the report's, byte for byte.
+    names = str(EXAMPLES / "joint_names.txt")
+    for extra, expected in (([], base_pose_report(walk, seconds=0.5).summary() + "\n"),
+                            (["--json"], jsonfmt.dumps(base_pose_report(walk, seconds=0.5).to_json()) + "\n")):
+        r = subprocess.run([sys.executable, "-m", "animspec", "play", str(EXAMPLES / "walk.animclip"), "--seconds", "0.5",
+                            "--joint-names", names, *extra], capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, r.stderr
+        assert r.stdout == expected

@@ -70,6 +70,17 @@ def test_an_animbin_error_still_loads_the_generated_parser_to_name_the_field(tmp
     assert not any(m.startswith(("animspec.animclip", "animspec.meshbin", "multiprocessing")) for m in modules)
 
 
+@pytest.mark.parametrize("name", ["walk.animclip", "walk_lz4.animclip", "wave.performanceclip", "pendulum.meshbin"])
+def test_a_valid_file_of_any_format_loads_no_generated_parser(name):
+    # Detection tries ANIMBIN, then MESHBIN, then .animclip: detecting is a magic compare,
+    # and a valid file is read by its bulk reader, so no debug-mode parser is imported
+    # (only each package's adapt.py imports one, on the error path).
+    status, modules = modules_after("validate", str(EXAMPLES / name))
+    assert status == 0
+    assert f"animspec.{'meshbin' if name.endswith('.meshbin') else 'animclip'}.validate" in modules
+    assert sorted(m for m in modules if m.startswith("animspec.generated")) == []
+
+
 def test_a_folder_of_several_files_uses_the_pool(tmp_path):
     for name in ("a", "b", "c"):
         (tmp_path / f"{name}.animbin").write_bytes((EXAMPLES / "swing.animbin").read_bytes())

@@ -103,6 +103,12 @@ MODULES: dict[str, dict] = {
                  "_read_record"],
     },
     "common/jsonfmt.py": {"tests": ["tests/test_jsonfmt.py", "tests/test_cli.py"]},
+    # Mapped (issue 13), not yet run: the tests that call every function of each module in
+    # process (a call trace of each test file; subprocess runs would not see a mutant).
+    "quaternion.py": {"tests": ["tests/test_quaternion.py", "tests/test_skeleton.py", "tests/test_gltf_sampling.py"]},
+    "dumps.py": {"tests": ["tests/test_dumps_library.py", "tests/test_cli.py"]},
+    "convert.py": {"tests": ["tests/test_convert_library.py", "tests/test_gltf_rig_space.py", "tests/test_batch.py",
+                             "tests/test_gltf_animclip.py"]},
 }
 
 # Survivors that are equivalent mutants: (module, stripped source line, mutation) -> why.

@@ -9,8 +9,9 @@ key_type bytes with one slice and keeps the records as they are
 did the tables before, but its import alone cost a one-file ``animspec validate`` more than
 the whole read).
 
-The layout comes from :mod:`.layout`, shared with the writer. The generated parser stays
-the reference and still words every error (:func:`read`); the tests hold both to the same
+The layout comes from :mod:`.layout`, shared with the writer. The generated parser
+(:mod:`.adapt`, imported on the error path only) stays the reference and still words every
+error (:func:`read`); the tests hold both to the same
 model or the same error on every example and on property-based inputs.
 """
 
@@ -47,12 +48,11 @@ def _name(field: bytes) -> Name:
 
 def _record_error(record: str, data: bytes, pos: int, field: str, path: str | None) -> Exception:
     """The ParseError of a record cut short, worded by its generated type (``record``, a
-    class of the generated Animbin). Imported here, on the error path only: a valid file
-    never loads the debug-mode parser (issue 15)."""
-    from ..generated.animbin import Animbin
-    from ..kaitai_read import record_error
+    class of the generated Animbin) through :mod:`.adapt`, imported here, on the error path
+    only: a valid file never loads the debug-mode parser (issue 15)."""
+    from . import adapt
 
-    return record_error(getattr(Animbin, record), data, pos, field, path)
+    return adapt.cut_record_error(record, data, pos, field, path)
 
 
 def read(data: bytes, path: str | None = None) -> AnimbinFile:
@@ -69,11 +69,9 @@ def read(data: bytes, path: str | None = None) -> AnimbinFile:
     data = bytes(data)
     size = len(data)
     if size < FILE_HEADER_SIZE or data[: len(MAGIC)] != MAGIC:
-        from ..generated.animbin import Animbin
-        from ..kaitai_read import parse
+        from . import adapt
 
-        parse(Animbin, data, path)  # raises: the header is what is wrong
-        raise AssertionError("the generated parser read a file the bulk reader could not")
+        adapt.raise_header_error(data, path)  # the header is what is wrong
     version, num_animations = data[len(MAGIC)], data[len(MAGIC) + 1]
     rotation, translation = int(KeyType.ROTATION), int(KeyType.TRANSLATION)
     animation_fields, track_head, marker_frame = ANIMATION.struct.unpack_from, TRACK.struct.unpack_from, MARKER.struct.unpack_from

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Union
 
+from ..common.errors import AnimspecError
 from ..fixed_point import FP12_ONE  # noqa: F401  (1.0 in FixedPoint<12>; named here for callers)
 from .layout import NAME_FIELD_SIZE
 
@@ -183,3 +184,17 @@ class AnimbinFile:
             if anim.name.text == wanted:
                 return anim
         raise KeyError(name)
+
+    def animation_or_first(self, name: str | None = None) -> Animation:
+        """The animation called ``name``, or the first one when no name is given (what
+        ``play``, ``compare --anim`` and ``plot`` work on); AnimspecError when there is none,
+        naming the animations the file has."""
+        if not self.animations:
+            raise AnimspecError("the file has no animations")
+        if name is None:
+            return self.animations[0]
+        try:
+            return self.animation(name)
+        except KeyError:
+            names = ", ".join(repr(str(a.name)) for a in self.animations)
+            raise AnimspecError(f"no animation named {name!r} (the file has {names})") from None

@@ -12,9 +12,11 @@ LABELLED, Built +0x0C).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
+from ..common.errors import AnimspecError
 from ..common.hashes import crc32
 from ..quaternion import xyzw_to_wxyz
 from ..skeleton import Skeleton, forward_kinematics, world_positions
@@ -90,3 +92,66 @@ def sample_custom_track(values: np.ndarray, fps: float, *, seconds: float | None
     high = min(low + 1, values.size - 1)
     t = position - low
     return float(values[low] * (1 - t) + values[high] * t)
+
+
+@dataclass
+class BasePoseReport:
+    """What ``animspec play`` shows of an .animclip: its base pose (on a rig, or on one root
+    per clip joint) and each custom track's value at a time, as JSON or as a summary."""
+
+    clip: str | None
+    seconds: float
+    fps: float | None
+    pose: BasePose
+    custom_tracks: dict[str, float]
+    """Track name (or its hash, 8 hex digits, when the name is unknown) -> value at ``seconds``."""
+    on_rig: bool
+    """Posed on a given skeleton (so clip joints and bones may be left unmatched)."""
+
+    def to_json(self) -> dict[str, Any]:
+        pose = self.pose
+        return {
+            "clip": self.clip,
+            "seconds": self.seconds,
+            "fps": self.fps,
+            "joints": [
+                {
+                    "bone": b,
+                    "name": pose.skeleton.names[b],
+                    "rotation": [round(float(v), 6) for v in pose.rotations[b]],
+                    "translation": [round(float(v), 6) for v in pose.translations[b]],
+                    "position": [round(float(v), 6) for v in pose.positions[b]],
+                }
+                for b in range(pose.skeleton.bone_count)
+            ],
+            "custom_tracks": {k: round(v, 6) for k, v in self.custom_tracks.items()},
+            "unmatched_clip_joints": pose.clip_only,
+            "unposed_bones": pose.skeleton_only,
+        }
+
+    def summary(self) -> str:
+        pose = self.pose
+        lines = [f"{self.clip!r}: base pose on {pose.skeleton.bone_count} bone(s), {len(pose.matched)} posed by joint hash"]
+        if self.on_rig:
+            lines.append(f"  {len(pose.clip_only)} clip joint(s) not in the skeleton, "
+                         f"{len(pose.skeleton_only)} bone(s) not in the clip (rest pose)")
+        spread = np.ptp(pose.positions, axis=0) if pose.skeleton.bone_count else np.zeros(3)
+        lines.append(f"  posed extent: {spread[0]:.3f} x {spread[1]:.3f} x {spread[2]:.3f}")
+        lines += [f"  custom track {name!r} at {self.seconds:g} s: {value:.6g}" for name, value in self.custom_tracks.items()]
+        return "\n".join(lines)
+
+
+def base_pose_report(
+    clip: ClipView, skeleton: Skeleton | None = None, *, seconds: float | None = None
+) -> BasePoseReport:
+    """The clip's base pose on ``skeleton`` (see :func:`base_pose`) and its custom tracks
+    sampled at ``seconds`` (default 0). A track that cannot be sampled (no values, no usable
+    fps) raises AnimspecError naming it."""
+    seconds = seconds or 0.0
+    tracks = {}
+    for track in clip.custom_tracks:
+        try:
+            tracks[track.name or f"{track.hash:08X}"] = sample_custom_track(track.values, clip.fps or 0.0, seconds=seconds)
+        except ValueError as exc:
+            raise AnimspecError(f"custom track {track.name!r}: {exc}") from None
+    return BasePoseReport(clip.name, seconds, clip.fps, base_pose(clip, skeleton), tracks, skeleton is not None)

@@ -6,9 +6,8 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from typing import Any, TextIO
+from typing import TextIO
 
-from ..common.errors import AnimspecError
 from ..common.output import descriptor
 
 
@@ -75,19 +74,6 @@ FORCE_HELP = "replace OUT if it is an existing file (never an input); atomically
 def report_stream(output: str) -> TextIO:
     """Where a writing command prints its report: stderr when its data goes to stdout (-o -)."""
     return sys.stderr if descriptor(output) == 1 else sys.stdout
-
-
-def pick_animation(model: Any, name: str | None) -> Any:
-    """The ANIMBIN animation called ``name`` (the first one when not given)."""
-    if not model.animations:
-        raise AnimspecError("the file has no animations")
-    if name is None:
-        return model.animations[0]
-    try:
-        return model.animation(name)
-    except KeyError:
-        names = ", ".join(repr(str(a.name)) for a in model.animations)
-        raise AnimspecError(f"no animation named {name!r} (the file has {names})") from None
 
 
 def stdout_json(text: str) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 from ..common import jsonfmt
 from ..common.status import EXIT_OK
 from .common import (
-    FORCE_HELP, OUTPUT_HELP, deltas, pick_animation, positive, region, report_stream, stdout_json, vsync_step,
+    FORCE_HELP, OUTPUT_HELP, deltas, positive, region, report_stream, stdout_json, vsync_step,
 )
 from ..common.errors import AnimspecError
 from ..formats import load
@@ -89,7 +89,7 @@ def _play(args: argparse.Namespace) -> int:
         raise AnimspecError(f"{args.file}: nothing to play in {fmt.description}")
     from ..animbin.poses import poses
 
-    animation = pick_animation(model, args.anim)
+    animation = model.animation_or_first(args.anim)
     result = poses(
         animation, mode=args.mode, region=args.region, seconds=args.seconds,
         step=args.step, deltas=args.deltas, skeleton=_skeleton(args),
@@ -102,55 +102,19 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _play_animclip(args: argparse.Namespace, model: Any) -> int:
-    from ..animclip.pose import base_pose, sample_custom_track
+    from ..animclip.pose import base_pose_report
 
     names = read_names_file(args.joint_names) if args.joint_names else None
-    clip = model.clip(names)
     skeleton = None
     if args.skeleton:
         from ..rigs import load_skeleton
 
         skeleton = load_skeleton(args.skeleton)
-    pose = base_pose(clip, skeleton)
-    seconds = args.seconds or 0.0
-    tracks = {}
-    for track in clip.custom_tracks:
-        try:
-            tracks[track.name or f"{track.hash:08X}"] = sample_custom_track(track.values, clip.fps or 0.0, seconds=seconds)
-        except ValueError as exc:
-            raise AnimspecError(f"custom track {track.name!r}: {exc}") from None
-    doc = {
-        "clip": clip.name,
-        "seconds": seconds,
-        "fps": clip.fps,
-        "joints": [
-            {
-                "bone": b,
-                "name": pose.skeleton.names[b],
-                "rotation": [round(float(v), 6) for v in pose.rotations[b]],
-                "translation": [round(float(v), 6) for v in pose.translations[b]],
-                "position": [round(float(v), 6) for v in pose.positions[b]],
-            }
-            for b in range(pose.skeleton.bone_count)
-        ],
-        "custom_tracks": {k: round(v, 6) for k, v in tracks.items()},
-        "unmatched_clip_joints": pose.clip_only,
-        "unposed_bones": pose.skeleton_only,
-    }
+    report = base_pose_report(model.clip(names), skeleton, seconds=args.seconds)
     if args.json:
-        stdout_json(jsonfmt.dumps(doc))
-        return EXIT_OK
-    print(f"{clip.name!r}: base pose on {pose.skeleton.bone_count} bone(s), "
-          f"{len(pose.matched)} posed by joint hash")
-    if skeleton is not None:
-        print(f"  {len(pose.clip_only)} clip joint(s) not in the skeleton, "
-              f"{len(pose.skeleton_only)} bone(s) not in the clip (rest pose)")
-    import numpy as np
-
-    spread = np.ptp(pose.positions, axis=0) if pose.skeleton.bone_count else np.zeros(3)
-    print(f"  posed extent: {spread[0]:.3f} x {spread[1]:.3f} x {spread[2]:.3f}")
-    for name, value in tracks.items():
-        print(f"  custom track {name!r} at {seconds:g} s: {value:.6g}")
+        stdout_json(jsonfmt.dumps(report.to_json()))
+    else:
+        print(report.summary())
     return EXIT_OK
 
 
@@ -158,7 +122,7 @@ def _compare(args: argparse.Namespace) -> int:
     from ..animbin.compare import compare
 
     model = _animbin(args.file)
-    animations = [pick_animation(model, args.anim)] if args.anim else model.animations
+    animations = [model.animation_or_first(args.anim)] if args.anim else model.animations
     reports = [compare(a, region=args.region, authored=args.authored, seconds=args.seconds) for a in animations]
     if args.json:
         stdout_json(jsonfmt.dumps([r.to_json() for r in reports]))
@@ -172,7 +136,7 @@ def _plot(args: argparse.Namespace) -> int:
 
     check_output(args.output, force=args.force, inputs=[args.file])
     model = _animbin(args.file)
-    png = plot_png(pick_animation(model, args.anim), region=args.region, seconds=args.seconds)
+    png = plot_png(model.animation_or_first(args.anim), region=args.region, seconds=args.seconds)
     write_output(args.output, png, force=args.force, inputs=[args.file])
     print(f"{args.output}: {len(png)} bytes", file=report_stream(args.output))
     return EXIT_OK

@@ -68,7 +68,6 @@ from ..common.errors import AnimspecError
 from ..common.findings import Finding
 from ..quaternion import IDENTITY, angle_between, continuity_signs
 from .axes import rotations_to_ps1, vectors_to_ps1
-from .document import GltfError
 from .keyfit import ReduceRule, fit_track, reduce_advice
 from .rig import GltfSource, Rig, load_gltf, node_name, read_rig
 from .sampling import Channels, animation_span, local_rotations, local_translations, sample_channels

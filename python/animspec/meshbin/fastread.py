@@ -6,8 +6,8 @@ of fixed-size records sized by a header count, so numpy reads each in one call, 
 checking that the count's records are really there. The records and their order come from
 :mod:`.layout` (shared with the writer); this reader is held to the generated parser by
 the tests (same model or the same error on every example, every truncation and fuzzed
-inputs); errors are still worded by the generated types
-(:func:`animspec.kaitai_read.record_error`).
+inputs); errors are still worded by the generated types, through :mod:`.adapt`, imported
+on the error path only: a valid file never loads the debug-mode parser (issue 15).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import numpy as np
 from kaitaistruct import EndOfStreamError
 
 from ..common.errors import ParseError
-from ..kaitai_read import describe, parse, record_error
+from ..kaitai_read import describe
 from .layout import BONE, COLOUR, HEADER, MAGIC, QUAD, SKELETON_HEADER, UV, VEC3_S2, VEC3_S4
 from .model import MAX_BONES, Bone, Face, MeshbinFile, Vertex
 
@@ -29,50 +29,55 @@ _HEAD = len(MAGIC) + HEADER.size
 def read(data: bytes, path: str | None = None) -> MeshbinFile:
     """The model of a MESHBIN file, or the ParseError the generated parser would raise; time
     and memory proportional to the bytes really there, whatever the counts say."""
-    from ..generated.meshbin import Meshbin
-
     size = len(data)
     version_at = len(MAGIC)
     header = _HEAD + SKELETON_HEADER.size if size > version_at and data[version_at] > 1 else _HEAD
     if size < header or data[:version_at] != MAGIC:
-        parse(Meshbin, data, path)  # raises: the header is what is wrong
-        raise AssertionError("the generated parser read a file the bulk reader could not")
+        from . import adapt
+
+        adapt.raise_header_error(data, path)  # the header is what is wrong
     version, mesh_type, nv, ni, nf, nn, nu = HEADER.struct.unpack_from(data, version_at)
     has_skeleton = num_bones = 0
     if version > 1:
         has_skeleton, num_bones = SKELETON_HEADER.struct.unpack_from(data, _HEAD)
     pos = header
 
-    def array(dtype: np.dtype, count: int, name: str, cls: type) -> np.ndarray:
+    def cut_short(record: str, at: int, name: str) -> Exception:
+        # record: the generated type that words the error (imported on this path only).
+        from . import adapt
+
+        return adapt.cut_record_error(record, data, at, name, path)
+
+    def array(dtype: np.dtype, count: int, name: str, record: str) -> np.ndarray:
         nonlocal pos
         if pos + count * dtype.itemsize > size:
             k = (size - pos) // dtype.itemsize  # the first record cut short
-            raise record_error(cls, data, pos + k * dtype.itemsize, f"{name}[{k}]" if name else "", path)
+            raise cut_short(record, pos + k * dtype.itemsize, f"{name}[{k}]" if name else "")
         out = np.frombuffer(data, dtype, count, pos)
         pos += count * dtype.itemsize
         return out
 
-    def one(dtype: np.dtype, name: str, cls: type) -> tuple:
+    def one(dtype: np.dtype, name: str, record: str) -> tuple:
         nonlocal pos
         if pos + dtype.itemsize > size:
-            raise record_error(cls, data, pos, name, path)
+            raise cut_short(record, pos, name)
         pos += dtype.itemsize
         return tuple(np.frombuffer(data, dtype, 1, pos - dtype.itemsize).tolist()[0])
 
-    vertices = array(VEC3_S4_DTYPE, nv, "vertices", Meshbin.Vec3S4).tolist()
-    colours = array(COLOUR_DTYPE, nv, "vertex_colours", Meshbin.ColourRgb).tolist()
-    vertex_indices = array(QUAD_DTYPE, ni, "vertex_indices", Meshbin.IndexQuad).tolist()
-    normals = array(VEC3_S2_DTYPE, nn, "normals", Meshbin.Vec3S2).tolist()
-    normal_indices = array(QUAD_DTYPE, ni, "normal_indices", Meshbin.IndexQuad).tolist()
-    uvs = array(UV_DTYPE, nu, "uvs", Meshbin.Uv).tolist()
-    uv_indices = array(QUAD_DTYPE, ni, "uv_indices", Meshbin.IndexQuad).tolist()
-    aabb_min = one(VEC3_S2_DTYPE, "aabb_min", Meshbin.Vec3S2)
-    aabb_max = one(VEC3_S2_DTYPE, "aabb_max", Meshbin.Vec3S2)
+    vertices = array(VEC3_S4_DTYPE, nv, "vertices", "Vec3S4").tolist()
+    colours = array(COLOUR_DTYPE, nv, "vertex_colours", "ColourRgb").tolist()
+    vertex_indices = array(QUAD_DTYPE, ni, "vertex_indices", "IndexQuad").tolist()
+    normals = array(VEC3_S2_DTYPE, nn, "normals", "Vec3S2").tolist()
+    normal_indices = array(QUAD_DTYPE, ni, "normal_indices", "IndexQuad").tolist()
+    uvs = array(UV_DTYPE, nu, "uvs", "Uv").tolist()
+    uv_indices = array(QUAD_DTYPE, ni, "uv_indices", "IndexQuad").tolist()
+    aabb_min = one(VEC3_S2_DTYPE, "aabb_min", "Vec3S2")
+    aabb_max = one(VEC3_S2_DTYPE, "aabb_max", "Vec3S2")
     skeleton = version > 1 and has_skeleton != 0
     bones: list[Bone] = []
     vertex_bones: list[int] = []
     if skeleton:
-        rows = array(BONE_DTYPE, min(num_bones, MAX_BONES), "bones", Meshbin.Bone).tolist()
+        rows = array(BONE_DTYPE, min(num_bones, MAX_BONES), "bones", "Bone").tolist()
         bones = [Bone(parent, position, rotation) for parent, position, rotation in rows]
         if pos + nv > size:
             exc = EndOfStreamError("", nv, size - pos)

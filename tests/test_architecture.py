@@ -7,6 +7,8 @@ the animspec module it names. The rules say what the layers are:
 * only a format package's ``adapt.py`` imports the generated parsers (animspec.generated),
   and nothing imports an ``adapt`` module at module level, so detecting a file's format or
   reading a valid file never loads a debug-mode parser;
+* the package is layered (:data:`LAYERS`, the README's Architecture section): a module imports
+  only modules of its own layer or of the layers under it, and every module has a layer;
 * the command line (animspec.cli) is the top: nothing in the library imports it;
 * animspec.common is the bottom: it imports nothing of animspec outside itself;
 * the format packages (every package with a ``format.py``) do not import each other, except
@@ -49,6 +51,20 @@ SEAMS: dict[tuple[str, str], str] = {
 """(importing format package, imported module) -> why the one format needs the other's
 module. Every other import between format packages is a violation, and a seam no module
 uses any more fails too (the list stays true)."""
+
+
+LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    ("building blocks", ("animspec", "animspec.common")),
+    ("core", ("animspec.fixed_point", "animspec.quaternion", "animspec.skeleton", "animspec.kaitai_read",
+              "animspec.formats", "animspec.generated")),
+    ("formats", ("animspec.animbin", "animspec.meshbin", "animspec.animclip")),
+    ("glTF", ("animspec.gltf",)),
+    ("library entry points", ("animspec.rigs", "animspec.batch", "animspec.convert", "animspec.dumps")),
+    ("command line", ("animspec.cli", "animspec.__main__")),
+]
+"""The layers, bottom up, as the README's Architecture section names them. A name stands for
+the module and everything under it, except the root package ``animspec``, which stands for
+itself only (it holds ``__version__``)."""
 
 
 REEXPORTS: dict[str, str] = {
@@ -157,6 +173,25 @@ def cli_imported_by_the_library(graph: list[Import]) -> list[str]:
 def common_imports_above_itself(graph: list[Import]) -> list[str]:
     return [f"{e}: animspec.common is the bottom layer and imports only itself"
             for e in graph if _within(e.importer, COMMON) and not _within(e.imported, COMMON)]
+
+
+def layer_of(module: str, layers: list[tuple[str, tuple[str, ...]]]) -> int | None:
+    for index, (_, members) in enumerate(layers):
+        if any(module == m or (m != "animspec" and _within(module, m)) for m in members):
+            return index
+    return None
+
+
+def imports_against_the_layers(graph: list[Import], layers: list[tuple[str, tuple[str, ...]]]) -> list[str]:
+    problems = []
+    for e in graph:
+        mine, theirs = layer_of(e.importer, layers), layer_of(e.imported, layers)
+        if mine is None or theirs is None:
+            orphan = e.importer if mine is None else e.imported
+            problems.append(f"{e}: {orphan} belongs to no layer (add it to LAYERS and to the README)")
+        elif theirs > mine:
+            problems.append(f"{e}: the {layers[mine][0]} layer imports the {layers[theirs][0]} layer above it")
+    return problems
 
 
 def format_packages(root: Path, package: str) -> list[str]:
@@ -290,6 +325,12 @@ def test_adapters_are_imported_only_where_they_are_needed():
     assert adapters_imported_at_module_level(GRAPH) == []
 
 
+def test_every_import_goes_down_the_layers():
+    assert imports_against_the_layers(GRAPH, LAYERS) == []
+    placed = {m for m in module_names(PACKAGE_DIR, "animspec") if layer_of(m, LAYERS) is not None}
+    assert placed == set(module_names(PACKAGE_DIR, "animspec"))
+
+
 def test_nothing_in_the_library_imports_the_command_line():
     assert cli_imported_by_the_library(GRAPH) == []
 
@@ -417,3 +458,19 @@ def test_a_planted_unused_import_is_found(planted):
     assert unused_imports(root, "pkg", {"pkg.helpers": "re-exports", "pkg.unused": "re-exports"}) == [
         p for p in problems if not p.startswith(("pkg.helpers:", "pkg.unused:"))
     ]
+
+
+def test_an_import_up_the_layers_and_a_module_without_a_layer_are_found():
+    graph = [
+        Import("animspec.gltf.rig", "animspec.animbin.model", 1, False, False),  # down: fine
+        Import("animspec.animbin.validate", "animspec.gltf.axes", 2, True, False),  # up, in a function
+        Import("animspec.common.errors", "animspec", 3, False, False),  # the root: bottom layer
+        Import("animspec.common.errors", "animspec.formats", 4, False, False),  # up
+        Import("animspec.newthing", "animspec.common.errors", 5, False, False),  # no layer
+    ]
+    problems = imports_against_the_layers(graph, LAYERS)
+    assert [p.split(" imports ")[0] for p in problems] == [
+        "animspec.animbin.validate:2", "animspec.common.errors:4", "animspec.newthing:5",
+    ]
+    assert "the formats layer imports the glTF layer above it" in problems[0]
+    assert "belongs to no layer" in problems[2]

@@ -9,20 +9,20 @@ the converter is tested against a glTF its own writer did not make.
 pendulum_rig.glb
     The glTF counterpart of examples/pendulum.meshbin and swing.animbin: a skin of four
     joints root -> upper -> lower -> tip, each BONE metres from its parent along its local
-    +Y. pendulum.meshbin has the chain along +Y of the console's model space, which is the
-    engine exporter's space (Blender's Z-up armature space through diag(1, -1, -1)); in a
-    Y-up glTF world that direction is +Z. So the root's rest rotation is +90 degrees about X
-    (the inverse of the converter's glTF -> console axis change, animspec.gltf.axes), the
-    ANIMBIN root comes out near the identity, and the chain lies along the glTF's +Z. One
-    box per bone, rigidly skinned, makes it visible.
+    +Z. pendulum.meshbin has the chain hanging along +Z of the console's model space, which
+    is the engine exporter's space (Blender's Z-up armature space through diag(1, -1, -1),
+    so +Z is down); in a Y-up glTF world that direction is -Y. So the root's rest rotation
+    is +90 degrees about X (the inverse of the converter's glTF -> console axis change,
+    animspec.gltf.axes), the ANIMBIN root comes out near the identity, and the chain hangs
+    along the glTF's -Y. One box per bone, rigidly skinned, makes it visible.
 
-    "swing": every joint swings about its local Z (amplitude 20 + 10 j degrees, phase lag
+    "swing": every joint swings about its local X (amplitude 20 + 10 j degrees, phase lag
     0.35 j radians), one period in 30 NTSC vsyncs (30 / 59.94 s), LINEAR keys every 2 frames
     (period/15) on frames 0..28 and one on frame 29, the last frame of the loop: the engine's
     exporter bakes an action's frames start..end inclusive, so a 30-frame loop is authored
     on frames 0..29. Markers "left" (frame 7) and "right" (frame 22) in the animation's extras.
-    "nod": 0.4 s; the tip nods about X through a CUBICSPLINE curve (0, 30, 0 degrees with
-    zero tangents) and the lower joint flips between two poses through a STEP curve.
+    "nod": 0.4 s; the tip nods about Y through a CUBICSPLINE curve (0, 30, 0 degrees with
+    zero tangents) and the lower joint flips between two poses about X through a STEP curve.
 
 biped_rig.glb
     The rig examples/walk.animclip was made for (the README's ``.animclip -> glTF``
@@ -170,25 +170,27 @@ def pendulum_rig() -> bytes:
     for j, name in enumerate(NAMES):
         gltf.nodes.append(Node(
             name=name,
-            translation=[0.0, BONE if j else 0.0, 0.0],
+            translation=[0.0, 0.0, BONE if j else 0.0],
             rotation=list(_rest(j)),
             children=[j + 1] if j + 1 < len(NAMES) else [],
         ))
 
-    # Bind pose: joint j at (0, 0, j * BONE), every world rotation +90 degrees about X,
+    # Bind pose: joint j at (0, -j * BONE, 0), every world rotation +90 degrees about X,
     # (x, y, z) -> (x, -z, y); each inverse bind matrix undoes that rotation, then brings
-    # the joint to the origin: (x, y, z) -> (x, z, -y) - (0, j * BONE, 0).
+    # the joint to the origin: (x, y, z) -> (x, z, -y) - (0, 0, j * BONE).
     ibms, positions, joints, indices = [], [], [], []
     for j in range(len(NAMES)):
         z = j * BONE
         # column-major 4x4: columns x, y, z, translation
-        ibms.append((1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, 0, -z, 0, 1))
+        ibms.append((1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, 0, 0, -z, 1))
         half = 0.04 if j < 3 else 0.12
         near, far = z, z + (BONE if j < 3 else 2 * half)
         base = len(positions)
         for sz in (near, far):
             for sx, sy in ((-half, half), (half, half), (half, -half), (-half, -half)):
-                positions.append((sx, sy, sz))
+                # The box laid out along the joint's local +Z, turned into the world as the
+                # bind pose turns it (a rotation keeps the faces' winding outward).
+                positions.append((sx, -sz, sy))
                 joints.append((j, 0, 0, 0))
         indices += _box_triangles(base)
     _skinned_mesh(gltf, blob, "pendulum", positions, joints, indices, [0, 1, 2, 3], 0, ibms)
@@ -199,7 +201,7 @@ def pendulum_rig() -> bytes:
     times = [SWING_PERIOD * k / 15 for k in range(15)] + [SWING_PERIOD * 29 / 30]
     for j in range(len(NAMES)):
         amplitude, lag = 20.0 + 10.0 * j, 0.35 * j
-        values = [multiply(_rest(j), axis_angle((0.0, 0.0, 1.0), amplitude * math.sin(2 * math.pi * t / SWING_PERIOD - lag)))
+        values = [multiply(_rest(j), axis_angle((1.0, 0.0, 0.0), amplitude * math.sin(2 * math.pi * t / SWING_PERIOD - lag)))
                   for t in times]
         _channel(blob, swing, j, times, values, ANIM_LINEAR)
 
@@ -207,9 +209,9 @@ def pendulum_rig() -> bytes:
     zero = (0.0, 0.0, 0.0, 0.0)
     cubic = []
     for degrees in (0.0, 30.0, 0.0):  # in-tangent, value, out-tangent per key
-        cubic += [zero, axis_angle((1.0, 0.0, 0.0), degrees), zero]
+        cubic += [zero, axis_angle((0.0, 1.0, 0.0), degrees), zero]
     _channel(blob, nod, 3, [0.0, 0.2, 0.4], cubic, ANIM_CUBICSPLINE)
-    _channel(blob, nod, 2, [0.0, 0.2], [axis_angle((0.0, 0.0, 1.0), 0.0), axis_angle((0.0, 0.0, 1.0), -15.0)], ANIM_STEP)
+    _channel(blob, nod, 2, [0.0, 0.2], [axis_angle((1.0, 0.0, 0.0), 0.0), axis_angle((1.0, 0.0, 0.0), -15.0)], ANIM_STEP)
     gltf.animations += [swing, nod]
 
     blob.data += bytes(-len(blob.data) % 4)

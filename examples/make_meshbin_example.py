@@ -5,11 +5,12 @@ committed file equals what this script makes.
 
 pendulum.meshbin
     The skeleton that examples/swing.animbin animates (ANIMBIN joints 0..3): a four-bone
-    chain root -> upper -> lower -> tip hanging from the origin. PS1 space is Y-down, so
-    "below" is +Y: each child sits 64 units (raw 20.12 values, the units the vertices use;
+    chain root -> upper -> lower -> tip hanging from the origin. The console's model space
+    is the engine exporter's: Blender's Z-up armature space through diag(1, -1, -1), so
+    "below" is +Z: each child sits 64 units (raw 20.12 values, the units the vertices use;
     obj-to-meshbin.py puts 128 of them in a Blender metre) below its parent, with identity
     rest rotations. The mesh is one box per bone, rigidly skinned (every vertex follows the
-    bone of its box): three 12 x 64 x 12 rods for root, upper and lower, and a 32 x 32 x 32
+    bone of its box): three 12 x 12 x 64 rods for root, upper and lower, and a 32 x 32 x 32
     bob for the tip. 32 vertices, 24 quads, 6 unit normals in FP12 (4096 = 1.0),
     4 texture coordinates, version 2 with a skeleton.
 """
@@ -26,9 +27,9 @@ HERE = Path(__file__).resolve().parent
 NAME = "pendulum.meshbin"
 
 SEGMENT = 64
-"""Distance from each bone to its child, along +Y (down on the PS1)."""
+"""Distance from each bone to its child, along +Z (down in the console's model space)."""
 
-# (bone name, half width in X and Z, height) of the box hanging from each bone's joint.
+# (bone name, half width in X and Y, height) of the box hanging from each bone's joint.
 BOXES = [("root", 6, SEGMENT), ("upper", 6, SEGMENT), ("lower", 6, SEGMENT), ("tip", 16, 32)]
 COLOURS = [(128, 64, 64), (64, 128, 64), (64, 64, 128), (128, 128, 64)]
 
@@ -62,8 +63,8 @@ def pendulum() -> MeshbinFile:
             for sy in (-1, 1):
                 for sz in (-1, 1):
                     index[(sx, sy, sz)] = len(vertices)
-                    y = top if sy < 0 else top + height
-                    vertices.append(Vertex((sx * half, y, sz * half), COLOURS[bone]))
+                    z = top if sz < 0 else top + height
+                    vertices.append(Vertex((sx * half, sy * half, z), COLOURS[bone]))
                     vertex_bones.append(bone)
         assert len(vertices) == base + 8
         for side, (n, u, v) in enumerate(_SIDES):
@@ -73,7 +74,7 @@ def pendulum() -> MeshbinFile:
                 corners.append(index[signs])  # type: ignore[index]
             faces.append(Face(_ps1_order(corners), (side,) * 4, _ps1_order([0, 1, 2, 3])))
     bones = [
-        Bone(parent=bone - 1, position=(0, SEGMENT if bone else 0, 0))
+        Bone(parent=bone - 1, position=(0, 0, SEGMENT if bone else 0))
         for bone in range(len(BOXES))
     ]
     model = MeshbinFile(

@@ -28,7 +28,7 @@ def test_play_json_with_a_hitch_and_a_skeleton():
             str(EXAMPLES / "pendulum.meshbin"), "--json")
     doc = json.loads(r.stdout)
     assert [t["frame"] for t in doc["ticks"]] == [0, 1, 2, 9]
-    assert doc["ticks"][0]["joints"][1]["position"] == [0.0, 0.015625, 0.0]  # 64 raw units below the root
+    assert doc["ticks"][0]["joints"][1]["position"] == [0.0, 0.0, 0.015625]  # 64 raw units below the root (+Z is down)
 
 
 def test_play_reference_and_half_rate():

@@ -60,7 +60,7 @@ def test_meshbin_skeleton(tmp_path, swing):
     # The console-space root is turned into glTF's Y-up world (+90 degrees about X, the
     # inverse of glTF -> Blender Z-up -> diag(1, -1, -1)); children keep theirs.
     assert np.allclose(gltf.nodes[0].rotation, [math.sqrt(0.5), 0, 0, math.sqrt(0.5)])
-    assert np.allclose(gltf.nodes[1].translation, [0, 64 / 4096, 0])
+    assert np.allclose(gltf.nodes[1].translation, [0, 0, 64 / 4096])  # +Z: down on the console
     assert [n.name for n in gltf.nodes[:4]] == skeleton.names
 
 

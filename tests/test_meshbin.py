@@ -502,8 +502,9 @@ def test_example_skeleton_fits_swing_animbin():
     m = read_file(EXAMPLES / "pendulum.meshbin")
     sk = skeleton_from_meshbin(m)
     assert sk.parents.tolist() == [-1, 0, 1, 2]
-    # Each child hangs 64 units below its parent: +Y is down on the PS1.
-    assert [b.position for b in m.bones[1:]] == [(0, 64, 0)] * 3
+    # Each child hangs 64 units below its parent: +Z is down in the console's model space
+    # (Blender's Z-up armature space through diag(1, -1, -1)).
+    assert [b.position for b in m.bones[1:]] == [(0, 0, 64)] * 3
     assert check_skeleton(sk) == []
     assert not [f for f in validate(m) if f.severity.value == "error"]
     joints = {t.joint_id for a in read_animbin(EXAMPLES / "swing.animbin").animations for t in a.tracks}

@@ -270,7 +270,7 @@ def test_reference_mode_pal_matches_python(runs, cases):
                 if bones:
                     rest_t = [list(b[1]) for b in bones]
         if rest_t is None:
-            rest_t = [[0, 64 if i else 0, 0] for i in range(num_joints)]
+            rest_t = [[0, 0, 64 if i else 0] for i in range(num_joints)]  # app.js's stand-in chain hangs along +Z
         py = sample_reference_frames(anim, [REFERENCE_STEPS], rest_rotations=rest, rest_translations=rest_t)
         assert state["frame"] == pytest.approx(float(py.frames[0]))
         np.testing.assert_allclose(np.array(state["pose"]), py.rotations[0], atol=1e-9)
@@ -308,6 +308,22 @@ def test_meshbin_alone_shows_its_skeleton(runs, cases):
         if bones:
             assert "at rest" in (r["shown"]["viewportNote"] or "")
             assert r["canvas"]["colours"] > 20
+
+
+def test_the_pendulum_hangs_down_in_the_viewer(runs):
+    """+Z is down in the console's model space (the viewer turns it +90 degrees about X into
+    three.js's Y-up world, as the glTF writer does): pendulum.meshbin at rest, and the
+    stand-in chain under swing.animbin alone at frame 0, hang straight along +Z from the root."""
+    for case in ("pendulum.meshbin", "swing.animbin"):
+        for r in _runs_for(runs, lambda r: r["case"] == case):
+            joints = np.array(r["loaded"]["jointPositions"])
+            assert len(joints) == 4, (case, r["url"], joints)
+            # At rest (and on swing's frame 0, where only the joints below the root turn, about
+            # X) the chain never leaves the vertical Y-Z plane; at rest it is the +Z axis itself.
+            assert np.allclose(joints[:, 0], 0.0, atol=1e-9), (case, joints)
+            assert np.all(np.diff(joints[:, 2]) > 0), (case, joints)  # every joint below its parent
+            if case == "pendulum.meshbin":
+                np.testing.assert_allclose(joints, [[0, 0, 0], [0, 0, 64], [0, 0, 128], [0, 0, 192]], atol=1e-9)
 
 
 def test_a_broken_file_shows_the_parse_error(runs):

@@ -344,10 +344,12 @@ def render(out: Path) -> None:
     cam_data = bpy.data.cameras.new("cam")
     cam = bpy.data.objects.new("cam", cam_data)
     scene.collection.objects.link(cam)
-    # The MESHBIN's model space hangs the pendulum along +Y (the console's Y is down), which
-    # diag(1, -1, -1) puts along Blender's -Y; it swings about Z: look from above.
-    cam.location = (0.0, -1.0, 10.0)
-    cam.rotation_euler = Euler((0.0, 0.0, 0.0))
+    # The MESHBIN's model space hangs the pendulum along +Z (down on the console), which
+    # diag(1, -1, -1) puts along Blender's -Z: it hangs 3.5 units below the armature's
+    # origin and swings about X, so look from the side (from +X, Blender's Right view:
+    # screen right is +Y, up is +Z).
+    cam.location = (10.0, 0.0, -1.75)
+    cam.rotation_euler = Euler((math.pi / 2, 0.0, math.pi / 2))
     cam_data.type = "ORTHO"
     cam_data.ortho_scale = 8.0
     scene.camera = cam

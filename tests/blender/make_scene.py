@@ -19,7 +19,7 @@ The engine exporter's rules, in our words (the engine's Blender add-on, psyqo-ma
   range is cut to the engine's 30 keys;
 * the root bone's key is its pose matrix in ARMATURE space (``pose_bone.matrix``, so the
   armature object's own transform is not in it) pre-multiplied by the axis change
-  diag(1, -1, -1) (Blender Z-up to PS1 Y-down); any other bone's key is its pose matrix
+  diag(1, -1, -1) (Blender Z-up to the console's model space, where +Z is down); any other bone's key is its pose matrix
   relative to its parent's pose matrix. Full local rotations, rest included;
 * quaternion components encoded as ``int(v * 4096)`` (truncated toward zero), clamped to
   int16. A rounded encoding is written too, for a converter that rounds.

@@ -200,7 +200,9 @@
     if (state.animbin) state.animbin.model.animations.forEach(function (a) { n = Math.max(n, AnimEngine.jointCount(a)); });
     n = Math.min(n, 256);
     var bones = [];
-    for (var i = 0; i < n; i++) bones.push({ parent: i - 1, position: [0, i ? 64 : 0, 0], rotation: [4096, 0, 0, 0] });
+    // The stand-in hangs down: +Z is down in the console's model space (Blender's Z-up
+    // armature space through diag(1, -1, -1), the engine exporter's).
+    for (var i = 0; i < n; i++) bones.push({ parent: i - 1, position: [0, 0, i ? 64 : 0], rotation: [4096, 0, 0, 0] });
     return { source: 'chain', label: 'a chain of ' + plural(n, 'bone') + ' (no .meshbin loaded)', bones: bones, mesh: mesh && !mesh.bones.length ? mesh : null };
   }
 

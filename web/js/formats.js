@@ -274,7 +274,7 @@
     };
   }
 
-  /** Mesh and skeleton of a MESHBIN parse (raw integers, PS1 space: Y down). */
+  /** Mesh and skeleton of a MESHBIN parse (raw integers, the console's model space: +Z down). */
   function meshbinModel(root) {
     var hasSkeleton = !!root.hasSkeletonData;
     return {

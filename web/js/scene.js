@@ -254,9 +254,10 @@
         from = pos[b.parent];
         to = pos[i];
       } else if (!self.children[i].length || bones.length === 1) {
-        // a lone root: show its orientation with a stub along its local +Y (down in PS1 space)
+        // a lone root: show its orientation with a stub along its local +Z (down in the
+        // console's model space)
         from = pos[i];
-        to = new THREE.Vector3(0, self.stub, 0).applyMatrix4(world[i]);
+        to = new THREE.Vector3(0, 0, self.stub).applyMatrix4(world[i]);
       }
       var bm = self.boneMeshes[i];
       if (!from) { bm.visible = false; return; }
@@ -299,7 +300,7 @@
     bones.forEach(function (b, i) {
       if (self.children[i].length || !(b.parent >= 0 && b.parent < i)) return;
       var local = new THREE.Vector3(b.position[0], b.position[1], b.position[2]);
-      if (local.lengthSq() === 0) local.set(0, 1, 0);
+      if (local.lengthSq() === 0) local.set(0, 0, 1); // down, as a rest chain hangs
       local.normalize().multiplyScalar(self.stub);
       var to = local.applyMatrix4(world[i]);
       var bm = self.stubMeshes[k];

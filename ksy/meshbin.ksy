@@ -37,7 +37,9 @@ doc: |
   Units: vertex and bone positions are raw 20.12 fixed point (psyqo `FixedPoint<12>`,
   raw / 4096); the converter scales Blender metres by 128 and truncates, so coordinates are
   small integers in practice (the int16 bounding box must hold them). Rotations are FP12
-  quaternions stored w, x, y, z. PS1 space is Y-down: "up" is -Y.
+  quaternions stored w, x, y, z. Axes are those of the engine's Blender exporter: Blender's
+  Z-up space turned by diag(1, -1, -1), a half turn about X, so "up" is -Z and a hanging
+  chain points along +Z.
 
   The loader checks only the magic and num_faces; it bounds nothing else and does not
   check the file's size (a truncated file is read past its end on the console).

@@ -43,7 +43,7 @@ def test_seconds_on_pal():
 def test_world_positions_follow_the_rotated_root():
     # Root turned 90 degrees about Z: the chain's -Y offsets turn onto +X.
     anim = Animation(Name(b"r"), 1, [Track(0, [RotationKey(0, *Q90)])])
-    p = poses(anim, skeleton=Skeleton.chain(3, bone_length=2.0))
+    p = poses(anim, skeleton=Skeleton.chain(3, bone_length=2.0, axis=(0.0, -1.0, 0.0)))
     np.testing.assert_allclose(p.positions[0], [[0, 0, 0], [2, 0, 0], [4, 0, 0]], atol=2e-3)
     assert p.rotations[0, 1].tolist() == [4096, 0, 0, 0]  # untracked joints keep the rest pose
 

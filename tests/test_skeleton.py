@@ -15,15 +15,17 @@ ID = (1.0, 0.0, 0.0, 0.0)
 
 
 def test_rest_pose_of_a_chain_stacks_the_bones():
+    # The stand-in chain hangs down in the console's model space, where down is +Z (the
+    # engine exporter's diag(1, -1, -1) takes Blender's up, +Z, to -Z).
     sk = Skeleton.chain(3, bone_length=2.0)
     pos = world_positions(forward_kinematics(sk, np.tile(ID, (1, 3, 1))))
-    np.testing.assert_allclose(pos[0], [[0, 0, 0], [0, -2, 0], [0, -4, 0]], atol=1e-12)
+    np.testing.assert_allclose(pos[0], [[0, 0, 0], [0, 0, 2], [0, 0, 4]], atol=1e-12)
 
 
 def test_rotating_the_root_swings_the_whole_chain():
     # Root turned +90 degrees about Z maps the chain's -Y direction onto +X:
     # (0, -1, 0) -> (1, 0, 0), so the bones sit at x = 0, 2, 4.
-    sk = Skeleton.chain(3, bone_length=2.0)
+    sk = Skeleton.chain(3, bone_length=2.0, axis=(0.0, -1.0, 0.0))
     rot = np.array([[ROT_Z_90, ID, ID]])
     pos = world_positions(forward_kinematics(sk, rot))
     np.testing.assert_allclose(pos[0], [[0, 0, 0], [2, 0, 0], [4, 0, 0]], atol=1e-12)
@@ -32,7 +34,7 @@ def test_rotating_the_root_swings_the_whole_chain():
 def test_rotations_accumulate_down_the_chain():
     # Root and bone 1 each +90 about Z: bone 2 hangs from bone 1 rotated 180 degrees in
     # total, so its offset (0, -2, 0) becomes (0, +2, 0) from bone 1 at (2, 0, 0).
-    sk = Skeleton.chain(3, bone_length=2.0)
+    sk = Skeleton.chain(3, bone_length=2.0, axis=(0.0, -1.0, 0.0))
     rot = np.array([[ROT_Z_90, ROT_Z_90, ID]])
     pos = world_positions(forward_kinematics(sk, rot))
     np.testing.assert_allclose(pos[0], [[0, 0, 0], [2, 0, 0], [2, 2, 0]], atol=1e-12)

@@ -4,7 +4,7 @@ The engine's Blender exporter (the console's only source of ANIMBIN files) numbe
 in the armature's deform-bone order and writes, per joint, the bone's FULL local rotation:
 
 * a root bone (no parent): ``D @ pose_bone.matrix`` in armature space, with D = diag(1, -1, -1)
-  (Blender's Z-up to the console's Y-down; D is a half turn about X and its own inverse);
+  (the exporter calls it Z-up to Y-down; D is a half turn about X, taking up (+Z) to -Z, and its own inverse);
 * any other bone: ``pose_bone.parent.matrix^-1 @ pose_bone.matrix``.
 
 Blender composes ``pose_bone.matrix = parent.matrix @ (parent.bone.matrix_local^-1 @

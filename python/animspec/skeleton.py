@@ -47,9 +47,9 @@ class Skeleton:
         return int(self.parents.shape[0])
 
     @classmethod
-    def chain(cls, bone_count: int, bone_length: float = 1.0, axis: tuple[float, float, float] = (0.0, -1.0, 0.0)) -> "Skeleton":
-        """Bones in a single chain, each ``bone_length`` along ``axis`` from its parent (PS1
-        space is Y-down, so the default hangs downwards). Stands in when no rig is given."""
+    def chain(cls, bone_count: int, bone_length: float = 1.0, axis: tuple[float, float, float] = (0.0, 0.0, 1.0)) -> "Skeleton":
+        """Bones in a single chain, each ``bone_length`` along ``axis`` from its parent (the
+        console's model space has Blender's up along -Z, so the default +Z hangs downwards). Stands in when no rig is given."""
         parents = np.arange(-1, bone_count - 1, dtype=np.int64)
         translation = np.tile(np.asarray(axis, dtype=np.float64) * bone_length, (bone_count, 1))
         translation[0] = 0.0

@@ -290,3 +290,49 @@ def test_a_failing_batch_convert_leaves_no_empty_folder(tmp_path, capsys):
     (src / "deep" / "swing.animbin").unlink()
     assert main(["convert", str(src), "-o", str(kept)]) == 2
     assert kept.is_dir() and list(kept.iterdir()) == []
+
+
+def _os_walk_reference(folder: str, excluded: set[str]) -> list[tuple[str, str]]:
+    """What the folder walk did before it listed folders with scandir: os.walk, names
+    sorted, hidden names and excluded folders left out, each file with its realpath."""
+    found = []
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs
+                         if not d.startswith(".") and os.path.realpath(os.path.join(root, d)) not in excluded)
+        found += [(os.path.join(root, n), os.path.realpath(os.path.join(root, n)))
+                  for n in sorted(files) if not n.startswith(".")]
+    return found
+
+
+def test_the_folder_walk_lists_what_os_walk_did(tmp_path):
+    from animspec.batch import _walk
+
+    top = tmp_path / "top"
+    (top / "b" / "deep").mkdir(parents=True)
+    (top / "a").mkdir()
+    (top / ".hidden").mkdir()
+    (top / "out").mkdir()
+    (top / ".hidden" / "x.animbin").write_bytes(SWING)
+    (top / "out" / "y.animbin").write_bytes(SWING)
+    for name in ("z.bin", "a.bin", "B.bin", ".dot.bin"):
+        (top / name).write_bytes(b"x")
+    (top / "b" / "deep" / "c.bin").write_bytes(b"x")
+    (top / "a" / "one.bin").write_bytes(b"x")
+    (top / "link_to_file").symlink_to(top / "a" / "one.bin")
+    (top / "link_to_dir").symlink_to(top / "b")  # listed as a folder, never entered
+    (top / "dangling").symlink_to(top / "nowhere")
+    os.mkfifo(top / "fifo")
+    excluded = {os.path.realpath(top / "out")}
+    walked = list(_walk(str(top), excluded))
+    assert [(f.path, f.real) for f in walked] == _os_walk_reference(str(top), excluded)
+    regular = {Path(f.path).name: f.regular for f in walked}
+    # Told regular from the listing alone only for plain files: links and the FIFO get a stat.
+    assert regular == {"B.bin": True, "a.bin": True, "dangling": False, "fifo": False, "link_to_file": False,
+                       "z.bin": True, "one.bin": True, "c.bin": True}
+    selection = collect([top, top / "a"], accept=lambda head, path: True, exclude=[top / "out"])
+    # The symlink and its target are one file, taken where the walk meets it first (the
+    # link, in top's own files); the dangling link is kept so its failure is reported; the
+    # FIFO is set aside, never opened.
+    assert [Path(s.file).name for s in selection.sources] == [
+        "B.bin", "a.bin", "dangling", "link_to_file", "z.bin", "c.bin"]
+    assert [Path(p).name for p, _ in selection.not_regular] == ["fifo"]

@@ -7,10 +7,11 @@ swing.animbin
     Two clips for a four-bone chain (a pendulum: root, upper, lower, tip, hanging down
     along +Z of the console's model space, examples/pendulum.meshbin), keyed on every vsync
     as the Blender exporter does, so the console plays them smoothly.
-    "swing": 30 frames, looping; each bone swings about X, so the chain moves in the
-    vertical Y-Z plane, each a little later and wider than its parent; markers "left" and
-    "right" at the extremes.
-    "nod": 20 frames, plays once; the tip bone nods about Y, out of the swing's plane.
+    "swing": 30 frames, looping; each bone swings about -Y, so the chain moves in the
+    vertical X-Z plane (left-right seen from the front, where console +X is to the right),
+    each a little later and wider than its parent; markers "left" (tip at -X) and "right"
+    (tip at +X) at the extremes.
+    "nod": 20 frames, plays once; the tip bone nods about X, out of the swing's plane.
 sparse.animbin
     The same pendulum swing keyed only every 5 frames. Legal, but the engine does not
     interpolate between keys: ``animspec validate`` warns (sparse-keys) and the console
@@ -43,17 +44,19 @@ def axis_angle(axis: tuple[float, float, float], degrees: float) -> tuple[int, i
 
 
 def swing_track(joint: int, length: int, step: int) -> Track:
-    """Bone ``joint`` swinging about X: amplitude grows and phase lags down the chain.
+    """Bone ``joint`` swinging about -Y: amplitude grows and phase lags down the chain.
 
     The chain hangs along +Z (down in the console's model space); a turn about the
-    horizontal X axis keeps it in the vertical Y-Z plane.
+    horizontal Y axis keeps it in the vertical X-Z plane, the picture plane of a front view.
+    About -Y, a positive angle takes the tip towards -X (left): the "left" marker sits at the
+    positive peak.
     """
     amplitude = 20.0 + 10.0 * joint
     lag = 0.35 * joint
     keys = []
     for frame in range(0, length, step):
         angle = amplitude * math.sin(2 * math.pi * frame / length - lag)
-        keys.append(RotationKey(frame, *axis_angle((1.0, 0.0, 0.0), angle)))
+        keys.append(RotationKey(frame, *axis_angle((0.0, -1.0, 0.0), angle)))
     return Track(joint_id=joint, keys=keys)
 
 
@@ -70,7 +73,7 @@ def swing(step: int) -> Animation:
 def nod() -> Animation:
     length = 20
     keys = [
-        RotationKey(f, *axis_angle((0.0, 1.0, 0.0), 35.0 * math.sin(math.pi * f / (length - 1))))
+        RotationKey(f, *axis_angle((1.0, 0.0, 0.0), 35.0 * math.sin(math.pi * f / (length - 1))))
         for f in range(length)
     ]
     return Animation(name=Name.from_str("nod"), length=length, flags=0, tracks=[Track(3, keys)])

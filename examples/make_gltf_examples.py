@@ -16,12 +16,13 @@ pendulum_rig.glb
     animspec.gltf.axes), the ANIMBIN root comes out near the identity, and the chain hangs
     along the glTF's -Y. One box per bone, rigidly skinned, makes it visible.
 
-    "swing": every joint swings about its local X (amplitude 20 + 10 j degrees, phase lag
+    "swing": every joint swings about its local -Y (amplitude 20 + 10 j degrees, phase lag
     0.35 j radians), one period in 30 NTSC vsyncs (30 / 59.94 s), LINEAR keys every 2 frames
     (period/15) on frames 0..28 and one on frame 29, the last frame of the loop: the engine's
     exporter bakes an action's frames start..end inclusive, so a 30-frame loop is authored
-    on frames 0..29. Markers "left" (frame 7) and "right" (frame 22) in the animation's extras.
-    "nod": 0.4 s; the tip nods about Y through a CUBICSPLINE curve (0, 30, 0 degrees with
+    on frames 0..29, so the chain swings left and right in the glTF's X-Y plane, as
+    swing.animbin does. Markers "left" (frame 7) and "right" (frame 22) in the animation's extras.
+    "nod": 0.4 s; the tip nods about X through a CUBICSPLINE curve (0, 30, 0 degrees with
     zero tangents) and the lower joint flips between two poses about X through a STEP curve.
 
 biped_rig.glb
@@ -201,7 +202,7 @@ def pendulum_rig() -> bytes:
     times = [SWING_PERIOD * k / 15 for k in range(15)] + [SWING_PERIOD * 29 / 30]
     for j in range(len(NAMES)):
         amplitude, lag = 20.0 + 10.0 * j, 0.35 * j
-        values = [multiply(_rest(j), axis_angle((1.0, 0.0, 0.0), amplitude * math.sin(2 * math.pi * t / SWING_PERIOD - lag)))
+        values = [multiply(_rest(j), axis_angle((0.0, -1.0, 0.0), amplitude * math.sin(2 * math.pi * t / SWING_PERIOD - lag)))
                   for t in times]
         _channel(blob, swing, j, times, values, ANIM_LINEAR)
 
@@ -209,7 +210,7 @@ def pendulum_rig() -> bytes:
     zero = (0.0, 0.0, 0.0, 0.0)
     cubic = []
     for degrees in (0.0, 30.0, 0.0):  # in-tangent, value, out-tangent per key
-        cubic += [zero, axis_angle((0.0, 1.0, 0.0), degrees), zero]
+        cubic += [zero, axis_angle((1.0, 0.0, 0.0), degrees), zero]
     _channel(blob, nod, 3, [0.0, 0.2, 0.4], cubic, ANIM_CUBICSPLINE)
     _channel(blob, nod, 2, [0.0, 0.2], [axis_angle((1.0, 0.0, 0.0), 0.0), axis_angle((1.0, 0.0, 0.0), -15.0)], ANIM_STEP)
     gltf.animations += [swing, nod]

@@ -58,7 +58,7 @@ def test_nod_uses_cubic_and_step_curves():
     assert anim.length == 21  # 0.4 s at 50 Hz: frames 0..20, both ends baked as the exporter does
     tip = np.array([k.quaternion for k in anim.tracks[3].keys]) / 4096
     identity = np.array([1.0, 0, 0, 0])
-    assert float(angle_between(tip[10], np.array([np.cos(np.radians(15)), 0, np.sin(np.radians(15)), 0]))) < 0.03
+    assert float(angle_between(tip[10], np.array([np.cos(np.radians(15)), np.sin(np.radians(15)), 0, 0]))) < 0.03
     assert float(angle_between(tip[0], identity)) < 0.03
     lower = [round(float(angle_between(np.array(k.quaternion) / 4096, identity))) for k in anim.tracks[2].keys]
     assert lower == [0] * 10 + [15] * 11  # STEP at 0.2 s = PAL frame 10

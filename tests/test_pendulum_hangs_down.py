@@ -121,12 +121,16 @@ def _console_tip_path(animation, offsets: list[np.ndarray]) -> np.ndarray:
 
 
 @pytest.mark.parametrize("sample", ["swing.animbin", "sparse.animbin"])
-def test_swing_stays_below_the_root_in_the_vertical_y_z_plane(sample):
+def test_swing_stays_below_the_root_in_the_vertical_x_z_plane(sample):
     offsets = [np.array(b.position, float) for b in read_meshbin(EXAMPLES / "pendulum.meshbin").bones]
-    tip = _console_tip_path(read_animbin(EXAMPLES / sample).animation("swing"), offsets)
-    assert np.abs(tip[:, 0]).max() < 1e-9  # a turn about X never leaves the Y-Z plane
+    swing = read_animbin(EXAMPLES / sample).animation("swing")
+    tip = _console_tip_path(swing, offsets)
+    assert np.abs(tip[:, 1]).max() < 1e-9  # a turn about Y never leaves the X-Z plane
     assert tip[:, 2].min() > 0  # always below the root
-    assert tip[:, 1].min() < -64 and tip[:, 1].max() > 64  # and out to both sides
+    assert tip[:, 0].min() < -64 and tip[:, 0].max() > 64  # and out to both sides
+    # Seen from the front (console +X to the right), the markers name where the tip is.
+    frames = {str(m.name): m.frame for m in swing.markers}
+    assert tip[frames["left"], 0] < -64 and tip[frames["right"], 0] > 64
 
 
 def test_nod_moves_the_tip_out_of_the_swing_plane():
@@ -135,4 +139,4 @@ def test_nod_moves_the_tip_out_of_the_swing_plane():
     # Joint 3's own offset is turned by its parent, not by itself: follow a point one segment
     # below the tip joint instead, which the tip's rotation does move.
     tip = _console_tip_path(nod, offsets + [np.array([0.0, 0.0, 64.0])])
-    assert np.abs(tip[:, 1]).max() < 1e-9 and tip[:, 0].max() > 30  # about Y: towards +X
+    assert np.abs(tip[:, 0]).max() < 1e-9 and tip[:, 1].min() < -30  # about X: towards -Y

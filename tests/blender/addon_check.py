@@ -346,10 +346,10 @@ def render(out: Path) -> None:
     scene.collection.objects.link(cam)
     # The MESHBIN's model space hangs the pendulum along +Z (down on the console), which
     # diag(1, -1, -1) puts along Blender's -Z: it hangs 3.5 units below the armature's
-    # origin and swings about X, so look from the side (from +X, Blender's Right view:
-    # screen right is +Y, up is +Z).
-    cam.location = (10.0, 0.0, -1.75)
-    cam.rotation_euler = Euler((math.pi / 2, 0.0, math.pi / 2))
+    # origin and swings left and right (about the console's -Y, Blender's +Y), so look from
+    # the front (from -Y, Blender's Front view: screen right is +X, up is +Z).
+    cam.location = (0.0, -10.0, -1.75)
+    cam.rotation_euler = Euler((math.pi / 2, 0.0, 0.0))
     cam_data.type = "ORTHO"
     cam_data.ortho_scale = 8.0
     scene.camera = cam

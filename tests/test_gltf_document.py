@@ -109,3 +109,17 @@ def test_gltf_paths_are_read_under_the_input_rules(tmp_path):
         f.truncate((1 << 30) + 1)  # sparse: costs no disk
     with pytest.raises(InputError, match="1 GiB"):
         load_gltf(huge)
+
+
+def test_load_gltf_tells_glb_from_json_bytes_by_their_bytes():
+    from animspec.gltf.document import GltfError, write_glb
+    from animspec.gltf.rig import load_gltf
+
+    doc = {"asset": {"version": "2.0"}, "nodes": [{"name": "a"}, {"name": "b"}], "scenes": [{"nodes": [0, 1]}]}
+
+    from_json = load_gltf(json.dumps(doc).encode())
+    assert [n.name for n in from_json.nodes] == [n["name"] for n in doc["nodes"]]
+    glb = load_gltf(write_glb(from_json))
+    assert [n.name for n in glb.nodes] == [n["name"] for n in doc["nodes"]]
+    with pytest.raises(GltfError, match="<bytes>: the glTF JSON cannot be read"):
+        load_gltf(b"\x00\x01 not a glTF at all")

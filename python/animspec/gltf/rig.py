@@ -23,7 +23,7 @@ from typing import Sequence, Union
 import numpy as np
 from pygltflib import GLTF2
 
-from .document import GltfError, load_path, parse_glb, view_bytes
+from .document import GLB_MAGIC, GltfError, document_from_json, load_path, parse_glb, view_bytes
 
 from ..quaternion import matrix_to_quat, normalize, quat_multiply, quat_to_matrix, xyzw_to_wxyz
 from ..skeleton import Skeleton
@@ -58,10 +58,10 @@ def load_gltf(source: GltfSource) -> GLTF2:
     if isinstance(source, GLTF2):
         return source
     if isinstance(source, (bytes, bytearray, memoryview)):
+        # The container is told by its bytes in one place (document.looks_like_gltf); JSON
+        # given as bytes has no folder, so an external buffer URI in it is an error there.
         data = bytes(source)
-        if data[:4] != b"glTF":
-            raise GltfError("the bytes are not a GLB file (no 'glTF' magic); pass a path for .gltf JSON")
-        return parse_glb(data)
+        return parse_glb(data) if data[:4] == GLB_MAGIC else document_from_json(data, "<bytes>")
     return load_path(source)
 
 

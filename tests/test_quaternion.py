@@ -138,3 +138,62 @@ def test_skeleton_and_playback_use_these_helpers():
     # one implementation: the names animspec.skeleton (and through it the playback) import
     for name in ("normalize", "slerp", "quat_multiply", "quat_to_matrix", "angle_between"):
         assert getattr(skeleton, name) is getattr(Q, name)
+
+
+# --- cases a mutation run (tools/mutation.py quaternion.py) showed no test held ---------------
+
+
+def test_the_identity_constant_and_continuity_from_it():
+    assert Q.IDENTITY.tolist() == [1.0, 0.0, 0.0, 0.0]
+    # A first key in the far hemisphere from the identity is flipped towards it.
+    assert Q.continuity_signs(np.array([[-0.9, 0.1, 0.0, 0.0], [-0.8, 0.2, 0.0, 0.0]]), start=Q.IDENTITY).tolist() == [-1, -1]
+
+
+def test_normalize_of_a_zero_row_is_exactly_the_identity_in_a_batch():
+    out = Q.normalize(np.array([[0.0, 0.0, 0.0, 0.0], [0.0, 3.0, 0.0, 4.0]]))
+    assert np.isfinite(out).all()
+    assert out.tolist() == [[1.0, 0.0, 0.0, 0.0], [0.0, 0.6, 0.0, 0.8]]
+    assert Q.normalize(np.zeros(4), scalar_last=True).tolist() == [0.0, 0.0, 0.0, 1.0]
+
+
+def test_slerp_of_one_orientation_with_itself_is_that_orientation():
+    # sin(angle) is 0 here: the linear fall-back must weigh the ends (1 - t) and t.
+    q = np.array([0.5, 0.5, 0.5, 0.5])
+    for t in (0.0, 0.25, 0.9):
+        np.testing.assert_allclose(Q.slerp(q, q, t), q, atol=1e-15)
+    # A dot product that rounds above 1 must not turn the angle into NaN.
+    rng = np.random.default_rng(7)
+    many = random_unit(rng, 2000)
+    assert (np.sum(many * many, axis=1) > 1.0).any()
+    out = Q.slerp(many, many, 0.3)
+    assert np.isfinite(out).all()
+    np.testing.assert_allclose(out, many, atol=1e-12)
+
+
+def test_angle_between_row_by_row():
+    a = np.stack([ID, ID, X90])
+    b = np.stack([X90, Z90 * -1.0, X90])
+    np.testing.assert_allclose(Q.angle_between(a, b), [90.0, 90.0, 0.0], atol=1e-9)
+
+
+def test_matrix_to_quat_undoes_a_different_scale_per_column():
+    q = np.array([0.8, 0.2, -0.4, 0.4])
+    q = q / np.linalg.norm(q)
+    scaled = Q.quat_to_matrix(q) * np.array([2.0, 3.0, 0.5])  # column j times its scale
+    assert Q.angle_between(Q.matrix_to_quat(scaled), q) < 1e-6
+
+
+def test_same_hemisphere_keeps_a_row_at_a_right_angle():
+    rows = np.array([[0.0, 1.0, 0.0, 0.0], [-1.0, 0.0, 0.0, 0.0]])
+    assert Q.same_hemisphere(rows, ID).tolist() == [[0.0, 1.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0]]
+
+
+@pytest.mark.parametrize("axis", [(1, 0, 0), (0, 1, 0), (0, 0, 1), (0, 1, 1), (1, 0, 1), (1, 1, 0), (1, 1, 1),
+                                  (1, -1, 0), (0, -1, 1), (0, 1e-4, 1), (1e-4, 0, 1), (1, 1e-4, 0)])
+@pytest.mark.parametrize("angle", [math.pi, math.pi - 1e-6, 2.5])
+def test_matrix_to_quat_near_half_turns_picks_a_sound_pivot(axis, angle):
+    # Near a half turn the trace is about -1 and the pivot must be the largest diagonal term:
+    # a pivot of about 0 would divide by nothing.
+    n = np.array(axis, float) / np.linalg.norm(axis)
+    q = np.r_[math.cos(angle / 2), math.sin(angle / 2) * n]
+    assert Q.angle_between(Q.matrix_to_quat(Q.quat_to_matrix(q)), q) < 1e-5

@@ -49,3 +49,51 @@ def test_a_value_that_does_not_fit_is_named_by_its_place_in_the_dump():
     with pytest.raises(JsonInputError) as caught:
         pack_bytes(json.dumps(doc).encode(), "edited.json")
     assert caught.value.path == "edited.json" and caught.value.json_path == "$.version"
+
+
+def test_dump_file_replaces_an_existing_output_only_when_forced(tmp_path):
+    out = tmp_path / "swing.json"
+    out.write_text("mine")
+    with pytest.raises(Exception, match="--force"):
+        dump_file(str(EXAMPLES / "swing.animbin"), str(out))
+    assert out.read_text() == "mine"
+    assert dump_file(str(EXAMPLES / "swing.animbin"), str(out), force=True) == out.read_text()
+
+
+def test_packed_is_a_value():
+    import dataclasses
+
+    packed = pack_bytes(dump_text(EXAMPLES / "swing.animbin").encode(), "dump.json")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        packed.data = b""
+
+
+@pytest.mark.parametrize("reads_back", ["not at all", "as another model"])
+def test_pack_file_publishes_nothing_that_does_not_read_back(reads_back, tmp_path, monkeypatch):
+    # A writer bug stands in here: the bytes written do not read back as the dump describes.
+    import dataclasses
+
+    from animspec import dumps
+    from animspec.common.errors import ParseError, WriteError
+
+    real = dumps.pack_bytes
+
+    def broken_read(data, path):
+        if reads_back == "not at all":
+            raise ParseError(path, 3, "magic", "cut short")
+        return "another model"
+
+    def pack_with_a_broken_reader(raw, source):
+        packed = real(raw, source)
+        return dataclasses.replace(packed, format=dataclasses.replace(packed.format, read=broken_read))
+
+    monkeypatch.setattr(dumps, "pack_bytes", pack_with_a_broken_reader)
+    dump = tmp_path / "swing.json"
+    dump.write_text(dump_text(EXAMPLES / "swing.animbin"))
+    out = tmp_path / "swing.animbin"
+    with pytest.raises(WriteError) as caught:
+        pack_file(str(dump), str(out))
+    assert caught.value.field == f"{out} (-o)"  # the user's path and option, not the inner "file"
+    assert ("cut short" in str(caught.value)) == (reads_back == "not at all")
+    assert "does not read back" in str(caught.value)
+    assert not out.exists() and list(tmp_path.iterdir()) == [dump]

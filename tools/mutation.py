@@ -140,6 +140,8 @@ _PIVOT = ("Shepperd's pivot: measured on 20,000 random rotations and on half tur
           "test_matrix_to_quat_near_half_turns_picks_a_sound_pivot)")
 _COLUMN_NORM = ("a rotation's columns are never zero, so only the condition's form changes (the rows' norms are as "
                 "non-zero as the columns'); the 1.0 stands in for a zero norm only")
+_INNER_FIELD = ("write_output rewords a verify refusal to name the user's path and option (common/output.py "
+                "_naming) and keeps only its reason: the inner field name never reaches anyone")
 _SIGNS = "continuity_signs returns only +1 and -1, so < 0, <= 0 and < 1 pick the same rows"
 EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("fixed_point.py", "INT16_MIN, INT16_MAX = -0x8000, 0x7FFF", "32768 -> 32769"): _UNUSED,
@@ -294,6 +296,10 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("quaternion.py", 'elif m[1, 1] > m[2, 2]:', 'Gt -> GtE'): _PIVOT,
     ("quaternion.py", 'flip = continuity_signs(q, start) < 0', 'Lt -> LtE'): _SIGNS,
     ("quaternion.py", 'flip = continuity_signs(q, start) < 0', '0 -> 1'): _SIGNS,
+    ("dumps.py", 'raise WriteError("file", f"the written file does not read back: {exc.reason}") from None', "format 'file' -> 'iile'"): _INNER_FIELD,
+    ("dumps.py", 'raise WriteError("file", f"the written file does not read back: {exc.reason}") from None', "format 'file' -> 'fIle'"): _INNER_FIELD,
+    ("dumps.py", 'raise WriteError("file", "the written file does not read back as the dump describes")', "format 'file' -> 'iile'"): _INNER_FIELD,
+    ("dumps.py", 'raise WriteError("file", "the written file does not read back as the dump describes")', "format 'file' -> 'fIle'"): _INNER_FIELD,
 }
 
 STRUCT_FORMAT = re.compile(r"^[<>=!@]?(\d*[xcbBhHiIlLqQefdsp?])+$")

@@ -96,6 +96,14 @@ def test_one_spelling_per_option_from_the_command_line_to_the_library():
     assert dests == set(convert.OPTION_NAMES)
 
 
+def test_the_library_defaults_are_the_command_line_defaults():
+    # A Python caller who leaves an option out gets what `animspec convert IN -o OUT` does.
+    args = _parser().parse_args(["convert", "in.glb", "-o", "out.animbin"])
+    from_the_command_line = convert.load_options(**{name: getattr(args, name) for name in convert.OPTION_NAMES})
+    assert from_the_command_line == convert.ConvertOptions()
+    assert convert.ConvertOptions().max_error == 1.0 and convert.ConvertOptions().fit == "bake"
+
+
 def test_load_options_reads_the_side_files_once(tmp_path):
     joints = tmp_path / "joints.txt"
     joints.write_text("hips\nspine\n")

@@ -165,3 +165,74 @@ def test_the_library_never_imports_the_command_line(tmp_path):
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "[]"
     assert (tmp_path / "o.glb").is_file()
+
+
+# ---------------------------------------------------------------------------- in process, for what a mutation run showed
+
+
+def test_several_inputs_need_a_folder_for_output(tmp_path):
+    inputs = [str(EXAMPLES / "swing.animbin"), str(EXAMPLES / "sparse.animbin")]
+    existing_file = tmp_path / "taken.glb"
+    existing_file.write_bytes(b"x")
+    for output in (existing_file, tmp_path / "new.glb", tmp_path / "new.animbin"):
+        with pytest.raises(AnimspecError, match="-o must be a folder"):
+            convert.plan(inputs, str(output), convert.ConvertOptions())
+    folder = tmp_path / "existing"
+    folder.mkdir()
+    for output in (folder, tmp_path / "to_be_made"):
+        work = convert.plan(inputs, str(output), convert.ConvertOptions())
+        assert not work.single and [Path(j.output).parent for j in work.jobs] == [output, output]
+
+
+def test_a_batch_makes_its_folders_once_for_several_files(tmp_path):
+    src = tmp_path / "in" / "clips"
+    src.mkdir(parents=True)
+    for name in ("swing.animbin", "sparse.animbin"):
+        shutil.copyfile(EXAMPLES / name, src / name)
+    out = tmp_path / "out"
+    work = convert.plan([str(tmp_path / "in")], str(out), convert.ConvertOptions())
+    results = list(work.run(jobs=1))
+    assert [r.error for r in results] == [None, None]
+    assert sorted(p.name for p in (out / "clips").iterdir()) == ["sparse.glb", "swing.glb"]
+
+
+def test_one_shot_clears_the_looping_flag(tmp_path):
+    from animspec.animbin import read_file
+
+    looping = tmp_path / "loop.animbin"
+    once = tmp_path / "once.animbin"
+    rig = str(EXAMPLES / "pendulum_rig.glb")
+    convert.convert_file(rig, str(looping), convert.ConvertOptions(animations=("swing",)))
+    convert.convert_file(rig, str(once), convert.ConvertOptions(animations=("swing",), one_shot=True))
+    assert read_file(looping).animations[0].flags & 1 == 1
+    assert read_file(once).animations[0].flags & 1 == 0
+
+
+def test_options_and_plans_are_values():
+    import dataclasses
+
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        convert.ConvertOptions().fit = "cut"
+    work = convert.plan([str(EXAMPLES / "swing.animbin")], "x.glb", convert.ConvertOptions())
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        work.task.options = None
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        work.jobs[0].output = "y.glb"
+
+
+def test_the_animbin_report_names_the_rig_and_warns_of_unused_joints(tmp_path):
+    def report(src: str, **given) -> str:
+        out = tmp_path / f"{len(list(tmp_path.iterdir()))}.glb"
+        return convert.convert_file(src, str(out), convert.ConvertOptions(**given)).text
+
+    swing = str(EXAMPLES / "swing.animbin")
+    pendulum, biped = str(EXAMPLES / "pendulum_rig.glb"), str(EXAMPLES / "biped_rig.glb")
+    assert report(swing).endswith("keys as authored, on a simple chain")
+    on_pendulum = report(swing, skeleton=pendulum)
+    assert on_pendulum.endswith(f"on {pendulum} (4 joint(s) in skin order, its nodes and meshes kept)")
+    assert "warning" not in on_pendulum  # swing animates joints 0-3 of the 4
+    on_biped = report(swing, skeleton=biped)
+    assert "(21 joint(s) in skin order" in on_biped
+    assert "warning: the clip animates 4 joint(s), the rig has 21 in skin order" in on_biped
+    named = report(swing, skeleton=pendulum, joints=("root", "upper", "lower", "tip"))
+    assert "(4 joint(s) in --joints order" in named and "warning" not in named

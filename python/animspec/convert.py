@@ -30,10 +30,7 @@ from .common.hashes import read_names_file
 from .common.inputs import read_head
 from .common.output import check_output, write_output
 from .common.status import EXIT_FINDINGS, EXIT_OK
-from .formats import CONVERT_SOURCES, load, sniff
-
-HEAD_SIZE = 64
-"""Bytes read from a file to tell which convert source it is."""
+from .formats import CONVERT_SOURCES, HEAD_SIZE, load, sniff
 
 OUTPUT_EXTENSIONS = {"gltf": ".animbin", "animbin": ".glb", "animclip": ".glb"}
 """Convert source -> the extension of what it becomes (a batch's output names)."""

@@ -30,6 +30,12 @@ from .common.findings import Finding
 from .common.inputs import read_input
 
 
+HEAD_SIZE = 64
+"""The bytes of a file a format's detection is given (a magic, or the start of glTF JSON):
+one size for every caller, so a folder walk, convert and --skeleton tell a file apart alike
+(glTF JSON detection depends on how much of the object the head holds)."""
+
+
 @dataclass(frozen=True)
 class FormatOptions:
     """What a user may tell any format's operations, the same object for every format: each
@@ -48,7 +54,7 @@ NO_OPTIONS = FormatOptions()
 @dataclass(frozen=True)
 class Format:
     """What every registered format has: a name, a description, and detection from a file's
-    first bytes (a folder walk hands it 64)."""
+    first bytes (:data:`HEAD_SIZE` of them, or the whole file)."""
 
     name: str
     description: str
@@ -162,15 +168,16 @@ def registered() -> list[Format]:
 
 def by_name(name: str) -> FileFormat:
     """The file format called ``name`` (KeyError if none is)."""
-    for fmt in FORMATS:
-        if fmt.name == name:
-            return fmt
-    raise KeyError(name)
+    return _named(name, FORMATS)
 
 
 def format_named(name: str) -> Format:
     """Any registered format called ``name``, glTF included (KeyError if none is)."""
-    for fmt in registered():
+    return _named(name, registered())
+
+
+def _named(name: str, formats: Sequence[Any]) -> Any:
+    for fmt in formats:
         if fmt.name == name:
             return fmt
     raise KeyError(name)
@@ -188,9 +195,9 @@ def sniff(head: bytes, names: Sequence[str] | None = None) -> Format | None:
 
 def detect(data: bytes, path: str | None = None) -> FileFormat:
     """The file format whose magic ``data`` carries; ParseError at offset 0 when none does."""
-    for fmt in FORMATS:
-        if fmt.detect(data):
-            return fmt
+    fmt = sniff(data)
+    if fmt is not None:
+        return fmt  # type: ignore[return-value]
     known = ", ".join(f.description for f in FORMATS)
     head = data[:8].hex(" ") if data else "an empty file"
     raise ParseError(path, 0, "magic", f"not a file animspec knows ({known}); it starts with {head}")

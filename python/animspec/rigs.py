@@ -10,11 +10,8 @@ import os
 
 from .common.errors import AnimspecError
 from .common.inputs import read_head_or_fail
-from .formats import RIG_FORMATS, sniff
+from .formats import HEAD_SIZE, RIG_FORMATS, sniff
 from .skeleton import Skeleton
-
-HEAD_SIZE = 64
-"""Bytes read to tell the rig formats apart (a magic, or the start of glTF JSON)."""
 
 
 def load_skeleton(path: str | os.PathLike[str], *, joint_names: list[str] | None = None) -> Skeleton:

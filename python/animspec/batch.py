@@ -51,13 +51,11 @@ from .common.errors import AnimspecError, ParseError
 from .common.findings import Finding, Severity, has_errors
 from .common.inputs import not_regular_reason, read_head
 from .common.status import EXIT_FINDINGS, EXIT_OK, EXIT_UNREADABLE
-from .formats import NO_OPTIONS, FormatOptions, load, sniff
+from .formats import HEAD_SIZE, NO_OPTIONS, FormatOptions, load, sniff
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
 
-HEAD_SIZE = 64
-"""Bytes read from each file in a folder to recognise its format."""
 _GLOB_CHARS = frozenset("*?[")
 
 
@@ -127,21 +125,20 @@ def collect(
     accepted: list[str] = []  # counts a file taken twice (by two arguments) for each
     many = False
 
-    def add(source: Source, key: str | None = None) -> None:
-        key = key or os.path.realpath(source.file)
-        if key not in seen:
-            seen.add(key)
+    def add(source: Source, real: str) -> None:
+        if real not in seen:
+            seen.add(real)
             sources.append(source)
 
-    def found(path: str, base: str, entry: _Found | None = None) -> None:
-        special = None if entry is not None and entry.regular else not_regular_reason(path)
+    def found(entry: _Found, base: str) -> None:
+        special = None if entry.regular else not_regular_reason(entry.path)
         if special is not None:
-            not_regular.append((path, special))
-        elif _accepts(path, accept):
-            accepted.append(path)
-            add(Source(path, base), entry.real if entry is not None else None)
+            not_regular.append((entry.path, special))
+        elif _accepts(entry.path, accept):
+            accepted.append(entry.path)
+            add(Source(entry.path, base), entry.real)
         else:
-            skipped.append(path)
+            skipped.append(entry.path)
 
     for arg in args:
         arg = os.fspath(arg)
@@ -149,7 +146,7 @@ def collect(
         if os.path.isdir(arg):
             many = True
             for entry in _walk(arg, excluded):
-                found(entry.path, arg, entry)
+                found(entry, arg)
             if len(accepted) == before[0]:
                 empty.append((arg, _nothing(f"{arg}: no file animspec reads is in this folder", skipped, not_regular, before)))
         elif not os.path.lexists(arg) and _GLOB_CHARS & set(arg):
@@ -159,14 +156,14 @@ def collect(
             for match in matches:
                 if os.path.isdir(match):
                     for entry in _walk(match, excluded):
-                        found(entry.path, base, entry)
+                        found(entry, base)
                 elif not _hidden(os.path.relpath(match, base)):
-                    found(match, base)
+                    found(_Found.named(match), base)
             if len(accepted) == before[0]:
                 what = "no file animspec reads matches this glob" if matches else "this glob matches no path"
                 empty.append((arg, _nothing(f"{arg}: {what}", skipped, not_regular, before)))
         else:
-            add(Source(arg))
+            add(Source(arg), os.path.realpath(arg))
     return Selection(sources, skipped, not_regular=not_regular, empty=empty, many=many or len(sources) > 1)
 
 
@@ -206,6 +203,11 @@ class _Found:
     """Its real path (symlinks resolved): the key that takes a file only once."""
     regular: bool
     """Known from the listing to be a regular file (no symlink): no stat needed."""
+
+    @classmethod
+    def named(cls, path: str) -> "_Found":
+        """A file met by name (a glob's match), nothing known of it yet."""
+        return cls(path, os.path.realpath(path), regular=False)
 
 
 def _walk(folder: str, excluded: set[str]) -> Iterator[_Found]:

@@ -286,13 +286,9 @@ def skeleton_source(path: str, joints: tuple[str, ...] | None = None, armature_s
 
 @lru_cache(maxsize=4)
 def _load_skeleton(path: str, _mtime: int, joints: tuple[str, ...] | None, armature_space: bool) -> Any:
-    if _kind_of(path, ("gltf",)) == "gltf":
-        from .gltf import read_rig
+    from .rigs import load_rig_source
 
-        return read_rig(path, joint_names=list(joints) if joints else None, armature_space=armature_space)
-    from .rigs import load_skeleton
-
-    return load_skeleton(path)
+    return load_rig_source(path, joint_names=list(joints) if joints else None, armature_space=armature_space)
 
 
 def _animbin_to_gltf(src: str, out: str, o: ConvertOptions, model: Any) -> Result:

@@ -7,6 +7,7 @@ Which of the two a file is comes from its bytes, through the format registry's r
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from .common.errors import AnimspecError
 from .common.inputs import read_head_or_fail
@@ -14,7 +15,13 @@ from .formats import HEAD_SIZE, RIG_FORMATS, sniff
 from .skeleton import Skeleton
 
 
-def load_skeleton(path: str | os.PathLike[str], *, joint_names: list[str] | None = None) -> Skeleton:
+def load_rig_source(
+    path: str | os.PathLike[str], *, joint_names: list[str] | None = None, armature_space: bool = False
+) -> Any:
+    """The skeleton source at ``path`` as it is: a MESHBIN file's :class:`Skeleton` (in the
+    console's model space), or a glTF file's :class:`animspec.gltf.Rig` (its skin, nodes and
+    meshes, joints in ``joint_names`` order; ``armature_space``: roots measured from the node
+    above the skeleton, as the engine exporter does). What ``convert --skeleton`` builds on."""
     path = os.fspath(path)
     fmt = sniff(read_head_or_fail(path, HEAD_SIZE), RIG_FORMATS)
     if fmt is not None and fmt.name == "meshbin":
@@ -31,7 +38,12 @@ def load_skeleton(path: str | os.PathLike[str], *, joint_names: list[str] | None
     if fmt is not None and fmt.name == "gltf":
         from .gltf import read_rig
 
-        # In the console's model space, like a MESHBIN skeleton, so that either source
-        # poses an ANIMBIN the same way.
-        return read_rig(path, joint_names=joint_names).ps1_skeleton()
+        return read_rig(path, joint_names=joint_names, armature_space=armature_space)
     raise AnimspecError(f"{path}: not a skeleton source (a MESHBIN file or a glTF/GLB with a skin)")
+
+
+def load_skeleton(path: str | os.PathLike[str], *, joint_names: list[str] | None = None) -> Skeleton:
+    """The skeleton at ``path`` in the console's model space, whatever holds it: a glTF rig
+    is turned into it (so that either source poses an ANIMBIN the same way)."""
+    source = load_rig_source(path, joint_names=joint_names)
+    return source if isinstance(source, Skeleton) else source.ps1_skeleton()

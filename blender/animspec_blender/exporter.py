@@ -32,6 +32,7 @@ from typing import Literal
 
 import bpy
 import numpy as np
+from mathutils import Matrix
 
 from animspec.animbin.model import FP12_ONE, LOOPING_FLAG, Animation, AnimbinFile, RotationKey
 from animspec.animbin.playback import Refresh, refresh_hz
@@ -231,6 +232,98 @@ def export_glb(arm: bpy.types.Object, bones: list[str], path: str, layouts: dict
                 arm.animation_data.action_slot = slot
 
 
+AXIS_CHANGE_4 = Matrix(((1.0, 0.0, 0.0, 0.0), (0.0, -1.0, 0.0, 0.0), (0.0, 0.0, -1.0, 0.0), (0.0, 0.0, 0.0, 1.0)))
+"""diag(1, -1, -1) as the engine's exporter writes it: a 4x4 matrix, multiplied in Blender's
+float32 ``mathutils`` before the decomposition (the same float operations give the same bits)."""
+
+
+def joint_parents(arm: bpy.types.Object, bones: Sequence[str]) -> list[str | None]:
+    """Per joint, the nearest ancestor bone that is a joint too (None: a root). The engine's
+    exporter takes the bone's Blender parent, which is the same bone whenever every parent
+    of a deform bone deforms (the glTF conversion composes through the others the same way)."""
+    joints = set(bones)
+    parents: list[str | None] = []
+    for name in bones:
+        parent = arm.data.bones[name].parent
+        while parent is not None and parent.name not in joints:
+            parent = parent.parent
+        parents.append(parent.name if parent is not None else None)
+    return parents
+
+
+def exporter_quaternions(
+    arm: bpy.types.Object, action: bpy.types.Action, bones: Sequence[str], frames: Sequence[int],
+) -> dict[int, list[tuple[float, float, float, float]]]:
+    """The quaternion (w, x, y, z) the engine's exporter takes for each joint at each Blender
+    frame of ``action``, computed as it computes it (psyqo-madnight-engine
+    tools/blender_animbin.py, write_animation): the evaluated pose after ``frame_set``, the root
+    as ``diag(1, -1, -1) @ pose_bone.matrix``, any other bone as ``parent.matrix.inverted_safe()
+    @ pose_bone.matrix``, the rotation of ``.decompose()``. Going through a float32 glTF file
+    and float64 instead moves some values by a few 1e-8, which is enough for truncation to
+    write 4095 where the exporter writes 4096 (a bone at rest)."""
+    scene = bpy.context.scene
+    data = arm.animation_data
+    assigned, slot = data.action, data.action_slot
+    frame_before = scene.frame_current
+    parents = joint_parents(arm, bones)
+    # Bones the action does not key start at rest, as Blender's glTF exporter resets them
+    # (the engine's exporter keeps whatever pose the previous action left there).
+    saved = {pb.name: pb.matrix_basis.copy() for pb in arm.pose.bones}
+    for pb in arm.pose.bones:
+        pb.matrix_basis.identity()
+    data.action = action
+    if action.slots:
+        data.action_slot = action.slots[0]
+    found: dict[int, list[tuple[float, float, float, float]]] = {}
+    try:
+        for frame in frames:
+            scene.frame_set(frame)
+            depsgraph = bpy.context.evaluated_depsgraph_get()
+            depsgraph.update()
+            pose = arm.evaluated_get(depsgraph).pose.bones
+            values = []
+            for name, parent in zip(bones, parents):
+                matrix = pose[name].matrix
+                transform = AXIS_CHANGE_4 @ matrix if parent is None else pose[parent].matrix.inverted_safe() @ matrix
+                q = transform.decompose()[1]
+                values.append((q.w, q.x, q.y, q.z))
+            found[frame] = values
+    finally:
+        data.action = assigned
+        if assigned is not None and slot is not None:
+            data.action_slot = slot
+        for pb in arm.pose.bones:
+            pb.matrix_basis = saved[pb.name]
+        scene.frame_set(frame_before)
+    return found
+
+
+def truncate_as_the_exporter(anim: Animation, arm: bpy.types.Object, action: bpy.types.Action,
+                             bones: Sequence[str]) -> int:
+    """Every rotation key of ``anim`` replaced by ``int(v * 4096)`` of the exporter's own
+    quaternion at that frame (:func:`exporter_quaternions`), in the hemisphere of the
+    converted key (the add-on's sign continuity; truncation is odd, so -key is exact too).
+    Only for clips whose key k is Blender frame ``first + k`` (the scene at the region's
+    rate). Returns how many keys changed."""
+    first = int(round(action.frame_range[0]))
+    wanted = sorted({k.frame for t in anim.tracks for k in t.keys if isinstance(k, RotationKey)})
+    exact = exporter_quaternions(arm, action, bones, [first + f for f in wanted])
+    changed = 0
+    for track in anim.tracks:
+        if not 0 <= track.joint_id < len(bones):
+            continue
+        for key in track.keys:
+            if not isinstance(key, RotationKey):
+                continue
+            raw = [max(-0x8000, min(0x7FFF, int(v * FP12_ONE))) for v in exact[first + key.frame][track.joint_id]]
+            if sum(a * b for a, b in zip(raw, key.quaternion)) < 0:
+                raw = [-c for c in raw]
+            if tuple(raw) != tuple(key.quaternion):
+                key.w, key.x, key.y, key.z = raw
+                changed += 1
+    return changed
+
+
 def _restore_raw(anim: Animation, action: bpy.types.Action) -> int:
     """Keys whose converted value is what the stored key becomes after Blender's
     normalisation get the stored integers back. Returns how many keys that changed."""
@@ -299,12 +392,15 @@ def export_animbin(
             max_error_deg=max_error_deg, armature_space=True, markers=markers,
         )
     animbin = conversion.animbin
-    kept = 0
-    for action, anim in zip(actions, animbin.animations):
+    kept = truncated = 0
+    exact_truncation = fp12 == "trunc" and fit != "best" and per_vsync == 1.0
+    for action, anim, clip in zip(actions, animbin.animations, conversion.clips):
         looping = bool(action.get(LOOPING_PROPERTY, True))
         anim.flags = (anim.flags | LOOPING_FLAG) if looping else (anim.flags & ~LOOPING_FLAG)
         if keep_file_keys and action not in stale and action.get(LAYOUT_PROPERTY) is not None:
             kept += _restore_raw(anim, action)
+        elif exact_truncation and not clip.layout:
+            truncated += truncate_as_the_exporter(anim, arm, action, bones)
     findings = validate(animbin, bone_count=len(bones))
     lines = list(conversion.lines)
     warnings = list(conversion.warnings)
@@ -324,6 +420,11 @@ def export_animbin(
         )
     if stale:
         lines.append("edited since import, sampled afresh: " + ", ".join(a.name for a in stale))
+    if exact_truncation:
+        lines.append(
+            f"FP12 truncated from Blender's own pose matrices, as the engine's exporter computes them "
+            f"({truncated} key(s) differ from the glTF route's truncation)"
+        )
     if kept:
         lines.append(f"{kept} key(s) written with the file's own FP12 integers (same rotation as Blender's pose)")
     return ExportResult(animbin, write_bytes(animbin), lines, warnings, findings, kept,

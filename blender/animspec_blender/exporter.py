@@ -24,6 +24,7 @@ What each action carries (set by :mod:`.importer`, or by hand as custom properti
 
 from __future__ import annotations
 
+import math
 import os
 import tempfile
 from collections.abc import Sequence
@@ -42,9 +43,20 @@ from animspec.common.atomic import write_atomic
 from animspec.common.errors import AnimspecError
 from animspec.common.findings import Finding, Severity
 from animspec.gltf import convert
+from animspec.gltf.document import GltfError
 from animspec.gltf.to_animbin import Fit, Fp12
 
-from .importer import INDEX_PROPERTY, LAYOUT_PROPERTY, LOOPING_PROPERTY, RAW_PROPERTY, armature_joints, blender_frames_per_vsync, scene_fps
+from .importer import (
+    INDEX_PROPERTY,
+    JOINTS_PROPERTY,
+    LAYOUT_PROPERTY,
+    LOOPING_PROPERTY,
+    RAW_PROPERTY,
+    armature_joints,
+    blender_frames_per_vsync,
+    scene_fps,
+)
+from .wording import in_blender_words
 
 MAX_ACTIONS = 5
 """The engine holds five animations per file."""
@@ -117,7 +129,7 @@ def select_actions(arm: bpy.types.Object, which: Which, chosen: Sequence[str] = 
     if len(actions) > MAX_ACTIONS:
         raise AnimspecError(
             f"{len(actions)} actions ({', '.join(a.name for a in actions)}); the engine holds {MAX_ACTIONS} per "
-            "ANIMBIN file: choose at most five"
+            "ANIMBIN file: set Actions to 'Named actions' and name at most five"
         )
     return actions
 
@@ -350,6 +362,73 @@ def _restore_raw(anim: Animation, action: bpy.types.Action) -> int:
     return changed
 
 
+_COMPONENTS = {"rotation_quaternion": "wxyz", "rotation_euler": "xyz", "location": "xyz", "scale": "xyz",
+               "rotation_axis_angle": "wxyz"}
+
+
+def _channel_text(data_path: str, index: int) -> str:
+    prop = data_path.rsplit(".", 1)[-1]
+    names = _COMPONENTS.get(prop)
+    return f"{prop}.{names[index]}" if names and 0 <= index < len(names) else f"{prop}[{index}]"
+
+
+def non_finite_keys(action: bpy.types.Action) -> list[tuple[str, str, float, float]]:
+    """(bone, channel, frame, value) of every keyframe of ``action`` whose value, frame or
+    handle is NaN or infinite: Blender keeps them, the engine would play garbage."""
+    found = []
+    for bag in channelbags(action):
+        for curve in bag.fcurves:
+            bone = _bone_of(curve.data_path)
+            for point in curve.keyframe_points:
+                numbers = (*point.co, *point.handle_left, *point.handle_right)
+                if not all(math.isfinite(v) for v in numbers):
+                    found.append((bone or curve.data_path, _channel_text(curve.data_path, curve.array_index),
+                                  point.co[0], point.co[1]))
+    return found
+
+
+def non_finite_poses(arm: bpy.types.Object, action: bpy.types.Action, bones: Sequence[str]) -> list[tuple[str, int]]:
+    """(bone, frame) where the evaluated pose (drivers and constraints included) is not
+    finite, each bone once, frames first..last of the action."""
+    first, last = (int(math.floor(f)) for f in action.frame_range)
+    frames = list(range(first, last + 1))
+    bad: dict[str, int] = {}
+    for frame, quats in zip(frames, exporter_quaternions(arm, action, bones, frames).values()):
+        for bone, q in zip(bones, quats):
+            if bone not in bad and not all(math.isfinite(c) for c in q):
+                bad[bone] = frame
+    return sorted(bad.items(), key=lambda item: (item[1], item[0]))
+
+
+def _refuse_non_finite(arm: bpy.types.Object, actions: Sequence[bpy.types.Action], bones: Sequence[str],
+                       evaluate: bool) -> None:
+    for action in actions:
+        keys = non_finite_keys(action)
+        if keys:
+            bone, channel, frame, value = keys[0]
+            more = f" (and {len(keys) - 1} more key(s))" if len(keys) > 1 else ""
+            raise AnimspecError(
+                f"action {action.name!r}, bone {bone!r}, frame {frame:g}: the {channel} key is {value} "
+                f"(not a finite number){more}; key a number there"
+            )
+        if evaluate:
+            poses = non_finite_poses(arm, action, bones)
+            if poses:
+                bone, frame = poses[0]
+                raise AnimspecError(
+                    f"action {action.name!r}, bone {bone!r}, frame {frame}: the pose is not a finite rotation "
+                    "(a driver or constraint gives NaN or infinity there)"
+                )
+
+
+def _order_text(arm: bpy.types.Object, joint_names: Sequence[str] | None) -> str:
+    if joint_names is not None:
+        return "from the names file"
+    if JOINTS_PROPERTY in arm:
+        return "in the order saved on the armature"
+    return "its deform bones"
+
+
 def export_animbin(
     arm: bpy.types.Object,
     *,
@@ -367,6 +446,7 @@ def export_animbin(
         raise AnimspecError("select the armature whose actions to export")
     actions = select_actions(arm, which, chosen)
     bones = armature_joints(arm, joint_names)
+    _refuse_non_finite(arm, actions, bones, evaluate=False)
     scene = bpy.context.scene
     hz = refresh_hz(region)
     per_vsync = blender_frames_per_vsync(scene, region)
@@ -387,10 +467,20 @@ def export_animbin(
     with tempfile.TemporaryDirectory(prefix="animspec_blender_") as folder:
         glb = os.path.join(folder, "actions.glb")
         export_glb(arm, bones, glb, layouts)
-        conversion = convert(
-            glb, animations=[a.name for a in actions], joint_names=bones, region=gltf_hz, fit=fit, fp12=fp12,
-            max_error_deg=max_error_deg, armature_space=True, markers=markers,
-        )
+        try:
+            conversion = convert(
+                glb, animations=[a.name for a in actions], joint_names=bones, region=gltf_hz, fit=fit, fp12=fp12,
+                max_error_deg=max_error_deg, armature_space=True, markers=markers,
+            )
+        except GltfError as exc:
+            if "NaN" in str(exc):  # not on a key: evaluate the poses to say where
+                _refuse_non_finite(arm, actions, bones, evaluate=True)
+            raise
+        except AnimspecError as exc:
+            phrased = in_blender_words(exc, region=region, armature=arm.name, order=_order_text(arm, joint_names))
+            if phrased == str(exc):
+                raise
+            raise AnimspecError(phrased) from exc
     animbin = conversion.animbin
     kept = truncated = 0
     exact_truncation = fp12 == "trunc" and fit != "best" and per_vsync == 1.0
@@ -403,7 +493,13 @@ def export_animbin(
             truncated += truncate_as_the_exporter(anim, arm, action, bones)
     findings = validate(animbin, bone_count=len(bones))
     lines = list(conversion.lines)
-    warnings = list(conversion.warnings)
+    # Bones that are not joints (control bones, bones left out of the joint order) are in
+    # Blender's GLB with their keys: one line for all of them, not a warning per channel.
+    left_out = [c for c in conversion.ignored if c.reason == "not on an exported joint"]
+    warnings = [w for w in conversion.warnings if w not in {c.warning for c in left_out}]
+    names = sorted({c.node_name or f"node {c.node}" for c in left_out})
+    if names:
+        lines.append(f"not exported (not joints): {', '.join(names)}; their keys are left out")
     if per_vsync != 1.0:
         # Measured on swing.animbin imported and exported at 24 fps: up to 310 FP12 units off
         # (30 fps: 210; 120 fps: 5).
@@ -439,5 +535,5 @@ def write_animbin(result: ExportResult, path: str, *, force: bool = False) -> No
             + "; ".join(f"{f.code}: {f.message}" for f in result.errors)
         )
     if os.path.exists(path) and not force:
-        raise AnimspecError(f"{path} exists; tick Overwrite (force=True) to replace it")
+        raise AnimspecError(f"{path} exists; tick Overwrite on the Export panel to replace it")
     write_atomic(path, result.data)

@@ -35,7 +35,7 @@ import bpy
 import numpy as np
 from mathutils import Matrix
 
-from animspec.animbin.model import FP12_ONE, LOOPING_FLAG, Animation, AnimbinFile, RotationKey
+from animspec.animbin.model import FP12_ONE, LOOPING_FLAG, MAX_MARKERS, Animation, AnimbinFile, RotationKey
 from animspec.animbin.playback import Refresh, refresh_hz
 from animspec.animbin.validate import validate
 from animspec.animbin.write import write_bytes
@@ -56,7 +56,8 @@ from .importer import (
     blender_frames_per_vsync,
     scene_fps,
 )
-from .wording import in_blender_words
+from .rig import deform_bones
+from .wording import in_blender_words, region_text
 
 MAX_ACTIONS = 5
 """The engine holds five animations per file."""
@@ -264,15 +265,16 @@ def joint_parents(arm: bpy.types.Object, bones: Sequence[str]) -> list[str | Non
 
 
 def exporter_quaternions(
-    arm: bpy.types.Object, action: bpy.types.Action, bones: Sequence[str], frames: Sequence[int],
-) -> dict[int, list[tuple[float, float, float, float]]]:
+    arm: bpy.types.Object, action: bpy.types.Action, bones: Sequence[str], frames: Sequence[float],
+) -> dict[float, list[tuple[float, float, float, float]]]:
     """The quaternion (w, x, y, z) the engine's exporter takes for each joint at each Blender
     frame of ``action``, computed as it computes it (psyqo-madnight-engine
     tools/blender_animbin.py, write_animation): the evaluated pose after ``frame_set``, the root
     as ``diag(1, -1, -1) @ pose_bone.matrix``, any other bone as ``parent.matrix.inverted_safe()
     @ pose_bone.matrix``, the rotation of ``.decompose()``. Going through a float32 glTF file
     and float64 instead moves some values by a few 1e-8, which is enough for truncation to
-    write 4095 where the exporter writes 4096 (a bone at rest)."""
+    write 4095 where the exporter writes 4096 (a bone at rest). A frame that is not whole is
+    evaluated between Blender frames (subframe), where the exporter never samples."""
     scene = bpy.context.scene
     data = arm.animation_data
     assigned, slot = data.action, data.action_slot
@@ -286,10 +288,11 @@ def exporter_quaternions(
     data.action = action
     if action.slots:
         data.action_slot = action.slots[0]
-    found: dict[int, list[tuple[float, float, float, float]]] = {}
+    found: dict[float, list[tuple[float, float, float, float]]] = {}
     try:
         for frame in frames:
-            scene.frame_set(frame)
+            whole = math.floor(frame)
+            scene.frame_set(int(whole), subframe=float(frame - whole))  # a float frame: between frames
             depsgraph = bpy.context.evaluated_depsgraph_get()
             depsgraph.update()
             pose = arm.evaluated_get(depsgraph).pose.bones
@@ -422,11 +425,10 @@ def _refuse_non_finite(arm: bpy.types.Object, actions: Sequence[bpy.types.Action
 
 
 def _order_text(arm: bpy.types.Object, joint_names: Sequence[str] | None) -> str:
-    if joint_names is not None:
-        return "from the names file"
-    if JOINTS_PROPERTY in arm:
-        return "in the order saved on the armature"
-    return "its deform bones"
+    """How the joints were chosen, in the Export panel's terms."""
+    if joint_names is None:
+        return "in the order saved on the armature" if JOINTS_PROPERTY in arm else "its deform bones"
+    return "its deform bones" if list(joint_names) == deform_bones(arm) else "from the names file"
 
 
 def export_animbin(
@@ -447,6 +449,12 @@ def export_animbin(
     actions = select_actions(arm, which, chosen)
     bones = armature_joints(arm, joint_names)
     _refuse_non_finite(arm, actions, bones, evaluate=False)
+    for action in actions:
+        if len(action.pose_markers) > MAX_MARKERS:
+            raise AnimspecError(
+                f"action {action.name!r} has {len(action.pose_markers)} pose markers; the engine holds {MAX_MARKERS} "
+                "per animation: remove some in the Action Editor"
+            )
     scene = bpy.context.scene
     hz = refresh_hz(region)
     per_vsync = blender_frames_per_vsync(scene, region)
@@ -492,7 +500,16 @@ def export_animbin(
         elif exact_truncation and not clip.layout:
             truncated += truncate_as_the_exporter(anim, arm, action, bones)
     findings = validate(animbin, bone_count=len(bones))
-    lines = list(conversion.lines)
+    # The conversion's own lines speak of the GLB (its skin, its timeline's rate): the
+    # add-on says those in Blender's terms instead.
+    glb_terms = ("skin 0: ", "skin joints not in the mapping", f"region {gltf_hz}: ")
+    lines = [
+        f"joints ({_order_text(arm, joint_names)}): " + ", ".join(f"{i}={n}" for i, n in enumerate(bones)),
+        f"region {region_text(region)}, one key per console frame; FP12 "
+        + ("chosen by Best fit" if fit == "best"
+           else "truncated toward zero from Blender's pose, as the engine's exporter does" if fp12 == "trunc"
+           else "rounded to nearest (the engine's exporter truncates)"),
+    ] + [line for line in conversion.lines if not line.startswith(glb_terms)]
     # Bones that are not joints (control bones, bones left out of the joint order) are in
     # Blender's GLB with their keys: one line for all of them, not a warning per channel.
     left_out = [c for c in conversion.ignored if c.reason == "not on an exported joint"]
@@ -519,7 +536,7 @@ def export_animbin(
     if exact_truncation:
         lines.append(
             f"FP12 truncated from Blender's own pose matrices, as the engine's exporter computes them "
-            f"({truncated} key(s) differ from the glTF route's truncation)"
+            f"({truncated} key(s) differ from a truncation of the glTF file's float32 values)"
         )
     if kept:
         lines.append(f"{kept} key(s) written with the file's own FP12 integers (same rotation as Blender's pose)")

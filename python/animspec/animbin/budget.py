@@ -115,6 +115,15 @@ def console_error(animation: Animation, reference: np.ndarray) -> ConsoleError |
     return ConsoleError(float(degrees.max()), float(units.max()), joints[j], int(sampled[tick]))
 
 
+def units_apart(a: np.ndarray, b: np.ndarray) -> float:
+    """Largest quaternion component difference between rotations ``a`` and ``b`` (..., 4),
+    each normalised, up to sign, in FP12 units."""
+    a, b = normalize(np.asarray(a, dtype=np.float64)), normalize(np.asarray(b, dtype=np.float64))
+    if a.size == 0:
+        return 0.0
+    return float(np.minimum(np.abs(a - b).max(axis=-1), np.abs(a + b).max(axis=-1)).max() * FP12_ONE)
+
+
 def budget(animbin: AnimbinFile, references: Sequence[np.ndarray | None] = ()) -> Budget:
     """The budget of ``animbin``; ``references[i]`` (or None) is animation i's reference pose
     for :func:`console_error`."""

@@ -410,7 +410,7 @@ def test_no_message_of_the_add_on_speaks_command_line(ux):
     assert [m["text"] for m in messages if COMMAND_LINE_OPTION.search(m["text"])] == []
     refused = {m["case"] for m in messages if m["level"] == "ERROR"}
     cases = ["long_ntsc", "long_pal", "reduce_ntsc", "reduce_pal", "six_actions", "markers", "no_action",
-             "no_names_file", "exists", "nan", "many_joints"]
+             "blank_action", "no_names_file", "exists", "nan", "many_joints"]
     assert refused == set(cases)
     assert all(results["refusals"][case] == ["CANCELLED"] for case in cases)
     assert not results["refusals"]["target_exists"]
@@ -436,6 +436,7 @@ def test_refusals_name_the_panels_options_and_the_regions_rate(ux):
     assert results["refusals"]["many_joints_budget"] == [f"refused: {joints}"]
     assert "set Actions to 'Named actions'" in errors(results, "six_actions")
     assert "6 pose markers" in errors(results, "markers")
+    assert "have no keys on the bones of armature 'Rig'" in errors(results, "blank_action")
 
 
 def test_the_options_named_are_the_export_panels_own_labels():

@@ -13,6 +13,7 @@ from animspec.animbin.playback import Refresh, refresh_hz
 from animspec.common.errors import AnimspecError
 from animspec.gltf.to_animbin import (
     ClipTooLongError,
+    NoSuchAnimationError,
     ReduceOverBudgetError,
     TooManyJointsError,
     TooManySamplesError,
@@ -100,5 +101,11 @@ def in_blender_words(exc: AnimspecError, *, region: Refresh, armature: str = "",
             f"action {exc.animation!r}: {exc.frames} frames on {exc.nodes} bones is more than {exc.limit} samples "
             f"to compute; shorten the action or export fewer bones ('{JOINT_ORDER_LABEL}': "
             f"'{label(JOINT_ORDERS, 'file')}')"
+        )
+    if isinstance(exc, NoSuchAnimationError):
+        whose = f"armature {armature!r}" if armature else "the armature"
+        return (
+            f"actions {exc.missing} have no keys on the bones of {whose}, so Blender's glTF exporter leaves "
+            "them out: key its bones in them, or choose other actions"
         )
     return str(exc)

@@ -127,6 +127,8 @@ def refusals(out: Path) -> dict:
     for marker in list(swing.pose_markers):
         swing.pose_markers.remove(marker)
     result["no_action"] = call("no_action", export, filepath=str(target), which="chosen", chosen="nope")
+    bpy.data.actions.new("blank")  # no keys at all: Blender's glTF exporter leaves it out
+    result["blank_action"] = call("blank_action", export, filepath=str(target), which="chosen", chosen="blank")
     result["no_names_file"] = call("no_names_file", export, filepath=str(target), which="all", joint_order="file")
     result["written"] = call("written", export, filepath=str(out / "ok.animbin"), which="all")
     result["exists"] = call("exists", export, filepath=str(out / "ok.animbin"), which="all")

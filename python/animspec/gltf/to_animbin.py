@@ -155,6 +155,14 @@ class TooManySamplesError(AnimspecError):
         )
 
 
+class NoSuchAnimationError(AnimspecError):
+    """Animations asked for by name that the glTF does not have."""
+
+    def __init__(self, missing: list[str], available: list[str]) -> None:
+        self.missing, self.available = missing, available
+        super().__init__(f"no animation named {missing} (--animation); the glTF has {available}")
+
+
 @dataclass(frozen=True)
 class IgnoredChannel:
     """A glTF channel the conversion leaves out, with the warning the report gives for it."""
@@ -470,7 +478,7 @@ def _select_animations(gltf: GLTF2, names: Sequence[str] | None) -> list[tuple[i
     by_name = {name: i for i, name in reversed(available)}
     missing = [n for n in names if n not in by_name]
     if missing:
-        raise AnimspecError(f"no animation named {missing} (--animation); the glTF has {[n for _, n in available]}")
+        raise NoSuchAnimationError(missing, [n for _, n in available])
     return [(by_name[n], n) for n in names]
 
 

@@ -439,6 +439,25 @@ def test_refusals_name_the_panels_options_and_the_regions_rate(ux):
     assert "have no keys on the bones of armature 'Rig'" in errors(results, "blank_action")
 
 
+def test_every_quoted_option_in_a_refusal_is_on_the_export_panel(ux):
+    """Each word a refusal quotes is a label or a choice the Export panel shows (read from the
+    operator's registered properties while its draw() runs), or the name of an action, bone or
+    armature of the scene: the joint order the 16-joint refusal points at exists."""
+    _, results = ux
+    panel = results["export_panel"]
+    assert {"which", "chosen", "region", "fit", "fp12", "max_error", "joint_order", "joint_names",
+            "save_joint_order", "overwrite"} <= set(panel["drawn"])
+    assert panel["labels"]["joint_order"] == {
+        "label": "Joint order", "choices": ["Armature's order", "Deform bones", "Names file"]}
+    words = {v["label"] for v in panel["labels"].values()} | {c for v in panel["labels"].values() for c in v["choices"]}
+    names = set(results["exact"]["ntsc"]["deform"]) | set(results["exact"]["ntsc"]["reference"]) | {
+        "long", "fast", "extra", "blank", "nope", "Rig", "Many", "spine"} | {f"b{i}" for i in range(16)}
+    quoted = {q for m in results["messages"] if m["level"] == "ERROR" for q in re.findall(r"(?<!\w)'([^']+)'(?!\w)", m["text"])}
+    assert quoted - words - names == set()
+    assert {"Joint order", "Names file", "Best fit", "Every frame", "Cut", "Reduce", "Max error (degrees)",
+            "Named actions"} <= quoted
+
+
 def test_the_options_named_are_the_export_panels_own_labels():
     """The words the refusals use are the labels the Export panel shows (one list feeds both)."""
     import importlib.util

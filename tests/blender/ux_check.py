@@ -274,6 +274,40 @@ def render(arm: bpy.types.Object, path: Path) -> None:
     bpy.data.meshes.remove(body)
 
 
+class RecordingLayout:
+    """Stands in for a panel's layout: records which properties a draw() puts on it."""
+
+    def __init__(self, drawn: list[str]) -> None:
+        self.drawn, self.enabled = drawn, True
+
+    def prop(self, owner, name: str, **_options) -> None:
+        self.drawn.append(name)
+
+    def row(self, **_options) -> "RecordingLayout":
+        return RecordingLayout(self.drawn)
+
+
+def export_panel() -> dict:
+    """What the Export panel's draw() shows (every conditional option switched on: named
+    actions, Reduce, a names file), with each property's label and choices as Blender has
+    them registered."""
+    from types import SimpleNamespace
+
+    animspec_blender.register()
+    drawn: list[str] = []
+    panel = SimpleNamespace(which="chosen", fit="reduce", joint_order="file", layout=RecordingLayout(drawn))
+    panel.draw_options = lambda layout: animspec_blender.ExportOptions.draw_options(panel, layout)
+    animspec_blender.ANIMSPEC_OT_export_animbin.draw(panel, bpy.context)
+    rna = bpy.ops.animspec.export_animbin.get_rna_type()
+    labels = {}
+    for name in drawn:
+        prop = rna.properties[name]
+        labels[name] = {"label": prop.name,
+                        "choices": [item.name for item in prop.enum_items] if prop.type == "ENUM" else []}
+    animspec_blender.unregister()
+    return {"drawn": drawn, "labels": labels}
+
+
 def main(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     results = {"blender": bpy.app.version_string}
@@ -281,6 +315,7 @@ def main(out: Path) -> None:
     results["refusals"] = refusals(out)
     results["joint_order"] = joint_order(out)
     results["budget"] = budget_panel(out)
+    results["export_panel"] = export_panel()
     results["messages"] = MESSAGES
     tmp = out / "ux.json.tmp"
     tmp.write_text(json.dumps(results))

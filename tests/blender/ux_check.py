@@ -12,7 +12,6 @@ rendered frame of the rig. Writes OUT_DIR/ux.json (and the exported files, the p
 from __future__ import annotations
 
 import json
-import math
 import sys
 from pathlib import Path
 
@@ -23,7 +22,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from fixture_rig import ACTIONS, build_rig, exporter_keys, make_actions  # noqa: E402
 
 import animspec_blender  # noqa: E402
-from animspec.common.errors import AnimspecError  # noqa: E402
 from animspec_blender.exporter import export_animbin, write_animbin  # noqa: E402
 
 NTSC = (60, 1.001)

@@ -12,6 +12,7 @@ rendered frame of the rig. Writes OUT_DIR/ux.json (and the exported files, the p
 from __future__ import annotations
 
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -81,6 +82,18 @@ def exactness(out: Path) -> dict:
             "warnings": exported.warnings, "deform": [b.name for b in arm.data.bones if b.use_deform],
         }
         animspec_blender.unregister()
+    # Longer than 30 frames with fit 'Cut': the exporter's ALL mode keeps frames first..first + 29.
+    arm = fresh(NTSC)
+    long = bpy.data.actions.new("long")
+    arm.animation_data.action = long
+    for frame, degrees in ((2, 0.0), (20, 180.0), (49, 360.0)):
+        for bone in ("root", "arm.L"):
+            arm.pose.bones[bone].rotation_quaternion = Euler((0.0, math.radians(degrees), 0.0)).to_quaternion()
+            arm.pose.bones[bone].keyframe_insert("rotation_quaternion", frame=frame)
+    exported = export_animbin(arm, which="chosen", chosen=["long"], region="ntsc", fit="cut", fp12="trunc")
+    result["cut"] = {"reference": {"long": exporter_keys(arm, long)}, "keys": keys_of(exported.animbin),
+                     "deform": result["ntsc"]["deform"]}
+    animspec_blender.unregister()
     return result
 
 

@@ -116,6 +116,7 @@ def joint_order_cases(out: Path) -> dict:
     reordered = [deform[0], deform[1], deform[4], deform[3], deform[2], deform[5]]
     before_export_reordered = order_mismatch(arm, reordered)
     result = run_operator(out / "critter.order.meshbin")
+    saved = [str(n) for n in arm.get(MESHBIN_BONES_PROPERTY, [])]
     after_export_same = order_mismatch(arm, deform)
     after_export_reordered = order_mismatch(arm, reordered)
     # The MESHBIN exported with a names file: the ANIMBIN's deform order now differs.
@@ -126,7 +127,7 @@ def joint_order_cases(out: Path) -> dict:
     return {
         "deform": deform, "reordered": reordered,
         "before_export": before_export, "before_export_reordered": before_export_reordered,
-        "export": result, "saved": list(arm.get(MESHBIN_BONES_PROPERTY, [])),
+        "export": result, "saved": saved,
         "after_export_same": after_export_same, "after_export_reordered": after_export_reordered,
         "by_file": by_file, "saved_by_file": [str(n) for n in arm.get(MESHBIN_BONES_PROPERTY, [])],
         "after_file_export_deform": order_mismatch(arm, deform),

@@ -222,3 +222,44 @@ def test_animbin_joint_order_is_checked_against_the_meshbin(run):
     assert r["saved_by_file"] == r["reordered"]
     assert "joint 2 is 'head' here but bone 2 is 'arm.R' there" in r["after_file_export_deform"]
     _panel_words_only(r["after_file_export_deform"])
+
+
+@pytest.mark.blender
+def test_a_deform_bone_under_a_non_deform_bone_hangs_from_the_nearest_exported_one(run):
+    out, results = run
+    case = results["non_deform_parent"]
+    assert case["result"] == ["FINISHED"] and case["saved"] == ["base", "top"]
+    m = read_bytes((out / "non_deform_parent.meshbin").read_bytes())
+    assert [b.parent for b in m.bones] == [-1, 0]
+    # The engine exporter's rule with "base" as the parent: the length between the two heads
+    # (2 Blender units, 256 raw), along the translation relative to that bone.
+    assert m.bones[1].position == (0, 256, 0)
+    assert set(m.vertex_bones) == {0, 1}
+
+
+@pytest.mark.blender
+def test_export_animbin_warns_when_its_joints_are_not_the_meshbins_bones(run):
+    _, results = run
+    warned = results["animbin_warning"]
+    assert not [w for w in warned["same"] if "joint order" in w]
+    other = [w for w in warned["other"] if "joint order" in w]
+    assert len(other) == 1 and "joint 2 is 'arm.R' here but bone 2 is 'head' there" in other[0]
+
+
+@pytest.mark.blender
+def test_every_quoted_option_in_a_meshbin_refusal_is_on_the_export_panel(run):
+    """Each word a MESHBIN refusal quotes is a label or choice its Export panel draws (read from
+    the operator's registered properties while its draw() runs) or a mesh or armature name."""
+    _, results = run
+    panel = results["export_panel"]
+    assert panel["drawn"] == ["apply_modifiers", "texture_size", "joint_order", "joint_names", "overwrite"]
+    words = {v["label"] for v in panel["labels"].values()} | {c for v in panel["labels"].values() for c in v["choices"]}
+    assert {"Apply Modifiers", "Texture size", "Joint order", "Names file", "Deform bones"} <= words
+    names = {"Column", "ColumnRig", "Grid"}
+    quoted = set()
+    for case in results["refusals"].values():
+        for level, text in case["reports"]:
+            if level == "ERROR":
+                quoted |= set(re.findall(r"(?<!\w)'([^']+)'(?!\w)", text))
+    assert quoted - words - names == set()
+    assert {"Apply Modifiers", "Texture size", "Joint order", "Names file"} <= quoted

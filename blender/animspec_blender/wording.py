@@ -137,8 +137,8 @@ def meshbin_refusal(exc, mesh: str, bones: list[str], texture_size: int) -> str:
     if kind == "ngon":
         return (
             f"mesh {mesh!r}: faces {_few(exc.items)} have more than 4 corners; the engine draws quads and triangles "
-            f"only: add a Triangulate modifier (Quad Method and N-gon Method 'Beauty', Minimum Vertices 5) with "
-            f"'{APPLY_MODIFIERS_LABEL}' ticked, or triangulate those faces (Face > Triangulate Faces in Edit Mode)"
+            f"only: add a Triangulate modifier (Minimum Vertices 5) with '{APPLY_MODIFIERS_LABEL}' ticked, or "
+            "triangulate those faces (Face > Triangulate Faces in Edit Mode)"
         )
     if kind == "unweighted":
         names = ", ".join(bones) if bones else "none"

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 import bpy
-from mathutils import Vector
+from mathutils import Euler, Vector
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import meshbin_scenes  # noqa: E402
@@ -134,6 +134,68 @@ def joint_order_cases(out: Path) -> dict:
     }
 
 
+class RecordingLayout:
+    """Stands in for ``self.layout`` while the operator's draw() runs: records what it draws."""
+
+    def __init__(self, drawn: list[str]) -> None:
+        self.drawn = drawn
+
+    def prop(self, _owner, name: str, **_options) -> None:
+        self.drawn.append(name)
+
+
+def export_panel() -> dict:
+    """What the MESHBIN Export panel draws (with a names file chosen), each property's label
+    and choices as Blender has them registered."""
+    from types import SimpleNamespace
+
+    drawn: list[str] = []
+    panel = SimpleNamespace(joint_order="file", layout=RecordingLayout(drawn))
+    animspec_blender.ANIMSPEC_OT_export_meshbin.draw(panel, bpy.context)
+    rna = bpy.ops.animspec.export_meshbin.get_rna_type()
+    labels = {}
+    for name in drawn:
+        prop = rna.properties[name]
+        labels[name] = {"label": prop.name,
+                        "choices": [item.name for item in prop.enum_items] if prop.type == "ENUM" else []}
+    return {"drawn": drawn, "labels": labels}
+
+
+def non_deform_parent(out: Path) -> dict:
+    """A deform bone under a bone that does not deform: the engine's exporter stops there
+    (its parent is not in its bone map); the add-on parents it to the nearest exported bone."""
+    mesh, arm = meshbin_scenes.build("column")
+    arm.data.bones["mid"].use_deform = False
+    mid = mesh.vertex_groups["mid"]
+    ids = [v.index for v in mesh.data.vertices if any(g.group == mid.index for g in v.groups)]
+    mesh.vertex_groups.remove(mid)
+    mesh.vertex_groups["base"].add(ids, 1.0, "REPLACE")
+    case = run_operator(out / "non_deform_parent.meshbin")
+    return {**case, "saved": [str(n) for n in arm.get(MESHBIN_BONES_PROPERTY, [])]}
+
+
+def animbin_warning(out: Path) -> dict:
+    """Export ANIMBIN itself (the function under File > Export > ANIMBIN) on the critter rig
+    with an action: its warnings with the MESHBIN's order and with another."""
+    from animspec_blender.exporter import export_animbin
+
+    mesh, arm = meshbin_scenes.build("critter")
+    arm.animation_data_create()
+    action = bpy.data.actions.new("nod")
+    arm.animation_data.action = action
+    pb = arm.pose.bones["head"]
+    for frame, angle in ((0, 0.0), (5, 20.0), (10, 0.0)):
+        pb.rotation_quaternion = Euler((math.radians(angle), 0.0, 0.0)).to_quaternion()
+        pb.keyframe_insert("rotation_quaternion", frame=frame)
+    deform = [b.name for b in arm.data.bones if b.use_deform]
+    reordered = [deform[0], deform[1], deform[4], deform[3], deform[2], deform[5]]
+    bpy.context.view_layer.objects.active = mesh
+    run_operator(out / "critter.anim.meshbin", overwrite=True)
+    same = export_animbin(arm, joint_names=deform).warnings
+    other = export_animbin(arm, joint_names=reordered).warnings
+    return {"same": same, "other": other}
+
+
 def main(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     animspec_blender.register()
@@ -152,6 +214,9 @@ def main(out: Path) -> None:
         }
     results["refusals"] = refusal_cases(out)
     results["joint_order"] = joint_order_cases(out)
+    results["non_deform_parent"] = non_deform_parent(out)
+    results["animbin_warning"] = animbin_warning(out)
+    results["export_panel"] = export_panel()
     (out / "results.json").write_text(json.dumps(results, indent=1))
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from animspec.meshbin import read_bytes, validate, write_bytes
-from animspec.meshbin.build import MeshArrays, MeshbinBuildError, SkeletonBone, build_meshbin
+from animspec.meshbin.build import BoundingSphere, MeshArrays, MeshbinBuildError, SkeletonBone, build_meshbin
 from conftest import ROOT
 
 FIXTURES = ROOT / "tests" / "fixtures" / "madnight"
@@ -51,7 +51,7 @@ def test_fixture_is_a_version_3_file_the_engine_accepts(model):
     assert m.bsphere_radius == int(r * 128)
 
 
-def _arrays_from_obj(model: str) -> tuple[MeshArrays, list[SkeletonBone]]:
+def _arrays_from_obj(model: str) -> tuple[MeshArrays, list[SkeletonBone], BoundingSphere]:
     """The fixture's OBJ as build_meshbin's input (what the add-on reads from Blender)."""
     obj = _obj(model)
     positions = [[float(c) for c in v[:3]] for v in obj["v"]]
@@ -70,8 +70,6 @@ def _arrays_from_obj(model: str) -> tuple[MeshArrays, list[SkeletonBone]]:
     assert list(names.values()) == list(range(len(bones)))
     vertex_bones = [int(w[1]) for w in obj["vw"]]
     (cx, cy, cz, r), = [[float(v) for v in rest] for rest in obj["bsphere"]]
-    from animspec.meshbin.build import BoundingSphere
-
     arrays = MeshArrays(positions, faces, starts, uvs, colours, vertex_bones, model)
     return arrays, bones, BoundingSphere((cx, cy, cz), r)
 

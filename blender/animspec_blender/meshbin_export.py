@@ -29,8 +29,7 @@ from mathutils import Matrix, Vector
 from animspec.common.atomic import write_atomic
 from animspec.common.errors import AnimspecError
 from animspec.common.findings import Finding, Severity
-from animspec.meshbin.build import BoundingSphere, MeshArrays, SkeletonBone, build_meshbin
-from animspec.meshbin.build import MeshbinBuildError
+from animspec.meshbin.build import BoundingSphere, MeshArrays, MeshbinBuildError, SkeletonBone, build_meshbin
 from animspec.meshbin.model import MAX_BONES, MeshbinFile
 from animspec.meshbin.validate import validate
 from animspec.meshbin.write import write_bytes

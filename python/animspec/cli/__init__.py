@@ -19,6 +19,7 @@ from .common import FORCE_HELP, OUTPUT_HELP, bone_count, report_stream
 from ..common.errors import AnimspecError
 from ..common.findings import findings_text
 from ..common.hashes import crc32, read_names_file
+from ..common.output import ReadFile
 from ..common.status import EXIT_OK, EXIT_UNREADABLE
 from ..dumps import dump_file, dump_text, pack_file
 from ..formats import FormatOptions
@@ -145,7 +146,8 @@ def _format_options(args: argparse.Namespace) -> FormatOptions:
 
 def _dump(args: argparse.Namespace) -> int:
     if args.output:
-        dump_file(args.file, args.output, _format_options(args), force=args.force)
+        side = [ReadFile(args.joint_names, "--joint-names")] if args.joint_names else []
+        dump_file(args.file, args.output, _format_options(args), force=args.force, side_files=side)
     else:
         sys.stdout.write(dump_text(args.file, _format_options(args)))
     return EXIT_OK

@@ -165,7 +165,13 @@ class TestFolders:
     def test_a_folder_1000_deep(self, tmp_path):
         bottom = _nested(tmp_path / "deep", 1000)
         shutil.copy(EXAMPLES / "swing.animbin", bottom / "swing.animbin")
-        done = run("validate", "deep", cwd=tmp_path)
+        try:
+            done = run("validate", "deep", cwd=tmp_path)
+        finally:
+            (bottom / "swing.animbin").unlink()
+            while bottom != tmp_path:  # bottom up: shutil.rmtree recurses as deep as the tree
+                bottom.rmdir()
+                bottom = bottom.parent
         assert done.returncode == 0, done.stderr[-2000:]
         assert "Traceback" not in done.stderr
         assert "summary: 1 file(s): 1 ok" in done.stdout

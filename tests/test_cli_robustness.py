@@ -77,12 +77,17 @@ def with_token(doc, path: str, token: str) -> str:
 
 
 class TestNumbersTooLarge:
-    @pytest.mark.parametrize("example", [
-        "swing.animbin", "sparse.animbin", "pendulum.meshbin", "walk.animclip", "walk_lz4.animclip", "wave.performanceclip",
-    ])
-    def test_every_numeric_leaf_of_a_dump(self, example):
-        """Each number of a real dump in turn, replaced by 10**400 and by one other token:
-        pack gives a file, or one JsonInputError at exactly that JSON path."""
+    def test_every_numeric_leaf_of_every_example_dump(self):
+        """Each number of each example's dump in turn, replaced by 10**400 and by one other
+        token: pack gives a file, or one JsonInputError at exactly that JSON path."""
+        wrong = []
+        for example in ("swing.animbin", "sparse.animbin", "pendulum.meshbin", "walk.animclip",
+                        "walk_lz4.animclip", "wave.performanceclip"):
+            wrong += self._leaves_of(example)
+        assert wrong == []
+
+    @staticmethod
+    def _leaves_of(example: str) -> list:
         doc = json.loads(dump_text(EXAMPLES / example))
         leaves = list(numeric_leaves(doc))
         assert len(leaves) > 50
@@ -93,10 +98,10 @@ class TestNumbersTooLarge:
                     pack_bytes(with_token(doc, path, token).encode(), example)
                 except JsonInputError as exc:
                     if exc.json_path != path:
-                        wrong.append((path, token[:8], exc.json_path))
+                        wrong.append((example, path, token[:8], exc.json_path))
                 except Exception as exc:  # noqa: BLE001 - what the test looks for
-                    wrong.append((path, token[:8], f"{type(exc).__name__}: {exc}"))
-        assert wrong == []
+                    wrong.append((example, path, token[:8], f"{type(exc).__name__}: {exc}"))
+        return wrong
 
     def test_pack_as_typed(self, tmp_path):
         dump = tmp_path / "walk.json"
@@ -183,19 +188,17 @@ class TestFolders:
         for name in ("up1", "up2"):  # two loops: 2**depth paths for a walk that follows them
             (loopd / "a" / name).symlink_to(loopd)
         (loopd / "self").symlink_to(".")
+        (tmp_path / "elsewhere").mkdir()  # ** still goes through a link to another folder
+        shutil.copy(EXAMPLES / "sparse.animbin", tmp_path / "elsewhere" / "sparse.animbin")
+        (loopd / "out").symlink_to(tmp_path / "elsewhere")
+        done = run("validate", "loopd/**/*.animbin", cwd=tmp_path, timeout=60)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.count("swing.animbin: ok") == 1
+        assert "loopd/out/sparse.animbin: " in done.stdout
+        assert "summary: 2 file(s): 2 ok" in done.stdout
         done = run("validate", "loopd/**", cwd=tmp_path, timeout=60)
         assert done.returncode == 0, done.stderr
-        assert done.stdout.count("swing.animbin") == 1
-        assert "summary: 1 file(s): 1 ok" in done.stdout
-
-    def test_a_glob_still_matches_through_a_link_to_a_folder(self, tmp_path):
-        (tmp_path / "real").mkdir()
-        shutil.copy(EXAMPLES / "swing.animbin", tmp_path / "real" / "swing.animbin")
-        (tmp_path / "top").mkdir()
-        (tmp_path / "top" / "link").symlink_to(tmp_path / "real")
-        done = run("validate", "top/**/*.animbin", cwd=tmp_path)
-        assert done.returncode == 0, done.stderr
-        assert "top/link/swing.animbin: ok" in done.stdout
+        assert done.stdout.count("swing.animbin: ok") == 1
 
     def test_a_folder_that_cannot_be_listed_is_a_failure(self, tmp_path, capsys, monkeypatch):
         top = tmp_path / "top"
@@ -273,16 +276,6 @@ class TestStandardOutput:
         assert done.returncode == 1
         assert len(done.stdout.splitlines()) == 2
 
-    def test_convert_keeps_its_status_and_files_when_the_reader_goes(self, tmp_path):
-        read, write = os.pipe()
-        os.close(read)
-        try:
-            done = run("convert", EXAMPLES / "swing.animbin", "-o", tmp_path / "s.glb", stdout=write)
-        finally:
-            os.close(write)
-        assert done.returncode == 0, done.stderr
-        assert (tmp_path / "s.glb").stat().st_size > 0
-
 
 # ---------------------------------------------------------------------------- Ctrl-C
 
@@ -314,6 +307,9 @@ class TestCtrlC:
             raise KeyboardInterrupt
 
         monkeypatch.setattr("animspec.batch.load", interrupt)
-        status = main(["validate", str(EXAMPLES / "swing.animbin")])
+        try:
+            status = main(["validate", str(EXAMPLES / "swing.animbin")])
+        except KeyboardInterrupt:
+            pytest.fail("KeyboardInterrupt escaped the command line")
         assert status == 130
         assert capsys.readouterr().err == "animspec: interrupted\n"

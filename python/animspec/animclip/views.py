@@ -356,10 +356,10 @@ def _sample_problems(model: AnimclipFile) -> tuple[list[tuple[str, str, str]], A
     elem = model.section(TAG_SAMPLE_ELEM)
     data = sample_data_section(model)
     base = model.section(TAG_BASE_STATE)
-    if built is None or not isinstance(elem, SampleElem):
+    if built is None:
         return out, None
     stride = int(built.stride)
-    joint, component, width, shift = elem.elements()
+    joint, component, width, shift = elem.elements() if isinstance(elem, SampleElem) else SampleElem().elements()
     bits = int(width.sum())
     num_joints = len(base.joints) if isinstance(base, BaseState) else 0
     outside = np.flatnonzero(joint >= num_joints)
@@ -369,6 +369,14 @@ def _sample_problems(model: AnimclipFile) -> tuple[list[tuple[str, str, str]], A
             "sample-elem-joint", "error",
             f"{outside.size} element(s) target a joint past the {num_joints} Base State records "
             f"(element {e}: joint {int(joint[e])})",
+        ))
+    limit = max(MAX_DECODED_VALUES_PER_BYTE * (model.layout.dat1_size if model.layout else 0), MIN_DECODED_VALUES)
+    values = (built.num_frames + 1) * num_joints * COMPONENTS_PER_JOINT
+    if values > limit:
+        out.append((
+            "decode-size", "error",
+            f"{built.num_frames} frames x {num_joints} joints x 12 components = {values} values to decode; "
+            f"at most {limit} are allowed for a file this size",
         ))
     if data is None:
         return out, None  # no samples: the stride describes nothing
@@ -409,14 +417,6 @@ def _sample_problems(model: AnimclipFile) -> tuple[list[tuple[str, str, str]], A
         out.append((
             "sample-count-mismatch", "warning",
             f"Built counts {built.num_unique_samples} unique samples; {section_name(data.tag)} stores {stored}",
-        ))
-    limit = max(MAX_DECODED_VALUES_PER_BYTE * (model.layout.dat1_size if model.layout else len(payload)), MIN_DECODED_VALUES)
-    values = (built.num_frames + 1) * num_joints * COMPONENTS_PER_JOINT
-    if values > limit:
-        out.append((
-            "decode-size", "error",
-            f"{built.num_frames} frames x {num_joints} joints x 12 components = {values} values to decode; "
-            f"at most {limit} are allowed for a file this size",
         ))
     return out, (lookup, start, stored)
 

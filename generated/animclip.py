@@ -3203,8 +3203,10 @@ class Animclip(KaitaiStruct):
 
 
     class SampleField(KaitaiStruct):
-        """One field of a sample: `width` bits, LSB-first. Kaitai types stop at 64 bits; a wider
-        field (a large code allows up to 256) reads as 0 here.
+        """One field of a sample: `width` bits, LSB-first. Typed here up to 32 bits (what every
+        Kaitai target, JavaScript's included, reads as a bit-sized integer); a wider field (a
+        large code allows up to 256 bits; Luna writes at most 32) has no `value`, and the
+        fields after it are misplaced in this view (the raw bytes stay in `data_raw`).
         """
         SEQ_FIELDS = ["value"]
         def __init__(self, width, _io, _parent=None, _root=None):
@@ -3295,111 +3297,15 @@ class Animclip(KaitaiStruct):
             elif _on == 32:
                 pass
                 self.value = self._io.read_bits_int_le(32)
-            elif _on == 33:
-                pass
-                self.value = self._io.read_bits_int_le(33)
-            elif _on == 34:
-                pass
-                self.value = self._io.read_bits_int_le(34)
-            elif _on == 35:
-                pass
-                self.value = self._io.read_bits_int_le(35)
-            elif _on == 36:
-                pass
-                self.value = self._io.read_bits_int_le(36)
-            elif _on == 37:
-                pass
-                self.value = self._io.read_bits_int_le(37)
-            elif _on == 38:
-                pass
-                self.value = self._io.read_bits_int_le(38)
-            elif _on == 39:
-                pass
-                self.value = self._io.read_bits_int_le(39)
             elif _on == 4:
                 pass
                 self.value = self._io.read_bits_int_le(4)
-            elif _on == 40:
-                pass
-                self.value = self._io.read_bits_int_le(40)
-            elif _on == 41:
-                pass
-                self.value = self._io.read_bits_int_le(41)
-            elif _on == 42:
-                pass
-                self.value = self._io.read_bits_int_le(42)
-            elif _on == 43:
-                pass
-                self.value = self._io.read_bits_int_le(43)
-            elif _on == 44:
-                pass
-                self.value = self._io.read_bits_int_le(44)
-            elif _on == 45:
-                pass
-                self.value = self._io.read_bits_int_le(45)
-            elif _on == 46:
-                pass
-                self.value = self._io.read_bits_int_le(46)
-            elif _on == 47:
-                pass
-                self.value = self._io.read_bits_int_le(47)
-            elif _on == 48:
-                pass
-                self.value = self._io.read_bits_int_le(48)
-            elif _on == 49:
-                pass
-                self.value = self._io.read_bits_int_le(49)
             elif _on == 5:
                 pass
                 self.value = self._io.read_bits_int_le(5)
-            elif _on == 50:
-                pass
-                self.value = self._io.read_bits_int_le(50)
-            elif _on == 51:
-                pass
-                self.value = self._io.read_bits_int_le(51)
-            elif _on == 52:
-                pass
-                self.value = self._io.read_bits_int_le(52)
-            elif _on == 53:
-                pass
-                self.value = self._io.read_bits_int_le(53)
-            elif _on == 54:
-                pass
-                self.value = self._io.read_bits_int_le(54)
-            elif _on == 55:
-                pass
-                self.value = self._io.read_bits_int_le(55)
-            elif _on == 56:
-                pass
-                self.value = self._io.read_bits_int_le(56)
-            elif _on == 57:
-                pass
-                self.value = self._io.read_bits_int_le(57)
-            elif _on == 58:
-                pass
-                self.value = self._io.read_bits_int_le(58)
-            elif _on == 59:
-                pass
-                self.value = self._io.read_bits_int_le(59)
             elif _on == 6:
                 pass
                 self.value = self._io.read_bits_int_le(6)
-            elif _on == 60:
-                pass
-                self.value = self._io.read_bits_int_le(60)
-            elif _on == 61:
-                pass
-                self.value = self._io.read_bits_int_le(61)
-            elif _on == 62:
-                pass
-                self.value = self._io.read_bits_int_le(62)
-            elif _on == 63:
-                pass
-                self.value = self._io.read_bits_int_le(63)
-            elif _on == 64:
-                pass
-                self.value = self._io.read_bits_int_le(64)
             elif _on == 7:
                 pass
                 self.value = self._io.read_bits_int_le(7)
@@ -3467,75 +3373,11 @@ class Animclip(KaitaiStruct):
                 pass
             elif _on == 32:
                 pass
-            elif _on == 33:
-                pass
-            elif _on == 34:
-                pass
-            elif _on == 35:
-                pass
-            elif _on == 36:
-                pass
-            elif _on == 37:
-                pass
-            elif _on == 38:
-                pass
-            elif _on == 39:
-                pass
             elif _on == 4:
-                pass
-            elif _on == 40:
-                pass
-            elif _on == 41:
-                pass
-            elif _on == 42:
-                pass
-            elif _on == 43:
-                pass
-            elif _on == 44:
-                pass
-            elif _on == 45:
-                pass
-            elif _on == 46:
-                pass
-            elif _on == 47:
-                pass
-            elif _on == 48:
-                pass
-            elif _on == 49:
                 pass
             elif _on == 5:
                 pass
-            elif _on == 50:
-                pass
-            elif _on == 51:
-                pass
-            elif _on == 52:
-                pass
-            elif _on == 53:
-                pass
-            elif _on == 54:
-                pass
-            elif _on == 55:
-                pass
-            elif _on == 56:
-                pass
-            elif _on == 57:
-                pass
-            elif _on == 58:
-                pass
-            elif _on == 59:
-                pass
             elif _on == 6:
-                pass
-            elif _on == 60:
-                pass
-            elif _on == 61:
-                pass
-            elif _on == 62:
-                pass
-            elif _on == 63:
-                pass
-            elif _on == 64:
                 pass
             elif _on == 7:
                 pass

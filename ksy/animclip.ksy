@@ -1387,8 +1387,10 @@ types:
     meta:
       bit-endian: le
     doc: |
-      One field of a sample: `width` bits, LSB-first. Kaitai types stop at 64 bits; a wider
-      field (a large code allows up to 256) reads as 0 here.
+      One field of a sample: `width` bits, LSB-first. Typed here up to 32 bits (what every
+      Kaitai target, JavaScript's included, reads as a bit-sized integer); a wider field (a
+      large code allows up to 256 bits; Luna writes at most 32) has no `value`, and the
+      fields after it are misplaced in this view (the raw bytes stay in `data_raw`).
     params:
       - id: width
         type: u2
@@ -1430,38 +1432,6 @@ types:
               30: b30
               31: b31
               32: b32
-              33: b33
-              34: b34
-              35: b35
-              36: b36
-              37: b37
-              38: b38
-              39: b39
-              40: b40
-              41: b41
-              42: b42
-              43: b43
-              44: b44
-              45: b45
-              46: b46
-              47: b47
-              48: b48
-              49: b49
-              50: b50
-              51: b51
-              52: b52
-              53: b53
-              54: b54
-              55: b55
-              56: b56
-              57: b57
-              58: b58
-              59: b59
-              60: b60
-              61: b61
-              62: b62
-              63: b63
-              64: b64
         doc: The unsigned field; the component gets base + (value << shift).
 
   motion_data:

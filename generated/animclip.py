@@ -3208,7 +3208,7 @@ class Animclip(KaitaiStruct):
         large code allows up to 256 bits; Luna writes at most 32) has no `value`, and the
         fields after it are misplaced in this view (the raw bytes stay in `data_raw`).
         """
-        SEQ_FIELDS = ["value"]
+        SEQ_FIELDS = ["bit", "bits"]
         def __init__(self, width, _io, _parent=None, _root=None):
             super(Animclip.SampleField, self).__init__(_io)
             self._parent = _parent
@@ -3217,174 +3217,193 @@ class Animclip(KaitaiStruct):
             self._debug = collections.defaultdict(dict)
 
         def _read(self):
-            self._debug['value']['start'] = self._io.pos()
-            _on = self.width
-            if _on == 1:
+            if self.width == 1:
                 pass
-                self.value = self._io.read_bits_int_le(1) != 0
-            elif _on == 10:
+                self._debug['bit']['start'] = self._io.pos()
+                self.bit = self._io.read_bits_int_le(1) != 0
+                self._debug['bit']['end'] = self._io.pos()
+
+            if self.width > 1:
                 pass
-                self.value = self._io.read_bits_int_le(10)
-            elif _on == 11:
-                pass
-                self.value = self._io.read_bits_int_le(11)
-            elif _on == 12:
-                pass
-                self.value = self._io.read_bits_int_le(12)
-            elif _on == 13:
-                pass
-                self.value = self._io.read_bits_int_le(13)
-            elif _on == 14:
-                pass
-                self.value = self._io.read_bits_int_le(14)
-            elif _on == 15:
-                pass
-                self.value = self._io.read_bits_int_le(15)
-            elif _on == 16:
-                pass
-                self.value = self._io.read_bits_int_le(16)
-            elif _on == 17:
-                pass
-                self.value = self._io.read_bits_int_le(17)
-            elif _on == 18:
-                pass
-                self.value = self._io.read_bits_int_le(18)
-            elif _on == 19:
-                pass
-                self.value = self._io.read_bits_int_le(19)
-            elif _on == 2:
-                pass
-                self.value = self._io.read_bits_int_le(2)
-            elif _on == 20:
-                pass
-                self.value = self._io.read_bits_int_le(20)
-            elif _on == 21:
-                pass
-                self.value = self._io.read_bits_int_le(21)
-            elif _on == 22:
-                pass
-                self.value = self._io.read_bits_int_le(22)
-            elif _on == 23:
-                pass
-                self.value = self._io.read_bits_int_le(23)
-            elif _on == 24:
-                pass
-                self.value = self._io.read_bits_int_le(24)
-            elif _on == 25:
-                pass
-                self.value = self._io.read_bits_int_le(25)
-            elif _on == 26:
-                pass
-                self.value = self._io.read_bits_int_le(26)
-            elif _on == 27:
-                pass
-                self.value = self._io.read_bits_int_le(27)
-            elif _on == 28:
-                pass
-                self.value = self._io.read_bits_int_le(28)
-            elif _on == 29:
-                pass
-                self.value = self._io.read_bits_int_le(29)
-            elif _on == 3:
-                pass
-                self.value = self._io.read_bits_int_le(3)
-            elif _on == 30:
-                pass
-                self.value = self._io.read_bits_int_le(30)
-            elif _on == 31:
-                pass
-                self.value = self._io.read_bits_int_le(31)
-            elif _on == 32:
-                pass
-                self.value = self._io.read_bits_int_le(32)
-            elif _on == 4:
-                pass
-                self.value = self._io.read_bits_int_le(4)
-            elif _on == 5:
-                pass
-                self.value = self._io.read_bits_int_le(5)
-            elif _on == 6:
-                pass
-                self.value = self._io.read_bits_int_le(6)
-            elif _on == 7:
-                pass
-                self.value = self._io.read_bits_int_le(7)
-            elif _on == 8:
-                pass
-                self.value = self._io.read_bits_int_le(8)
-            elif _on == 9:
-                pass
-                self.value = self._io.read_bits_int_le(9)
-            self._debug['value']['end'] = self._io.pos()
+                self._debug['bits']['start'] = self._io.pos()
+                _on = self.width
+                if _on == 10:
+                    pass
+                    self.bits = self._io.read_bits_int_le(10)
+                elif _on == 11:
+                    pass
+                    self.bits = self._io.read_bits_int_le(11)
+                elif _on == 12:
+                    pass
+                    self.bits = self._io.read_bits_int_le(12)
+                elif _on == 13:
+                    pass
+                    self.bits = self._io.read_bits_int_le(13)
+                elif _on == 14:
+                    pass
+                    self.bits = self._io.read_bits_int_le(14)
+                elif _on == 15:
+                    pass
+                    self.bits = self._io.read_bits_int_le(15)
+                elif _on == 16:
+                    pass
+                    self.bits = self._io.read_bits_int_le(16)
+                elif _on == 17:
+                    pass
+                    self.bits = self._io.read_bits_int_le(17)
+                elif _on == 18:
+                    pass
+                    self.bits = self._io.read_bits_int_le(18)
+                elif _on == 19:
+                    pass
+                    self.bits = self._io.read_bits_int_le(19)
+                elif _on == 2:
+                    pass
+                    self.bits = self._io.read_bits_int_le(2)
+                elif _on == 20:
+                    pass
+                    self.bits = self._io.read_bits_int_le(20)
+                elif _on == 21:
+                    pass
+                    self.bits = self._io.read_bits_int_le(21)
+                elif _on == 22:
+                    pass
+                    self.bits = self._io.read_bits_int_le(22)
+                elif _on == 23:
+                    pass
+                    self.bits = self._io.read_bits_int_le(23)
+                elif _on == 24:
+                    pass
+                    self.bits = self._io.read_bits_int_le(24)
+                elif _on == 25:
+                    pass
+                    self.bits = self._io.read_bits_int_le(25)
+                elif _on == 26:
+                    pass
+                    self.bits = self._io.read_bits_int_le(26)
+                elif _on == 27:
+                    pass
+                    self.bits = self._io.read_bits_int_le(27)
+                elif _on == 28:
+                    pass
+                    self.bits = self._io.read_bits_int_le(28)
+                elif _on == 29:
+                    pass
+                    self.bits = self._io.read_bits_int_le(29)
+                elif _on == 3:
+                    pass
+                    self.bits = self._io.read_bits_int_le(3)
+                elif _on == 30:
+                    pass
+                    self.bits = self._io.read_bits_int_le(30)
+                elif _on == 31:
+                    pass
+                    self.bits = self._io.read_bits_int_le(31)
+                elif _on == 32:
+                    pass
+                    self.bits = self._io.read_bits_int_le(32)
+                elif _on == 4:
+                    pass
+                    self.bits = self._io.read_bits_int_le(4)
+                elif _on == 5:
+                    pass
+                    self.bits = self._io.read_bits_int_le(5)
+                elif _on == 6:
+                    pass
+                    self.bits = self._io.read_bits_int_le(6)
+                elif _on == 7:
+                    pass
+                    self.bits = self._io.read_bits_int_le(7)
+                elif _on == 8:
+                    pass
+                    self.bits = self._io.read_bits_int_le(8)
+                elif _on == 9:
+                    pass
+                    self.bits = self._io.read_bits_int_le(9)
+                self._debug['bits']['end'] = self._io.pos()
+
 
 
         def _fetch_instances(self):
             pass
-            _on = self.width
-            if _on == 1:
+            if self.width == 1:
                 pass
-            elif _on == 10:
+
+            if self.width > 1:
                 pass
-            elif _on == 11:
-                pass
-            elif _on == 12:
-                pass
-            elif _on == 13:
-                pass
-            elif _on == 14:
-                pass
-            elif _on == 15:
-                pass
-            elif _on == 16:
-                pass
-            elif _on == 17:
-                pass
-            elif _on == 18:
-                pass
-            elif _on == 19:
-                pass
-            elif _on == 2:
-                pass
-            elif _on == 20:
-                pass
-            elif _on == 21:
-                pass
-            elif _on == 22:
-                pass
-            elif _on == 23:
-                pass
-            elif _on == 24:
-                pass
-            elif _on == 25:
-                pass
-            elif _on == 26:
-                pass
-            elif _on == 27:
-                pass
-            elif _on == 28:
-                pass
-            elif _on == 29:
-                pass
-            elif _on == 3:
-                pass
-            elif _on == 30:
-                pass
-            elif _on == 31:
-                pass
-            elif _on == 32:
-                pass
-            elif _on == 4:
-                pass
-            elif _on == 5:
-                pass
-            elif _on == 6:
-                pass
-            elif _on == 7:
-                pass
-            elif _on == 8:
-                pass
-            elif _on == 9:
-                pass
+                _on = self.width
+                if _on == 10:
+                    pass
+                elif _on == 11:
+                    pass
+                elif _on == 12:
+                    pass
+                elif _on == 13:
+                    pass
+                elif _on == 14:
+                    pass
+                elif _on == 15:
+                    pass
+                elif _on == 16:
+                    pass
+                elif _on == 17:
+                    pass
+                elif _on == 18:
+                    pass
+                elif _on == 19:
+                    pass
+                elif _on == 2:
+                    pass
+                elif _on == 20:
+                    pass
+                elif _on == 21:
+                    pass
+                elif _on == 22:
+                    pass
+                elif _on == 23:
+                    pass
+                elif _on == 24:
+                    pass
+                elif _on == 25:
+                    pass
+                elif _on == 26:
+                    pass
+                elif _on == 27:
+                    pass
+                elif _on == 28:
+                    pass
+                elif _on == 29:
+                    pass
+                elif _on == 3:
+                    pass
+                elif _on == 30:
+                    pass
+                elif _on == 31:
+                    pass
+                elif _on == 32:
+                    pass
+                elif _on == 4:
+                    pass
+                elif _on == 5:
+                    pass
+                elif _on == 6:
+                    pass
+                elif _on == 7:
+                    pass
+                elif _on == 8:
+                    pass
+                elif _on == 9:
+                    pass
+
+
+        @property
+        def value(self):
+            """The unsigned field; the component gets base + (value << shift)."""
+            if hasattr(self, '_m_value'):
+                return self._m_value
+
+            self._m_value = ((1 if self.bit else 0) if self.width == 1 else self.bits)
+            return getattr(self, '_m_value', None)
 
 
     class SampleRecord(KaitaiStruct):

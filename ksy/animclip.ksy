@@ -1396,42 +1396,51 @@ types:
         type: u2
         doc: The field's bit width (Sample Elem).
     seq:
-      - id: value
+      - id: bit
+        type: b1
+        if: width == 1
+        doc: A 1-bit field (Kaitai reads one bit as a boolean).
+      - id: bits
         type:
           switch-on: width
           cases:
-              1: b1
-              2: b2
-              3: b3
-              4: b4
-              5: b5
-              6: b6
-              7: b7
-              8: b8
-              9: b9
-              10: b10
-              11: b11
-              12: b12
-              13: b13
-              14: b14
-              15: b15
-              16: b16
-              17: b17
-              18: b18
-              19: b19
-              20: b20
-              21: b21
-              22: b22
-              23: b23
-              24: b24
-              25: b25
-              26: b26
-              27: b27
-              28: b28
-              29: b29
-              30: b30
-              31: b31
-              32: b32
+            2: b2
+            3: b3
+            4: b4
+            5: b5
+            6: b6
+            7: b7
+            8: b8
+            9: b9
+            10: b10
+            11: b11
+            12: b12
+            13: b13
+            14: b14
+            15: b15
+            16: b16
+            17: b17
+            18: b18
+            19: b19
+            20: b20
+            21: b21
+            22: b22
+            23: b23
+            24: b24
+            25: b25
+            26: b26
+            27: b27
+            28: b28
+            29: b29
+            30: b30
+            31: b31
+            32: b32
+        if: width > 1
+        doc: A field of 2 to 32 bits.
+    instances:
+      value:
+        value: 'width == 1 ? (bit ? 1 : 0) : bits'
+        -webide-parse-mode: eager
         doc: The unsigned field; the component gets base + (value << shift).
 
   motion_data:

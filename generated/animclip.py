@@ -3208,7 +3208,7 @@ class Animclip(KaitaiStruct):
         large code allows up to 256 bits; Luna writes at most 32) has no `value`, and the
         fields after it are misplaced in this view (the raw bytes stay in `data_raw`).
         """
-        SEQ_FIELDS = ["bit", "bits"]
+        SEQ_FIELDS = ["bits", "bit"]
         def __init__(self, width, _io, _parent=None, _root=None):
             super(Animclip.SampleField, self).__init__(_io)
             self._parent = _parent
@@ -3217,12 +3217,6 @@ class Animclip(KaitaiStruct):
             self._debug = collections.defaultdict(dict)
 
         def _read(self):
-            if self.width == 1:
-                pass
-                self._debug['bit']['start'] = self._io.pos()
-                self.bit = self._io.read_bits_int_le(1) != 0
-                self._debug['bit']['end'] = self._io.pos()
-
             if self.width > 1:
                 pass
                 self._debug['bits']['start'] = self._io.pos()
@@ -3322,13 +3316,16 @@ class Animclip(KaitaiStruct):
                     self.bits = self._io.read_bits_int_le(9)
                 self._debug['bits']['end'] = self._io.pos()
 
+            if self.width == 1:
+                pass
+                self._debug['bit']['start'] = self._io.pos()
+                self.bit = self._io.read_bits_int_le(1) != 0
+                self._debug['bit']['end'] = self._io.pos()
+
 
 
         def _fetch_instances(self):
             pass
-            if self.width == 1:
-                pass
-
             if self.width > 1:
                 pass
                 _on = self.width
@@ -3394,6 +3391,9 @@ class Animclip(KaitaiStruct):
                     pass
                 elif _on == 9:
                     pass
+
+            if self.width == 1:
+                pass
 
 
         @property

@@ -1396,10 +1396,6 @@ types:
         type: u2
         doc: The field's bit width (Sample Elem).
     seq:
-      - id: bit
-        type: b1
-        if: width == 1
-        doc: A 1-bit field (Kaitai reads one bit as a boolean).
       - id: bits
         type:
           switch-on: width
@@ -1437,6 +1433,13 @@ types:
             32: b32
         if: width > 1
         doc: A field of 2 to 32 bits.
+      - id: bit
+        type: b1
+        if: width == 1
+        doc: |
+          A 1-bit field (Kaitai reads one bit as a boolean, so it cannot share `bits`'s
+          switch). It comes second: a bit field after a switch continues the bit stream, while
+          a switch after a bit field would make some targets align to the next byte.
     instances:
       value:
         value: 'width == 1 ? (bit ? 1 : 0) : bits'

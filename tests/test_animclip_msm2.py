@@ -356,3 +356,28 @@ def test_the_inputs_of_lunas_clips_give_its_importers_transforms(name):
     np.testing.assert_allclose(values[:, :, 0:3] / values[:, :, 3:4], want["scale"], atol=2e-5)
     sign = np.sign(np.sum(q * want["rotation_xyzw"], axis=-1, keepdims=True))
     np.testing.assert_allclose(q * sign, want["rotation_xyzw"], atol=2e-5)
+
+
+@pytest.mark.parametrize("name", ["loop_walk", "wide_range"])
+def test_the_specs_typed_sample_fields_are_the_bits_of_lunas_clips(name):
+    data = (LUNA / f"{name}.animclip").read_bytes()
+    got = sample_inputs(read_bytes(data))
+    root = Animclip(KaitaiStream(BytesIO(data)))
+    root._read()
+    (entry,) = [s for s in root.dat1.sections if s.tag == Animclip.SectionTag.sample_data_resident]
+    for s, record in enumerate(entry.body.samples):
+        bits, at, want = int.from_bytes(got.samples[s].tobytes(), "little"), 0, []
+        for w in got.width.tolist():
+            want.append((bits >> at) & ((1 << w) - 1))
+            at += w
+        assert [f.value for f in record.small] + [f.value for f in record.large] == want
+
+
+def test_info_names_the_container_and_the_name_hash():
+    from animspec.animclip.info import summary
+
+    text = summary(read_bytes(clip()))
+    assert "before the DAT1: Spider-Man 2's STG wrapper (32 bytes)" in text
+    assert f"clip name hash {crc32('clip'):08X} (Spider-Man 2 clips carry no name string)" in text
+    assert "8A9598E1  Anim Clip Sample Data Resident" in text and "known (Luna), kept raw" in text
+    assert "before the DAT1: none (a bare DAT1)" in summary(read_bytes(dat1(payloads())))

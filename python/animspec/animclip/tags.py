@@ -137,9 +137,15 @@ SECTION_STATUS: dict[int, str] = {
     TAG_PATH: "partly known",
     TAG_CUSTOM_TRACKS: "partly known",
     TAG_CUSTOM_TRACK_DATA: "known",
-    TAG_SAMPLE_ELEM: "partly known",
+    TAG_SAMPLE_ELEM: "known (Luna)",
     TAG_TRIGGER_DATA: "partly known",
     TAG_TRIGGER_JOINT_NAMES: "mostly known",
+    TAG_SAMPLE_DATA: "known (Luna), kept raw",
+    TAG_SAMPLE_DATA_RESIDENT: "known (Luna), kept raw",
+    TAG_SAMPLE_DATA_PAGED: "known (Luna), kept raw",
+    TAG_MOTION_DATA: "partly known (Luna), kept raw",
+    TAG_MARKERS: "partly known, kept raw",
+    TAG_TRACKS_DATA: "partly known, kept raw",
 }
 """How much of each section's content is understood (spec 6, "Status"); the rest: unknown."""
 

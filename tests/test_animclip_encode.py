@@ -253,3 +253,20 @@ def test_bad_input_is_one_clear_error(bad, message):
 def test_max_error_must_be_positive():
     with pytest.raises(EncodeError, match="positive"):
         Tolerance.uniform(0.0)
+
+
+def test_large_false_keeps_fields_within_16_bits_at_a_reported_cost():
+    frames = source_frames(luna_record("wide_range"))
+    wide = encode(frames, Tolerance.uniform(1e-4))
+    narrow = encode(frames, Tolerance.uniform(1e-4), large=False)
+    assert wide.num_large >= 1 and narrow.num_large == 0 and narrow.widths.max() <= 16
+    got = errors(reference_decode(narrow), frames)
+    assert got == pytest.approx((narrow.error.rotation, narrow.error.translation, narrow.error.scale), abs=1e-12)
+    assert narrow.error.translation >= wide.error.translation
+
+
+def test_the_model_refuses_large_elements_with_a_way_out():
+    frames = source_frames(luna_record("wide_range"))
+    enc = encode(frames, Tolerance.uniform(1e-4))
+    with pytest.raises(ValueError, match="large=False"):
+        clip_model(enc, np.arange(enc.joints), name="x")

@@ -446,6 +446,37 @@ def dumps(value, depth: int = 0) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
+def animspec_through_luna(clip: Clip, source: dict, out_dir: Path, max_error: float) -> dict:
+    """Encode the source's per-frame transforms with animspec's encoder, write the clip with
+    animspec's writer, import it with Luna's importer, and measure Luna's reading against the
+    source. Returns the errors (Luna's reading vs. the source, and what the encoder reported)."""
+    from animspec.animclip.animation_sections import clip_model
+    from animspec.animclip.encode import Frames, Tolerance, encode
+    from animspec.animclip.write import write_bytes
+
+    frames = Frames(np.asarray(source["rotation_xyzw"]), np.asarray(source["translation"]), np.asarray(source["scale"]))
+    # large=False: the clip model cannot hold large elements yet (animation_sections.py)
+    encoded = encode(frames, Tolerance.uniform(max_error), looping=clip.looping, large=False)
+    path = out_dir / f"{clip.name}.animspec.animclip"
+    path.write_bytes(write_bytes(clip_model(encoded, [name_hash(b.name) for b in RIG], fps=FPS, name=clip.name)))
+    rig, _empty = luna_import(path, clip.frames)
+    read = engine_locals(rig, clip.frames)
+    want_q, got_q = np.asarray(source["rotation_xyzw"]), np.asarray(read["rotation_xyzw"])
+    return {
+        "clip": path.name,
+        "bytes": path.stat().st_size,
+        "sample_data_bytes": len(encoded.sample_data_bytes()),
+        "lookup": encoded.lookup is not None,
+        "large_elements": encoded.num_large,
+        "encoder_error": {"rotation": encoded.error.rotation, "translation": encoded.error.translation, "scale": encoded.error.scale},
+        "luna_read_error": {
+            "rotation": float(np.minimum(np.abs(got_q - want_q).max(-1), np.abs(got_q + want_q).max(-1)).max()),
+            "translation": largest_difference(read["translation"], source["translation"]),
+            "scale": largest_difference(read["scale"], source["scale"]),
+        },
+    }
+
+
 def write_record(record: dict, path: Path) -> None:
     tmp = path.with_suffix(".json.tmp")
     tmp.write_text(dumps(record) + "\n")
@@ -483,6 +514,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--compare", type=Path, default=Path("tests/fixtures/luna"), help="fixtures to compare a fresh run with")
     parser.add_argument("--out", type=Path, default=Path("build/luna-check"), help="where a checking run writes (default build/luna-check)")
     parser.add_argument("--only", action="append", help="only this clip (repeatable)")
+    parser.add_argument("--max-error", type=float, default=1e-3,
+                        help="tolerance for the clips animspec encodes and Luna reads back (default 1e-3)")
     opts = parser.parse_args(argv if argv is not None else args)
 
     out_dir = opts.write or opts.out
@@ -494,15 +527,28 @@ def main(argv: list[str] | None = None) -> int:
         "bpy_version": bpy.app.version_string,
         "clips": [],
     }
+    problems = []
     for clip in clips:
         record = make_clip(clip, out_dir)
         record["made_with"] = {"luna_commit": made["luna_commit"], "bpy_version": made["bpy_version"]}
         write_record(record, out_dir / f"{clip.name}.json")
         made["clips"].append(clip.name)
         print(f"luna_check: {clip.name}: {record['frames']} frames, {len(record['joints'])} joints -> {out_dir / record['clip']}")
+        if opts.write:
+            continue
+        ours = animspec_through_luna(clip, record["source"]["engine_local"], out_dir, opts.max_error)
+        luna_err, enc_err = ours["luna_read_error"], ours["encoder_error"]
+        print(f"luna_check: {ours['clip']}: {ours['bytes']} bytes (Luna's: {(out_dir / record['clip']).stat().st_size}), "
+              f"Luna reads it within rotation {luna_err['rotation']:.2e}, translation {luna_err['translation']:.2e}, "
+              f"scale {luna_err['scale']:.2e} (encoder: {enc_err['rotation']:.2e}, {enc_err['translation']:.2e}, {enc_err['scale']:.2e})")
+        for kind, value in luna_err.items():
+            # Luna keys float32 and goes through Blender's matrices: allow 2e-5 on top
+            if value > max(opts.max_error, enc_err[kind]) + 2e-5:
+                problems.append(f"{ours['clip']}: Luna reads {kind} {value:.2e} off the source, over the {opts.max_error:g} asked")
+        write_record(ours, out_dir / f"{clip.name}.animspec.json")
     if opts.write:
         return 0
-    problems = compare(out_dir, opts.compare, made["clips"])
+    problems += compare(out_dir, opts.compare, made["clips"])
     for p in problems:
         print(f"luna_check: {p}", file=sys.stderr)
     print(f"luna_check: {len(made['clips'])} clips, {len(problems)} differences from {opts.compare}")

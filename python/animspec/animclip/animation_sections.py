@@ -64,13 +64,10 @@ def _set_built(built: Built, enc: EncodedAnimation, fps: float) -> None:
 
 
 def _sample_elem(enc: EncodedAnimation) -> SampleElem:
-    """The small table as the model's typed columns; the 4-byte padding and the large table
-    (not yet modelled) ride in ``padding``, so the bytes are :meth:`.sample_elem_bytes`."""
     n = enc.num_small
     values = (enc.components[:n] * 4).astype("<u4")
     codes = ((enc.widths[:n] - 1) | (enc.shifts[:n] << 4)).astype("u1")
-    rest = enc.sample_elem_bytes()[5 * n:]
-    return SampleElem(values=values, ndx=codes, padding=rest)
+    return SampleElem(values=values, ndx=codes, padding=bytes(-5 * n % 4))
 
 
 def clip_model(enc: EncodedAnimation, joint_hashes: np.ndarray, fps: float = 30.0,
@@ -78,6 +75,11 @@ def clip_model(enc: EncodedAnimation, joint_hashes: np.ndarray, fps: float = 30.
     """A clip model holding ``enc``: ``template``'s sections with the animation's replaced,
     or (no template) a clip of just those sections. ``name``: the clip's name (kept from the
     template if None). The template is not changed."""
+    if enc.num_large:
+        raise ValueError(
+            f"the clip model's Sample Elem has no large table yet, and this encoding has {enc.num_large} large "
+            "element(s): encode with large=False (fields kept within 16 bits), or write "
+            "EncodedAnimation.sample_elem_bytes() yourself")
     hashes = np.asarray(joint_hashes, dtype=np.int64)
     if hashes.shape != (enc.joints,):
         raise ValueError(f"{enc.joints} joints need {enc.joints} joint hashes, not {hashes.shape}")

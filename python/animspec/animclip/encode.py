@@ -268,13 +268,15 @@ def _errors(values: np.ndarray, rot: np.ndarray, pos: np.ndarray, scl: np.ndarra
 
 
 def encode(frames: Frames, tolerance: Tolerance = Tolerance(), *, looping: bool = False,
-           max_translation_shift: int = 15, lookup: bool | None = None) -> EncodedAnimation:
+           max_translation_shift: int = 15, lookup: bool | None = None, large: bool = True) -> EncodedAnimation:
     """Encode ``frames`` within ``tolerance`` (as far as the format's precision allows: the
     error reached is in the result's ``error``).
 
     ``max_translation_shift``: the finest translation step is 2^-shift (Luna's encoder stops
     at 12). ``lookup``: True/False forces the frame lookup table on/off; None uses it
-    when it makes Sample Data smaller."""
+    when it makes Sample Data smaller. ``large``: False keeps every field within 16 bits (no
+    large elements) by coarsening the step of a component that would need more (its error
+    grows, and ``error`` says by how much)."""
     rot, pos, scl = frames.checked()
     rot = _continuous(rot)
     n_frames, n_joints = rot.shape[:2]
@@ -332,6 +334,13 @@ def encode(frames: Frames, tolerance: Tolerance = Tolerance(), *, looping: bool 
             break
         plan.shift[ok_r, ROTATION] = trial.shift[ok_r, ROTATION]
         plan.shift[ok_t, TRANSLATION] = trial.shift[ok_t, TRANSLATION]
+    if not large:  # coarsen a component past 16 bits until its field fits 16 bits
+        fields, _values = plan.values()
+        top = fields.max(axis=0)
+        excess = np.maximum(np.ceil(np.log2(np.maximum(top, 1) + 1)).astype(np.int64) - SMALL_WIDTH_MAX, 0)
+        plan.shift += excess
+        if (plan.shift > MAX_ERROR_SHIFT).any():
+            raise EncodeError("a component's range needs an error shift past 15 to fit 16 bits")
     fields, values = plan.values()
     r_err, t_err, s_err = _errors(values, rot, pos, scl)
 

@@ -265,8 +265,23 @@ def test_large_false_keeps_fields_within_16_bits_at_a_reported_cost():
     assert narrow.error.translation >= wide.error.translation
 
 
-def test_the_model_refuses_large_elements_with_a_way_out():
+def test_large_elements_reach_the_model_or_are_refused_with_a_way_out():
+    """With a Sample Elem model that has the large table they are written (and decode); with
+    the older one that has not, clip_model says to encode with large=False."""
+    from dataclasses import fields
+
+    from animspec.animclip.content import SampleElem
+
     frames = source_frames(luna_record("wide_range"))
     enc = encode(frames, Tolerance.uniform(1e-4))
-    with pytest.raises(ValueError, match="large=False"):
-        clip_model(enc, np.arange(enc.joints), name="x")
+    assert enc.num_large >= 1
+    if "large_offsets" not in {f.name for f in fields(SampleElem)}:
+        with pytest.raises(ValueError, match="large=False"):
+            clip_model(enc, np.arange(enc.joints), name="x")
+        return
+    data = write_bytes(clip_model(enc, np.arange(enc.joints), name="x"))
+    counts = built_counts(_payload(data, TAG_BUILT))
+    assert (counts.small, counts.large) == (enc.num_small, enc.num_large)
+    values = decode_values(_payload(data, TAG_BASE_STATE), _payload(data, TAG_SAMPLE_ELEM),
+                           _payload(data, TAG_SAMPLE_DATA_RESIDENT), counts)
+    assert errors(transforms(values), frames)[1] == pytest.approx(enc.error.translation, abs=1e-12)

@@ -9,20 +9,23 @@ Built offsets: the 96-byte layout Luna Engine IO Tools writes for Spider-Man 2 c
 (Pcniado/luna_engine_io_tools, anim_export.py; restated in tests/fixtures/luna/README.md):
 +0x08 u32 flags, +0x0C f32 fps, +0x10 f32 duration, +0x20 u16 joints, +0x22 u16 frames,
 +0x24 u32 small elements, +0x28 u32 stride, +0x30 u16 distinct samples, +0x3E u16 resident
-samples, +0x40 f32 resident fps, +0x44 u32 large elements. The model still names those 16-bit
-halves by their older labels (``unk_08``...), so the mapping is written out below. For
-Spider-Man Remastered-era clips the joint count, frame count and element count sit at the same
+samples, +0x40 f32 resident fps, +0x44 u32 large elements. They are written by byte offset
+(:data:`BUILT_WRITES`) into whichever fields of the model cover them, so this does not depend
+on the model's names for Built's fields. For Spider-Man Remastered-era clips the joint count, frame count and element count sit at the same
 offsets (ALERT's labels); the others are unconfirmed there.
 """
 
 from __future__ import annotations
 
 import struct
+from dataclasses import fields
+
 import numpy as np
 
-from .content import AnimclipFile, BaseState, Built, JointHashes, RawSection, SampleElem
+from .content import BUILT_FIELDS, AnimclipFile, BaseState, Built, JointHashes, RawSection, SampleElem
 from .encode import FLAG_FRAME_LOOKUP, FLAG_LOOPING, EncodedAnimation
 from .tags import (
+    BUILT_RECORD,
     TAG_BASE_STATE,
     TAG_BUILT,
     TAG_JOINT_HASHES,
@@ -39,35 +42,81 @@ ENCODER_FLAGS = FLAG_LOOPING | FLAG_FRAME_LOOKUP
 """The Built flag bits the encoder decides; the template's other bits are kept."""
 
 
-def _halves(value: int) -> tuple[int, int]:
-    return value & 0xFFFF, (value >> 16) & 0xFFFF
+BUILT_WRITES = (
+    (0x08, "<I", "flags"),
+    (0x0C, "<f", "fps"),
+    (0x10, "<f", "duration"),
+    (0x20, "<H", "joints"),
+    (0x22, "<H", "frames"),
+    (0x24, "<I", "small elements"),
+    (0x28, "<I", "stride"),
+    (0x30, "<H", "distinct samples"),
+    (0x3E, "<H", "resident samples"),
+    (0x40, "<f", "resident fps"),
+    (0x44, "<I", "large elements"),
+)
+"""The Built values the encoder owns: (offset, format, what), Luna's layout."""
 
 
-def _f32_halves(value: float) -> tuple[int, int]:
-    return _halves(struct.unpack("<I", struct.pack("<f", value))[0])
+def _built_values(built: Built, enc: EncodedAnimation, fps: float) -> dict[str, float | int]:
+    old_flags = _read_built(built, 0x08, "<I")
+    span = enc.frames if enc.looping else max(enc.frames - 1, 0)
+    return {
+        "flags": (int(old_flags) & ~ENCODER_FLAGS) | enc.flags,
+        "fps": float(fps),
+        "duration": span / float(fps),
+        "joints": enc.joints,
+        "frames": enc.frames,
+        "small elements": enc.num_small,
+        "stride": enc.stride,
+        "distinct samples": enc.unique_samples,
+        "resident samples": enc.frames,
+        "resident fps": float(fps),
+        "large elements": enc.num_large,
+    }
+
+
+def _built_bytes(built: Built) -> bytearray:
+    """Built's 96 bytes as the model's record layout packs them (counts left to derivation
+    packed as 0: they are overwritten or restored)."""
+    values = [getattr(built, name) for name in BUILT_FIELDS]
+    return bytearray(BUILT_RECORD.pack(*[0 if v is None else v for v in values]))
+
+
+def _read_built(built: Built, offset: int, fmt: str) -> float | int:
+    return struct.unpack_from(fmt, _built_bytes(built), offset)[0]
 
 
 def _set_built(built: Built, enc: EncodedAnimation, fps: float) -> None:
-    flags = ((built.unk_0a << 16) | built.unk_08) & ~ENCODER_FLAGS | enc.flags
-    built.unk_08, built.unk_0a = _halves(flags)
-    built.fps = float(fps)
-    span = enc.frames if enc.looping else max(enc.frames - 1, 0)
-    built.duration = span / float(fps)
-    built.num_joints = None  # derived from Base State
-    built.num_frames = enc.frames
-    built.num_samples, built.unk_26 = None, 0  # small elements: derived from Sample Elem
-    built.unk_28, built.unk_2a = _halves(enc.stride)
-    built.num_frames_alt = enc.unique_samples
-    built.unk_3e = enc.frames
-    built.unk_40, built.unk_42 = _f32_halves(float(fps))
-    built.unk_44, built.unk_46 = _halves(enc.num_large)
+    """Write the encoder's values at their byte offsets: whatever the model names the fields
+    covering them (16-bit halves or whole words), only those fields change; the rest of the
+    template's Built stays as it was (a derived count stays derived)."""
+    raw = _built_bytes(built)
+    before = BUILT_RECORD.unpack(bytes(raw))
+    values = _built_values(built, enc, fps)
+    for offset, fmt, what in BUILT_WRITES:
+        struct.pack_into(fmt, raw, offset, values[what])
+    after = BUILT_RECORD.unpack(bytes(raw))
+    for name, old, new in zip(BUILT_FIELDS, before, after):
+        if struct.pack("<d", float(old)) != struct.pack("<d", float(new)):
+            setattr(built, name, new)
 
 
 def _sample_elem(enc: EncodedAnimation) -> SampleElem:
+    """Sample Elem in the model's columns (either the small table only, or both tables)."""
     n = enc.num_small
-    values = (enc.components[:n] * 4).astype("<u4")
-    codes = ((enc.widths[:n] - 1) | (enc.shifts[:n] << 4)).astype("u1")
-    return SampleElem(values=values, ndx=codes, padding=bytes(-5 * n % 4))
+    offsets = (enc.components * 4).astype("<u4")
+    small_codes = ((enc.widths[:n] - 1) | (enc.shifts[:n] << 4)).astype("u1")
+    large_codes = ((enc.widths[n:] - 1) | (enc.shifts[n:] << 8)).astype("<u2")
+    columns = {f.name for f in fields(SampleElem)}
+    if "large_offsets" in columns:  # the model with both tables
+        return SampleElem(offsets=offsets[:n], codes=small_codes, padding=bytes(-5 * n % 4),  # type: ignore[call-arg]
+                          large_offsets=offsets[n:], large_codes=large_codes)
+    if enc.num_large:
+        raise ValueError(
+            f"this clip model's Sample Elem has no large table, and the encoding has {enc.num_large} large "
+            "element(s): encode with large=False (fields kept within 16 bits)")
+    return SampleElem(values=offsets[:n], ndx=small_codes, padding=bytes(-5 * n % 4))  # type: ignore[call-arg]
 
 
 def clip_model(enc: EncodedAnimation, joint_hashes: np.ndarray, fps: float = 30.0,
@@ -75,11 +124,6 @@ def clip_model(enc: EncodedAnimation, joint_hashes: np.ndarray, fps: float = 30.
     """A clip model holding ``enc``: ``template``'s sections with the animation's replaced,
     or (no template) a clip of just those sections. ``name``: the clip's name (kept from the
     template if None). The template is not changed."""
-    if enc.num_large:
-        raise ValueError(
-            f"the clip model's Sample Elem has no large table yet, and this encoding has {enc.num_large} large "
-            "element(s): encode with large=False (fields kept within 16 bits), or write "
-            "EncodedAnimation.sample_elem_bytes() yourself")
     hashes = np.asarray(joint_hashes, dtype=np.int64)
     if hashes.shape != (enc.joints,):
         raise ValueError(f"{enc.joints} joints need {enc.joints} joint hashes, not {hashes.shape}")
@@ -99,13 +143,14 @@ def clip_model(enc: EncodedAnimation, joint_hashes: np.ndarray, fps: float = 30.
     data_tag = TAG_SAMPLE_DATA if template is not None and template.section(TAG_SAMPLE_DATA) is not None \
         else TAG_SAMPLE_DATA_RESIDENT
 
+    sample_elem = _sample_elem(enc)
     old_base = model.section(TAG_BASE_STATE)
     things = old_base.things if isinstance(old_base, BaseState) else b""
     extra = old_base.extra if isinstance(old_base, BaseState) else b""
     new = [
         built,
         BaseState(joints=enc.base_state_records(), things=things, extra=extra),
-        _sample_elem(enc),
+        sample_elem,
         RawSection(tag=data_tag, data=enc.sample_data_bytes()),
         JointHashes(hashes=hash_values.astype("<u4")),
     ]

@@ -86,3 +86,54 @@ def test_no_animation_or_a_wrong_name_is_a_clear_error():
         gltf_to_animclip(glb(), animation="walk")
     with pytest.raises(GltfError, match="no animation to encode"):
         gltf_to_animclip(build_glb(JOINTS, []))
+
+
+# --- the command line: animspec convert anim.glb -o out.animclip [--template CLIP] ----------------
+
+
+def test_convert_writes_an_animclip_within_the_asked_errors(tmp_path, capsys):
+    from animspec.cli import main
+
+    src, out = tmp_path / "wave.glb", tmp_path / "wave.animclip"
+    src.write_bytes(glb())
+    assert main(["convert", str(src), "-o", str(out), "--max-error", "0.1", "--max-translation-error", "1e-4"]) == 0
+    report = capsys.readouterr().out
+    assert "31 frames at 30 fps" in report and f"{out}: " in report
+    data = out.read_bytes()
+    model = read_bytes(data)
+    assert model.clip_name == "wave"
+    counts = Counts(3, 31, *_elem_counts(data), _flags(data))
+    got = transforms(decode_values(payload(data, TAG_BASE_STATE), payload(data, TAG_SAMPLE_ELEM),
+                                   payload(data, 0x8A9598E1), counts))
+    t = np.arange(31) / 30.0
+    np.testing.assert_allclose(got["translation"][:, 0, 2], -2 * t, atol=1e-4)
+    arm = np.array([quat_xyzw((0, 0, 1), 30 + 60 * x) for x in t])
+    assert rotation_difference(got["rotation_xyzw"][:, 2], arm) <= np.radians(0.1) / 4 + 1e-9
+
+
+def _elem_counts(data: bytes) -> tuple[int, int, int]:
+    built = payload(data, 0x9DF23F77)
+    small, stride = struct.unpack_from("<II", built, 0x24)
+    large, = struct.unpack_from("<I", built, 0x44)
+    return small, large, stride
+
+
+def _flags(data: bytes) -> int:
+    return struct.unpack_from("<I", payload(data, 0x9DF23F77), 0x08)[0]
+
+
+def test_convert_with_a_template_keeps_its_sections_and_refuses_other_outputs(tmp_path, capsys):
+    from animspec.cli import main
+
+    src = tmp_path / "wave.glb"
+    src.write_bytes(glb())
+    out = tmp_path / "out.animclip"
+    template = ROOT / "examples" / "walk.animclip"
+    assert main(["convert", str(src), "-o", str(out), "--template", str(template), "--fps", "24"]) == 0
+    made, kept = read_bytes(out.read_bytes()), read_file(template)
+    assert made.clip_name == kept.clip_name and made.section(0x14014CB6) == kept.section(0x14014CB6)
+    assert "25 frames at 24 fps" in capsys.readouterr().out
+    assert main(["convert", str(src), "-o", str(out), "--template", str(template)]) != 0  # exists: --force
+    assert "--force" in capsys.readouterr().err
+    assert main(["convert", str(src), "-o", str(tmp_path / "x.animbin"), "--template", str(template)]) != 0
+    assert "does not end in .animclip" in capsys.readouterr().err

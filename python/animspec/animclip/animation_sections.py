@@ -59,7 +59,7 @@ BUILT_WRITES = (
 
 
 def _built_values(built: Built, enc: EncodedAnimation, fps: float) -> dict[str, float | int]:
-    old_flags = _read_built(built, 0x08, "<I")
+    old_flags = built_flags(built)
     span = enc.frames if enc.looping else max(enc.frames - 1, 0)
     return {
         "flags": (int(old_flags) & ~ENCODER_FLAGS) | enc.flags,
@@ -85,6 +85,11 @@ def _built_bytes(built: Built) -> bytearray:
 
 def _read_built(built: Built, offset: int, fmt: str) -> float | int:
     return struct.unpack_from(fmt, _built_bytes(built), offset)[0]
+
+
+def built_flags(built: Built) -> int:
+    """The clip flags (Built +0x08, u32), whatever the model calls the field(s) holding them."""
+    return int(_read_built(built, 0x08, "<I"))
 
 
 def _set_built(built: Built, enc: EncodedAnimation, fps: float) -> None:

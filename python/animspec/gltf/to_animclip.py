@@ -84,20 +84,22 @@ def gltf_to_animclip(
     skin: int = 0,
     joint_names: Sequence[str] | None = None,
     fps: float = 30.0,
-    max_error: float = 1e-3,
+    max_error: float | Tolerance = 1e-3,
     looping: bool = False,
     template: AnimclipFile | None = None,
     name: str | None = None,
 ) -> AnimclipConversion:
     """Encode one animation of a skinned glTF (the first, or the one named ``animation``) as an
     .animclip model; write it with :func:`animspec.animclip.write.write_bytes`. ``name``: the
-    clip's name (default: the animation's name when there is no template)."""
+    clip's name (default: the animation's name when there is no template). ``max_error``: one
+    number for every kind, or a :class:`Tolerance` per kind."""
     gltf = load_gltf(source)
     index = _pick(gltf, animation)
     rig = read_rig(gltf, skin=skin, joint_names=joint_names)
     frames = sample_frames(rig, index, fps, looping)
     # large=False: the clip model holds no large Sample Elem table yet
-    encoded = encode(frames, Tolerance.uniform(max_error), looping=looping, large=False)
+    tolerance = max_error if isinstance(max_error, Tolerance) else Tolerance.uniform(max_error)
+    encoded = encode(frames, tolerance, looping=looping, large=False)
     anim_name = gltf.animations[index].name or f"animation {index}"
     hashes = np.array([crc32(n) for n in rig.names], dtype=np.int64)
     clip_name = name if name is not None else (anim_name if template is None else None)

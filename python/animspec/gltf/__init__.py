@@ -6,8 +6,7 @@
   authored or the engine-faithful playback (:mod:`.from_animbin`); :func:`to_gltf_on_rig`:
   the same on a glTF rig's own document, its meshes and hierarchy kept.
 * :func:`animclip_to_gltf`: an .animclip base state posed on a glTF rig by joint-name hash
-  (:mod:`.from_animclip`); :func:`gltf_to_animclip`: a skinned glTF animation encoded as an
-  .animclip animation within a max error (:mod:`.to_animclip`).
+  (:mod:`.from_animclip`).
 * :func:`read_rig` / :func:`skeleton_from_gltf`: a glTF skin as a :class:`animspec.skeleton.Skeleton`
   (:mod:`.rig`); :func:`animspec.rigs.load_skeleton` takes a MESHBIN or a glTF file.
 
@@ -29,11 +28,10 @@ from .from_animbin import to_gltf, to_gltf_document, to_gltf_on_rig
 from .from_animclip import AnimclipMatch, animclip_to_gltf
 from .rig import GltfError, Rig, load_gltf, read_rig, skeleton_from_gltf
 from .to_animbin import ClipReport, Conversion, convert, read_markers_file
-from .to_animclip import AnimclipConversion, gltf_to_animclip
 
 
 __all__ = [
-    "AnimclipConversion", "AnimclipMatch", "ClipReport", "Conversion", "GltfError", "Rig", "animclip_to_gltf", "convert", "gltf_to_animclip",
+    "AnimclipMatch", "ClipReport", "Conversion", "GltfError", "Rig", "animclip_to_gltf", "convert",
     "load_gltf", "read_markers_file", "read_rig", "skeleton_from_gltf",
     "to_gltf", "to_gltf_document", "to_gltf_on_rig",
 ]

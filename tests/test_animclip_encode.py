@@ -26,7 +26,7 @@ from animspec.animclip.encode import (
     pack_samples,
     unpack_samples,
 )
-from animspec.animclip.parse import read_bytes, read_file
+from animspec.animclip.parse import read_bytes
 from animspec.animclip.tags import TAG_BASE_STATE, TAG_BUILT, TAG_JOINT_HASHES, TAG_SAMPLE_DATA, TAG_SAMPLE_ELEM
 from animspec.animclip.write import write_bytes
 

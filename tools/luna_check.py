@@ -1,8 +1,8 @@
 """Drive Luna Engine IO Tools (the outside .animclip reader and writer) headless in Blender's bpy.
 
-Run in the bpy venv (`make luna-check LUNA=DIR`, DIR = an unpacked snapshot of
-github.com/Pcniado/luna_engine_io_tools). Nothing of Luna is copied here: the add-on is imported
-from DIR at run time and driven only through what a person uses in Blender's UI, its operators
+Run in the bpy venv (`make luna-check LUNA=DIR`, DIR = a git directory of
+github.com/Pcniado/luna_engine_io_tools, whose HEAD is used, or an unpacked snapshot). Nothing of
+Luna is copied here: the add-on is imported from DIR at run time and driven only through what a person uses in Blender's UI, its operators
 (File > Export / Import "Luna Engine Anim", "Create Root Motion Empty") and its scene settings
 (export frame range, fps, looping, root-motion mode).
 
@@ -13,14 +13,16 @@ For each synthetic clip (own rigs and actions, `CLIPS` below) the harness:
 2. exports the clip with Luna's exporter;
 3. on a fresh copy of the rig, imports the clip with Luna's importer and records the per-frame
    local transforms that import yields: the pose-bone channels Luna keyed (`pose_basis`) and the
-   same `engine_local` reconstruction as for the source.
+   same `engine_local` reconstruction as for the source;
+4. (checking runs) encodes the source with animspec's encoder within `--max-error`, writes it
+   with animspec's writer, imports that with Luna's importer and measures how far from the
+   source Luna reads it (`<clip>.animspec.animclip` and `.animspec.json` in `--out`).
 
 `--write DIR` writes `<clip>.animclip` and `<clip>.json` into DIR (tests/fixtures/luna is made
 this way); `--compare DIR` (the default: tests/fixtures/luna) regenerates everything into
-`--out` and fails if a clip's bytes or its recorded transforms differ from DIR's, so a changed
-Luna or Blender shows up. `--import-check FILE.animclip:CLIP` imports a clip written by another
-tool (animspec's encoder) with Luna's importer and compares it with CLIP's source within
-`--max-error`.
+`--out` and fails if a clip's bytes or its recorded transforms differ from DIR's (a changed Luna
+or Blender shows up), or if Luna reads an animspec-encoded clip further from its source than
+`--max-error` (plus 2e-5 for Luna's float32 keys).
 """
 
 from __future__ import annotations
@@ -30,13 +32,11 @@ import hashlib
 import importlib
 import json
 import math
-import os
-import struct
 import subprocess
 import sys
 import tempfile
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -367,7 +367,7 @@ def luna_export(rig: bpy.types.Object, clip: Clip, path: Path, root_motion: bool
         raise SystemExit(f"luna_check: Luna's exporter did not write {path} ({result})")
 
 
-def luna_import(path: Path, frames: int) -> tuple[bpy.types.Object, bpy.types.Object | None]:
+def luna_import(path: Path) -> tuple[bpy.types.Object, bpy.types.Object | None]:
     clear_scene()
     rig = make_rig("rig")
     activate(rig)
@@ -407,7 +407,7 @@ def make_clip(clip: Clip, out_dir: Path) -> dict:
     path = out_dir / f"{clip.name}.animclip"
     luna_export(rig, clip, path, clip.root_motion is not None)
 
-    imported, empty = luna_import(path, clip.frames)
+    imported, empty = luna_import(path)
     luna = {"pose_basis": pose_basis(imported, clip.frames), "engine_local": engine_locals(imported, clip.frames)}
     if empty is not None and empty.animation_data and empty.animation_data.action:
         luna["root_motion"] = object_motion(empty, clip.frames)
@@ -459,7 +459,7 @@ def animspec_through_luna(clip: Clip, source: dict, out_dir: Path, max_error: fl
     encoded = encode(frames, Tolerance.uniform(max_error), looping=clip.looping, large=False)
     path = out_dir / f"{clip.name}.animspec.animclip"
     path.write_bytes(write_bytes(clip_model(encoded, [name_hash(b.name) for b in RIG], fps=FPS, name=clip.name)))
-    rig, _empty = luna_import(path, clip.frames)
+    rig, _empty = luna_import(path)
     read = engine_locals(rig, clip.frames)
     want_q, got_q = np.asarray(source["rotation_xyzw"]), np.asarray(read["rotation_xyzw"])
     return {

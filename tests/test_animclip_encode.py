@@ -253,6 +253,7 @@ def test_a_template_keeps_every_section_the_encoder_does_not_produce():
     (Frames(np.ones((2, 1, 4)), np.zeros((2, 2, 3))), "translations must be"),
     (Frames(np.ones((0, 1, 4)), np.zeros((0, 1, 3))), "at least one frame"),
     (Frames(np.ones((2, 1, 4)), np.zeros((2, 1, 3)), np.zeros((2, 1, 3))), "scale is zero"),
+    (Frames(np.ones((2, 2, 4)), np.array([[[0, 0, 0], [0, 0, 0]], [[0, 0, 0], [0, 4e4, 0]]])), "joint 1 translates 40000"),
 ])
 def test_bad_input_is_one_clear_error(bad, message):
     with pytest.raises(EncodeError, match=message):

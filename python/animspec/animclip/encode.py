@@ -209,6 +209,9 @@ def _translation_shifts(pos: np.ndarray, tolerance: float, max_shift: int) -> np
     finer when the tolerance asks for it, as long as the base (the smallest value) still fits
     16 bits; the fields then grow past 16 bits (large elements)."""
     reach = np.abs(pos).max(axis=(0, 2))
+    if (reach > I16_MAX).any():
+        joint = int(np.argmax(reach))
+        raise EncodeError(f"joint {joint} translates {reach[joint]:g} units, beyond the format's range (+-{I16_MAX} at shift 0)")
     lowest = np.abs(pos.min(axis=0)).max(axis=1)
     with np.errstate(divide="ignore"):
         by_range = np.floor(np.log2(I16_MAX / np.maximum(reach, 1e-300)))
@@ -267,6 +270,40 @@ def _errors(values: np.ndarray, rot: np.ndarray, pos: np.ndarray, scl: np.ndarra
     return (np.abs(r - rot).max(axis=(0, 2)), np.abs(p - pos).max(axis=(0, 2)), np.abs(s - scl).max(axis=(0, 2)))
 
 
+def _choose_shifts(target: np.ndarray, base: np.ndarray, ceiling: np.ndarray, guess: np.ndarray, tol: float,
+                   error_of) -> np.ndarray:
+    """Per joint, the error shift of one kind (its components share it): from ``guess``, finer
+    while the decoded error is over ``tol``, then coarser while it stays within it (the guess
+    assumes the worst rounding). Each pass decodes only the joints still moving, so the cost
+    falls as joints settle. ``target`` (F, J, C) in quantised units, ``error_of(values, joints)``
+    the per-joint error of decoded integer values (F, len(joints), C)."""
+
+    def error(joints: np.ndarray, shifts: np.ndarray) -> np.ndarray:
+        step = np.exp2(shifts)[None, :, None]
+        b, top = base[joints][None], ceiling[joints][None]
+        fields = np.minimum(np.maximum(np.rint((target[:, joints] - b) / step), 0), np.maximum(np.floor((top - b) / step), 0))
+        return error_of(b + fields * step, joints)
+
+    shifts = np.minimum(guess.astype(np.int64), MAX_ERROR_SHIFT)
+    moving = np.flatnonzero((target.max(axis=0) - target.min(axis=0)).max(axis=1) > 0)
+    shifts[np.setdiff1d(np.arange(len(shifts)), moving)] = 0  # constant: no element, no shift
+    err = np.zeros(len(shifts))
+    err[moving] = error(moving, shifts[moving])
+    over = moving[(err[moving] > tol) & (shifts[moving] > 0)]
+    while len(over):
+        shifts[over] -= 1
+        err[over] = error(over, shifts[over])
+        over = over[(err[over] > tol) & (shifts[over] > 0)]
+    trying = moving[(err[moving] <= tol) & (shifts[moving] < MAX_ERROR_SHIFT)]
+    while len(trying):
+        coarser = error(trying, shifts[trying] + 1)
+        ok = coarser <= tol
+        shifts[trying[ok]] += 1
+        trying = trying[ok]
+        trying = trying[shifts[trying] < MAX_ERROR_SHIFT]
+    return shifts
+
+
 def encode(frames: Frames, tolerance: Tolerance = Tolerance(), *, looping: bool = False,
            max_translation_shift: int = 15, lookup: bool | None = None, large: bool = True) -> EncodedAnimation:
     """Encode ``frames`` within ``tolerance`` (as far as the format's precision allows: the
@@ -305,42 +342,24 @@ def encode(frames: Frames, tolerance: Tolerance = Tolerance(), *, looping: bool 
     ceiling[:, ROTATION] = I16_MAX
 
     shift = np.zeros((n_joints, COMPONENTS_PER_JOINT), dtype=np.int64)
-    shift[:, ROTATION] = _shift_for(np.full(n_joints, tolerance.rotation * QUATERNION_SCALE))[:, None]
-    shift[:, TRANSLATION] = _shift_for(tolerance.translation * np.exp2(t_shift))[:, None]
+    kinds = (
+        (ROTATION, tolerance.rotation, _shift_for(np.full(n_joints, tolerance.rotation * QUATERNION_SCALE)),
+         lambda v, js: np.abs(v / np.linalg.norm(v, axis=-1, keepdims=True) - rot[:, js]).max(axis=(0, 2))),
+        (TRANSLATION, tolerance.translation, _shift_for(tolerance.translation * np.exp2(t_shift)),
+         lambda v, js: np.abs(v / np.exp2(t_shift[js])[None, :, None] - pos[:, js]).max(axis=(0, 2))),
+    )
+    for comps, tol, guess, error_of in kinds:
+        shift[:, comps] = _choose_shifts(target[..., comps], base[:, comps], ceiling[:, comps], guess, tol, error_of)[:, None]
     plan = _Plan(target, base, shift, ceiling)
-
-    # Refine: a joint whose decoded error is over the tolerance gets a finer step for that
-    # kind (normalisation and rounding of the base make the first guess optimistic at times).
-    for _ in range(2 * LARGE_WIDTH_MAX):
-        fields, values = plan.values()
-        r_err, t_err, _s_err = _errors(values, rot, pos, scl)
-        over_r = (r_err > tolerance.rotation) & (plan.shift[:, 4] > 0)
-        over_t = (t_err > tolerance.translation) & (plan.shift[:, 8] > 0)
-        if not (over_r.any() or over_t.any()):
-            break
-        plan.shift[over_r, ROTATION] -= 1
-        plan.shift[over_t, TRANSLATION] -= 1
-    # Then coarsen: the first guess assumes the worst rounding; a joint whose decoded error
-    # stays within the tolerance at the next coarser step takes it (fewer bits).
-    for _ in range(MAX_ERROR_SHIFT):
-        trial = _Plan(target, base, plan.shift.copy(), ceiling)
-        trial.shift[:, ROTATION] = np.minimum(trial.shift[:, ROTATION] + 1, MAX_ERROR_SHIFT)
-        trial.shift[:, TRANSLATION] = np.minimum(trial.shift[:, TRANSLATION] + 1, MAX_ERROR_SHIFT)
-        _fields_unused, values = trial.values()
-        r_err, t_err, _s_err = _errors(values, rot, pos, scl)
-        ok_r = (r_err <= tolerance.rotation) & (trial.shift[:, 4] > plan.shift[:, 4])
-        ok_t = (t_err <= tolerance.translation) & (trial.shift[:, 8] > plan.shift[:, 8])
-        if not (ok_r.any() or ok_t.any()):
-            break
-        plan.shift[ok_r, ROTATION] = trial.shift[ok_r, ROTATION]
-        plan.shift[ok_t, TRANSLATION] = trial.shift[ok_t, TRANSLATION]
     if not large:  # coarsen a component past 16 bits until its field fits 16 bits
-        fields, _values = plan.values()
-        top = fields.max(axis=0)
-        excess = np.maximum(np.ceil(np.log2(np.maximum(top, 1) + 1)).astype(np.int64) - SMALL_WIDTH_MAX, 0)
-        plan.shift += excess
-        if (plan.shift > MAX_ERROR_SHIFT).any():
-            raise EncodeError("a component's range needs an error shift past 15 to fit 16 bits")
+        for _ in range(MAX_ERROR_SHIFT + 1):
+            fields, _values = plan.values()
+            wide = fields.max(axis=0) >= 1 << SMALL_WIDTH_MAX
+            if not wide.any():
+                break
+            if (plan.shift[wide] >= MAX_ERROR_SHIFT).any():
+                raise EncodeError("a component's range needs an error shift past 15 to fit 16 bits")
+            plan.shift[wide] += 1
     fields, values = plan.values()
     r_err, t_err, s_err = _errors(values, rot, pos, scl)
 

@@ -422,7 +422,9 @@ def unpack_samples(samples: np.ndarray, widths: np.ndarray) -> np.ndarray:
 
 def _deduplicate(packed: np.ndarray, looping: bool, lookup: bool | None) -> tuple[np.ndarray, np.ndarray | None]:
     """Distinct samples in first-use order and the frame -> sample table, if it pays (or is
-    forced). A looping clip's table has one more entry, the wrap back to the first frame."""
+    forced). A looping clip's table has one more entry (Luna's reader expects it and uses the
+    first F); what the engine reads there is not known, so it names frame 0's sample: the
+    loop's wrap."""
     n_frames, stride = packed.shape
     if lookup is False or stride == 0 and lookup is None:
         return packed, None

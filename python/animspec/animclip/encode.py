@@ -370,12 +370,12 @@ def encode(frames: Frames, tolerance: Tolerance = Tolerance(), *, looping: bool 
     if (widths > LARGE_WIDTH_MAX).any():
         raise EncodeError(f"a component needs {int(widths.max())} bits, more than the {LARGE_WIDTH_MAX} this encoder packs")
     animated = np.flatnonzero(widths)
-    small = animated[widths[animated] <= SMALL_WIDTH_MAX]
-    large = animated[widths[animated] > SMALL_WIDTH_MAX]
-    order = np.concatenate([small, large])
+    small_ones = animated[widths[animated] <= SMALL_WIDTH_MAX]
+    large_ones = animated[widths[animated] > SMALL_WIDTH_MAX]
+    order = np.concatenate([small_ones, large_ones])
     elem_widths = widths[order]
     elem_shifts = plan.shift.reshape(-1)[order]
-    if (elem_shifts[:len(small)] > 15).any() or (elem_shifts[len(small):] > 255).any():
+    if (elem_shifts[:len(small_ones)] > 15).any() or (elem_shifts[len(small_ones):] > 255).any():
         raise EncodeError("an error shift does not fit its code")
     elem_fields = flat_fields[:, order]
 
@@ -383,7 +383,7 @@ def encode(frames: Frames, tolerance: Tolerance = Tolerance(), *, looping: bool 
     samples, table = _deduplicate(packed, looping, lookup)
     return EncodedAnimation(
         base=base, scale_exponent=np.full(n_joints, s_exp, dtype=np.int64), components=order,
-        widths=elem_widths, shifts=elem_shifts, num_small=len(small), stride=packed.shape[1],
+        widths=elem_widths, shifts=elem_shifts, num_small=len(small_ones), stride=packed.shape[1],
         samples=samples, lookup=table, frames=n_frames, looping=looping,
         error=ErrorReached(float(r_err.max()), float(t_err.max()), float(s_err.max())), fields=elem_fields,
     )

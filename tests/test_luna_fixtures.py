@@ -1,7 +1,7 @@
 """The clips Luna Engine IO Tools wrote (tests/fixtures/luna) against what its importer read back.
 
-A small decoder written here from the layout tests/fixtures/luna/README.md documents (not from
-the library, so the facts and the fixtures are checked on their own) must give, for every frame
+A small decoder (tests/animclip_reference.py) written from the layout tests/fixtures/luna/README.md
+documents (not from the library, so the facts and the fixtures are checked on their own) must give, for every frame
 and joint, the local transforms Luna's importer yielded (`luna_import.engine_local`). If the
 README's facts were wrong (a bit order, the base being the minimum, the Built offsets), these
 tests fail.
@@ -15,6 +15,7 @@ import struct
 
 import numpy as np
 import pytest
+from animclip_reference import FLAG_LOOKUP, built_counts, decode_values, transforms
 from conftest import ROOT
 
 FIXTURES = ROOT / "tests" / "fixtures" / "luna"
@@ -47,42 +48,10 @@ def sections(data: bytes) -> tuple[bytes, dict[int, bytes]]:
 def decode(data: bytes) -> dict[str, np.ndarray]:
     """Every frame's local transforms: base + (field << shift), fields LSB-first in u32 words."""
     _dat1, sec = sections(data)
-    built = sec[TAG_BUILT]
-    flags, = struct.unpack_from("<I", built, 0x08)
-    joints, frames, small, stride = struct.unpack_from("<HHII", built, 0x20)
-    large, = struct.unpack_from("<I", built, 0x44)
-    assert not flags & 0x10000  # Luna never writes a frame lookup
-    base = np.zeros((joints, 12), dtype=np.int64)
-    rec = np.frombuffer(sec[TAG_BASE_STATE], dtype=np.dtype("<i2")).reshape(joints, 8)
-    exps = np.frombuffer(sec[TAG_BASE_STATE], dtype=np.uint8).reshape(joints, 16)[:, 14:]
-    base[:, 0:4] = (1 << exps[:, :1].astype(np.int64))
-    base[:, 4:11] = rec[:, :7]
-    base[:, 11] = exps[:, 1]
-    elem = sec[TAG_ELEM]
-    offsets = list(struct.unpack_from(f"<{small}I", elem, 0))
-    codes = [(c & 0xF) + 1 for c in elem[4 * small:5 * small]], [c >> 4 for c in elem[4 * small:5 * small]]
-    large_at = (5 * small + 3) & ~3
-    offsets += struct.unpack_from(f"<{large}I", elem, large_at)
-    large_codes = struct.unpack_from(f"<{large}H", elem, large_at + 4 * large)
-    widths = codes[0] + [(c & 0xFF) + 1 for c in large_codes]
-    shifts = codes[1] + [c >> 8 for c in large_codes]
-    values = np.repeat(base[None], frames, axis=0)
-    raw = sec[TAG_SAMPLES]
-    assert len(raw) == frames * stride
-    for f in range(frames):
-        bits = int.from_bytes(raw[f * stride:(f + 1) * stride], "little")
-        at = 0
-        for off, width, shift in zip(offsets, widths, shifts):
-            field = (bits >> at) & ((1 << width) - 1)
-            at += width
-            values[f, off // 48, (off // 4) % 12] += field << shift
-        assert at <= 8 * stride
-    q = values[:, :, 4:8].astype(np.float64)
-    return {
-        "translation": values[:, :, 8:11] / np.exp2(values[:, :, 11:12]),
-        "rotation_xyzw": q / np.linalg.norm(q, axis=-1, keepdims=True),
-        "scale": values[:, :, 0:3] / values[:, :, 3:4],
-    }
+    counts = built_counts(sec[TAG_BUILT])
+    assert not counts.flags & FLAG_LOOKUP  # Luna never writes a frame lookup
+    assert len(sec[TAG_SAMPLES]) == counts.frames * counts.stride
+    return transforms(decode_values(sec[TAG_BASE_STATE], sec[TAG_ELEM], sec[TAG_SAMPLES], counts))
 
 
 def test_every_clip_has_its_record():

@@ -1,8 +1,8 @@
 """Drive Luna Engine IO Tools (the outside .animclip reader and writer) headless in Blender's bpy.
 
-Run in the bpy venv (`make luna-check LUNA=DIR`, DIR = an unpacked snapshot of
-github.com/Pcniado/luna_engine_io_tools). Nothing of Luna is copied here: the add-on is imported
-from DIR at run time and driven only through what a person uses in Blender's UI, its operators
+Run in the bpy venv (`make luna-check LUNA=DIR`, DIR = a git directory of
+github.com/Pcniado/luna_engine_io_tools, whose HEAD is used, or an unpacked snapshot). Nothing of
+Luna is copied here: the add-on is imported from DIR at run time and driven only through what a person uses in Blender's UI, its operators
 (File > Export / Import "Luna Engine Anim", "Create Root Motion Empty") and its scene settings
 (export frame range, fps, looping, root-motion mode).
 
@@ -13,14 +13,16 @@ For each synthetic clip (own rigs and actions, `CLIPS` below) the harness:
 2. exports the clip with Luna's exporter;
 3. on a fresh copy of the rig, imports the clip with Luna's importer and records the per-frame
    local transforms that import yields: the pose-bone channels Luna keyed (`pose_basis`) and the
-   same `engine_local` reconstruction as for the source.
+   same `engine_local` reconstruction as for the source;
+4. (checking runs) encodes the source with animspec's encoder within `--max-error`, writes it
+   with animspec's writer, imports that with Luna's importer and measures how far from the
+   source Luna reads it (`<clip>.animspec.animclip` and `.animspec.json` in `--out`).
 
 `--write DIR` writes `<clip>.animclip` and `<clip>.json` into DIR (tests/fixtures/luna is made
 this way); `--compare DIR` (the default: tests/fixtures/luna) regenerates everything into
-`--out` and fails if a clip's bytes or its recorded transforms differ from DIR's, so a changed
-Luna or Blender shows up. `--import-check FILE.animclip:CLIP` imports a clip written by another
-tool (animspec's encoder) with Luna's importer and compares it with CLIP's source within
-`--max-error`.
+`--out` and fails if a clip's bytes or its recorded transforms differ from DIR's (a changed Luna
+or Blender shows up), or if Luna reads an animspec-encoded clip further from its source than
+`--max-error` (plus 2e-5 for Luna's float32 keys).
 """
 
 from __future__ import annotations
@@ -30,13 +32,11 @@ import hashlib
 import importlib
 import json
 import math
-import os
-import struct
 import subprocess
 import sys
 import tempfile
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -367,7 +367,7 @@ def luna_export(rig: bpy.types.Object, clip: Clip, path: Path, root_motion: bool
         raise SystemExit(f"luna_check: Luna's exporter did not write {path} ({result})")
 
 
-def luna_import(path: Path, frames: int) -> tuple[bpy.types.Object, bpy.types.Object | None]:
+def luna_import(path: Path) -> tuple[bpy.types.Object, bpy.types.Object | None]:
     clear_scene()
     rig = make_rig("rig")
     activate(rig)
@@ -407,7 +407,7 @@ def make_clip(clip: Clip, out_dir: Path) -> dict:
     path = out_dir / f"{clip.name}.animclip"
     luna_export(rig, clip, path, clip.root_motion is not None)
 
-    imported, empty = luna_import(path, clip.frames)
+    imported, empty = luna_import(path)
     luna = {"pose_basis": pose_basis(imported, clip.frames), "engine_local": engine_locals(imported, clip.frames)}
     if empty is not None and empty.animation_data and empty.animation_data.action:
         luna["root_motion"] = object_motion(empty, clip.frames)
@@ -444,6 +444,37 @@ def dumps(value, depth: int = 0) -> str:
     if isinstance(value, list) and value and not _flat(value):
         return "[\n" + ",\n".join(f"{inner}{dumps(v, depth + 1)}" for v in value) + f"\n{pad}]"
     return json.dumps(value, separators=(",", ":"))
+
+
+def animspec_through_luna(clip: Clip, source: dict, out_dir: Path, max_error: float) -> dict:
+    """Encode the source's per-frame transforms with animspec's encoder, write the clip with
+    animspec's writer, import it with Luna's importer, and measure Luna's reading against the
+    source. Returns the errors (Luna's reading vs. the source, and what the encoder reported)."""
+    from animspec.animclip.animation_sections import clip_model
+    from animspec.animclip.encode import Frames, Tolerance, encode
+    from animspec.animclip.write import write_bytes
+
+    frames = Frames(np.asarray(source["rotation_xyzw"]), np.asarray(source["translation"]), np.asarray(source["scale"]))
+    # large=False: the clip model cannot hold large elements yet (animation_sections.py)
+    encoded = encode(frames, Tolerance.uniform(max_error), looping=clip.looping, large=False)
+    path = out_dir / f"{clip.name}.animspec.animclip"
+    path.write_bytes(write_bytes(clip_model(encoded, [name_hash(b.name) for b in RIG], fps=FPS, name=clip.name)))
+    rig, _empty = luna_import(path)
+    read = engine_locals(rig, clip.frames)
+    want_q, got_q = np.asarray(source["rotation_xyzw"]), np.asarray(read["rotation_xyzw"])
+    return {
+        "clip": path.name,
+        "bytes": path.stat().st_size,
+        "sample_data_bytes": len(encoded.sample_data_bytes()),
+        "lookup": encoded.lookup is not None,
+        "large_elements": encoded.num_large,
+        "encoder_error": {"rotation": encoded.error.rotation, "translation": encoded.error.translation, "scale": encoded.error.scale},
+        "luna_read_error": {
+            "rotation": float(np.minimum(np.abs(got_q - want_q).max(-1), np.abs(got_q + want_q).max(-1)).max()),
+            "translation": largest_difference(read["translation"], source["translation"]),
+            "scale": largest_difference(read["scale"], source["scale"]),
+        },
+    }
 
 
 def write_record(record: dict, path: Path) -> None:
@@ -483,6 +514,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--compare", type=Path, default=Path("tests/fixtures/luna"), help="fixtures to compare a fresh run with")
     parser.add_argument("--out", type=Path, default=Path("build/luna-check"), help="where a checking run writes (default build/luna-check)")
     parser.add_argument("--only", action="append", help="only this clip (repeatable)")
+    parser.add_argument("--max-error", type=float, default=1e-3,
+                        help="tolerance for the clips animspec encodes and Luna reads back (default 1e-3)")
     opts = parser.parse_args(argv if argv is not None else args)
 
     out_dir = opts.write or opts.out
@@ -494,15 +527,28 @@ def main(argv: list[str] | None = None) -> int:
         "bpy_version": bpy.app.version_string,
         "clips": [],
     }
+    problems = []
     for clip in clips:
         record = make_clip(clip, out_dir)
         record["made_with"] = {"luna_commit": made["luna_commit"], "bpy_version": made["bpy_version"]}
         write_record(record, out_dir / f"{clip.name}.json")
         made["clips"].append(clip.name)
         print(f"luna_check: {clip.name}: {record['frames']} frames, {len(record['joints'])} joints -> {out_dir / record['clip']}")
+        if opts.write:
+            continue
+        ours = animspec_through_luna(clip, record["source"]["engine_local"], out_dir, opts.max_error)
+        luna_err, enc_err = ours["luna_read_error"], ours["encoder_error"]
+        print(f"luna_check: {ours['clip']}: {ours['bytes']} bytes (Luna's: {(out_dir / record['clip']).stat().st_size}), "
+              f"Luna reads it within rotation {luna_err['rotation']:.2e}, translation {luna_err['translation']:.2e}, "
+              f"scale {luna_err['scale']:.2e} (encoder: {enc_err['rotation']:.2e}, {enc_err['translation']:.2e}, {enc_err['scale']:.2e})")
+        for kind, value in luna_err.items():
+            # Luna keys float32 and goes through Blender's matrices: allow 2e-5 on top
+            if value > max(opts.max_error, enc_err[kind]) + 2e-5:
+                problems.append(f"{ours['clip']}: Luna reads {kind} {value:.2e} off the source, over the {opts.max_error:g} asked")
+        write_record(ours, out_dir / f"{clip.name}.animspec.json")
     if opts.write:
         return 0
-    problems = compare(out_dir, opts.compare, made["clips"])
+    problems += compare(out_dir, opts.compare, made["clips"])
     for p in problems:
         print(f"luna_check: {p}", file=sys.stderr)
     print(f"luna_check: {len(made['clips'])} clips, {len(problems)} differences from {opts.compare}")

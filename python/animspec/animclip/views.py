@@ -280,12 +280,15 @@ def set_trigger_records(model: AnimclipFile, records: Iterable[TriggerRecord]) -
 
 # ---------------------------------------------------------------------------- per-frame sample inputs
 
-MAX_DECODED_VALUES_PER_BYTE = 16
-MIN_DECODED_VALUES = 1 << 24
-"""Decoding a clip allocates frames x joints x 12 component values. A DAT1 of S bytes may
-claim at most max(16 x S, 2^24) of them (:func:`sample_problems`, ``decode-size``): a real
-clip's frames each cost bytes (a lookup entry or a sample), but a static clip with a huge
-frame count and many joints would otherwise cost gigabytes from a few kilobytes."""
+DECODE_FLOOR = 256 << 20
+DECODE_PER_FILE_BYTE = 64
+DECODE_BYTES_PER_JOINT = 40
+"""The decoder's memory bound, restated (one rule; the decode branch's ``samples.memory_bound``
+states it too, and these must stay equal): decoded transforms take 40 bytes (float32 scale,
+rotation, translation) per joint per decoded sample, plus per frame with a frame lookup, and
+may take at most max(256 MiB, 64 x the file's size) (``decode-size``). A real clip pays bytes
+for its frames; a static clip claiming 65,535 frames of thousands of joints would otherwise
+cost gigabytes from a few kilobytes."""
 
 
 @dataclass
@@ -370,13 +373,16 @@ def _sample_problems(model: AnimclipFile) -> tuple[list[tuple[str, str, str]], A
             f"{outside.size} element(s) target a joint past the {num_joints} Base State records "
             f"(element {e}: joint {int(joint[e])})",
         ))
-    limit = max(MAX_DECODED_VALUES_PER_BYTE * (model.layout.dat1_size if model.layout else 0), MIN_DECODED_VALUES)
-    values = (built.num_frames + 1) * num_joints * COMPONENTS_PER_JOINT
-    if values > limit:
+    size = model.layout.dat1_size if model.layout else 0
+    limit = max(DECODE_FLOOR, DECODE_PER_FILE_BYTE * size)
+    lookup_on = built.has_frame_lookup
+    decoded = (built.num_unique_samples if lookup_on else built.num_frames) + (built.num_frames if lookup_on else 0)
+    need = DECODE_BYTES_PER_JOINT * num_joints * decoded
+    if need > limit:
         out.append((
             "decode-size", "error",
-            f"{built.num_frames} frames x {num_joints} joints x 12 components = {values} values to decode; "
-            f"at most {limit} are allowed for a file this size",
+            f"{built.num_frames} frame(s) of {num_joints} joint(s) would take {need >> 20} MiB to decode; the bound "
+            f"for this file is {limit >> 20} MiB (max(256 MiB, {DECODE_PER_FILE_BYTE} x its size))",
         ))
     if data is None:
         return out, None  # no samples: the stride describes nothing

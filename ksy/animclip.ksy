@@ -5,6 +5,7 @@ meta:
     - "Marvel's Spider-Man Remastered"
     - "Marvel's Spider-Man: Miles Morales"
     - "Ratchet & Clank: Rift Apart"
+    - "Marvel's Spider-Man 2"
   file-extension:
     - animclip
     - performanceclip
@@ -14,13 +15,24 @@ meta:
 doc: |
   An Insomniac Games skeletal animation clip as extracted from the game archives (for example
   by ALERT's Assets Browser): a 36-byte outer asset header followed by a DAT1 container whose
-  sections are identified by 32-bit tags. `.performanceclip` files have the same magic and
+  sections are identified by 32-bit tags. Spider-Man 2 clips (DAT1 type 0x41DFFB44, "i30")
+  as Luna Engine IO Tools writes them have a 32-byte `STG` wrapper instead of the 36-byte
+  header, or nothing (a bare DAT1); the first u32 tells the three apart (`is_stg`,
+  `is_bare_dat1`, `has_asset_header`). `.performanceclip` files have the same magic and
   the same sections as `.animclip` files; nothing inside the file tells them apart (the
   distinction lives in the asset path/extension and in the assets that reference the clip).
 
-  Layers: outer asset header (36 bytes) -> DAT1 (16-byte header, section table of 12-byte
-  entries, "unknowns" table of 8-byte entries, strings block, section payloads) -> 19 known
-  section kinds (enum `section_tag`; an unknown tag stays raw bytes). All multi-byte values
+  Layers: outer asset header (36 bytes) or STG wrapper (32) or nothing -> DAT1 (16-byte
+  header, section table of 12-byte entries, "unknowns" table of 8-byte entries, strings
+  block, section payloads) -> 27 known section kinds (enum `section_tag`: ALERT's 19 and 8
+  Spider-Man 2 names; a tag without a type here stays raw bytes).
+
+  Per-frame animation (EXTERNAL, Luna Engine IO Tools): Sample Elem lists the packed joint
+  components each sample adds to and the bit width and shift of each field; Sample Data
+  holds an optional frame lookup and the bit-packed samples; a frame's pose = the Base State
+  integers + (field << shift), quaternion normalised, translation / 2^shift, scale /
+  divisor. Base State is therefore the base of the deltas, not a pose, for every joint an
+  element animates. All multi-byte values
   are little-endian. "DAT1 offset" means an offset from the first byte of the DAT1 header
   ("1TAD"); the section table's offsets are DAT1 offsets.
 
@@ -51,14 +63,20 @@ doc: |
   Source: the ALERT research tools (Tkachov/ALERT, snapshot bc90ed9): dat1lib/types/dat1.py,
   dat1lib/types/autogen.py and dat1lib/types/sections/animclip/autogen.py. No code in ALERT
   branches on the game version for
-  these sections; the same layouts apply to MSMR, MM and RCRA. The animspec repository's
-  docs/animclip.md explains the format in prose, with the numbered invariants cited here.
+  these sections; the same layouts apply to MSMR, MM and RCRA. Spider-Man 2 and the per-frame
+  data: Luna Engine IO Tools (Pcniado/luna_engine_io_tools, snapshot 77ea909, GPL-3.0; facts
+  only): hashes.py, constants.py, flags.py, anim_import.py, anim_export.py, binary.py,
+  motion.py. The animspec repository's docs/animclip.md explains the format in prose, with
+  the numbered invariants cited here.
 doc-ref:
   - https://github.com/Tkachov/ALERT/blob/bc90ed9/dat1lib/types/autogen.py
   - https://github.com/Tkachov/ALERT/blob/bc90ed9/dat1lib/types/dat1.py
   - https://github.com/Tkachov/ALERT/blob/bc90ed9/dat1lib/decompression.py
   - https://github.com/Tkachov/ALERT/blob/bc90ed9/dat1lib/__init__.py
   - https://github.com/Tkachov/ALERT/blob/bc90ed9/dat1lib/types/sections/animclip/autogen.py
+  - https://github.com/Pcniado/luna_engine_io_tools/blob/77ea909/anim_import.py
+  - https://github.com/Pcniado/luna_engine_io_tools/blob/77ea909/anim_export.py
+  - https://github.com/Pcniado/luna_engine_io_tools/blob/77ea909/hashes.py
 seq:
   - id: header
     type: outer_header

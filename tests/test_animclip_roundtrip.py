@@ -290,10 +290,21 @@ def models(draw) -> AnimclipFile:
         sections.append(draw(built_sections))  # Base State is split by Built's J and T
     raws = draw(st.lists(raw_sections, max_size=2, unique_by=lambda s: s.tag))
     sections = sorted(sections + raws, key=lambda s: s.tag)
+    magic = draw(st.sampled_from(sorted(ASSET_MAGICS)))
+    container = draw(st.sampled_from(["asset", "asset", "stg", "dat1"]))
+    if container == "asset":
+        header_unk, type_id = draw(st.binary(min_size=28, max_size=28)), draw(u4)
+    elif container == "stg":  # Spider-Man 2's wrapper, its type and size slots left to the writer
+        version, unk_0c, unk_04, unk_0c2 = draw(u4), draw(u4), draw(u4), draw(u4)
+        header_unk = struct.pack("<4sIIIIIII", b"STG\0", version, 16, unk_0c, 0, unk_04, 0, unk_0c2)
+        type_id = draw(u4)
+    else:  # a bare DAT1: its type is its type id
+        header_unk, type_id = b"", magic
     return AnimclipFile(
-        magic=draw(st.sampled_from(sorted(ASSET_MAGICS))),
-        header_unk=draw(st.binary(min_size=28, max_size=28)),
-        type_id=draw(u4),
+        magic=magic,
+        header_unk=header_unk,
+        container=container,
+        type_id=type_id,
         sections=sections,
         unknowns=draw(st.lists(st.builds(UnknownEntry, u4, u4), max_size=3)),
         strings=draw(strings_blocks),
@@ -321,6 +332,12 @@ def test_json_round_trip_of_models(model):
 @SLOW
 def test_written_files_follow_spec_4_6(model):
     data = write_bytes(model)
+    wrapper = len(model.header_unk) if model.container == "stg" else 0 if model.container == "dat1" else 36
+    if model.container == "stg":  # the asset header's size slot holds the DAT1 size too
+        assert struct.unpack_from("<I", data, 24)[0] == len(data) - wrapper
+    if wrapper != 36:  # seen through a 36-byte header, as read_header expects
+        dat1 = data[wrapper:]
+        data = struct.pack("<II", model.magic, len(dat1)) + bytes(28) + dat1
     h = read_header(data)
     assert h["dat1_magic"] == b"1TAD"
     assert h["outer_size"] == h["size"] == len(data) - 36

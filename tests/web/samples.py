@@ -121,6 +121,8 @@ def edge_animclip() -> dict[str, bytes]:
         "edge_synthetic.animclip": plain,
         "edge_synthetic_lz4.animclip": plain[:36] + packed,
         "edge_synthetic_cut.animclip": plain[:300],
+        # Spider-Man 2, as Luna Engine IO Tools writes it: STG wrapper, per-frame sections
+        "edge_msm2_stg.animclip": (Path(__file__).parent.parent / "fixtures" / "luna" / "loop_walk.animclip").read_bytes(),
     }
 
 

@@ -351,7 +351,7 @@ def synthetic_animclip(size: int, seed: int = 7) -> bytes:
     joints["log_scale2"] = 12
     hashes = [crc32(f"joint_{i:03d}") for i in range(n_joints)] + [0xFFFFFFFF]
     clip.sections = [
-        Built(fps=30.0, duration=n_frames / 30, num_frames=n_frames, num_frames_alt=n_frames),
+        Built(fps=30.0, duration=n_frames / 30, num_frames=n_frames, num_unique_samples=n_frames),
         BaseState(joints=joints, things=rng.integers(0, 256, 64, dtype=np.uint8).tobytes()),
         JointHashes(np.array(hashes, "<u4")),
     ]

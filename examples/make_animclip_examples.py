@@ -143,7 +143,7 @@ def walk() -> AnimclipFile:
     names = [name for name, *_ in BIPED]
     frames = 31
     clip = AnimclipFile(magic=MAGIC_MSMR_MM, type_id=MAGIC_MSMR_MM)
-    built = Built(fps=30.0, duration=1.0, num_frames=frames, num_frames_alt=frames)
+    built = Built(fps=30.0, duration=1.0, num_frames=frames, num_unique_samples=frames)
     clip.sections = [built, base_state(names), joint_hashes(names)]
     clip.set_clip_name("walk_forward")
     t = np.arange(frames) / (frames - 1)
@@ -174,7 +174,7 @@ def wave() -> AnimclipFile:
     frames = 46
     clip = AnimclipFile(magic=MAGIC_RCRA, type_id=MAGIC_RCRA)
     clip.sections = [
-        Built(fps=30.0, duration=1.5, num_frames=frames, num_frames_alt=frames),
+        Built(fps=30.0, duration=1.5, num_frames=frames, num_unique_samples=frames),
         base_state(UPPER_BODY),
         joint_hashes(UPPER_BODY),
     ]

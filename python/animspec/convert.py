@@ -56,6 +56,13 @@ class ConvertOptions:
     max_error: float = 1.0
     """--fit reduce: the largest angle error allowed, degrees."""
     max_keys: int = 30
+    template: str | None = None
+    """glTF -> .animclip (an OUT ending in .animclip): the clip whose other sections, Built
+    fields and looping flag the new clip keeps."""
+    fps: float = 30.0
+    """glTF -> .animclip: frames per second the animation is sampled at."""
+    max_translation_error: float = 1e-3
+    """glTF -> .animclip: the largest translation (and scale) error; rotation: ``max_error``."""
     ps1_space: bool = False
     armature_space: bool = False
     fp12: str = "round"
@@ -301,6 +308,10 @@ def convert_file(src: str, out: str, options: ConvertOptions) -> Result:
         # (a batch output whose folder is still to be made cannot exist yet)
         check_output(out, force=options.force, inputs=[src, *options.read_files()])
     if _kind_of(src) == "gltf":
+        if out.lower().endswith(".animclip"):
+            return _gltf_to_animclip(src, out, options)
+        if options.template:
+            raise AnimspecError(f"{src}: --template is for an .animclip output; -o {out} does not end in .animclip")
         return _from_gltf(src, out, options)
     fmt, model = load(src)
     if fmt.name == "animbin":
@@ -366,6 +377,41 @@ def _from_gltf(src: str, out: str, o: ConvertOptions) -> Result:
         if has_errors(findings):
             status = EXIT_FINDINGS
     return Result(src, "gltf", all_findings, text="\n".join(lines), extra={"outputs": outputs}, status=status)
+
+
+def _gltf_to_animclip(src: str, out: str, o: ConvertOptions) -> Result:
+    """One glTF animation encoded as an .animclip animation (animspec.gltf.to_animclip):
+    rotation within ``max_error`` degrees, translation and scale within
+    ``max_translation_error``; the other sections from ``template``."""
+    import math
+
+    from .animclip.animation_sections import FLAG_LOOPING, built_flags
+    from .animclip.encode import Tolerance
+    from .animclip.parse import read_bytes, read_file
+    from .animclip.write import write_bytes
+    from .gltf.to_animclip import gltf_to_animclip
+
+    if o.animations and len(o.animations) > 1:
+        raise AnimspecError(f"{src}: an .animclip holds one animation; give one --animation")
+    template = read_file(o.template) if o.template else None
+    looping = False
+    if template is not None and template.built is not None and not o.one_shot:
+        looping = bool(built_flags(template.built) & FLAG_LOOPING)
+    # a rotation off by an angle a moves no unit-quaternion component by more than a / 4 (radians)
+    tolerance = Tolerance(rotation=math.radians(o.max_error) / 4, translation=o.max_translation_error,
+                          scale=o.max_translation_error)
+    result = gltf_to_animclip(
+        src, animation=o.animations[0] if o.animations else None, skin=o.skin,
+        joint_names=list(o.joints) if o.joints else None, fps=o.fps, max_error=tolerance,
+        looping=looping, template=template,
+    )
+    data = write_bytes(result.model)
+    _write(out, data, o, src, verify=lambda written: read_bytes(written, out))
+    lines = [result.report(), f"{out}: {len(data)} bytes{', looping' if looping else ''}"]
+    if not result.encoded.error.within(tolerance):
+        lines.append(f"{out}: note: the format's precision reaches only the error above (asked: rotation "
+                     f"{tolerance.rotation:.2e}, translation {tolerance.translation:.2e})")
+    return Result(src, "gltf", [], text="\n".join(lines), extra={"outputs": [out]})
 
 
 def skeleton_source(path: str, joints: tuple[str, ...] | None = None, armature_space: bool = False) -> Any:

@@ -42,7 +42,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                    help="bake: a key every frame, refuse past 30 frames; cut: drop frames past 30; "
                         "reduce: fewer keys within --max-error (the console will step); best: the "
                         "30 keys (--max-keys) placed and valued for the smallest largest error on screen")
-    g.add_argument("--max-error", type=float, default=1.0, metavar="DEG", help="reduce: largest angle error allowed")
+    g.add_argument("--max-error", type=float, default=1.0, metavar="DEG",
+                   help="reduce (and .animclip out): largest angle error allowed")
     g.add_argument("--max-keys", type=int, default=30, metavar="N", help="keys per track allowed (1..30, default 30)")
     g.add_argument("--ps1-space", action="store_true",
                    help="the glTF's world is already the console's model space: no root axis change "
@@ -58,6 +59,13 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--markers", metavar="FILE.json", help='markers per animation: {"walk": [{"name": "step", "frame": 3}]}')
     g.add_argument("--one-shot", action="store_true", help="clear the looping flag (the exporter sets it on every clip)")
     g.add_argument("--split", action="store_true", help="more than 5 animations: write OUT_0.animbin, OUT_1.animbin, ...")
+    t = c.add_argument_group("glTF -> .animclip (OUT ending in .animclip)")
+    t.add_argument("--template", metavar="CLIP",
+                   help="an .animclip whose other sections (custom tracks, triggers, motion...), Built "
+                        "fields and looping flag the new clip keeps, byte for byte")
+    t.add_argument("--fps", type=float, default=30.0, metavar="HZ", help="frames per second to sample at (default 30)")
+    t.add_argument("--max-translation-error", type=float, default=1e-3, metavar="UNITS",
+                   help="largest translation and scale error (default 0.001); --max-error bounds rotation, in degrees")
     a = c.add_argument_group("ANIMBIN / .animclip -> glTF")
     a.add_argument("--skeleton", metavar="FILE", help="MESHBIN or glTF rig (.animclip: a glTF rig, required)")
     a.add_argument("--bake-engine", action="store_true", help="write what the console shows (STEP keys per vsync)")

@@ -246,3 +246,116 @@ def test_a_rig_matching_nothing_is_an_error_naming_skeleton(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "no rig node name hashes to any of the clip's 21 joint(s)" in err and "--skeleton" in err
     assert str(WALK) in err and str(rig_path) in err and not out.exists()
+
+
+# --- every frame (animspec.animclip.samples -> animclip_animation_to_gltf) -----------------
+
+
+def _named_rig(count: int) -> bytes:
+    joints = [JointSpec(f"joint_{j}", j - 1 if j else -1, (0, 1, 0)) for j in range(count)]
+    return build_glb(joints)
+
+
+def _convert(tmp_path, clip_bytes: bytes, *extra: str, skeleton: bytes | None = None) -> tuple[int, bytes | None, str]:
+    src, out = tmp_path / "clip.animclip", tmp_path / "out.glb"
+    src.write_bytes(clip_bytes)
+    args = ["convert", str(src), "-o", str(out), *extra]
+    if skeleton is not None:
+        (tmp_path / "rig.glb").write_bytes(skeleton)
+        args += ["--skeleton", str(tmp_path / "rig.glb")]
+    code = cli_main(args)
+    return code, out.read_bytes() if out.exists() else None, str(out)
+
+
+def test_every_frame_lands_on_the_node_of_the_same_name(tmp_path, capsys):
+    from test_animclip_samples import clip_file, random_clip
+
+    clip = random_clip(31, joints=4, samples=9)
+    code, data, _ = _convert(tmp_path, clip_file(clip, frames=9), skeleton=_named_rig(4))
+    assert code == 0, capsys.readouterr().err
+    assert "9 frame(s) at 30 fps on 4 node(s)" in capsys.readouterr().out
+    khronos_validate(data, tmp_path)
+    channels = animation_channels(data)[-1]
+    doc = GLTF2.load_from_bytes(data)
+    for node in range(4):
+        assert doc.nodes[node].name == f"joint_{node}"
+        times, rotations, interpolation = channels[(node, "rotation")]
+        np.testing.assert_allclose(times, np.arange(9) / 30, rtol=1e-6)
+        assert interpolation == "LINEAR"
+        for f in range(9):
+            rot, tra, sca = clip.expected(f)[node]
+            # a key may be the negated quaternion (sign continuity): the same rotation
+            assert abs(np.dot(rotations[f], rot)) == pytest.approx(1, abs=1e-6)
+            np.testing.assert_allclose(channels[(node, "translation")][1][f], tra, rtol=1e-6, atol=1e-6)
+            if (node, "scale") in channels:
+                np.testing.assert_allclose(channels[(node, "scale")][1][f], sca, rtol=1e-6)
+            else:
+                np.testing.assert_allclose(sca, 1.0)
+    assert "animclip_root_motion" not in [n.name for n in doc.nodes]  # no Motion Data
+
+
+def test_root_motion_on_a_node_above_the_rig_or_left_out(tmp_path, capsys):
+    from test_animclip_samples import clip_file, motion_payload, random_clip
+
+    clip = random_clip(32, joints=3, samples=4)
+    motion = motion_payload([((0, 0, 0, 32767), (256 * k, 0, -128 * k), 8) for k in range(4)])
+    data_in = clip_file(clip, frames=4, flags=0x800000, motion=motion)
+    code, data, _ = _convert(tmp_path, data_in, skeleton=_named_rig(3))
+    assert code == 0
+    assert "root motion: 4 key(s)" in capsys.readouterr().out
+    khronos_validate(data, tmp_path)
+    doc = GLTF2.load_from_bytes(data)
+    carrier = [i for i, n in enumerate(doc.nodes) if n.name == "animclip_root_motion"]
+    assert len(carrier) == 1 and doc.nodes[carrier[0]].children == [0]
+    assert carrier[0] in doc.scenes[doc.scene].nodes and 0 not in doc.scenes[doc.scene].nodes
+    t = animation_channels(data)[-1][(carrier[0], "translation")][1]
+    np.testing.assert_allclose(t, [[k, 0, -k / 2] for k in range(4)])
+
+    (tmp_path / "out.glb").unlink()
+    code, data, _ = _convert(tmp_path, data_in, "--no-root-motion", skeleton=_named_rig(3))
+    assert code == 0 and "root motion left out" in capsys.readouterr().out
+    assert "animclip_root_motion" not in [n.name for n in GLTF2.load_from_bytes(data).nodes]
+
+
+def test_a_clip_without_samples_writes_its_base_pose_as_one_key(tmp_path, capsys):
+    from test_animclip_samples import clip_file, random_clip
+
+    clip = random_clip(33, joints=2, samples=1)
+    clip.small, clip.large, clip.samples = [], [], [[]]
+    code, data, _ = _convert(tmp_path, clip_file(clip, frames=5, stride=0), skeleton=_named_rig(2))
+    assert code == 0 and "the base pose (the clip has no samples)" in capsys.readouterr().out
+    khronos_validate(data, tmp_path)
+    times, rotations, _ = animation_channels(data)[-1][(1, "rotation")]
+    assert times.tolist() == [0.0]
+    assert abs(np.dot(rotations[0], clip.expected(0)[1][0])) == pytest.approx(1, abs=1e-6)
+
+
+def test_a_camera_clip_becomes_an_animated_glTF_camera(tmp_path, capsys):
+    from test_animclip_samples import clip_file, motion_payload, random_clip
+
+    clip = random_clip(34, joints=1, samples=1)
+    clip.small, clip.large, clip.samples = [], [], [[]]
+    half = 23170  # 90 degrees about Y as i16 / 32768
+    motion = motion_payload([((0, 0, 0, 32767), (0, 0, 0), 0), ((0, half, 0, half), (0, 0, -256), 8)])
+    code, data, _ = _convert(tmp_path, clip_file(clip, frames=2, stride=0, flags=0x10 | 0x800000, motion=motion))
+    assert code == 0, capsys.readouterr().err
+    assert "camera clip: 2 key(s)" in capsys.readouterr().out
+    khronos_validate(data, tmp_path)
+    doc = GLTF2.load_from_bytes(data)
+    (cam_node,) = [i for i, n in enumerate(doc.nodes) if n.camera is not None]
+    channels = animation_channels(data)[-1]
+    # motion_payload's header: initial translation (1.5, 0, 0), identity rotation; the
+    # samples are relative to it.
+    np.testing.assert_allclose(channels[(cam_node, "translation")][1], [[1.5, 0, 0], [1.5, 0, -1]], atol=1e-6)
+    np.testing.assert_allclose(channels[(cam_node, "rotation")][1][1], [0, np.sqrt(0.5), 0, np.sqrt(0.5)], atol=1e-4)
+    assert doc.cameras[0].type == "perspective" and doc.cameras[0].perspective.yfov > 0
+
+
+def test_an_undecodable_sample_coding_is_a_parse_error_and_no_output(tmp_path, capsys):
+    from test_animclip_samples import clip_file, random_clip
+
+    clip = random_clip(35, joints=3, samples=3)
+    code, data, out = _convert(tmp_path, clip_file(clip, frames=3, declared_stride=4), skeleton=_named_rig(3))
+    err = capsys.readouterr().err
+    assert code != 0 and data is None
+    assert "clip.animclip" in err and "built.stride" in err and "Traceback" not in err

@@ -552,3 +552,18 @@ def decode_clip(sections: ClipSections, path: str | None = None) -> ClipFrames:
             notes.append(f"root motion not decoded: {why}")
     animated = bool(elements.count and sample_payload and coding.frames)
     return ClipFrames(coding, clip_fps(coding), hashes, samples, frame_sample, motion, notes, animated)
+
+
+def camera_path(motion: RootMotion) -> tuple[np.ndarray, np.ndarray]:
+    """A camera clip's world translation (n, 3) and rotation (n, 4, x y z w) per motion
+    sample: the header's initial transform composed with each sample's (Luna camera_anim.py:
+    initial matrix times the sample's matrix)."""
+    from ..quaternion import normalize, quat_multiply, wxyz_to_xyzw, xyzw_to_wxyz
+
+    q0 = normalize(xyzw_to_wxyz(motion.initial_rotation))
+    qs = xyzw_to_wxyz(motion.rotation)
+    rotation = wxyz_to_xyzw(normalize(quat_multiply(q0[None], qs)))
+    moved = np.concatenate([np.zeros((len(motion.translation), 1)), motion.translation], axis=1)
+    conj = q0 * np.array([1.0, -1.0, -1.0, -1.0])
+    rotated = quat_multiply(quat_multiply(q0[None], moved), conj[None])[:, 1:]
+    return motion.initial_translation[None] + rotated, rotation

@@ -62,11 +62,11 @@ class Channel:
     """One animated property of one node, as a converter hands it to the builder."""
 
     node: int
-    path: Literal["rotation", "translation"]
+    path: Literal["rotation", "translation", "scale"]
     times: np.ndarray
     """Key times in seconds (written float32; channels with the same times share an input)."""
     values: np.ndarray
-    """(keys, 4) rotations w, x, y, z (written x, y, z, w) or (keys, 3) translations."""
+    """(keys, 4) rotations w, x, y, z (written x, y, z, w) or (keys, 3) translations or scales."""
     interpolation: str
     """A glTF sampler interpolation: "LINEAR" or "STEP"."""
 

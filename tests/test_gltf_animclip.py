@@ -202,16 +202,30 @@ def test_readme_animclip_command_poses_every_joint_of_the_sample(tmp_path, capsy
     data = (tmp_path / args[args.index("-o") + 1]).read_bytes()
     khronos_validate(data, tmp_path)
 
-    # The base state lands on the node of the same name: the clip's quantised values.
+    # Every frame lands on the node of the same name: frame 0 is the base state plus sample 0.
+    from animspec.animclip.pose import clip_frames
+
     doc = GLTF2.load_from_bytes(data)
-    base = animation_channels(data)[-1]
-    clip = {j.hash: j for j in read_animclip(str(WALK)).clip().joints if j.hash is not None}
+    channels = animation_channels(data)[-1]
+    model = read_animclip(str(WALK))
+    frames = clip_frames(model)
+    poses = frames.frames()
+    column = {int(h): j for j, h in enumerate(frames.joint_hashes)}
+    clip = {j.hash: j for j in model.clip().joints if j.hash is not None}
+    moved = 0
     for i, node in enumerate(doc.nodes[:21]):
-        joint = clip[crc32(node.name)]
-        np.testing.assert_allclose(base[(i, "rotation")][1][1], joint.rotation / np.linalg.norm(joint.rotation), atol=1e-6)
-        np.testing.assert_allclose(base[(i, "translation")][1][1], joint.translation, atol=1e-6)
-        # The rig's rest offsets are the clip's, to the clip's 1/4096 quantisation.
-        np.testing.assert_allclose(node.translation, joint.translation, atol=0.5 / 4096 + 1e-7)
+        j = column[crc32(node.name)]
+        times, rotations, _ = channels[(i, "rotation")]
+        assert len(times) == 31
+        np.testing.assert_allclose(np.abs(np.sum(rotations * poses.rotation[:, j], axis=1)), 1, atol=1e-6)
+        np.testing.assert_allclose(channels[(i, "translation")][1], poses.translation[:, j], atol=1e-6)
+        moved += np.ptp(rotations, axis=0).max() > 0.01
+        # The rig's rest offsets are the clip's base state, to the clip's 1/4096 quantisation.
+        np.testing.assert_allclose(node.translation, clip[crc32(node.name)].translation, atol=0.5 / 4096 + 1e-7)
+    assert moved == 6  # thighs, calves, upper arms swing
+    carrier = [i for i, n in enumerate(doc.nodes) if n.name == "animclip_root_motion"]
+    assert len(carrier) == 1
+    np.testing.assert_allclose(channels[(carrier[0], "translation")][1][-1], [1.4, 0, 0], atol=1e-3)
 
 
 def test_a_rig_of_another_skeleton_warns_and_a_meshbin_is_refused(tmp_path, capsys):

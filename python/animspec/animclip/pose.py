@@ -293,11 +293,11 @@ class FramesReport:
         what = "animated" if f.animated else "no samples: every frame is the base pose"
         lines = [f"{self.clip!r}: {f.frame_count} frame(s) at {f.fps:g} fps, {len(self.names)} joint(s), {what}"
                  + (", looping" if f.coding.looping else "") + (", camera clip" if f.coding.camera else "")]
+        moving = np.flatnonzero(
+            (np.ptp(poses.rotation, axis=0).max(axis=1) > 1e-9) | (np.ptp(poses.translation, axis=0).max(axis=1) > 1e-9)
+            | (np.ptp(poses.scale, axis=0).max(axis=1) > 1e-9)
+        ) if f.frame_count else np.zeros(0, int)
         if f.animated:
-            moving = np.flatnonzero(
-                (np.ptp(poses.rotation, axis=0).max(axis=1) > 1e-9) | (np.ptp(poses.translation, axis=0).max(axis=1) > 1e-9)
-                | (np.ptp(poses.scale, axis=0).max(axis=1) > 1e-9)
-            ) if f.frame_count else np.zeros(0, int)
             lines.append(f"  {len(moving)} joint(s) move: " + ", ".join(self.names[j] for j in moving[:12])
                          + (" ..." if len(moving) > 12 else ""))
         if f.root_motion is not None:
@@ -309,9 +309,11 @@ class FramesReport:
             lines.append(f"  on the rig: {len(self.bone_of_joint)} of {len(self.names)} joint(s) matched a bone; "
                          f"extent over the clip {spread[0]:.3f} x {spread[1]:.3f} x {spread[2]:.3f}")
         lines += [f"  note: {n}" for n in f.notes]
+        # Frame by frame, one joint: the first that moves (the first joint when none does).
+        j = int(moving[0]) if moving.size else 0
         step = max(1, f.frame_count // 8)
-        for i in range(0, f.frame_count, step):
-            j = 0
+        shown = range(0, f.frame_count, step) if moving.size else range(min(1, f.frame_count))
+        for i in shown:
             q, t = poses.rotation[i, j], poses.translation[i, j]
             if self.names:
                 lines.append(f"  frame {i:4d} ({i / f.fps:7.3f} s) {self.names[j]}: rotation xyzw "

@@ -204,9 +204,10 @@ def assert_poses(frames, clip: Clip, frame_samples: list[int]) -> None:
     assert poses.rotation.shape == (len(frame_samples), len(clip.records), 4)
     for f, s in enumerate(frame_samples):
         for j, (rot, tra, sca) in enumerate(clip.expected(s)):
-            np.testing.assert_allclose(poses.rotation[f, j], rot, rtol=0, atol=1e-12)
-            np.testing.assert_allclose(poses.translation[f, j], tra, rtol=1e-12, atol=1e-12)
-            np.testing.assert_allclose(poses.scale[f, j], sca, rtol=1e-12, atol=1e-12)
+            # float32 results: the sums are exact (float64), the results rounded once
+            np.testing.assert_allclose(poses.rotation[f, j], rot, rtol=0, atol=1e-7)
+            np.testing.assert_allclose(poses.translation[f, j], tra, rtol=1e-7, atol=1e-9)
+            np.testing.assert_allclose(poses.scale[f, j], sca, rtol=1e-7, atol=1e-9)
 
 
 # ---------------------------------------------------------------------------- decoding
@@ -278,7 +279,7 @@ def test_first_frame_is_base_plus_sample_zero_not_the_base_alone():
     f = clip_frames(m)
     rot0 = f.first_frame.rotation[0]
     expected = clip.expected(0)
-    np.testing.assert_allclose(rot0, [r for r, _, _ in expected], atol=1e-12)
+    np.testing.assert_allclose(rot0, [r for r, _, _ in expected], atol=1e-7)
     base_only = m.clip().joints
     moved = [j for j, (_, c, _, _) in enumerate(clip.elements) if 4 <= c <= 7 and clip.samples[0][j]]
     assert moved  # this clip moves a rotation in sample 0, so the first frame differs from Base State
@@ -443,7 +444,7 @@ def test_a_field_wider_than_32_bits_is_refused():
 
 
 def test_frames_times_joints_past_the_memory_bound_are_refused():
-    # 65535 frames of 4000 joints through a 2-entry lookup: a tiny file asking for ~20 GB.
+    # 65535 frames of 4000 joints through a 2-entry lookup: a tiny file asking for ~10 GB.
     joints = 4000
     rng = random.Random(0)
     clip = Clip(joints, rng)
@@ -452,7 +453,7 @@ def test_frames_times_joints_past_the_memory_bound_are_refused():
     lookup = [0] * 65536
     e = _error(clip_file(clip, frames=65535, flags=LOOKUP | LOOPING, lookup=lookup))
     assert "MiB" in e.reason and "bound" in e.reason
-    assert memory_bound(10) == 256 << 20 and memory_bound(100 << 20) == 3200 << 20
+    assert memory_bound(10) == 256 << 20 and memory_bound(100 << 20) == 6400 << 20
 
 
 def test_a_more_joints_than_base_state_records_is_refused():
@@ -479,4 +480,18 @@ def test_pure_functions_on_payload_bytes():
     transforms, index = decode_samples(coding, base_components(records), el, clip.sample_payload(stride), budget=1 << 30)
     assert index.tolist() == list(range(7))
     for s in range(7):
-        np.testing.assert_allclose(transforms.rotation[s], [r for r, _, _ in clip.expected(s)], atol=1e-12)
+        np.testing.assert_allclose(transforms.rotation[s], [r for r, _, _ in clip.expected(s)], atol=1e-7)
+
+
+@pytest.mark.parametrize("lookup", [None, [3, 0, 0, 2, 1, 3, 3, 0]])
+def test_decoding_in_chunks_gives_the_same_frames(monkeypatch, lookup):
+    import animspec.animclip.samples as samples
+
+    clip = random_clip(19, joints=3, samples=4 if lookup else 8)
+    data = clip_file(clip, frames=8, flags=LOOKUP if lookup else 0, lookup=lookup)
+    whole = clip_frames(read_bytes(data)).frames()
+    monkeypatch.setattr(samples, "CHUNK_VALUES", 40)  # one sample per chunk (3 joints x 12 + elements > 40 / 2)
+    chunked = clip_frames(read_bytes(data))
+    assert_poses(chunked, clip, lookup or list(range(8)))
+    for name in ("rotation", "translation", "scale"):
+        assert np.array_equal(getattr(chunked.frames(), name), getattr(whole, name))

@@ -33,8 +33,8 @@ Where Luna's importer is silent or lenient this module refuses, with a :class:`P
 naming the section, byte and field: an element whose joint is past Built's joint count, a
 field wider than 32 bits or whose ``width + shift`` passes :data:`MAX_DELTA_BITS` (a value no
 float64 holds exactly), element bit ranges past the stride, a lookup entry naming a sample
-the block does not hold, and any decode whose arrays would pass the memory bound
-:func:`memory_bound` (``max(256 MiB, 32 x the file's size)``): a Built count cannot make a
+the block does not hold, and any decode whose results would pass the memory bound
+:func:`memory_bound` (``max(256 MiB, 64 x the file's size)``): a Built count cannot make a
 small file allocate gigabytes.
 
 Everything is vectorised over samples and elements: each element's field is gathered for all
@@ -89,14 +89,16 @@ MOTION_FLAG_SECONDARY = 0x04
 MOTION_LOG_SCALE_MAX = 16
 
 MEMORY_FLOOR = 256 << 20
-MEMORY_PER_FILE_BYTE = 32
+MEMORY_PER_FILE_BYTE = 64
 
 
 def memory_bound(file_size: int) -> int:
-    """The most bytes a decode may allocate for its arrays: ``max(256 MiB, 32 x file size)``.
-    A real clip's poses take a few times its Sample Data (16 bytes of sample for ~80 bytes of
-    float64 transforms per joint); 32x leaves room for static joints and frame lookups while a
-    forged count in a small file stays far from the machine's memory."""
+    """The most bytes a decode's results may take: ``max(256 MiB, 64 x file size)`` (the
+    working memory on top is bounded by :data:`CHUNK_VALUES`). Poses are bigger than their
+    coding: 40 bytes of float32 transforms per joint and sample against ~10 bits per moving
+    component, so a clip of 150 joints whose Sample Data fills a 16 MB file decodes to about
+    13 x the file; 64x leaves room for that and for frame lookups, while a forged count in a
+    small file stays far from the machine's memory."""
     return max(MEMORY_FLOOR, MEMORY_PER_FILE_BYTE * int(file_size))
 
 
@@ -328,21 +330,26 @@ def dequantise(components: np.ndarray) -> Transforms:
     return Transforms(scale, rotation, translation)
 
 
+CHUNK_VALUES = 1 << 22
+"""Samples are decoded in chunks of about this many float64 component values (32 MB), so the
+working memory stays bounded whatever the sample count; only the float32 results grow."""
+
+
 def decode_samples(
     coding: SampleCoding, base: np.ndarray, elements: Elements, sample_data: bytes | memoryview | None, *,
     budget: int,
 ) -> tuple[Transforms, np.ndarray]:
-    """The clip's distinct samples as transforms, and per frame the sample it shows.
+    """The clip's distinct samples as transforms (float32), and per frame the sample it shows.
 
     ``base``: :func:`base_components` of the clip's joints. ``sample_data``: the Sample Data
     block (None or empty when the clip has none). A clip without elements or without samples
-    is its base pose: one sample, every frame showing it. ``budget``: bytes the arrays may take
-    (:func:`memory_bound`)."""
+    is its base pose: one sample, every frame showing it. ``budget``: bytes the results may
+    take (:func:`memory_bound`)."""
     frames = max(coding.frames, 1)
     joints = base.shape[0]
     if elements.count == 0 or not sample_data or coding.frames == 0:
-        _check_budget(frames, 1, joints, 1, budget)
-        return dequantise(base[None]), np.zeros(frames, np.int64)
+        _check_budget(frames, 1, joints, budget, lookup=True)
+        return _as_f32(dequantise(base[None])), np.zeros(frames, np.int64)
     if coding.stride <= 0 or coding.stride % 4:
         raise ParseError(None, None, "built.stride", f"a stride of {coding.stride} bytes: samples are whole u32 words")
     if elements.bits > 8 * coding.stride:
@@ -366,22 +373,41 @@ def decode_samples(
                 else f"{coding.frames} frame(s) of {coding.stride} bytes")
         raise ParseError(None, at, "sample_data.frame_lookup" if coding.frame_lookup else "sample_data",
                          f"{what}; the block holds {held} sample(s) of {coding.stride} bytes after byte {start}")
-    used, index = np.unique(lookup, return_inverse=True)
-    _check_budget(frames, used.size, joints, elements.count, budget)
+    if coding.frame_lookup:
+        used, index = np.unique(lookup, return_inverse=True)
+        index = index.reshape(-1).astype(np.int64)
+    else:  # frame f is sample f: no gather, and frames() can hand out the samples themselves
+        used, index = None, lookup
+    count = coding.frames if used is None else used.size
+    _check_budget(frames, count, joints, budget, lookup=coding.frame_lookup)
     words = np.frombuffer(data, "<u4", held * coding.stride // 4, start).reshape(held, coding.stride // 4)
-    if used.size < held:
-        words = words[used]
-    fields = unpack_fields(words, elements)
-    return dequantise(add_deltas(base, elements, fields)), index.reshape(-1).astype(np.int64)
+    out = Transforms(np.empty((count, joints, 3), np.float32), np.empty((count, joints, 4), np.float32),
+                     np.empty((count, joints, 3), np.float32))
+    step = max(1, CHUNK_VALUES // max(1, joints * COMPONENTS + elements.count))
+    for first in range(0, count, step):
+        rows = slice(first, min(first + step, count))
+        chunk = words[rows] if used is None else words[used[rows]]
+        part = dequantise(add_deltas(base, elements, unpack_fields(chunk, elements)))
+        out.scale[rows], out.rotation[rows], out.translation[rows] = part.scale, part.rotation, part.translation
+    return out, index
 
 
-def _check_budget(frames: int, samples: int, joints: int, elements: int, budget: int) -> None:
-    need = 8 * joints * (2 * COMPONENTS * samples + 10 * frames) + 12 * samples * elements
+def _as_f32(t: Transforms) -> Transforms:
+    return Transforms(t.scale.astype(np.float32), t.rotation.astype(np.float32), t.translation.astype(np.float32))
+
+
+RESULT_BYTES_PER_JOINT = 40
+"""float32 scale (3), rotation (4) and translation (3) of one joint in one sample or frame."""
+
+
+def _check_budget(frames: int, samples: int, joints: int, budget: int, *, lookup: bool) -> None:
+    # The samples' transforms, and with a frame lookup the per-frame copy a caller makes.
+    need = RESULT_BYTES_PER_JOINT * joints * (samples + (frames if lookup else 0))
     if need > budget:
         raise ParseError(
             None, None, "built",
             f"{frames} frame(s), {samples} sample(s) of {joints} joint(s) would take {need >> 20} MiB to decode; "
-            f"the bound for this file is {budget >> 20} MiB (max(256 MiB, 32 x the file's size))",
+            f"the bound for this file is {budget >> 20} MiB (max(256 MiB, {MEMORY_PER_FILE_BYTE} x the file's size))",
         )
 
 
@@ -467,8 +493,14 @@ class ClipFrames:
         return np.arange(self.frame_count, dtype=np.float64) / self.fps
 
     def frames(self, first: int = 0, stop: int | None = None) -> Transforms:
-        """Per-frame transforms of frames ``first`` to ``stop`` (frames x joints x ...)."""
-        return self.samples.take(self.frame_sample[first:stop])
+        """Per-frame transforms of frames ``first`` to ``stop`` (frames x joints x ...): views of
+        the samples when frame f shows sample f, else a copy gathered through the lookup."""
+        index = self.frame_sample[first:stop]
+        n = index.size
+        if n and np.array_equal(index, np.arange(index[0], index[0] + n)):
+            rows = slice(int(index[0]), int(index[0]) + n)
+            return Transforms(self.samples.scale[rows], self.samples.rotation[rows], self.samples.translation[rows])
+        return self.samples.take(index)
 
     @property
     def first_frame(self) -> Transforms:

@@ -278,29 +278,6 @@ def unpack_fields(words: np.ndarray, elements: Elements) -> np.ndarray:
     return values
 
 
-def add_deltas(base: np.ndarray, elements: Elements, fields: np.ndarray) -> np.ndarray:
-    """(samples, joints, 12) component values: ``base`` (joints, 12) plus each element's
-    ``field << shift`` on its component, for every sample row of ``fields``."""
-    samples = fields.shape[0]
-    joints = base.shape[0]
-    out = np.empty((samples, joints * COMPONENTS), np.float64)
-    out[:] = base.reshape(1, -1)
-    if elements.count:
-        target = elements.joint * COMPONENTS + elements.component
-        deltas = np.ldexp(fields.astype(np.float64), elements.shift.astype(np.int32))
-        # Fancy-index += adds once per distinct target: elements aimed at one component (Luna's
-        # reader adds them all) go in layers of distinct targets.
-        order = np.argsort(target, kind="stable")
-        sorted_target = target[order]
-        rank = np.arange(target.size) - np.searchsorted(sorted_target, sorted_target)
-        layer = np.empty_like(rank)
-        layer[order] = rank
-        for k in range(int(layer.max()) + 1):
-            pick = np.flatnonzero(layer == k)
-            out[:, target[pick]] += deltas[:, pick]
-    return out.reshape(samples, joints, COMPONENTS)
-
-
 @dataclass
 class Transforms:
     """Local transforms, one row per sample (or per frame)."""
@@ -330,9 +307,92 @@ def dequantise(components: np.ndarray) -> Transforms:
     return Transforms(scale, rotation, translation)
 
 
-CHUNK_VALUES = 1 << 22
-"""Samples are decoded in chunks of about this many float64 component values (32 MB), so the
-working memory stays bounded whatever the sample count; only the float32 results grow."""
+@dataclass(frozen=True)
+class _Group:
+    """The elements that move one kind of transform (scale, rotation or translation: four
+    components each) and the joints they move, with where each element lands among them."""
+
+    first_component: int
+    joints: np.ndarray
+    """Joints with at least one moving component of this kind."""
+    elements: np.ndarray
+    """Indices of those elements."""
+    targets: np.ndarray
+    """Per element: index into the (moving joints x 4) values of the group."""
+    layers: tuple[np.ndarray, ...]
+    """Positions in ``elements`` split so that no two in one layer share a target."""
+
+
+def _groups(elements: Elements) -> list[_Group]:
+    groups = []
+    for first in (0, 4, 8):
+        pick = np.flatnonzero((elements.component >= first) & (elements.component < first + 4))
+        joints, local = np.unique(elements.joint[pick], return_inverse=True)
+        targets = local.reshape(-1) * 4 + (elements.component[pick] - first)
+        # Fancy-index += adds once per distinct target: elements aimed at one component (Luna's
+        # reader adds them all) go in layers of distinct targets.
+        order = np.argsort(targets, kind="stable")
+        rank = np.empty_like(targets)
+        rank[order] = np.arange(targets.size) - np.searchsorted(targets[order], targets[order])
+        layers = tuple(np.flatnonzero(rank == k) for k in range(int(rank.max()) + 1)) if targets.size else ()
+        groups.append(_Group(first, joints, pick, targets, layers))
+    return groups
+
+
+def _kind(values: np.ndarray, first: int) -> np.ndarray:
+    """The transforms of one kind from (joints, 4, samples) component values (module doc):
+    (joints, 3 or 4, samples)."""
+    if first == 0:
+        divisor = values[:, 3:4]
+        return values[:, 0:3] / np.where(divisor == 0, 1.0, divisor)
+    if first == 4:
+        norm = np.sqrt(np.einsum("jks,jks->js", values, values))[:, None]
+        unit = values / np.where(norm > 0, norm, 1.0)
+        unit[:, 3] = np.where(norm[:, 0] > 0, unit[:, 3], 1.0)  # a zero quaternion: identity
+        return unit
+    shift = np.clip(values[:, 3:4], -1100, 1100).astype(np.int32)
+    return np.ldexp(values[:, 0:3], -shift)
+
+
+def _fields_by_element(words: np.ndarray, elements: Elements) -> np.ndarray:
+    """(elements, samples) uint32 field values of ``words`` (samples, stride / 4): the same as
+    :func:`unpack_fields`, element-major, so that each step below moves whole rows."""
+    by_word = np.ascontiguousarray(words.T)
+    first = elements.bit_offset >> 5
+    bit = (elements.bit_offset & 31).astype(np.uint32)[:, None]
+    values = by_word[first]
+    values >>= bit
+    straddle = np.flatnonzero((elements.bit_offset & 31) + elements.width > 32)
+    if straddle.size:
+        values[straddle] |= by_word[first[straddle] + 1] << (32 - bit[straddle])
+    values &= ((np.uint64(1) << elements.width.astype(np.uint64)) - np.uint64(1)).astype(np.uint32)[:, None]
+    return values
+
+
+def _decode_chunk(out: Transforms, rows: slice, base: np.ndarray, groups: list[_Group], elements: Elements,
+                  words: np.ndarray) -> None:
+    """Write the transforms of the moving joints of samples ``rows`` (their ``words``) into
+    ``out``; the other joints were filled with the base pose."""
+    fields = _fields_by_element(words, elements)
+    deltas = np.ldexp(fields.astype(np.float64), elements.shift.astype(np.int32)[:, None])
+    samples = words.shape[0]
+    for group, target in zip(groups, (out.scale, out.rotation, out.translation)):
+        if not group.joints.size:
+            continue
+        values = np.empty((group.joints.size * 4, samples), np.float64)
+        values[:] = base[group.joints, group.first_component : group.first_component + 4].reshape(-1, 1)
+        mine = deltas[group.elements]
+        for layer in group.layers:
+            values[group.targets[layer]] += mine[layer]
+        result = _kind(values.reshape(group.joints.size, 4, samples), group.first_component)
+        target[rows][:, group.joints] = result.transpose(2, 0, 1)
+
+
+CHUNK_VALUES = 1 << 17
+"""Samples are decoded in chunks of about this many float64 component values (1 MB): the
+working memory stays bounded whatever the sample count (only the float32 results grow), and
+a chunk's transposes stay in the CPU's caches (bench/decode.py: 1 MB chunks decode 16 MB of
+Sample Data 1.4x faster than 32 MB ones)."""
 
 
 def decode_samples(
@@ -383,12 +443,16 @@ def decode_samples(
     words = np.frombuffer(data, "<u4", held * coding.stride // 4, start).reshape(held, coding.stride // 4)
     out = Transforms(np.empty((count, joints, 3), np.float32), np.empty((count, joints, 4), np.float32),
                      np.empty((count, joints, 3), np.float32))
-    step = max(1, CHUNK_VALUES // max(1, joints * COMPONENTS + elements.count))
+    # Joints and kinds no element moves keep the base pose: filled once, then each chunk
+    # computes only the moving ones.
+    still = _as_f32(dequantise(base[None]))
+    out.scale[:], out.rotation[:], out.translation[:] = still.scale, still.rotation, still.translation
+    groups = _groups(elements)
+    step = max(1, CHUNK_VALUES // max(1, 4 * sum(g.joints.size for g in groups) + elements.count))
     for first in range(0, count, step):
         rows = slice(first, min(first + step, count))
         chunk = words[rows] if used is None else words[used[rows]]
-        part = dequantise(add_deltas(base, elements, unpack_fields(chunk, elements)))
-        out.scale[rows], out.rotation[rows], out.translation[rows] = part.scale, part.rotation, part.translation
+        _decode_chunk(out, rows, base, groups, elements, chunk)
     return out, index
 
 

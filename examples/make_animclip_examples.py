@@ -31,6 +31,7 @@ joint_names.txt
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import struct
 import sys
@@ -229,9 +230,16 @@ def walk() -> AnimclipFile:
     clip = AnimclipFile(magic=MAGIC_MSMR_MM, type_id=MAGIC_MSMR_MM)
     base = base_state(names)
     elem, samples, motion, stride = walk_motion(names, base, frames)
-    # Built: flags at +0x08 (u32; here the has-motion bit), the stride at +0x28 (u32).
-    built = Built(fps=30.0, duration=1.0, num_frames=frames, num_frames_alt=frames,
-                  unk_08=FLAG_HAS_MOTION & 0xFFFF, unk_0a=FLAG_HAS_MOTION >> 16, unk_28=stride)
+    # Built: flags at +0x08 (u32; here the has-motion bit), the stride at +0x28 (u32): named
+    # fields of the model once it names them, else the u16 halves it reads there.
+    built_fields = {f.name for f in dataclasses.fields(Built)}
+    coding = ({"flags": FLAG_HAS_MOTION, "stride": stride} if {"flags", "stride"} <= built_fields
+              else {"unk_08": FLAG_HAS_MOTION & 0xFFFF, "unk_0a": FLAG_HAS_MOTION >> 16, "unk_28": stride})
+    built = Built(fps=30.0, duration=1.0, num_frames=frames, **coding)
+    if "num_frames_alt" in built_fields:
+        built.num_frames_alt = frames
+    else:
+        built.num_unique_samples = frames
     clip.sections = [built, base, joint_hashes(names)]
     clip.set_clip_name("walk_forward")
     t = np.arange(frames) / (frames - 1)

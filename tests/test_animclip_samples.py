@@ -562,3 +562,18 @@ def test_luna_looping_root_motion_has_one_more_sample_the_first_again():
     motion = frames.root_motion
     assert len(motion.translation) == frames.frame_count + 1
     np.testing.assert_allclose(motion.translation[-1], motion.translation[0], atol=1e-6)
+
+
+def test_readme_play_transcript_is_the_command_output():
+    import subprocess
+    import sys
+
+    root = __import__("conftest").ROOT
+    readme = (root / "README.md").read_text()
+    command = "$ animspec play examples/walk.animclip --joint-names examples/joint_names.txt\n"
+    block = readme[readme.index(command) + len(command):]
+    block = block[: block.index("```")]
+    r = subprocess.run([sys.executable, "-m", "animspec", *command[2:].split()[1:]], cwd=root, capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == block

@@ -293,20 +293,6 @@ def _varies(values: np.ndarray, *, not_equal_to: Sequence[float] | None = None) 
     return not_equal_to is not None and not np.allclose(values[0], not_equal_to, rtol=0, atol=1e-9)
 
 
-def _wrap_roots(gltf: Any, name: str) -> int:
-    """A new node holding the default scene's root nodes (those without a skinned mesh: a
-    skinned mesh follows its joints, and glTF ignores its node's parents), made a root of that
-    scene in their place. Returns the new node's index."""
-    from pygltflib import Node
-
-    scene = gltf.scenes[gltf.scene if gltf.scene is not None else 0]
-    wrapped = [n for n in (scene.nodes or []) if gltf.nodes[n].skin is None]
-    gltf.nodes.append(Node(name=name, children=wrapped))
-    index = len(gltf.nodes) - 1
-    scene.nodes = [n for n in (scene.nodes or []) if n not in wrapped] + [index]
-    return index
-
-
 def animclip_animation_to_gltf(
     clip: ClipAnimation,
     rig: GltfSource,
@@ -385,9 +371,10 @@ def animclip_animation_to_gltf(
     roots = add_scene_if_none(gltf, name="animclip")
     if roots is not None:
         match.lines.append(f"the rig has no scene: added one holding its {len(roots)} root node(s), so viewers show it")
+    builder = DocumentBuilder(gltf)
     has_motion = clip.root_motion_translation is not None and len(clip.root_motion_translation)
     if has_motion and root_motion:
-        carrier = _wrap_roots(gltf, ROOT_MOTION_NODE)
+        carrier = builder.parent_of_roots(ROOT_MOTION_NODE)
         motion_times = np.asarray(clip.root_motion_times, np.float64)
         channels.append(Channel(carrier, "translation", motion_times, clip.root_motion_translation, ANIM_LINEAR))
         channels.append(Channel(carrier, "rotation", motion_times, _continuous_wxyz(clip.root_motion_rotation), ANIM_LINEAR))
@@ -407,7 +394,6 @@ def animclip_animation_to_gltf(
             "unposed_rig_joints": match.rig_only,
         }
     }
-    builder = DocumentBuilder(gltf)
     builder.animation(name, channels, extras)
     return builder.glb(), match
 
@@ -421,21 +407,17 @@ def camera_animation_to_gltf(camera: CameraAnimation, *, name: str = "animclip_c
     decoded. The field of view: glTF's core has no animated camera property, so the first
     XFOV value sets ``yfov`` (through :data:`CAMERA_ASPECT`) and every value is kept in the
     animation's extras."""
-    from pygltflib import Camera, Node, Perspective
-
     builder = DocumentBuilder()
-    gltf = builder.gltf
     xfov = float(camera.xfov[0]) if camera.xfov is not None and len(camera.xfov) else DEFAULT_XFOV
     if not (0 < xfov < math.pi):
         xfov = DEFAULT_XFOV
     yfov = 2 * math.atan(math.tan(xfov / 2) / CAMERA_ASPECT)
-    gltf.cameras.append(Camera(type="perspective", perspective=Perspective(aspectRatio=CAMERA_ASPECT, yfov=yfov, znear=0.01)))
-    gltf.nodes.append(Node(name=CAMERA_NODE, camera=0))
-    builder.scene("animclip camera", [0])
+    node = builder.camera_node(CAMERA_NODE, yfov=yfov, aspect_ratio=CAMERA_ASPECT, znear=0.01)
+    builder.scene("animclip camera", [node])
     times = np.asarray(camera.times, np.float64)
     channels = [
-        Channel(0, "translation", times, camera.translation, ANIM_LINEAR),
-        Channel(0, "rotation", times, _continuous_wxyz(camera.rotation), ANIM_LINEAR),
+        Channel(node, "translation", times, camera.translation, ANIM_LINEAR),
+        Channel(node, "rotation", times, _continuous_wxyz(camera.rotation), ANIM_LINEAR),
     ]
     extras = {"animclip": {"xfov": [_json_float(float(v)) for v in camera.xfov] if camera.xfov is not None else [],
                            "aspect_ratio_assumed": CAMERA_ASPECT}}

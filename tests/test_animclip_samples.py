@@ -577,3 +577,43 @@ def test_readme_play_transcript_is_the_command_output():
                        text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout == block
+
+
+def test_corrupted_sample_coding_gives_a_parse_error_or_frames_never_a_traceback():
+    """Random bytes over Built's coding fields, Sample Elem and the start of Sample Data of a
+    valid clip: each read either decodes or raises ParseError (no other exception, no hang)."""
+    clip = random_clip(40, joints=4, samples=6)
+    good = clip_file(clip, frames=6, flags=LOOKUP | LOOPING, lookup=[0, 1, 2, 3, 4, 5, 0])
+    m = read_bytes(good)
+    spans = []
+    for name, first, width in (("Anim Clip Built", 0x08, 0x48), ("Anim Clip Sample Elem", 0, 40),
+                               ("Anim Clip Sample Data", 0, 24), ("Anim Clip Base State", 0, 64)):
+        section = m.section(crc32(name))
+        spans.append((36 + section.offset + first, width))
+    rng = random.Random(41)
+    outcomes = {"frames": 0, "refused": 0}
+    for _ in range(400):
+        data = bytearray(good)
+        for _ in range(rng.randint(1, 4)):
+            at, width = rng.choice(spans)
+            data[at + rng.randrange(width)] = rng.randrange(256)
+        try:
+            model = read_bytes(bytes(data), "fuzz.animclip")
+        except ParseError:
+            continue
+        try:
+            f = clip_frames(model, "fuzz.animclip")
+            f.frames()
+            outcomes["frames"] += 1
+        except ParseError as exc:
+            assert "fuzz.animclip" in str(exc)
+            outcomes["refused"] += 1
+    assert outcomes["frames"] and outcomes["refused"]
+
+
+def test_runs_of_elements_on_shared_components_are_summed():
+    rng = random.Random(3)
+    clip = Clip(2, rng)
+    clip.small = [(1, 9, 3, 0), (0, 8, 4, 0), (1, 9, 2, 1), (0, 5, 5, 0), (1, 9, 6, 0), (0, 8, 1, 3)]
+    clip.random_fields(5)
+    assert_poses(clip_frames(read_bytes(clip_file(clip, frames=5))), clip, list(range(5)))

@@ -316,11 +316,12 @@ class _Group:
     joints: np.ndarray
     """Joints with at least one moving component of this kind."""
     elements: np.ndarray
-    """Indices of those elements."""
+    """Indices of those elements, sorted by target."""
     targets: np.ndarray
-    """Per element: index into the (moving joints x 4) values of the group."""
-    layers: tuple[np.ndarray, ...]
-    """Positions in ``elements`` split so that no two in one layer share a target."""
+    """Distinct targets: indices into the (moving joints x 4) values of the group."""
+    starts: np.ndarray | None
+    """Where each target's run of elements starts in ``elements`` when some target has
+    several (Luna's reader adds them all: they are summed first); None when none has."""
 
 
 def _groups(elements: Elements) -> list[_Group]:
@@ -329,13 +330,9 @@ def _groups(elements: Elements) -> list[_Group]:
         pick = np.flatnonzero((elements.component >= first) & (elements.component < first + 4))
         joints, local = np.unique(elements.joint[pick], return_inverse=True)
         targets = local.reshape(-1) * 4 + (elements.component[pick] - first)
-        # Fancy-index += adds once per distinct target: elements aimed at one component (Luna's
-        # reader adds them all) go in layers of distinct targets.
         order = np.argsort(targets, kind="stable")
-        rank = np.empty_like(targets)
-        rank[order] = np.arange(targets.size) - np.searchsorted(targets[order], targets[order])
-        layers = tuple(np.flatnonzero(rank == k) for k in range(int(rank.max()) + 1)) if targets.size else ()
-        groups.append(_Group(first, joints, pick, targets, layers))
+        distinct, starts = np.unique(targets[order], return_index=True)
+        groups.append(_Group(first, joints, pick[order], distinct, None if distinct.size == order.size else starts))
     return groups
 
 
@@ -382,8 +379,9 @@ def _decode_chunk(out: Transforms, rows: slice, base: np.ndarray, groups: list[_
         values = np.empty((group.joints.size * 4, samples), np.float64)
         values[:] = base[group.joints, group.first_component : group.first_component + 4].reshape(-1, 1)
         mine = deltas[group.elements]
-        for layer in group.layers:
-            values[group.targets[layer]] += mine[layer]
+        if group.starts is not None:
+            mine = np.add.reduceat(mine, group.starts, axis=0)
+        values[group.targets] += mine
         result = _kind(values.reshape(group.joints.size, 4, samples), group.first_component)
         target[rows][:, group.joints] = result.transpose(2, 0, 1)
 

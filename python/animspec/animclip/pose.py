@@ -1,12 +1,15 @@
-"""The base pose of an .animclip on a skeleton, and custom tracks sampled in time.
+"""Poses of an .animclip on a skeleton: the base pose, every frame, custom tracks in time.
 
-What is known (Tkachov/ALERT, animclip_to_gltf.py): Base State holds one local transform
-per Joint Hashes entry, which ALERT's animclip_to_gltf.py applies by joint-name hash as the
-joint's parent-relative rotation and translation, replacing the rig's rest values. No
-per-frame data can be decoded (Sample Data's encoding is unknown), so the base pose is the
-only pose there is. Custom tracks hold one float per frame (LABELLED: ALERT's
-"frames count" note), sampled here with linear interpolation at the clip's fps (also
-LABELLED, Built +0x0C).
+What is known (Tkachov/ALERT, animclip_to_gltf.py): Base State holds one record per Joint
+Hashes entry, which ALERT's animclip_to_gltf.py applies by joint-name hash as the joint's
+parent-relative rotation and translation, replacing the rig's rest values (:func:`base_pose`,
+kept as ALERT's view). Since Pcniado/luna_engine_io_tools (anim_import.py) made the sample
+coding public, Base State is known to be the base the per-sample deltas are added to, so the
+clip's first pose is base + sample 0: :func:`clip_frames` decodes every frame
+(:mod:`.samples`), :func:`first_frame` gives frame 0 and :func:`frames_report` is what
+``animspec play`` prints. Custom tracks hold one float per frame (LABELLED: ALERT's "frames
+count" note), sampled here with linear interpolation at the clip's fps (also LABELLED,
+Built +0x0C).
 """
 
 from __future__ import annotations

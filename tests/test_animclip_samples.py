@@ -617,3 +617,21 @@ def test_runs_of_elements_on_shared_components_are_summed():
     clip.small = [(1, 9, 3, 0), (0, 8, 4, 0), (1, 9, 2, 1), (0, 5, 5, 0), (1, 9, 6, 0), (0, 8, 1, 3)]
     clip.random_fields(5)
     assert_poses(clip_frames(read_bytes(clip_file(clip, frames=5))), clip, list(range(5)))
+
+
+def test_first_frame_pose_on_a_flat_skeleton_and_on_a_rig():
+    from animspec.animclip.pose import first_frame_pose
+    from animspec.quaternion import xyzw_to_wxyz
+    from animspec.skeleton import Skeleton
+
+    clip = random_clip(42, joints=3, samples=2)
+    m = read_bytes(clip_file(clip, frames=2))
+    flat = first_frame_pose(m, joint_names=["joint_0", "joint_1", "joint_2"])
+    assert flat.skeleton.names == ["joint_0", "joint_1", "joint_2"] and len(flat.matched) == 3
+    for j, (rot, tra, _) in enumerate(clip.expected(0)):
+        assert abs(np.dot(flat.rotations[j], xyzw_to_wxyz(np.array(rot)))) == pytest.approx(1, abs=1e-6)
+        np.testing.assert_allclose(flat.translations[j], tra, rtol=1e-6)
+    rig = Skeleton.chain(2)
+    rig.names = ["joint_2", "other"]
+    on_rig = first_frame_pose(m, rig)
+    assert on_rig.matched == [(2, 0)] and on_rig.clip_only == [0, 1] and on_rig.skeleton_only == [1]

@@ -239,6 +239,44 @@ def first_frame(frames: ClipFrames) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     return pose.rotation[0], pose.translation[0], pose.scale[0]
 
 
+def first_frame_pose(
+    model: AnimclipFile, skeleton: Skeleton | None = None, *, path: str | None = None,
+    joint_names: Mapping[int, str] | Iterable[str] | None = None,
+) -> BasePose:
+    """The clip's first frame (base + sample 0) as a :class:`BasePose` on ``skeleton``
+    (matched by CRC32 of its bone names; bones the clip does not pose keep their rest), or on
+    one independent root per clip joint. What a "pose of the clip" should show: for an
+    animated joint, Base State alone is the minimum of each component, not a pose."""
+    from .views import name_table
+
+    frames = clip_frames(model, path)
+    rotation, translation, _scale = first_frame(frames)
+    hashes = [int(h) for h in frames.joint_hashes]
+    columns = [j for j, h in enumerate(hashes) if h != 0xFFFFFFFF]
+    if skeleton is None:
+        table = name_table(joint_names)
+        skeleton = Skeleton.flat(len(columns))
+        skeleton.names = [table.get(hashes[j], f"{hashes[j]:08X}") for j in columns]
+        bone_of = {hashes[j]: i for i, j in enumerate(columns)}
+    else:
+        bone_of = {crc32(name): i for i, name in enumerate(skeleton.names)}
+    rotations = np.array(skeleton.rest_rotation, dtype=np.float64, copy=True)
+    translations = np.array(skeleton.rest_translation, dtype=np.float64, copy=True)
+    matched, clip_only = [], []
+    for j in columns:
+        bone = bone_of.get(hashes[j])
+        if bone is None:
+            clip_only.append(j)
+            continue
+        rotations[bone] = xyzw_to_wxyz(rotation[j])
+        translations[bone] = translation[j]
+        matched.append((j, bone))
+    posed = {bone for _, bone in matched}
+    world = forward_kinematics(skeleton, rotations[None], translations[None])[0]
+    return BasePose(skeleton, rotations, translations, world, matched, clip_only,
+                    [b for b in range(skeleton.bone_count) if b not in posed])
+
+
 @dataclass
 class FramesReport:
     """What ``animspec play`` shows of an .animclip whose frames decode: every frame's local

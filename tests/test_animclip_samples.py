@@ -635,3 +635,26 @@ def test_first_frame_pose_on_a_flat_skeleton_and_on_a_rig():
     rig.names = ["joint_2", "other"]
     on_rig = first_frame_pose(m, rig)
     assert on_rig.matched == [(2, 0)] and on_rig.clip_only == [0, 1] and on_rig.skeleton_only == [1]
+
+
+def test_decode_memory_is_the_results_plus_a_bounded_chunk():
+    """tracemalloc peak of decoding 2 MB of samples (bench/decode.py's workload): the float32
+    results plus the working memory of one chunk, whatever the sample count."""
+    import sys
+    import tracemalloc
+
+    import animspec.animclip.samples as samples
+
+    sys.path.insert(0, str(__import__("conftest").ROOT / "bench"))
+    import decode as bench_decode
+
+    work = bench_decode.Workload(2 << 20)
+    results = samples.RESULT_BYTES_PER_JOINT * bench_decode.JOINTS * work.samples
+    tracemalloc.start()
+    out = work.animspec()
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert out.rotation.shape == (work.samples, bench_decode.JOINTS, 4)
+    # one chunk: its words transposed (uint32), fields, deltas (float64) and a group's values
+    # and results: a few times CHUNK_VALUES float64 values
+    assert peak <= results + 8 * 8 * samples.CHUNK_VALUES, (peak, results)

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from pygltflib import GLTF2, Node
 
+from animspec.animclip import read_bytes as read_animclip_bytes
 from animspec.animclip import read_file as read_animclip
 from animspec.cli import main as cli_main
 from animspec.common.errors import AnimspecError
@@ -373,3 +374,33 @@ def test_an_undecodable_sample_coding_is_a_parse_error_and_no_output(tmp_path, c
     err = capsys.readouterr().err
     assert code != 0 and data is None
     assert "clip.animclip" in err and "built.stride" in err and "Traceback" not in err
+
+
+def test_a_luna_clip_converts_to_valid_gltf_with_luna_importer_transforms(tmp_path, capsys):
+    """Luna's root_motion clip on a rig made from its recorded joints: every key equals what
+    Luna's importer read (engine-local), the root motion travels, the validator is clean."""
+    import struct
+
+    from test_animclip_samples import LUNA, luna_record
+
+    record = luna_record("root_motion")
+    joints = [JointSpec(j["name"], j["parent"], (0, 0.1, 0)) for j in record["joints"]]
+    data = (LUNA / "root_motion.animclip").read_bytes()
+    try:
+        read_animclip_bytes(data)
+    except AnimspecError:  # Spider-Man 2's STG wrapper, before the reader knows it: the DAT1 behind a known header
+        data = struct.pack("<II28x", 0xC96F58F3, len(data) - 32) + data[32:]
+    code, out, _ = _convert(tmp_path, data, skeleton=build_glb(joints))
+    assert code == 0, capsys.readouterr().err
+    khronos_validate(out, tmp_path)
+    channels = animation_channels(out)[-1]
+    luna = record["luna_import"]["engine_local"]
+    for node in range(len(joints)):
+        np.testing.assert_allclose(channels[(node, "translation")][1], np.asarray(luna["translation"])[:, node], atol=2e-6)
+        dots = np.abs(np.sum(channels[(node, "rotation")][1] * np.asarray(luna["rotation_xyzw"])[:, node], axis=1))
+        np.testing.assert_allclose(dots, 1, atol=2e-6)
+    doc = GLTF2.load_from_bytes(out)
+    carrier = [i for i, n in enumerate(doc.nodes) if n.name == "animclip_root_motion"][0]
+    moved = channels[(carrier, "translation")][1]
+    expected = record["luna_import"]["root_motion"]["engine_relative_to_frame_0"]["translation"]
+    np.testing.assert_allclose(moved, expected, atol=2e-4)

@@ -203,6 +203,15 @@ def walk_motion(names: list[str], base: BaseState, frames: int) -> tuple[SampleE
     return elem, samples, motion, stride
 
 
+def set_sample_coding(built: Built, flags: int, stride: int) -> None:
+    """Built's flags (u32 +0x08) and stride (u32 +0x28): named fields of the model once it
+    names them, else the u16 halves it reads there."""
+    if {"flags", "stride"} <= {f.name for f in dataclasses.fields(Built)}:
+        built.flags, built.stride = flags, stride
+    else:
+        built.unk_08, built.unk_0a, built.unk_28 = flags & 0xFFFF, flags >> 16, stride
+
+
 def joint_hashes(names: list[str]) -> JointHashes:
     return JointHashes(np.array([crc32(n) for n in names] + [TERMINATOR_HASH], "<u4"))
 
@@ -228,19 +237,8 @@ def walk() -> AnimclipFile:
     names = [name for name, *_ in BIPED]
     frames = 31
     clip = AnimclipFile(magic=MAGIC_MSMR_MM, type_id=MAGIC_MSMR_MM)
-    base = base_state(names)
-    elem, samples, motion, stride = walk_motion(names, base, frames)
-    # Built: flags at +0x08 (u32; here the has-motion bit), the stride at +0x28 (u32): named
-    # fields of the model once it names them, else the u16 halves it reads there.
-    built_fields = {f.name for f in dataclasses.fields(Built)}
-    coding = ({"flags": FLAG_HAS_MOTION, "stride": stride} if {"flags", "stride"} <= built_fields
-              else {"unk_08": FLAG_HAS_MOTION & 0xFFFF, "unk_0a": FLAG_HAS_MOTION >> 16, "unk_28": stride})
-    built = Built(fps=30.0, duration=1.0, num_frames=frames, **coding)
-    if "num_frames_alt" in built_fields:
-        built.num_frames_alt = frames
-    else:
-        built.num_unique_samples = frames
-    clip.sections = [built, base, joint_hashes(names)]
+    built = Built(fps=30.0, duration=1.0, num_frames=frames, num_frames_alt=frames)
+    clip.sections = [built, base_state(names), joint_hashes(names)]
     clip.set_clip_name("walk_forward")
     t = np.arange(frames) / (frames - 1)
     custom_tracks(clip, {
@@ -259,10 +257,11 @@ def walk() -> AnimclipFile:
         ),
         TriggerJointNames([foot_l, foot_r]),
         Path(np.eye(4, dtype="<f4"), end),
-        elem,
-        RawSection(TAG_SAMPLE_DATA, samples),
-        RawSection(TAG_MOTION_DATA, motion),
     ]
+    base = next(s for s in clip.sections if isinstance(s, BaseState))
+    elem, samples, motion, stride = walk_motion(names, base, frames)
+    set_sample_coding(built, FLAG_HAS_MOTION, stride)
+    clip.sections += [elem, RawSection(TAG_SAMPLE_DATA, samples), RawSection(TAG_MOTION_DATA, motion)]
     return clip
 
 

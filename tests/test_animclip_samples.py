@@ -658,3 +658,13 @@ def test_decode_memory_is_the_results_plus_a_bounded_chunk():
     # one chunk: its words transposed (uint32), fields, deltas (float64) and a group's values
     # and results: a few times CHUNK_VALUES float64 values
     assert peak <= results + 8 * 8 * samples.CHUNK_VALUES, (peak, results)
+
+
+def test_a_looping_lookup_has_one_more_entry_which_moves_the_samples():
+    # 8 frames: 8 entries would end at byte 16, the looping clip's 9 end at 18, so its samples
+    # start at 32, not 16.
+    clip = random_clip(43, samples=3)
+    lookup = [0, 1, 2, 2, 1, 0, 1, 2, 0]
+    f = clip_frames(read_bytes(clip_file(clip, frames=8, flags=LOOKUP | LOOPING, lookup=lookup)))
+    assert f.frame_count == 8
+    assert_poses(f, clip, lookup[:8])

@@ -404,3 +404,37 @@ def test_a_luna_clip_converts_to_valid_gltf_with_luna_importer_transforms(tmp_pa
     moved = channels[(carrier, "translation")][1]
     expected = record["luna_import"]["root_motion"]["engine_relative_to_frame_0"]["translation"]
     np.testing.assert_allclose(moved, expected, atol=2e-4)
+
+
+def test_root_motion_keys_at_the_clip_fps(tmp_path, capsys):
+    from test_animclip_samples import clip_file, motion_payload, random_clip
+
+    clip = random_clip(36, joints=2, samples=3)
+    motion = motion_payload([((0, 0, 0, 32767), (256 * k, 0, 0), 8) for k in range(3)])
+    data = clip_file(clip, frames=3, flags=0x800000, motion=motion, built_extra={"fps": 24.0})
+    code, out, _ = _convert(tmp_path, data, skeleton=_named_rig(2))
+    assert code == 0, capsys.readouterr().err
+    doc = GLTF2.load_from_bytes(out)
+    carrier = [i for i, n in enumerate(doc.nodes) if n.name == "animclip_root_motion"][0]
+    channels = animation_channels(out)[-1]
+    np.testing.assert_allclose(channels[(carrier, "translation")][0], np.arange(3) / 24, rtol=1e-6)
+    np.testing.assert_allclose(channels[(0, "rotation")][0], np.arange(3) / 24, rtol=1e-6)
+
+
+def test_camera_field_of_view_from_xfov_at_the_assumed_aspect(tmp_path):
+    import math
+
+    from animspec.gltf import CameraAnimation, camera_animation_to_gltf
+    from animspec.gltf.from_animclip import CAMERA_ASPECT, DEFAULT_XFOV
+
+    times = np.array([0.0, 0.5])
+    path = CameraAnimation(times, np.zeros((2, 3)), np.array([[0, 0, 0, 1.0]] * 2), np.array([1.2, 1.0]))
+    data, lines = camera_animation_to_gltf(path)
+    khronos_validate(data, tmp_path)
+    camera = GLTF2.load_from_bytes(data).cameras[0].perspective
+    assert camera.yfov == pytest.approx(2 * math.atan(math.tan(0.6) / CAMERA_ASPECT))
+    assert camera.aspectRatio == pytest.approx(16 / 9)
+    assert GLTF2.load_from_bytes(data).animations[0].extras["animclip"]["xfov"] == [1.2, 1.0]
+    no_track, _ = camera_animation_to_gltf(CameraAnimation(times, np.zeros((2, 3)), np.array([[0, 0, 0, 1.0]] * 2)))
+    assert GLTF2.load_from_bytes(no_track).cameras[0].perspective.yfov == pytest.approx(
+        2 * math.atan(math.tan(DEFAULT_XFOV / 2) / CAMERA_ASPECT))

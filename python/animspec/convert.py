@@ -1,5 +1,5 @@
 """Conversion between the formats, as a library: glTF -> ANIMBIN, ANIMBIN -> glTF (GLB),
-.animclip base pose -> glTF. What ``animspec convert`` does, usable from Python with the
+.animclip animation -> glTF. What ``animspec convert`` does, usable from Python with the
 same results:
 
     from animspec.convert import load_options, plan
@@ -78,6 +78,8 @@ class ConvertOptions:
     no_skin: bool = False
     joint_names: tuple[str, ...] | None = None
     """.animclip in: joint names to label the report (read from --joint-names FILE)."""
+    no_root_motion: bool = False
+    """.animclip in: leave the clip's root motion out (the character stays in place)."""
     force: bool = False
     """Replace existing output files (animspec.common.output's policy, as every command)."""
     make_folders: bool = False
@@ -457,8 +459,28 @@ def _animbin_to_gltf(src: str, out: str, o: ConvertOptions, model: Any) -> Resul
 
 
 def _animclip_to_gltf(src: str, out: str, o: ConvertOptions, model: Any) -> Result:
-    from .gltf import animclip_to_gltf
+    """Every frame of the clip on the rig (root motion on a node above it unless
+    ``no_root_motion``); a camera clip (flag 0x10) as an animated glTF camera, no rig needed."""
+    import numpy as np
 
+    from .animclip.pose import clip_frames
+    from .animclip.samples import camera_path
+    from .gltf import CameraAnimation, ClipAnimation, animclip_animation_to_gltf, camera_animation_to_gltf
+
+    frames = clip_frames(model, src)
+    clip = model.clip(list(o.joint_names) if o.joint_names else None)
+    tracks = [(t.name or f"{t.hash:08X}", [float(v) for v in t.values]) for t in clip.custom_tracks]
+    if frames.coding.camera:
+        if frames.root_motion is None:
+            raise AnimspecError(f"{src}: a camera clip (flag 0x10) without decodable Motion Data: no camera path to write"
+                                + "".join(f"; {n}" for n in frames.notes))
+        translation, rotation = camera_path(frames.root_motion)
+        xfov = next((np.asarray(values, np.float64) for name, values in tracks if name == "XFOV"), None)
+        camera = CameraAnimation(np.arange(len(translation)) / frames.fps, translation, rotation, xfov)
+        glb, lines = camera_animation_to_gltf(camera, name=clip.name or "animclip_camera")
+        _write(out, glb, o, src, verify=_readable_glb(out))
+        lines.append(f"{out}: {len(glb)} bytes, camera animation")
+        return Result(src, "animclip", [], text="\n".join(lines), extra={"outputs": [out]})
     if not o.skeleton:
         raise AnimspecError(f"{src}: an .animclip holds no hierarchy: give the rig with --skeleton RIG.glb")
     if os.path.isfile(o.skeleton) and _kind_of(o.skeleton, ("gltf",)) != "gltf":
@@ -466,16 +488,27 @@ def _animclip_to_gltf(src: str, out: str, o: ConvertOptions, model: Any) -> Resu
             f"{src}: --skeleton {o.skeleton} is not a glTF rig; an .animclip's joints are matched by "
             "node name, which only a glTF rig has (a MESHBIN's bones are unnamed)"
         )
-    clip = model.clip(list(o.joint_names) if o.joint_names else None)
-    joints = [j for j in clip.joints if j.hash is not None and j.rotation is not None]
-    tracks = [(t.name or f"{t.hash:08X}", [float(v) for v in t.values]) for t in clip.custom_tracks]
+    poses = frames.frames() if frames.animated else frames.first_frame
+    motion = frames.root_motion
+    animation = ClipAnimation(
+        frames.joint_hashes, np.arange(poses.rotation.shape[0]) / frames.fps,
+        poses.rotation, poses.translation, poses.scale,
+        None if motion is None else np.arange(len(motion.translation)) / frames.fps,
+        None if motion is None else motion.translation, None if motion is None else motion.rotation,
+    )
+    names = {j.hash: j.name for j in clip.joints if j.hash is not None and j.name}
     try:
-        glb, match = animclip_to_gltf(joints, o.skeleton, custom_tracks=tracks, name=clip.name or "base_state")
+        glb, match = animclip_animation_to_gltf(
+            animation, o.skeleton, name=clip.name or "animclip", root_motion=not o.no_root_motion,
+            custom_tracks=tracks, joint_names=names,
+        )
     except AnimspecError as exc:
         raise AnimspecError(f"{src}: {exc}") from None
     _write(out, glb, o, src, verify=_readable_glb(out))
-    lines = list(match.lines)
-    lines.append(f"{out}: {len(glb)} bytes, base pose on {len(match.matched)} node(s)")
+    lines = list(match.lines) + [f"note: {n}" for n in frames.notes]
+    what = (f"{frames.frame_count} frame(s) at {frames.fps:g} fps" if frames.animated
+            else "the base pose (the clip has no samples)")
+    lines.append(f"{out}: {len(glb)} bytes, {what} on {len(match.matched)} node(s)")
     if match.findings:
         lines.append(findings_text(out, match.findings))
     return Result(src, "animclip", match.findings, text="\n".join(lines), extra={"outputs": [out]})

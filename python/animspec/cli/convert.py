@@ -1,4 +1,4 @@
-"""``animspec convert``: glTF -> ANIMBIN, ANIMBIN -> glTF, .animclip base pose -> glTF.
+"""``animspec convert``: glTF -> ANIMBIN, ANIMBIN -> glTF, .animclip animation -> glTF.
 
 Argument parsing and printing only. The run is planned and each file converted by
 animspec.convert (the direction follows the input's bytes; with several inputs, or a folder
@@ -18,12 +18,13 @@ from .common import FORCE_HELP, OUTPUT_HELP, region, report_stream
 def add_commands(sub: argparse._SubParsersAction) -> None:
     c = sub.add_parser(
         "convert",
-        help="glTF -> ANIMBIN, ANIMBIN -> glTF (GLB), .animclip base pose -> glTF",
+        help="glTF -> ANIMBIN, ANIMBIN -> glTF (GLB), .animclip animation -> glTF",
         description=(
             "glTF/GLB in: every animation of its skin becomes one ANIMBIN animation, keyed on "
             "every vsync of --region as the engine needs. ANIMBIN in: a GLB with one animation "
-            "per clip on --skeleton (MESHBIN or glTF rig; a chain without). .animclip in: the "
-            "base pose applied by joint-name hash to --skeleton's nodes (a glTF rig)."
+            "per clip on --skeleton (MESHBIN or glTF rig; a chain without). .animclip in: every "
+            "frame applied by joint-name hash to --skeleton's nodes (a glTF rig), root motion on "
+            "a node above them; a camera clip becomes an animated glTF camera (no rig needed)."
         ),
     )
     c.add_argument("inputs", nargs="+", metavar="IN",
@@ -71,6 +72,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     a.add_argument("--bake-engine", action="store_true", help="write what the console shows (STEP keys per vsync)")
     a.add_argument("--no-skin", action="store_true", help="joints as plain nodes, no skin or bone mesh")
     a.add_argument("--joint-names", metavar="FILE", help=".animclip: joint names, one per line, to label the report")
+    a.add_argument("--no-root-motion", action="store_true",
+                   help=".animclip: leave the clip's root motion (Motion Data) out: the character stays in place")
     cli_batch.add_options(c)
     c.set_defaults(run=_convert)
 

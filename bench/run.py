@@ -431,7 +431,7 @@ def check_animclip(data: bytes) -> None:
     assert np.array_equal(bare[TAG_BASE_STATE][0], model.section(TAG_BASE_STATE).joints)
     assert np.array_equal(bare[TAG_JOINT_HASHES], model.section(TAG_JOINT_HASHES).hashes)
     assert np.array_equal(bare[TAG_CUSTOM_TRACK_DATA], model.section(TAG_CUSTOM_TRACK_DATA).values)
-    assert np.array_equal(bare[TAG_SAMPLE_ELEM][0], model.section(TAG_SAMPLE_ELEM).values)
+    assert np.array_equal(bare[TAG_SAMPLE_ELEM][0], model.section(TAG_SAMPLE_ELEM).offsets)
     assert bare[TAG_TRIGGER_DATA].tolist() == [tuple(vars(r).values()) for r in model.section(TAG_TRIGGER_DATA).records]
     root = Animclip(KaitaiStream(BytesIO(data)))
     root._read()

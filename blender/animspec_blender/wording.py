@@ -111,6 +111,16 @@ def in_blender_words(exc: AnimspecError, *, region: Refresh, armature: str = "",
     return str(exc)
 
 
+# --- .animclip import and export ---------------------------------------------------------------
+
+MAX_ROTATION_ERROR_LABEL = "Max rotation error (degrees)"
+MAX_TRANSLATION_ERROR_LABEL = "Max translation error"
+TEMPLATE_LABEL = "Template clip"
+LOOPING_LABEL = "Looping"
+OVERWRITE_LABEL = "Overwrite"
+ROOT_MOTION_LABEL = "Root motion"
+
+
 # --- MESHBIN export ---------------------------------------------------------------------------
 
 APPLY_MODIFIERS_LABEL = "Apply Modifiers"

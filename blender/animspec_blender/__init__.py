@@ -1,4 +1,5 @@
-"""animspec for Blender: File > Import ANIMBIN / MESHBIN / .animclip base pose, File > Export ANIMBIN / MESHBIN.
+"""animspec for Blender: File > Import ANIMBIN / MESHBIN / .animclip animation / .animclip base pose,
+File > Export ANIMBIN / MESHBIN / .animclip animation.
 
 The operators are thin: the work is in plain functions that the tests call headless
 (:mod:`.importer`, :mod:`.exporter`, :mod:`.rig`). Installed as a Blender extension (Blender

@@ -148,6 +148,10 @@ def test_unmatched_joints_and_bones_make_one_line_each(run):
     assert joints[0]["text"].endswith(f"0x{crc32('hand_l'):08X}")
     assert bones[0]["text"].endswith(": tail_extra")
     assert "5 bone(s) keyed on every frame" in lines[-1]["text"]
+    # exported back with the clip as template: the template's joint without a bone, in one line
+    assert results["refusals"]["export_partial"] == ["FINISHED"]
+    warned = [m["text"] for m in results["messages"] if m["case"] == "export_partial" and m["level"] == "WARNING"]
+    assert warned == [f"template joints that no bone names (not in the new clip): 0x{crc32('hand_l'):08X}"]
 
 
 # --- export ----------------------------------------------------------------------------------

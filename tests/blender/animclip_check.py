@@ -222,6 +222,8 @@ def refusals(out: Path) -> dict:
     fresh()
     build_rig(partial, "Partial")
     got["import_partial"] = call("import_partial", bpy.ops.animspec.import_animclip, filepath=str(loop))
+    got["export_partial"] = call("export_partial", bpy.ops.animspec.export_animclip,
+                                 filepath=str(out / "partial.animclip"), template=str(loop))
     fresh()
     rig = build_rig(record["joints"])
     got["export_no_action"] = call("export_no_action", bpy.ops.animspec.export_animclip,

@@ -23,6 +23,9 @@ from .wording import (
     MAX_TRANSLATION_ERROR_LABEL,
     OVERWRITE_LABEL,
     ROOT_MOTION_LABEL,
+    ROOT_SPACE_AS_IMPORTED,
+    ROOT_SPACE_ITEMS,
+    ROOT_SPACE_LABEL,
     TEMPLATE_LABEL,
     APPLY_MODIFIERS_LABEL,
     FITS,
@@ -181,13 +184,15 @@ class ANIMSPEC_OT_import_animclip(bpy.types.Operator, ImportHelper):
     )
     set_scene_fps: BoolProperty(name="Scene at the clip's rate", default=True,
                                 description="Set the scene's frame rate to the clip's: one Blender frame per clip frame")
+    root_space: EnumProperty(name=ROOT_SPACE_LABEL, items=ROOT_SPACE_ITEMS, default="engine")
 
     def execute(self, context):
         from .animclip_anim import import_animclip
 
         try:
             report = import_animclip(context.active_object, self.filepath, first_frame=self.first_frame,
-                                     root_motion=self.root_motion, set_scene_fps=self.set_scene_fps)
+                                     root_motion=self.root_motion, set_scene_fps=self.set_scene_fps,
+                                     root_space=self.root_space)
         except (AnimspecError, OSError, ValueError) as exc:
             say(self, "ERROR", str(exc))
             return {"CANCELLED"}
@@ -219,11 +224,12 @@ class ANIMSPEC_OT_export_animclip(bpy.types.Operator, ExportHelper):
                ("yes", "Looping", "The last frame leads back to the first"),
                ("no", "Not looping", "Played once")],
     )
+    root_space: EnumProperty(name=ROOT_SPACE_LABEL, items=[ROOT_SPACE_AS_IMPORTED, *ROOT_SPACE_ITEMS], default="action")
     overwrite: BoolProperty(name=OVERWRITE_LABEL, description="Replace an existing file")
 
     def draw(self, context):
         layout = self.layout
-        for name in ("template", "max_rotation_error", "max_translation_error", "looping", "overwrite"):
+        for name in ("template", "max_rotation_error", "max_translation_error", "looping", "root_space", "overwrite"):
             layout.prop(self, name)
 
     def execute(self, context):
@@ -235,6 +241,7 @@ class ANIMSPEC_OT_export_animclip(bpy.types.Operator, ExportHelper):
                 context.active_object, template=template, max_rotation_error_deg=self.max_rotation_error,
                 max_translation_error=self.max_translation_error,
                 looping=None if self.looping == "action" else self.looping == "yes",
+                root_space=None if self.root_space == "action" else self.root_space,
             )
             write_animclip(result, self.filepath, template=template, force=self.overwrite)
         except (AnimspecError, OSError, ValueError) as exc:

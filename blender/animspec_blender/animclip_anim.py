@@ -54,6 +54,12 @@ ENGINE_FROM_BLENDER = Matrix.Rotation(-math.pi / 2, 4, "X")
 """Blender's Z-up armature space to the engine's Y-up joint space (tools/luna_check.py)."""
 LOOPING_PROPERTY = "animclip_looping"
 """On an imported action: the clip loops (Built's looping flag); the export writes it back."""
+ROOT_SPACE_PROPERTY = "animclip_root_space"
+"""On an imported action: the root space it was imported with; the export uses it again."""
+ROOT_SPACES = ("engine", "armature")
+"""Where a bone without parent is: "engine", the engine's Y-up space (Luna's convention, the
+game's); "armature", the armature's own axes (an armature built from a glTF rig's nodes by
+:func:`.animclip_pose.armature_from_gltf`, whose axes are the rig's)."""
 NO_JOINT = 0xFFFF_FFFF
 
 
@@ -101,10 +107,16 @@ class AnimclipImport:
         return out
 
 
-def _rest_local(bone: bpy.types.Bone) -> Matrix:
-    """The bone's rest relative to its parent's rest (a root: in the engine's Y-up space)."""
+def _root_turn(root_space: str) -> Matrix:
+    if root_space not in ROOT_SPACES:
+        raise AnimspecError(f"root space {root_space!r} is not one of {ROOT_SPACES}")
+    return ENGINE_FROM_BLENDER if root_space == "engine" else Matrix.Identity(4)
+
+
+def _rest_local(bone: bpy.types.Bone, root_space: str = "engine") -> Matrix:
+    """The bone's rest relative to its parent's rest (a root: in the root space)."""
     if bone.parent is None:
-        return ENGINE_FROM_BLENDER @ bone.matrix_local
+        return _root_turn(root_space) @ bone.matrix_local
     return bone.parent.matrix_local.inverted() @ bone.matrix_local
 
 
@@ -152,15 +164,17 @@ def _key(bag, path: str, group: str, frames: np.ndarray, values: np.ndarray) -> 
 
 
 def import_animclip(arm: bpy.types.Object, path: str, *, first_frame: int = 0, root_motion: bool = True,
-                    set_scene_fps: bool = True) -> AnimclipImport:
+                    set_scene_fps: bool = True, root_space: str = "engine") -> AnimclipImport:
     """Key every frame of the clip at ``path`` on the bones of ``arm`` whose names hash to its
     joints (one new action, named after the file), and its root motion on ``arm`` itself
-    unless ``root_motion`` is False. Frame ``i`` of the clip is Blender frame ``first_frame + i``."""
+    unless ``root_motion`` is False. Frame ``i`` of the clip is Blender frame ``first_frame + i``.
+    ``root_space``: see :data:`ROOT_SPACES`."""
     from animspec.animclip import read_file
     from animspec.animclip.pose import clip_frames
 
     if arm is None or arm.type != "ARMATURE":
         raise AnimspecError("select the armature to animate (its bone names must be the game's joint names)")
+    _root_turn(root_space)
     model = read_file(path)
     clip = clip_frames(model, path)
     if clip.coding.camera:
@@ -194,7 +208,7 @@ def import_animclip(arm: bpy.types.Object, path: str, *, first_frame: int = 0, r
     for bone_name, j in columns.items():
         bone = arm.data.bones[bone_name]
         location, rotation, scale = clip_local_to_basis(
-            _rest_local(bone), poses.rotation[:, j], poses.translation[:, j], poses.scale[:, j])
+            _rest_local(bone, root_space), poses.rotation[:, j], poses.translation[:, j], poses.scale[:, j])
         arm.pose.bones[bone_name].rotation_mode = "QUATERNION"
         prefix = f'pose.bones["{bpy.utils.escape_identifier(bone_name)}"]'
         _key(bag, f"{prefix}.location", bone_name, keyed, location)
@@ -207,10 +221,11 @@ def import_animclip(arm: bpy.types.Object, path: str, *, first_frame: int = 0, r
     elif not root_motion:
         report.root_motion = f"left out ({len(motion.translation)} sample(s) in the clip)"
     else:
-        _key_root_motion(arm, bag, motion, first_frame)
+        _key_root_motion(arm, bag, motion, first_frame, _root_turn(root_space))
         report.root_motion = f"{len(motion.translation)} sample(s) keyed on armature {arm.name!r}"
 
     action[LOOPING_PROPERTY] = bool(clip.coding.looping)
+    action[ROOT_SPACE_PROPERTY] = root_space
     action[FPS_PROPERTY] = float(clip.fps)
     action.use_frame_range = True
     action.frame_start = first_frame
@@ -224,15 +239,15 @@ def import_animclip(arm: bpy.types.Object, path: str, *, first_frame: int = 0, r
     return report
 
 
-def _key_root_motion(arm: bpy.types.Object, bag, motion, first_frame: int) -> None:
-    """Motion sample ``i`` (engine space, relative to frame 0) on the armature object at frame
+def _key_root_motion(arm: bpy.types.Object, bag, motion, first_frame: int, turn: Matrix) -> None:
+    """Motion sample ``i`` (the root space, relative to frame 0) on the armature object at frame
     ``first_frame + i``, after the object's transform at import."""
     start = arm.matrix_basis.copy()
-    turn_back = ENGINE_FROM_BLENDER.inverted()
+    turn_back = turn.inverted()
     locations, rotations = [], []
     for t, q in zip(motion.translation, motion.rotation):
         engine = Matrix.Translation(Vector(t.tolist())) @ Quaternion((q[3], q[0], q[1], q[2])).to_matrix().to_4x4()
-        loc, rot, _ = (start @ turn_back @ engine @ ENGINE_FROM_BLENDER).decompose()
+        loc, rot, _ = (start @ turn_back @ engine @ turn).decompose()
         locations.append(tuple(loc))
         rotations.append((rot.w, rot.x, rot.y, rot.z))
     arm.rotation_mode = "QUATERNION"
@@ -276,9 +291,10 @@ def _action_of(arm: bpy.types.Object, action_name: str | None) -> bpy.types.Acti
 
 
 def sample_action(arm: bpy.types.Object, action: bpy.types.Action, frames: list[int],
-                  bones: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                  bones: list[str], root_space: str = "engine") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per frame and bone, the clip-local rotation (x, y, z, w), translation and scale of the
     evaluated pose (module doc). The armature's action, slot and frame are put back."""
+    turn = _root_turn(root_space)
     scene = bpy.context.scene
     data = arm.animation_data
     assigned, slot = data.action, data.action_slot
@@ -297,7 +313,7 @@ def sample_action(arm: bpy.types.Object, action: bpy.types.Action, frames: list[
             for j, name in enumerate(bones):
                 pb = pose[name]
                 parent = pb.parent
-                local = ENGINE_FROM_BLENDER @ pb.matrix if parent is None else parent.matrix.inverted_safe() @ pb.matrix
+                local = turn @ pb.matrix if parent is None else parent.matrix.inverted_safe() @ pb.matrix
                 t, q, s = local.decompose()
                 rot[i, j], pos[i, j], scl[i, j] = (q.x, q.y, q.z, q.w), tuple(t), tuple(s)
     finally:
@@ -317,10 +333,11 @@ def _object_moves(action: bpy.types.Action) -> bool:
 
 def export_animclip(arm: bpy.types.Object, *, action: str | None = None, template: str | None = None,
                     max_rotation_error_deg: float = 0.05, max_translation_error: float = 1e-4,
-                    looping: bool | None = None) -> AnimclipExport:
+                    looping: bool | None = None, root_space: str | None = None) -> AnimclipExport:
     """Encode an action of ``arm`` (the assigned one, or the one named ``action``) on every
     frame of its range. ``looping`` None: as the action notes it (an imported clip), else as the
-    template's Built says, else not. Refusals are :class:`AnimspecError` in the Export panel's words."""
+    template's Built says, else not. ``root_space`` None: as the action notes it, else "engine"
+    (:data:`ROOT_SPACES`). Refusals are :class:`AnimspecError` in the Export panel's words."""
     from animspec.animclip import read_file, write_bytes
     from animspec.animclip.animation_sections import FLAG_LOOPING, built_flags, clip_model
     from animspec.animclip.encode import EncodeError, Frames, Tolerance, encode
@@ -348,7 +365,9 @@ def export_animclip(arm: bpy.types.Object, *, action: str | None = None, templat
     scene = bpy.context.scene
     fps = float(act[FPS_PROPERTY]) if FPS_PROPERTY in act else scene.render.fps / scene.render.fps_base
     bones = [b.name for b in arm.data.bones]
-    rot, pos, scl = sample_action(arm, act, frames, bones)
+    if root_space is None:
+        root_space = str(act.get(ROOT_SPACE_PROPERTY, "engine"))
+    rot, pos, scl = sample_action(arm, act, frames, bones, root_space)
 
     for what, values in (("rotation", rot), ("location", pos), ("scale", scl)):
         bad = np.argwhere(~np.isfinite(values).all(axis=-1))

@@ -119,6 +119,14 @@ TEMPLATE_LABEL = "Template clip"
 LOOPING_LABEL = "Looping"
 OVERWRITE_LABEL = "Overwrite"
 ROOT_MOTION_LABEL = "Root motion"
+ROOT_SPACE_LABEL = "Root bones"
+ROOT_SPACE_ITEMS = [
+    ("engine", "Engine's Y-up space",
+     "A bone without parent is in the game's Y-up space, turned into Blender's Z-up (as the game and Luna Engine IO Tools have it)"),
+    ("armature", "Armature's own axes",
+     "A bone without parent is in the armature's own axes (an armature built from a glTF rig by Import .animclip base pose)"),
+]
+ROOT_SPACE_AS_IMPORTED = ("action", "As imported", "The root space the action was imported with (else the engine's)")
 
 
 # --- MESHBIN export ---------------------------------------------------------------------------

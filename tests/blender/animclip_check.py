@@ -250,11 +250,43 @@ def refusals(out: Path) -> dict:
     return got
 
 
+def gltf_rig(out: Path) -> dict:
+    """examples/walk.animclip onto the armature Import .animclip base pose builds from
+    examples/biped_rig.glb (bones in the glTF nodes' frames, the rig's axes as the armature's),
+    root bones in the armature's own axes; then exported back with walk.animclip as template."""
+    from animspec_blender.animclip_pose import armature_from_gltf
+
+    fresh()
+    arm = armature_from_gltf(str(ROOT / "examples" / "biped_rig.glb"))
+    bpy.context.view_layer.objects.active = arm
+    report = import_animclip(arm, str(ROOT / "examples" / "walk.animclip"), root_space="armature")
+    bones = [b for b, _ in report.matched]
+    rest = {b.name: b.matrix_local.copy() for b in arm.data.bones}
+    local = {"translation": [], "rotation_xyzw": [], "scale": []}
+    for f in range(report.frames):
+        bpy.context.scene.frame_set(f)
+        rows = ([], [], [])
+        for name in bones:
+            bone, pb = arm.data.bones[name], arm.pose.bones[name]
+            parent = rest[bone.parent.name].inverted() if bone.parent else Matrix.Identity(4)
+            t, q, sc = (parent @ rest[name] @ pb.matrix_basis).decompose()
+            for row, v in zip(rows, (list(t), _q(q), list(sc))):
+                row.append(v)
+        for key, row in zip(local, rows):
+            local[key].append(row)
+    rest_turns = sum(rest[b].to_quaternion().angle > 0.01 for b in bones)
+    result = export_animclip(arm, template=str(ROOT / "examples" / "walk.animclip"),
+                             max_rotation_error_deg=0.05, max_translation_error=1e-4)
+    write_animclip(result, str(out / "walk.again.animclip"))
+    return {"bones": bones, "local": local, "frames": report.frames, "rest_turns": int(rest_turns),
+            "export_lines": result.lines}
+
+
 def main() -> None:
     out = Path(sys.argv[-1])
     out.mkdir(parents=True, exist_ok=True)
     results = {"blender": bpy.app.version_string, "imports": import_fixtures(out), "exports": exports(out),
-               "refusals": refusals(out)}
+               "refusals": refusals(out), "gltf_rig": gltf_rig(out)}
     results["messages"] = MESSAGES
     (out / "animclip.json").write_text(json.dumps(results))
 

@@ -244,7 +244,7 @@ def test_an_action_that_moves_the_object_says_root_motion_is_not_written(run):
 def test_refusals_are_in_blenders_words_and_write_nothing(run):
     out, results = run
     refused = results["refusals"]
-    cases = ["import_no_armature", "import_other_names", "export_no_action", "export_exists",
+    cases = ["import_no_armature", "import_other_names", "import_cut", "export_no_action", "export_exists",
              "export_over_template", "export_bad_template", "export_zero_scale"]
     assert {c: refused[c] for c in cases} == {c: ["CANCELLED"] for c in cases}
     assert refused["exists_kept"] and refused["template_kept"] and refused["bad_not_written"]
@@ -253,6 +253,7 @@ def test_refusals_are_in_blenders_words_and_write_nothing(run):
     assert set(errors) == set(cases)
     assert [t for t in (m["text"] for m in results["messages"]) if COMMAND_LINE_OPTION.search(t)] == []
     assert "case matters" in errors["import_other_names"]
+    assert errors["import_cut"].startswith(str(out / "cut.animclip") + ": ") and refused["cut_left_no_action"]
     assert "tick 'Overwrite'" in errors["export_exists"]
     assert "'Template clip'" in errors["export_over_template"] and "'Template clip'" in errors["export_bad_template"]
     assert "bone 'hand_l'" in errors["export_zero_scale"] and "frame 3" in errors["export_zero_scale"]

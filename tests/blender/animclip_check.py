@@ -226,6 +226,10 @@ def refusals(out: Path) -> dict:
                                  filepath=str(out / "partial.animclip"), template=str(loop))
     fresh()
     rig = build_rig(record["joints"])
+    cut = out / "cut.animclip"
+    cut.write_bytes(loop.read_bytes()[:700])  # Sample Data cut short
+    got["import_cut"] = call("import_cut", bpy.ops.animspec.import_animclip, filepath=str(cut))
+    got["cut_left_no_action"] = rig.animation_data is None or rig.animation_data.action is None
     got["export_no_action"] = call("export_no_action", bpy.ops.animspec.export_animclip,
                                    filepath=str(out / "none.animclip"))
     import_animclip(rig, str(loop))

@@ -45,7 +45,7 @@ from mathutils import Matrix, Quaternion, Vector
 
 from animspec.common.errors import AnimspecError
 from animspec.common.hashes import crc32
-from animspec.quaternion import conjugate, quat_multiply, sign_continuous, wxyz_to_xyzw, xyzw_to_wxyz
+from animspec.quaternion import conjugate, quat_multiply, sign_continuous, xyzw_to_wxyz
 
 from .animclip_pose import FPS_PROPERTY
 from .wording import MAX_ROTATION_ERROR_LABEL, MAX_TRANSLATION_ERROR_LABEL, OVERWRITE_LABEL, TEMPLATE_LABEL

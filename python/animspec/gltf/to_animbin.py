@@ -326,7 +326,12 @@ def convert(
     if not max_error_deg > 0:
         raise AnimspecError("max_error_deg must be positive")
     gltf = load_gltf(source)
-    rig = read_rig(gltf, skin=skin, joint_names=joint_names, armature_space=armature_space)
+    # The joint limit is checked before any node is walked (read_rig).
+    rig = read_rig(
+        gltf, skin=skin, joint_names=joint_names, armature_space=armature_space, max_joints=MAX_BONES,
+        too_many=f"the engine's skeleton holds {MAX_BONES} (MAX_BONES): give --joints FILE naming at most "
+        f"{MAX_BONES} of them, parents first, one per line",
+    )
     hz = refresh_hz(region)
     settings = _Settings(
         hz, fit, max_error_deg, ps1_space, translations, translation_scale, markers, looping, fp12, max_keys
@@ -334,11 +339,6 @@ def convert(
     lines: list[str] = []
     warnings: list[str] = []
     n_joints = len(rig.nodes)
-    if n_joints > MAX_BONES:
-        raise AnimspecError(
-            f"{n_joints} joints; the engine's skeleton holds {MAX_BONES} (MAX_BONES): "
-            f"give --joints FILE naming at most {MAX_BONES} of them, parents first, one per line"
-        )
     order = "skin order" if joint_names is None else "mapping order"
     lines.append(f"skin {skin}: {n_joints} joint(s) in {order}: " + ", ".join(f"{i}={n}" for i, n in enumerate(rig.names)))
     if rig.skipped:

@@ -242,6 +242,14 @@ class _Json:
                 raise self.fail(f"expected {count} finite numbers, found {x!r}")
 
 
+def _file_uri(uri: _Json) -> None:
+    """A buffer's or image's URI is a data: URI or a plain relative path in the folder
+    (:func:`external_file`), checked when the document is read, whether or not the data is
+    used: a document that names a file outside its folder is refused by every command."""
+    if isinstance(uri.value, str) and not uri.value.startswith("data:"):
+        external_file(uri.value, f"{uri.name}: {uri.path}")
+
+
 def _kind(value: Any) -> str:
     if value is None:
         return "nothing"
@@ -264,6 +272,10 @@ def check_json(doc: Any, name: str = "<json>") -> None:
     for b in buffers:
         b.get("uri").string()
         b.get("byteLength").integer(0, required=True)
+        _file_uri(b.get("uri"))
+    for image in root.items("images"):
+        image.get("uri").string()
+        _file_uri(image.get("uri"))
     for v in views:
         v.get("buffer").index(len(buffers), "buffers", required=True)
         v.get("byteOffset").integer(0)

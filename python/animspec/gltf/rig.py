@@ -259,6 +259,19 @@ def read_rig(
     transform is composed once, however many joints lie below it.
     """
     gltf = load_gltf(source)
+    try:
+        return _read_rig(gltf, skin, joint_names, armature_space, max_joints, too_many)
+    except GltfError as exc:
+        name = getattr(gltf, "_source", None)  # the file, when read from one: say which
+        if name and not str(exc).startswith(name):
+            raise GltfError(f"{name}: {exc}") from None
+        raise
+
+
+def _read_rig(
+    gltf: GLTF2, skin: int, joint_names: Sequence[str] | None, armature_space: bool, max_joints: int | None,
+    too_many: str,
+) -> Rig:
     if not gltf.skins:
         raise GltfError("the glTF has no skin; nothing says which nodes are joints")
     if not 0 <= skin < len(gltf.skins):

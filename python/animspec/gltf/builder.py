@@ -43,7 +43,7 @@ from pygltflib import (
 
 from ..quaternion import normalize, wxyz_to_xyzw
 from ..skeleton import Skeleton
-from .document import GltfError, alignment, copy_gltf, flatten_buffers, read_external, write_glb
+from .document import alignment, copy_gltf, flatten_buffers, read_external, write_glb
 from .rig import read_accessor
 
 GENERATOR = "animspec"

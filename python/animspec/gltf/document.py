@@ -238,8 +238,15 @@ class _Json:
         if not isinstance(v, list) or len(v) != count:
             raise self.fail(f"expected an array of {count} numbers")
         for x in v:
-            if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
-                raise self.fail(f"expected {count} finite numbers, found {x!r}")
+            if isinstance(x, bool) or not isinstance(x, (int, float)) or not _finite(x):
+                shown = f"an integer of {x.bit_length()} bits" if isinstance(x, int) else repr(x)
+                raise self.fail(f"expected {count} finite numbers, found {shown}")
+
+
+def _finite(x: int | float) -> bool:
+    """A JSON number that is a finite float: an integer of 400 digits is not (math.isfinite
+    would raise OverflowError on it)."""
+    return abs(x) < 2.0**1023 if isinstance(x, int) else math.isfinite(x)
 
 
 def _file_uri(uri: _Json) -> None:
@@ -305,6 +312,15 @@ def check_json(doc: Any, name: str = "<json>") -> None:
         n.get("translation").numbers(3)
         n.get("rotation").numbers(4)
         n.get("scale").numbers(3)
+    scenes = root.items("scenes")
+    root.get("scene").index(len(scenes), "scenes", required=False)
+    for scene in scenes:
+        listed = scene.get("nodes")
+        if listed.value is not None:
+            if not isinstance(listed.value, list):
+                raise listed.fail("expected an array of node indices")
+            for i, n in enumerate(listed.value):
+                _Json(n, f"{listed.path}[{i}]", name).index(len(nodes), "nodes", required=True)
     for s in root.items("skins"):
         joints = s.get("joints")
         if not isinstance(joints.value, list):

@@ -57,7 +57,7 @@ class Target:
     name: str
     run: Callable[[bytes], None]
     kind: str
-    """"binary", "json" or "glb": which structure-aware mutator suits the input."""
+    """"binary", "json", "glb" or "gltf_json": which structure-aware mutator suits the input."""
 
     def seeds(self) -> list[bytes]:
         folder = CORPUS / self.name
@@ -316,7 +316,7 @@ TARGETS: dict[str, Target] = {
         Target("convert_animbin", convert_animbin, "binary"),
         Target("convert_animclip", convert_animclip, "binary"),
         Target("convert_meshbin_rig", convert_meshbin_rig, "binary"),
-        Target("gltf_rig_folder", gltf_rig_folder, "json"),
+        Target("gltf_rig_folder", gltf_rig_folder, "gltf_json"),
     ]
 }
 
@@ -385,10 +385,15 @@ _HOSTILE_VALUES: list[Any] = [
     None, True, False, 0, -1, 1, 255, 256, 0xFFFF, 0x10000, 0xFFFF_FFFF, 0x1_0000_0000, -(1 << 63),
     1 << 64, 10**30, 0.5, -0.0, 1e308, float("nan"), float("inf"), "", "x", "zz", "00", "0x", "-1", "+1", " 1",
     "nan", "nan:zz", "inf", "AAAA", "=", "\u00ff", "\ud800", "\0", [], [0], [[]], {}, {"a": 1},
+]
+_GLTF_HOSTILE_VALUES: list[Any] = _HOSTILE_VALUES + [
     # file names a glTF buffer or image may give (gltf_rig_folder plants these beside the rig)
     "../secret.txt", "%2E%2E%2Fsecret.txt", "link.bin", "up/secret.txt", "fifo.bin", "sub/data.bin", "data.bin",
-    "/proc/self/environ", "file:///etc/passwd", "C:\\x", "data:application/octet-stream;base64,AAAA", 10**400,
+    "/proc/self/environ", "file:///etc/passwd", "C:\\x", "data:application/octet-stream;base64,AAAA",
+    10**400, -(10**400), 1 << 50,
 ]
+"""The glTF JSON mutator's values: the shared ones (kept as they were, so the other targets'
+derandomized runs stay the same) and what issue 21 found in glTF documents."""
 
 
 def _paths(doc: Any, prefix: tuple = (), out: list | None = None, limit: int = 4000) -> list[tuple]:
@@ -411,7 +416,7 @@ def _get(doc: Any, path: tuple) -> Any:
     return doc
 
 
-def mutate_json_doc(doc: Any, rng: random.Random) -> Any:
+def mutate_json_doc(doc: Any, rng: random.Random, hostile: list[Any] = _HOSTILE_VALUES) -> Any:
     """Change one to three members of a JSON document: a hostile value, a value from
     elsewhere in the same document, a deleted or duplicated member or element."""
     for _ in range(rng.randint(1, 3)):
@@ -423,7 +428,7 @@ def mutate_json_doc(doc: Any, rng: random.Random) -> Any:
         value = parent[key]
         op = rng.randrange(9)
         if op == 0:
-            parent[key] = _fresh(rng.choice(_HOSTILE_VALUES))
+            parent[key] = _fresh(rng.choice(hostile))
         elif op == 2:
             if isinstance(parent, dict):
                 del parent[key]
@@ -440,7 +445,7 @@ def mutate_json_doc(doc: Any, rng: random.Random) -> Any:
         elif op == 7:
             parent[key] = _fresh(_get(doc, rng.choice(paths)))
         else:
-            parent[key] = _fresh(rng.choice(_HOSTILE_VALUES))
+            parent[key] = _fresh(rng.choice(hostile))
     return doc
 
 
@@ -449,14 +454,19 @@ def _fresh(value: Any) -> Any:
     return json.loads(json.dumps(value)) if isinstance(value, (list, dict)) else value
 
 
-def mutate_json(data: bytes, rng: random.Random, max_size: int = MAX_INPUT) -> bytes:
+def mutate_gltf_json(data: bytes, rng: random.Random, max_size: int = MAX_INPUT) -> bytes:
+    """mutate_json with the glTF hostile values (escaping URIs, 400-digit numbers)."""
+    return mutate_json(data, rng, max_size, hostile=_GLTF_HOSTILE_VALUES)
+
+
+def mutate_json(data: bytes, rng: random.Random, max_size: int = MAX_INPUT, hostile: list[Any] = _HOSTILE_VALUES) -> bytes:
     try:
         doc = json.loads(data)
     except (ValueError, RecursionError):
         return mutate_binary(data, rng, max_size)
     if rng.random() < 0.1:
         return mutate_binary(data, rng, max_size)
-    doc = mutate_json_doc(doc, rng)
+    doc = mutate_json_doc(doc, rng, hostile)
     return json.dumps(doc, allow_nan=True).encode()[:max_size]
 
 
@@ -499,7 +509,7 @@ def mutate_glb(data: bytes, rng: random.Random, max_size: int = MAX_INPUT) -> by
     return make_glb(doc, blob)[:max_size]
 
 
-MUTATORS = {"binary": mutate_binary, "json": mutate_json, "glb": mutate_glb}
+MUTATORS = {"binary": mutate_binary, "json": mutate_json, "glb": mutate_glb, "gltf_json": mutate_gltf_json}
 
 
 def mutate(target: Target, data: bytes, rng: random.Random, max_size: int = MAX_INPUT) -> bytes:

@@ -31,6 +31,7 @@ import numpy as np
 import pytest
 
 from animspec.animbin import read_file as read_animbin
+from animspec.common.errors import AnimspecError
 from animspec.gltf import GltfError, convert, read_rig, to_gltf, to_gltf_on_rig
 from animspec.gltf import rig as rig_module
 from animspec.gltf.document import load_path
@@ -418,7 +419,7 @@ def test_the_joint_limit_comes_before_the_walk(monkeypatch):
 
     products = Counted(rig_module.trs_matrices, 0)
     monkeypatch.setattr(rig_module, "trs_matrices", products)
-    with pytest.raises(GltfError, match=r"1000 joints; the engine's skeleton holds 15 \(MAX_BONES\): give --joints FILE"):
+    with pytest.raises(AnimspecError, match=r"1000 joints; the engine's skeleton holds 15 \(MAX_BONES\): give --joints FILE"):
         convert(fan_under_chain(1000, 1000))
     assert products.calls == 0
     assert MAX_RIG_JOINTS < 5000

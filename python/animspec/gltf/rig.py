@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Sequence, Union
+from typing import Callable, Sequence, Union
 
 import numpy as np
 from pygltflib import GLTF2
@@ -242,7 +242,7 @@ class Rig:
 
 def read_rig(
     source: GltfSource, *, skin: int = 0, joint_names: Sequence[str] | None = None, armature_space: bool = False,
-    max_joints: int | None = None, too_many: str = "",
+    max_joints: int | None = None, too_many: Callable[[int], Exception] | None = None,
 ) -> Rig:
     """The joints of ``skin`` in skin order, or in ``joint_names`` order (a subset is allowed).
 
@@ -254,8 +254,8 @@ def read_rig(
     skin's joints (or is listed twice), or a joint comes before its parent: the engine
     computes bone matrices in one pass in bone order, so parents must come first; when the
     node hierarchy is not a tree (:func:`node_parents`); and when more than ``max_joints``
-    joints would be read (``too_many`` says what to do then: the caller's option), which is
-    checked before any node is walked. The work is linear in the nodes: each node's
+    joints would be read (``too_many(count)`` is then the error raised, in the caller's
+    words), which is checked before any node is walked. The work is linear in the nodes: each node's
     transform is composed once, however many joints lie below it.
     """
     gltf = load_gltf(source)
@@ -270,7 +270,7 @@ def read_rig(
 
 def _read_rig(
     gltf: GLTF2, skin: int, joint_names: Sequence[str] | None, armature_space: bool, max_joints: int | None,
-    too_many: str,
+    too_many: Callable[[int], Exception] | None,
 ) -> Rig:
     if not gltf.skins:
         raise GltfError("the glTF has no skin; nothing says which nodes are joints")
@@ -296,7 +296,7 @@ def _read_rig(
         exported = [by_name[name] for name in joint_names]
 
     if max_joints is not None and len(exported) > max_joints:
-        raise GltfError(f"{len(exported)} joints; {too_many or f'at most {max_joints} are read'}")
+        raise too_many(len(exported)) if too_many else GltfError(f"{len(exported)} joints; at most {max_joints} are read")
     parents_of = node_parents(gltf)
     skin_set, exported_index = set(skin_joints), {n: i for i, n in enumerate(exported)}
     if len(exported_index) != len(exported):

@@ -169,7 +169,10 @@ def read_within(
     root = os.path.realpath(os.fspath(folder))
     if os.path.isabs(relative) or "\0" in relative:
         raise InputError(relative, "not a relative path inside the document's folder: not read")
-    target = os.path.realpath(os.path.join(root, relative))
+    try:
+        target = os.path.realpath(os.path.join(root, relative))
+    except (ValueError, UnicodeError) as exc:  # a name this system cannot encode
+        raise InputError(repr(relative), f"not a file name: {exc}") from None
     if target == root or not _inside(root, target):
         raise InputError(relative, f"resolves outside the document's folder {root}: not read")
     if size is not None and size > limit:

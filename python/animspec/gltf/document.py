@@ -391,6 +391,10 @@ def external_file(uri: str, what: str) -> str:
             raise refuse("a '..' segment leaves the folder")
     if not path or path.endswith("/"):
         raise refuse("no file name")
+    try:
+        os.fsencode(path)
+    except UnicodeError:  # a lone surrogate (JSON "\ud800"): no file can have that name
+        raise refuse("a character no file name can hold") from None
     return path
 
 
@@ -582,6 +586,23 @@ def load_path(path: str | os.PathLike[str]) -> GLTF2:
 # --------------------------------------------------------------------------- writing
 
 
+def _non_finite_member(gltf: GLTF2) -> str:
+    """The JSON path of the first NaN or infinite number of ``gltf`` (a rig's member animspec
+    does not read, such as a material's or node's ``extras``, kept and written back)."""
+    from pygltflib import gltf_asdict
+
+    stack: list[tuple[Any, str]] = [(gltf_asdict(gltf), "$")]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, dict):
+            stack.extend((v, f"{path}.{k}") for k, v in reversed(list(value.items())))
+        elif isinstance(value, (list, tuple)):
+            stack.extend((v, f"{path}[{i}]") for i, v in reversed(list(enumerate(value))))
+        elif isinstance(value, float) and not math.isfinite(value):
+            return path
+    return "$"
+
+
 def write_glb(gltf: GLTF2) -> bytes:
     """The GLB file of a document whose data is all in its binary blob, laid out as
     :mod:`.builder` leaves it (every bufferView in buffer 0, in view order, aligned).
@@ -601,7 +622,10 @@ def write_glb(gltf: GLTF2) -> bytes:
     else:
         step, blob = GLB_ALIGNMENT, None
         gltf.buffers = []
-    text = gltf.gltf_to_json(separators=(",", ":"), indent=None).encode("utf-8")
+    try:
+        text = gltf.gltf_to_json(separators=(",", ":"), indent=None).encode("utf-8")
+    except ValueError:  # "Out of range float values are not JSON compliant": say where
+        raise GltfError(f"{_non_finite_member(gltf)}: NaN or infinity, which glTF (JSON) cannot hold") from None
     # The BIN data (after its 8-byte chunk header) starts aligned: pad the JSON so.
     text += b" " * (-(12 + len(text)) % step)
     chunks = [struct.pack("<I4s", len(text), CHUNK_JSON), text]

@@ -198,7 +198,8 @@ class DocumentBuilder:
             )
             gltf.meshes.append(Mesh(name="bones", primitives=[primitive]))
             gltf.nodes.append(Node(name="bones", mesh=len(gltf.meshes) - 1, skin=skin))
-            gltf.scenes[gltf.scene or 0].nodes.append(len(gltf.nodes) - 1)
+            scene = gltf.scenes[gltf.scene or 0]
+            scene.nodes = [*(scene.nodes or []), len(gltf.nodes) - 1]  # a scene may list no nodes
         return skin
 
     # --- animations ----------------------------------------------------------------------

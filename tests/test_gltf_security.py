@@ -497,6 +497,17 @@ def test_every_number_in_extras_out_of_range_is_one_error_naming_its_path(bad):
     assert not escaped, f"{len(escaped)} of {len(EXTRAS_LEAVES)} leaves: {escaped[:5]}"
 
 
+def test_one_file_convert_names_the_file_an_extras_error_is_in(tmp_path):
+    """The glTF layer names the JSON path; the command names the file as well, as a batch does."""
+    doc = copy.deepcopy(EXTRAS_DOC)
+    doc["animations"][0]["extras"]["animbin"]["length"] = 10**400
+    bad = _save(tmp_path, "bad.glb", glb_bytes(doc, EXTRAS_BLOB))
+    line = one_line_error(run_cli("convert", str(bad), "-o", str(tmp_path / "out.animbin")),
+                          "$.animations[0].extras.animbin.length")
+    assert line.startswith(f"animspec: error: {bad}: "), line
+    assert not (tmp_path / "out.animbin").exists()
+
+
 # --------------------------------------------------------------------------- the command line
 
 

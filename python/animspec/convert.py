@@ -311,16 +311,30 @@ def convert_file(src: str, out: str, options: ConvertOptions) -> Result:
         check_output(out, force=options.force, inputs=[src, *options.read_files()])
     if _kind_of(src) == "gltf":
         if out.lower().endswith(".animclip"):
-            return _gltf_to_animclip(src, out, options)
+            return _naming_source(src, _gltf_to_animclip, out, options)
         if options.template:
             raise AnimspecError(f"{src}: --template is for an .animclip output; -o {out} does not end in .animclip")
-        return _from_gltf(src, out, options)
+        return _naming_source(src, _from_gltf, out, options)
     fmt, model = load(src)
     if fmt.name == "animbin":
         return _animbin_to_gltf(src, out, options, model)
     if fmt.name == "animclip":
         return _animclip_to_gltf(src, out, options, model)
     raise AnimspecError(f"{src}: {fmt.description} has nothing to convert")
+
+
+def _naming_source(src: str, convert_gltf: Callable[[str, str, ConvertOptions], Result], out: str,
+                   o: ConvertOptions) -> Result:
+    """``convert_gltf(src, out, o)``, its GltfError naming ``src`` as a batch's failures do
+    (the glTF layer names JSON paths and members, not the file they are in)."""
+    from .gltf.document import GltfError
+
+    try:
+        return convert_gltf(src, out, o)
+    except GltfError as exc:
+        if src in str(exc):
+            raise
+        raise GltfError(f"{src}: {exc}") from None
 
 
 def _write(path: str, data: bytes, o: ConvertOptions, src: str, verify: Callable[[bytes], None]) -> None:

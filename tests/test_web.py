@@ -345,3 +345,112 @@ def test_the_3d_view_draws_something(runs):
     for r in runs:
         if r["loaded"]["animbin"]:
             assert r["canvas"]["colours"] > 20, (r["case"], r["url"], r["canvas"])
+
+
+# --- .animclip frames: the viewer's decoder against Python's ----------------------------------
+
+JS_CLIP = ROOT / "tests" / "web" / "js_clip.js"
+
+
+def _synthetic_clips(folder: Path) -> list[Path]:
+    """What the examples and Luna's clips never use (Luna writes shift 0, no large elements,
+    no frame lookup): clips from tests/test_animclip_samples.py's bit-level builders with
+    large elements, shifts, straddling and 32-bit fields, frame lookups (looping or not), two
+    elements on one component, the scale divisor and translation shift moving, Spider-Man 2's
+    paged and resident blocks, and root motion."""
+    import random
+
+    from test_animclip_samples import (
+        HAS_MOTION, LOOKUP, LOOPING, Clip, built_payload, clip_file, dat1_file, motion_payload, random_clip,
+    )
+    from animspec.common.hashes import crc32
+
+    out = {f"random_{seed}.animclip": clip_file(random_clip(seed), frames=7) for seed in (1, 2, 3)}
+    wide = Clip(2, random.Random(7))
+    wide.small = [(0, 4, 13, 0), (0, 5, 16, 1), (1, 8, 9, 0)]  # the 2nd straddles words 0 and 1
+    wide.large = [(1, 9, 32, 0), (0, 6, 31, 2), (1, 0, 17, 0)]
+    wide.samples = [[(1 << w) - 1 for _, _, w, _ in wide.elements], [0] * 6, [1 << (w - 1) for _, _, w, _ in wide.elements]]
+    wide.random_fields(4)
+    out["wide_fields.animclip"] = clip_file(wide, frames=7)
+    out["lookup_loop.animclip"] = clip_file(random_clip(6, samples=3), frames=7, flags=LOOKUP | LOOPING,
+                                            lookup=[0, 0, 1, 1, 1, 2, 0, 0])
+    out["lookup_once.animclip"] = clip_file(random_clip(7, samples=2), frames=9, flags=LOOKUP, lookup=[1, 0, 1, 0, 1, 0, 0, 1, 1])
+    twice = Clip(1, random.Random(2))
+    twice.small = [(0, 8, 4, 0), (0, 8, 4, 2), (0, 0, 5, 0), (0, 3, 3, 0), (0, 11, 2, 0)]
+    twice.samples = [[3, 5, 16, 0, 0], [0, 4, 0, 4, 1], [15, 15, 31, 7, 3]]
+    out["same_component.animclip"] = clip_file(twice, frames=3)
+    motion = motion_payload([((0, 0, 0, 32767), (k * 256, -k * 64, 3), 8) for k in range(4)]
+                            + [((0, 23170, 0, 23170), (256, -512, 1024), 40)])
+    out["root_motion_synthetic.animclip"] = clip_file(random_clip(8, samples=5), frames=5, flags=LOOPING | HAS_MOTION, motion=motion)
+    split = random_clip(21, samples=4)
+    stride = split.stride()
+    sections = {
+        crc32("Anim Clip Built"): built_payload(joints=5, frames=4, elements=len(split.small), large=len(split.large),
+                                                stride=stride, resident=2, resident_fps=15.0),
+        crc32("Anim Clip Base State"): split.base_payload(),
+        crc32("Anim Clip Sample Elem"): split.elem_payload(),
+        crc32("Anim Clip Sample Data Paged"): split.sample_payload(stride),
+        crc32("Anim Clip Sample Data Resident"): split.sample_payload(stride)[stride: 3 * stride],
+    }
+    out["msm2_paged.animclip"] = dat1_file(sections)
+    del sections[crc32("Anim Clip Sample Data Paged")]
+    out["msm2_resident.animclip"] = dat1_file(sections)
+    paths = []
+    for name, data in out.items():
+        (folder / name).write_bytes(data)
+        paths.append(folder / name)
+    return paths
+
+
+def _clip_files(folder: Path) -> list[Path]:
+    """walk.animclip, walk_lz4.animclip (and the other examples), every Luna fixture, and the
+    synthetic clips above."""
+    examples = [p for p in samples.example_files() if samples.detect(p.read_bytes(), p.name) == "animclip"]
+    luna = sorted((ROOT / "tests" / "fixtures" / "luna").glob("*.animclip"))
+    return examples + luna + _synthetic_clips(folder)
+
+
+def _assert_f32_equal(js, py, what):
+    """Equal within float32 rounding: both sides sum the components in float64 and round once
+    to float32; only the order of float64 operations (a norm's sum) may move the last bit."""
+    js = np.asarray(js, dtype=np.float32)
+    py = np.asarray(py, dtype=np.float32)
+    assert js.shape == py.shape, (what, js.shape, py.shape)
+    np.testing.assert_array_max_ulp(js, py, maxulp=1, dtype=np.float32)
+
+
+def test_viewer_decodes_every_animclip_frame_as_python_does(tmp_path):
+    from animspec.animclip import read_file
+    from animspec.animclip.pose import clip_frames
+
+    files = _clip_files(tmp_path)
+    names = {p.name for p in files}
+    assert {"walk.animclip", "walk_lz4.animclip", "loop_walk.animclip", "root_motion.animclip", "lookup_loop.animclip"} <= names
+    r = subprocess.run([NODE, str(JS_CLIP), *map(str, files)], capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert r.returncode == 0, r.stderr[-4000:]
+    shown = json.loads(r.stdout)["clips"]
+    assert len(shown) == len(files)
+    moving = 0
+    for path, js in zip(files, shown):
+        assert js["error"] is None, (path.name, js["error"])
+        py = clip_frames(read_file(path), str(path))
+        poses = py.frames()
+        assert js["frame_count"] == py.frame_count, path.name
+        assert js["joints"] == len(py.joint_hashes), path.name
+        assert js["joint_hashes"] == [int(h) for h in py.joint_hashes], path.name
+        assert js["fps"] == pytest.approx(py.fps, rel=1e-12), path.name
+        assert js["looping"] == py.coding.looping and js["animated"] == py.animated, path.name
+        n, j = py.frame_count, len(py.joint_hashes)
+        _assert_f32_equal(np.array(js["rotation"]).reshape(n, j, 4), poses.rotation, (path.name, "rotation"))
+        _assert_f32_equal(np.array(js["translation"]).reshape(n, j, 3), poses.translation, (path.name, "translation"))
+        _assert_f32_equal(np.array(js["scale"]).reshape(n, j, 3), poses.scale, (path.name, "scale"))
+        if py.root_motion is None:
+            assert js["root_motion"] is None, path.name
+        else:
+            np.testing.assert_allclose(np.array(js["root_motion"]["translation"]).reshape(-1, 3),
+                                       py.root_motion.translation, rtol=1e-12, atol=1e-15, err_msg=path.name)
+            np.testing.assert_allclose(np.array(js["root_motion"]["rotation"]).reshape(-1, 4),
+                                       py.root_motion.rotation, rtol=1e-12, atol=1e-15, err_msg=path.name)
+        if py.animated and np.ptp(poses.rotation, axis=0).max() > 1e-3:
+            moving += 1
+    assert moving >= 3  # real motion is compared, not base poses only

@@ -151,6 +151,11 @@ def cases(tmp_path_factory) -> list[dict]:
         out.append({"name": f"{swing.stem}+{meshes[0].stem}", "files": [str(swing), str(meshes[0])], "via": "drop"})
     for name in ("edge_synthetic_lz4.animclip", "edge_msm2_stg.animclip", "edge_hazards.animbin", "edge_bad_magic.animbin"):
         out.append({"name": name, "files": [str(edge[name])], "via": "input"})
+    # .animclip playback: walk on its glTF rig (dropped together), and a looping Luna clip with root motion
+    out.append({"name": "walk+biped_rig", "files": [str(samples.EXAMPLES / "walk.animclip"), str(samples.EXAMPLES / "biped_rig.glb")],
+                "via": "drop"})
+    luna_loop = ROOT / "tests" / "fixtures" / "luna" / "root_motion_loop.animclip"
+    out.append({"name": luna_loop.name, "files": [str(luna_loop)], "via": "input"})
     for c in out:
         c.update(steps=STEPS, clicks=CLICKS, reference_steps=REFERENCE_STEPS)
     return out
@@ -201,7 +206,7 @@ def test_page_loads_cleanly_from_file_and_http(runs, cases):
 def test_every_file_is_detected_and_shown(runs, cases):
     for r in runs:
         files = [Path(f) for f in _case(cases, r["case"])["files"]]
-        expected = [(p.name, samples.detect(p.read_bytes(), p.name)) for p in files]
+        expected = [(p.name, "gltf" if p.suffix in (".glb", ".gltf") else samples.detect(p.read_bytes(), p.name)) for p in files]
         got = [(f["name"], f["format"]) for f in r["loaded"]["files"]]
         assert sorted(got) == sorted(expected), r["case"]
         assert sorted(r["shown"]["tabs"]) == sorted(p.name for p in files)
@@ -454,3 +459,72 @@ def test_viewer_decodes_every_animclip_frame_as_python_does(tmp_path):
         if py.animated and np.ptp(poses.rotation, axis=0).max() > 1e-3:
             moving += 1
     assert moving >= 3  # real motion is compared, not base poses only
+
+
+def _clip_runs(runs, cases):
+    """Runs where an .animclip plays in the 3D view, with the clip's path and rig (if any)."""
+    out = []
+    for r in runs:
+        if r["loaded"]["player"] != "clip":
+            continue
+        files = [Path(f) for f in _case(cases, r["case"])["files"]]
+        clip = next(p for p in files if p.name == r["loaded"]["clip"]["name"])
+        rig = next((p for p in files if p.suffix == ".glb"), None)
+        out.append((r, clip, rig))
+    return out
+
+
+def test_animclip_plays_frame_by_frame_in_the_3d_view(runs, cases):
+    from PIL import Image
+
+    checked = _clip_runs(runs, cases)
+    assert {r["case"] for r, _, _ in checked} >= {"walk.animclip", "walk_lz4.animclip", "walk+biped_rig", "root_motion_loop.animclip"}
+    for r, clip, rig in checked:
+        where = f"{r['case']} via {r['url']}"
+        first, middle = r["clipFrames"]
+        count = r["loaded"]["clip"]["frameCount"]
+        assert (first["frame"], middle["frame"]) == (0, count // 2)
+        assert first["state"]["clip"]["frame"] == 0 and middle["state"]["clip"]["frame"] == count // 2, where
+        assert f"frame {count // 2} / {count - 1}" in middle["shown"]["hud"], where
+        assert r["shown"]["canvas"] and r["canvas"]["colours"] > 20, where
+        assert r["clipPlayed"]["clip"]["frame"] > 0, where  # Play moved it on (0.5 s at the clip's fps)
+        if rig is not None:
+            assert r["loaded"]["rig"] == rig.name and "21 of 21 clip joints matched" in first["shown"]["hud"], where
+        else:
+            assert "chain of the clip's" in first["shown"]["hud"], where
+        a = np.asarray(Image.open(first["screenshot"]).convert("RGB"), dtype=np.int16)
+        b = np.asarray(Image.open(middle["screenshot"]).convert("RGB"), dtype=np.int16)
+        changed = int((np.abs(a - b).max(axis=2) > 24).sum())
+        if r["loaded"]["clip"]["animated"]:
+            assert changed > 500, (where, changed)  # the skeleton moved between the two frames
+
+
+def test_animclip_pose_in_the_viewer_is_python_forward_kinematics(runs, cases):
+    """The viewer's joint positions at the middle frame (root motion off) equal the Python
+    decoder's frame composed down the same skeleton: the glTF rig read by animspec (bones
+    matched by name hash, as ``animspec play --skeleton`` does), or the viewer's stand-in
+    chain of the clip's joints in file order."""
+    from animspec.animclip import read_file
+    from animspec.animclip.pose import clip_frames, frames_report
+    from animspec.gltf.rig import skeleton_from_gltf
+    from animspec.quaternion import xyzw_to_wxyz
+    from animspec.skeleton import Skeleton, forward_kinematics
+
+    checked = _clip_runs(runs, cases)
+    assert any(rig for _, _, rig in checked) and any(not rig for _, _, rig in checked)
+    for r, clip, rig in checked:
+        state = r["clipWithoutMotion"]
+        frame = state["clip"]["frame"]
+        model = read_file(clip)
+        decoded = clip_frames(model, str(clip))
+        if rig is not None:
+            skeleton = skeleton_from_gltf(str(rig))
+            assert state["boneNames"] == skeleton.names
+            world = frames_report(model, decoded, skeleton).world[frame]
+        else:
+            poses = decoded.frames()
+            n = len(decoded.joint_hashes)
+            chain = Skeleton(np.arange(-1, n - 1), np.zeros((n, 3)), np.tile([1.0, 0, 0, 0], (n, 1)), [str(j) for j in range(n)])
+            world = forward_kinematics(chain, xyzw_to_wxyz(poses.rotation[frame][None].astype(np.float64)),
+                                       poses.translation[frame][None].astype(np.float64))[0]
+        np.testing.assert_allclose(np.array(state["jointPositions"]), world[:, :3, 3], atol=1e-5, err_msg=r["case"])

@@ -282,6 +282,76 @@
     return { translation: m.translation.subarray(3 * i, 3 * i + 3), rotation: m.rotation.subarray(4 * i, 4 * i + 4) };
   }
 
+  /**
+   * Frame f as the 3D view takes it, written into reused arrays (no allocation per frame):
+   * rotations[j] = [w, x, y, z], translations[j] = [x, y, z]. With `motion`, the root-motion
+   * sample of the frame is put above the joints listed in `roots` (world = motion * local),
+   * as the object that carries the root motion would move the whole skeleton.
+   */
+  function poseInto(clip, f, rotations, translations, roots, motion) {
+    var t = frame(clip, f);
+    for (var j = 0; j < clip.joints; j++) {
+      var r = rotations[j], p = translations[j];
+      r[0] = t.rotation[4 * j + 3]; r[1] = t.rotation[4 * j]; r[2] = t.rotation[4 * j + 1]; r[3] = t.rotation[4 * j + 2];
+      p[0] = t.translation[3 * j]; p[1] = t.translation[3 * j + 1]; p[2] = t.translation[3 * j + 2];
+    }
+    if (motion) applyRootMotion(clip, f, rotations, translations, roots || [0]);
+  }
+
+  /**
+   * Put frame f's root-motion sample above the joints `roots` of the given pose arrays
+   * (rotations[k] = [w, x, y, z], translations[k] = [x, y, z]): world = motion * local.
+   */
+  function applyRootMotion(clip, f, rotations, translations, roots) {
+    var m = rootMotionAt(clip, f);
+    if (!m) return;
+    var mx = m.rotation[0], my = m.rotation[1], mz = m.rotation[2], mw = m.rotation[3];
+    roots.forEach(function (k) {
+      if (k >= rotations.length) return;
+      var r = rotations[k], p = translations[k];
+      var w = r[0], x = r[1], y = r[2], z = r[3];
+      // quaternion product motion * joint (w, x, y, z)
+      r[0] = mw * w - mx * x - my * y - mz * z;
+      r[1] = mw * x + mx * w + my * z - mz * y;
+      r[2] = mw * y - mx * z + my * w + mz * x;
+      r[3] = mw * z + mx * y - my * x + mz * w;
+      // motion rotation applied to the joint's translation, then the motion's translation
+      var px = p[0], py = p[1], pz = p[2];
+      var ix = mw * px + my * pz - mz * py, iy = mw * py + mz * px - mx * pz, iz = mw * pz + mx * py - my * px, iw = -mx * px - my * py - mz * pz;
+      p[0] = ix * mw + iw * -mx + iy * -mz - iz * -my + m.translation[0];
+      p[1] = iy * mw + iw * -my + iz * -mx - ix * -mz + m.translation[1];
+      p[2] = iz * mw + iw * -mz + ix * -my - iy * -mx + m.translation[2];
+    });
+  }
+
+  /**
+   * The DAT1 CRC32 of a name (Joint Hashes hold these): ALERT's variant (Tkachov/ALERT,
+   * dat1lib/crc32.py; python/animspec/common/hashes.py): the reflected CRC-32 table, started
+   * from 0xEDB88320 instead of 0xFFFFFFFF, no final XOR, over the UTF-8 bytes.
+   */
+  var CRC_TABLE = null;
+  function nameHash(name) {
+    if (!CRC_TABLE) {
+      CRC_TABLE = new Uint32Array(256);
+      for (var i = 0; i < 256; i++) {
+        var c = i;
+        for (var k = 0; k < 8; k++) c = c & 1 ? 0xEDB88320 ^ (c >>> 1) : c >>> 1;
+        CRC_TABLE[i] = c >>> 0;
+      }
+    }
+    var bytes = new TextEncoder().encode(name);
+    var crc = 0xEDB88320;
+    for (var b = 0; b < bytes.length; b++) crc = CRC_TABLE[(crc ^ bytes[b]) & 0xff] ^ (crc >>> 8);
+    return crc >>> 0;
+  }
+
+  /** Arrays for poseInto: [joints][4] and [joints][3]. */
+  function poseArrays(joints) {
+    var r = [], t = [];
+    for (var j = 0; j < joints; j++) { r.push([1, 0, 0, 0]); t.push([0, 0, 0]); }
+    return { rotations: r, translations: t };
+  }
+
   /** The frame shown at `seconds` of play: looping clips wrap, the others hold the last frame. */
   function frameAt(clip, seconds) {
     var f = Math.floor(seconds * clip.fps + 1e-9);
@@ -289,5 +359,9 @@
     return Math.max(0, Math.min(clip.frameCount - 1, f));
   }
 
-  return { decode: decode, frame: frame, frameAt: frameAt, rootMotionAt: rootMotionAt, ClipDecodeError: ClipDecodeError };
+  return {
+    decode: decode, frame: frame, frameAt: frameAt, rootMotionAt: rootMotionAt, poseInto: poseInto, poseArrays: poseArrays,
+    applyRootMotion: applyRootMotion, nameHash: nameHash,
+    ClipDecodeError: ClipDecodeError,
+  };
 });

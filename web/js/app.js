@@ -751,7 +751,7 @@
     var m = c.rootMotion;
     var travel = m ? [0, 1, 2].map(function (i) { return (m.translation[3 * (m.count - 1) + i] - m.translation[i]).toFixed(3); }).join(', ') : null;
     var rows = [
-      ['frames', c.frameCount + ' at ' + fmt(c.fps, 3) + ' fps (' + (c.frameCount / c.fps).toFixed(3) + ' s), ' + (c.looping ? 'looping' : 'plays once')],
+      ['frames', c.frameCount + ' at ' + fmt(c.fps, 3) + ' fps (' + ((c.looping ? c.frameCount : c.frameCount - 1) / c.fps).toFixed(3) + ' s), ' + (c.looping ? 'looping' : 'plays once')],
       ['samples', c.animated ? c.sampleCount + ' distinct, ' + plural(c.joints, 'joint') : 'none: every frame is the base pose'],
       ['root motion', m ? plural(m.count, 'sample') + ', travel ' + travel : 'none'],
     ];

@@ -437,7 +437,7 @@ def test_viewer_decodes_every_animclip_frame_as_python_does(tmp_path):
     assert len(shown) == len(files)
     moving = 0
     for path, js in zip(files, shown):
-        assert js["error"] is None, (path.name, js["error"])
+        assert js["error"] is None and "decode_error" not in js, (path.name, js)
         py = clip_frames(read_file(path), str(path))
         poses = py.frames()
         assert js["frame_count"] == py.frame_count, path.name
@@ -528,3 +528,48 @@ def test_animclip_pose_in_the_viewer_is_python_forward_kinematics(runs, cases):
             world = forward_kinematics(chain, xyzw_to_wxyz(poses.rotation[frame][None].astype(np.float64)),
                                        poses.translation[frame][None].astype(np.float64))[0]
         np.testing.assert_allclose(np.array(state["jointPositions"]), world[:, :3, 3], atol=1e-5, err_msg=r["case"])
+
+
+def test_viewer_refuses_the_clips_python_refuses(tmp_path):
+    """Where Python's decoder raises a ParseError, the viewer's refuses too (the page then
+    shows the reason instead of playing), naming the same section."""
+    from test_animclip_samples import LOOKUP, built_payload, clip_file, dat1_file, random_clip
+    from animspec.animclip import read_file
+    from animspec.animclip.pose import clip_frames
+    from animspec.common.errors import ParseError
+    from animspec.common.hashes import crc32
+
+    bad = {}
+    clip = random_clip(9)
+    clip.small[2] = (7, 4) + clip.small[2][2:]
+    bad["joint_past_the_clip.animclip"] = clip_file(clip, frames=len(clip.samples))
+    clip = random_clip(10)
+    bad["stride_too_small.animclip"] = clip_file(clip, frames=len(clip.samples), declared_stride=clip.stride() - 4)
+    bad["lookup_past_the_samples.animclip"] = clip_file(random_clip(13, samples=2), frames=3, flags=LOOKUP, lookup=[0, 1, 5])
+    bad["frames_past_the_samples.animclip"] = clip_file(random_clip(14, samples=2), frames=9)
+    clip = random_clip(15)
+    bad["counts_past_the_section.animclip"] = dat1_file({
+        crc32("Anim Clip Built"): built_payload(joints=5, frames=7, elements=0x7FFFFFFF, large=0x7FFFFFFF, stride=clip.stride()),
+        crc32("Anim Clip Base State"): clip.base_payload(), crc32("Anim Clip Sample Elem"): clip.elem_payload(),
+        crc32("Anim Clip Sample Data"): clip.sample_payload(clip.stride())})
+    # a large element Built declares but the section lacks: the spec's view falls back to
+    # ALERT's split (the small table alone), which would decode; the counts must be refused
+    clip = random_clip(16, large=False)
+    bad["large_table_missing.animclip"] = dat1_file({
+        crc32("Anim Clip Built"): built_payload(joints=5, frames=len(clip.samples), elements=len(clip.small), large=1,
+                                                stride=clip.stride()),
+        crc32("Anim Clip Base State"): clip.base_payload(), crc32("Anim Clip Sample Elem"): clip.elem_payload(),
+        crc32("Anim Clip Sample Data"): clip.sample_payload(clip.stride())})
+    paths = []
+    for name, data in bad.items():
+        (tmp_path / name).write_bytes(data)
+        paths.append(tmp_path / name)
+    r = subprocess.run([NODE, str(JS_CLIP), *map(str, paths)], capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert r.returncode == 0, r.stderr[-4000:]
+    for path, js in zip(paths, json.loads(r.stdout)["clips"]):
+        with pytest.raises(ParseError) as py:
+            clip_frames(read_file(path), str(path))
+        assert js.get("decode_error"), (path.name, js)
+        assert js["decode_error"]["name"] == "ClipDecodeError", (path.name, js)
+        section = py.value.field.split(".")[0].replace("frame_lookup", "lookup")
+        assert js["decode_error"]["field"].split(".")[0] == section, (path.name, js["decode_error"], py.value.field)

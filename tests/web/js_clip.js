@@ -4,7 +4,8 @@
 // every frame with Python's animspec.animclip.samples.decode_clip.
 //
 // argv: the clip files. Prints one JSON object: {"clips": [{path, fps, frame_count, looping,
-// animated, joints, frame_sample, rotation, translation, scale (flat, per frame), root_motion}]}.
+// animated, joints, frame_sample, rotation, translation, scale (flat, per frame), root_motion}
+// or {path, decode_error: {name, field, message}} when the decoder refuses the clip]}.
 'use strict';
 
 const fs = require('fs');
@@ -20,7 +21,12 @@ function main() {
   const clips = process.argv.slice(2).map((file) => {
     const r = AnimFormats.parseFile(fs.readFileSync(file), path.basename(file), parsers, KaitaiStream, { format: 'animclip' });
     if (r.error) return { path: file, error: String(r.error.message || r.error) };
-    const clip = AnimClip.decode(r.root, parsers.animclip.SectionTag);
+    let clip;
+    try {
+      clip = AnimClip.decode(r.root, parsers.animclip.SectionTag);
+    } catch (e) {
+      return { path: file, error: null, decode_error: { name: e.name, field: e.field || null, message: String(e.message) } };
+    }
     const rotation = [], translation = [], scale = [];
     for (let f = 0; f < clip.frameCount; f++) {
       const t = AnimClip.frame(clip, f);

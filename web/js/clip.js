@@ -249,7 +249,12 @@
     var records = bs && bs.joints ? bs.joints : [];
     if (c.joints > records.length) throw ClipDecodeError('base_state', 'Built names ' + c.joints + ' joint(s); Base State holds ' + records.length + ' record(s)');
     var base = baseComponents(records, c.joints);
-    var el = c.elements + c.largeElements && dat1.idxSampleElem >= 0 ? elementTable(dat1.sampleElemSection, c.joints) : elementTable(null, c.joints);
+    var se = c.elements + c.largeElements && dat1.idxSampleElem >= 0 ? dat1.sampleElemSection : null;
+    if (se && !se.isSizeConsistent) {
+      // the spec's view then falls back to ALERT's split; decoding with it would misread every field
+      throw ClipDecodeError('sample_elem', 'Built declares ' + c.elements + ' element(s) and ' + c.largeElements + ' large one(s); they do not fit the section\'s ' + se._io.size + ' bytes');
+    }
+    var el = elementTable(se, c.joints);
     var decoded = decodeSamples(c, base, el, dataBody && dataBody.dataRaw);
     var jh = sectionBody(dat1, tags.JOINT_HASHES);
     var hashes = new Uint32Array(c.joints).fill(0xffffffff);

@@ -156,6 +156,13 @@ def cases(tmp_path_factory) -> list[dict]:
                 "via": "drop"})
     luna_loop = ROOT / "tests" / "fixtures" / "luna" / "root_motion_loop.animclip"
     out.append({"name": luna_loop.name, "files": [str(luna_loop)], "via": "input"})
+    # a clip whose frames do not decode (an element names joint 7 of 5): the page says why
+    from test_animclip_samples import clip_file, random_clip
+
+    broken = random_clip(9)
+    broken.small[2] = (7, 4) + broken.small[2][2:]
+    (edge_dir / "edge_undecodable.animclip").write_bytes(clip_file(broken, frames=len(broken.samples)))
+    out.append({"name": "edge_undecodable.animclip", "files": [str(edge_dir / "edge_undecodable.animclip")], "via": "input"})
     for c in out:
         c.update(steps=STEPS, clicks=CLICKS, reference_steps=REFERENCE_STEPS)
     return out
@@ -573,3 +580,11 @@ def test_viewer_refuses_the_clips_python_refuses(tmp_path):
         assert js["decode_error"]["name"] == "ClipDecodeError", (path.name, js)
         section = py.value.field.split(".")[0].replace("frame_lookup", "lookup")
         assert js["decode_error"]["field"].split(".")[0] == section, (path.name, js["decode_error"], py.value.field)
+
+
+def test_a_clip_whose_frames_do_not_decode_says_why(runs):
+    for r in _runs_for(runs, lambda r: r["case"] == "edge_undecodable.animclip"):
+        assert r["loaded"]["player"] is None and r["loaded"]["clip"] is None, r["loaded"]
+        error = r["shown"]["clipDecodeError"]
+        assert error and "sample_elem.elems[2].ofs_component" in error and "joint 7" in error, error
+        assert r["shown"]["sections"]  # the structure is still shown

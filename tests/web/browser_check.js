@@ -51,6 +51,7 @@ async function shown(page) {
       customTracks: all('[data-testid=custom-tracks] tr', (e) => e.textContent).slice(1),
       baseState: all('[data-testid=base-state] tr', (e) => e.textContent).slice(1),
       clip: text('[data-testid=clip]'),
+      clipDecodeError: text('[data-testid=clip-decode-error]'),
       bones: all('[data-testid=bones] tr', (e) => e.textContent).slice(1),
       parseError: text('[data-testid=parse-error]'),
       structure: !!document.querySelector('[data-testid=structure] .tree summary'),

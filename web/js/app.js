@@ -622,7 +622,11 @@
       var playing = f === state.animbin && i === state.animIndex;
       table.appendChild(el('tr', {
         class: 'clickable' + (playing ? ' selected' : ''), 'data-testid': 'animation-row', 'data-name': a.name,
-        onclick: function () { state.animbin = f; selectAnimation(i); },
+        onclick: function () {
+          state.animbin = f;
+          if (state.player !== 'animbin') { state.player = 'animbin'; setPlaying(false); setupPlayback(); }
+          selectAnimation(i);
+        },
       }, [
         el('td', { class: 'num', text: i }), el('td', { class: 'mono', text: a.name + (a.nameInfo.terminated ? '' : ' (no NUL!)') }),
         el('td', { class: 'num', text: a.length }), el('td', { text: a.isLooping ? 'loops' : 'once' }),

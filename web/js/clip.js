@@ -176,7 +176,7 @@
         throw ClipDecodeError(c.frameLookup ? 'sample_data.lookup' : 'sample_data', (c.frameLookup ? 'frame ' + h + ' shows sample ' + lookup[h] : c.frames + ' frame(s) of ' + c.stride + ' bytes') + '; the block holds ' + held + ' sample(s) of ' + c.stride + ' bytes after byte ' + start);
       }
     }
-    // Distinct samples, in first-use order is not needed: sorted, as the Python decoder keeps them.
+    // The distinct samples the frames show, sorted (as the Python decoder keeps them): each is decoded once.
     var used = Array.from(new Set(lookup)).sort(function (a, b) { return a - b; });
     var slot = new Int32Array(held);
     used.forEach(function (s, i) { slot[s] = i; });

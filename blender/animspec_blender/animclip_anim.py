@@ -339,7 +339,7 @@ def export_animclip(arm: bpy.types.Object, *, action: str | None = None, templat
     template's Built says, else not. ``root_space`` None: as the action notes it, else "engine"
     (:data:`ROOT_SPACES`). Refusals are :class:`AnimspecError` in the Export panel's words."""
     from animspec.animclip import read_file, write_bytes
-    from animspec.animclip.animation_sections import FLAG_LOOPING, built_flags, clip_model
+    from animspec.animclip.animation_sections import FLAG_LOOPING, clip_model
     from animspec.animclip.encode import EncodeError, Frames, Tolerance, encode
 
     if arm is None or arm.type != "ARMATURE":
@@ -359,7 +359,7 @@ def export_animclip(arm: bpy.types.Object, *, action: str | None = None, templat
         if LOOPING_PROPERTY in act:
             looping = bool(act[LOOPING_PROPERTY])
         elif template_model is not None and template_model.built is not None:
-            looping = bool(built_flags(template_model.built) & FLAG_LOOPING)
+            looping = bool(template_model.built.flags & FLAG_LOOPING)
         else:
             looping = False
     scene = bpy.context.scene
@@ -384,8 +384,7 @@ def export_animclip(arm: bpy.types.Object, *, action: str | None = None, templat
     tolerance = Tolerance(rotation=math.radians(max_rotation_error_deg) / 4, translation=max_translation_error,
                           scale=max_translation_error)
     try:
-        # large=False: the clip model holds no large Sample Elem table yet (animation_sections.py)
-        encoded = encode(Frames(rot, pos, scl), tolerance, looping=looping, large=False)
+        encoded = encode(Frames(rot, pos, scl), tolerance, looping=looping)
     except EncodeError as exc:
         if "error shift" in str(exc):
             raise AnimspecError(

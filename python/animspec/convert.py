@@ -401,7 +401,7 @@ def _gltf_to_animclip(src: str, out: str, o: ConvertOptions) -> Result:
     ``max_translation_error``; the other sections from ``template``."""
     import math
 
-    from .animclip.animation_sections import FLAG_LOOPING, built_flags
+    from .animclip.animation_sections import FLAG_LOOPING
     from .animclip.encode import Tolerance
     from .animclip.parse import read_bytes, read_file
     from .animclip.write import write_bytes
@@ -412,7 +412,7 @@ def _gltf_to_animclip(src: str, out: str, o: ConvertOptions) -> Result:
     template = read_file(o.template) if o.template else None
     looping = False
     if template is not None and template.built is not None and not o.one_shot:
-        looping = bool(built_flags(template.built) & FLAG_LOOPING)
+        looping = bool(template.built.flags & FLAG_LOOPING)
     # a rotation off by an angle a moves no unit-quaternion component by more than a / 4 (radians)
     tolerance = Tolerance(rotation=math.radians(o.max_error) / 4, translation=o.max_translation_error,
                           scale=o.max_translation_error)

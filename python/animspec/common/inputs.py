@@ -96,8 +96,10 @@ def read_input(path: str | os.PathLike[str], *, limit: int = MAX_INPUT_BYTES) ->
         first = os.read(fd, st.st_size) if st.st_size else b""
         chunks = [first]
         total = len(first)
+        probe = 1 << 12  # os.read allocates what it asks for: the end-of-file check asks little
         while True:
-            chunk = os.read(fd, 1 << 20)
+            chunk = os.read(fd, probe)
+            probe = 1 << 20
             if not chunk:
                 break
             total += len(chunk)

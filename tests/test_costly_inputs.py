@@ -1,0 +1,193 @@
+"""Issue 21, item 3: inputs that cost far more than their size.
+
+A few hundred bytes of ANIMBIN may declare a clip of 65,535 frames on 255 joints: ``play``,
+``compare`` and ``plot`` stream it in chunks of ticks (memory of one chunk, whatever the
+length), ``--seconds`` past the console's 16-bit frame counter and ``play --json`` /
+``plot`` past what they print or draw are refused with the largest value that fits.
+Section tables, findings and dumps stay inside their documented bounds, and the web
+viewer's LZ4 has the Python side's ratio cap. Memory is measured with tracemalloc, as in
+tests/test_hardening.py; the bounds are those of docs/hardening.md.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import shutil
+import subprocess
+import tracemalloc
+
+import lz4.block
+import pytest
+from conftest import ROOT, anim_header, header, rot_key, track_header
+from test_animclip_support import assemble
+
+from animspec.animbin import read_bytes as read_animbin
+from animspec.animbin.playback import MAX_VSYNCS, max_seconds
+from animspec.cli import main
+
+MB = 1 << 20
+
+PLAYBACK_PEAK_BYTES = 48 * MB
+"""docs/hardening.md: peak traced memory of play, compare and plot, whatever the clip's length."""
+
+
+def long_clip(joints: int) -> bytes:
+    """One looping animation of 65,535 frames, two keys on each of ``joints`` joints: 441
+    bytes for 15 joints, 6,681 for 255."""
+    body = b"".join(
+        track_header(0, j, 2) + rot_key(0, 4096, 0, 0, 0) + rot_key(65534, 0, 4096, 0, 0) for j in range(joints)
+    )
+    return header(1) + anim_header(b"long", 1, 65535, joints, 0) + body
+
+
+class _Counting(io.TextIOBase):
+    """A stdout that only counts what is written to it."""
+
+    def __init__(self) -> None:
+        self.chars = 0
+
+    def write(self, text: str) -> int:
+        self.chars += len(text)
+        return len(text)
+
+
+def run_traced(argv: list[str]) -> tuple[int, int, int, str]:
+    """(exit status, peak traced bytes, characters written to stdout, stderr) of ``argv``."""
+    out, err = _Counting(), io.StringIO()
+    tracemalloc.start()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = main(argv)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return status, peak, out.chars, err.getvalue()
+
+
+@pytest.fixture(scope="module")
+def long_files(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("long")
+    files = {}
+    for joints, size in ((15, 441), (255, 6681)):
+        data = long_clip(joints)
+        assert len(data) == size
+        path = folder / f"long{joints}.animbin"
+        path.write_bytes(data)
+        files[joints] = path
+    return files
+
+
+# --------------------------------------------------------------------------- ANIMBIN playback
+
+
+@pytest.mark.parametrize("joints", [15, 255])
+def test_compare_of_a_long_clip_is_streamed_in_bounded_memory(long_files, joints):
+    status, peak, chars, err = run_traced(["compare", str(long_files[joints]), "--json"])
+    assert status == 0, err
+    report = json.loads(_last_stdout(["compare", str(long_files[joints]), "--json"]))
+    assert report[0]["ticks"] == 65535 and len(report[0]["joints"]) == joints
+    assert peak <= PLAYBACK_PEAK_BYTES, f"{peak / MB:.1f} MB"
+
+
+def _last_stdout(argv: list[str]) -> str:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(argv) == 0
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("joints", [15, 255])
+def test_play_summary_of_a_long_clip_is_streamed_in_bounded_memory(long_files, joints):
+    status, peak, chars, err = run_traced(["play", str(long_files[joints])])
+    assert status == 0, err
+    assert peak <= PLAYBACK_PEAK_BYTES, f"{peak / MB:.1f} MB"
+
+
+def test_play_json_prints_tick_by_tick_in_bounded_memory(long_files):
+    """The 441-byte file: 65,535 ticks x 15 joints, under the --json cap; printed as it goes."""
+    status, peak, chars, err = run_traced(["play", str(long_files[15]), "--json"])
+    assert status == 0, err
+    assert chars > 50 * MB  # every tick was printed ...
+    assert peak <= PLAYBACK_PEAK_BYTES, f"{peak / MB:.1f} MB"  # ... none of them held
+
+
+def test_play_json_past_its_cap_is_refused_naming_the_seconds_that_fit(long_files, capsys):
+    assert main(["play", str(long_files[255]), "--json"]) == 2
+    err = capsys.readouterr().err
+    assert "65,535 ticks x 255 joints" in err and "--seconds S with S at most 137.204" in err
+    assert main(["play", str(long_files[255]), "--json", "--seconds", "137.204"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert len(doc["ticks"]) == 8224 and len(doc["ticks"][-1]["joints"]) == 255
+
+
+def test_streamed_json_is_the_whole_documents_text(long_files, capsys):
+    """Streaming changes nothing in what is printed (README transcripts rely on it)."""
+    from animspec.animbin.poses import pose_stream, poses
+    from animspec.common import jsonfmt
+
+    animation = read_animbin(long_files[15].read_bytes()).animations[0]
+    for mode in ("engine", "reference"):
+        whole = jsonfmt.dumps(poses(animation, mode=mode, deltas=[1, 1, 7, 1] * 300).to_json())
+        out = io.StringIO()
+        pose_stream(animation, mode=mode, deltas=[1, 1, 7, 1] * 300).write_json(out)
+        assert out.getvalue() == whole
+
+
+@pytest.mark.parametrize("command", ["play", "compare", "plot"])
+def test_seconds_past_the_frame_counter_are_refused_with_the_largest_value(long_files, tmp_path, capsys, command):
+    argv = [command, str(long_files[15]), "--seconds", "1e9"]
+    if command == "plot":
+        argv += ["-o", str(tmp_path / "out.png")]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"the largest is {max_seconds('ntsc'):.3f} at 59.94 Hz ({MAX_VSYNCS:,} vsyncs" in err
+    assert "Traceback" not in err and not (tmp_path / "out.png").exists()
+
+
+def test_plot_past_its_tick_cap_is_refused_and_a_narrower_run_is_drawn(long_files, tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "curves.png"
+    assert main(["plot", str(long_files[15]), "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "65535 vsyncs" in err and "at most 8192 (136.670 s)" in err and "--seconds" in err
+    assert not out.exists()
+    status, peak, _, err = run_traced(["plot", str(long_files[255]), "-o", str(out), "--seconds", "60"])
+    assert status == 0, err
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert peak <= PLAYBACK_PEAK_BYTES, f"{peak / MB:.1f} MB"
+
+
+# --------------------------------------------------------------------------- web viewer LZ4
+
+NODE_INFLATE = r"""
+const path = require('path');
+const Plain = Uint8Array;
+let largest = 0;
+globalThis.Uint8Array = class extends Plain {
+  constructor(...args) { super(...args); if (typeof args[0] === 'number') largest = Math.max(largest, args[0]); }
+};
+const formats = require(path.resolve(process.argv[1]));
+const data = new Plain(require('fs').readFileSync(process.argv[2]));
+const result = formats.inflateAnimclip(data);
+process.stdout.write(JSON.stringify({ largest: largest, error: (result && result.error) || null }));
+"""
+
+
+def lz4_declaring(size: int) -> bytes:
+    """A tiny LZ4-compressed .animclip whose headers declare a DAT1 of ``size`` bytes."""
+    plain = assemble([], outer_size=size, dat1_size=size)
+    return plain[:36] + lz4.block.compress(plain[36:], store_size=False)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed (CI has node)")
+def test_the_web_viewers_lz4_refuses_a_ratio_past_64_before_allocating(tmp_path):
+    bomb = tmp_path / "bomb.animclip"
+    bomb.write_bytes(lz4_declaring(1 << 30))
+    block = len(bomb.read_bytes()) - 36
+    run = subprocess.run(["node", "-e", NODE_INFLATE, str(ROOT / "web" / "js" / "formats.js"), str(bomb)],
+                         capture_output=True, text=True, timeout=120, check=True)
+    result = json.loads(run.stdout)
+    assert result["largest"] <= 64 * block + 64, f"allocated {result['largest']} bytes from a {block}-byte block"
+    assert "64x" in result["error"]

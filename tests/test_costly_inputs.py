@@ -110,7 +110,8 @@ def _stdout(argv: list[str]) -> str:
 
 @pytest.mark.parametrize("joints", [15, 255])
 def test_play_summary_of_a_long_clip_is_streamed_in_bounded_memory(long_files, joints):
-    status, peak, chars, err = run_traced(["play", str(long_files[joints])] + RUNS[joints])
+    argv = ["play", str(long_files[joints])] + ([] if joints == 15 else ["--seconds", "120"])
+    status, peak, chars, err = run_traced(argv)
     assert status == 0, err
     assert peak <= PLAYBACK_PEAK_BYTES, f"{peak / MB:.1f} MB"
 

@@ -15,6 +15,7 @@ import contextlib
 import io
 import json
 import shutil
+import struct
 import subprocess
 import tracemalloc
 
@@ -203,3 +204,39 @@ def test_the_web_viewers_lz4_refuses_a_ratio_past_64_before_allocating(tmp_path)
     result = json.loads(run.stdout)
     assert result["largest"] <= 64 * block + 64, f"allocated {result['largest']} bytes from a {block}-byte block"
     assert "64x" in result["error"]
+
+
+# --------------------------------------------------------------------------- findings, tables, dumps
+
+
+def many_findings_animbin(tracks: int = 1000, keys: int = 11) -> bytes:
+    """About 37 KB: every track on a joint past the bones, every key of an unknown type
+    (3 bytes each), past the clip's end and not after the previous one: four findings of
+    different codes per key or track."""
+    body = b"".join(
+        track_header(9, 250, keys) + b"".join(struct.pack("<HB", 65535 - k, 7) for k in range(keys))
+        for _ in range(tracks)
+    )
+    return header(1) + anim_header(b"x", 0xFF00, 3, tracks, 0) + body
+
+
+def traced_call(run) -> tuple[object, int]:
+    tracemalloc.start()
+    try:
+        result = run()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return result, peak
+
+
+@pytest.mark.parametrize("tracks, keys", [(1000, 11), (200, 58)])
+def test_many_findings_on_a_small_animbin_stay_inside_the_animbin_bound(tracks, keys):
+    from animspec.animbin import validate
+
+    data = many_findings_animbin(tracks, keys)
+    validate(read_animbin(many_findings_animbin(2, 3)))  # first-use imports are not the file's cost
+    findings, peak = traced_call(lambda: validate(read_animbin(data)))
+    assert {"unknown-key-type", "key-after-end", "keys-not-increasing", "joint-out-of-range"} <= {f.code for f in findings}
+    assert any("more unknown-key-type finding(s) not listed" in f.message for f in findings)  # counted, not listed
+    assert peak <= 48 * len(data) + MB, f"{peak / len(data):.1f}x the file"

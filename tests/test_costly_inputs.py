@@ -240,3 +240,34 @@ def test_many_findings_on_a_small_animbin_stay_inside_the_animbin_bound(tracks, 
     assert {"unknown-key-type", "key-after-end", "keys-not-increasing", "joint-out-of-range"} <= {f.code for f in findings}
     assert any("more unknown-key-type finding(s) not listed" in f.message for f in findings)  # counted, not listed
     assert peak <= 48 * len(data) + MB, f"{peak / len(data):.1f}x the file"
+
+
+@pytest.mark.parametrize("case", ["animbin unknown keys", "meshbin uvs"])
+def test_a_dump_stays_inside_its_documented_multiple_of_the_file(case, tmp_path):
+    from test_hardening import HOSTILE
+
+    from animspec.dumps import DUMP_MEMORY_MULTIPLE, dump_file, dump_text
+
+    fmt, make = HOSTILE[case]
+    data = make(MB // 8)
+    source = tmp_path / f"hostile.{fmt}"
+    source.write_bytes(data)
+    dump_text(str(source))  # first-use imports are not the file's cost
+    bound = DUMP_MEMORY_MULTIPLE * len(data) + MB
+    text, peak = traced_call(lambda: dump_text(str(source)))
+    assert peak <= bound, f"stdout: {peak / len(data):.1f}x the file"
+    written, peak = traced_call(lambda: dump_file(str(source), str(tmp_path / "out.json")))
+    assert peak <= bound, f"-o: {peak / len(data):.1f}x the file"
+    assert written == text == (tmp_path / "out.json").read_text()
+
+
+def test_streamed_dump_text_is_the_one_jsonfmt_gives():
+    from animspec.common import jsonfmt
+    from animspec.formats import NO_OPTIONS, load
+
+    for example in sorted((ROOT / "examples").iterdir()):
+        if example.suffix not in {".animbin", ".meshbin", ".animclip", ".performanceclip"}:
+            continue
+        fmt, model = load(str(example))
+        doc = fmt.to_json(model, NO_OPTIONS)
+        assert "".join(jsonfmt.iter_dumps(doc)) == jsonfmt.dumps(doc), example.name

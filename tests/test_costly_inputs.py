@@ -271,3 +271,38 @@ def test_streamed_dump_text_is_the_one_jsonfmt_gives():
         fmt, model = load(str(example))
         doc = fmt.to_json(model, NO_OPTIONS)
         assert "".join(jsonfmt.iter_dumps(doc)) == jsonfmt.dumps(doc), example.name
+
+
+TABLE_ENTRY_BYTES_ACCEPTED = 512
+TABLE_ENTRY_BYTES_REFUSED = 1536
+"""docs/hardening.md: an .animclip costs at most 24x its DAT1 + 1 MB, plus this much per
+section-table entry (a 12-byte entry is at least one Python object; a refusal is worded by
+the generated parser, which keeps a record per entry it read)."""
+
+
+@pytest.mark.parametrize("tag, size, align, outcome", [
+    (0xD070D358, 5, 1, "accepted"),  # Sample Elem: one record each
+    (0xD070D358, 4, 4, "accepted"),  # Sample Elem: leftover bytes only
+    (0x9DF23F77, 4, 4, "refused"),  # Built: too short, refused at entry 0's payload
+])
+def test_sixteen_thousand_sections_of_one_tag_stay_inside_the_animclip_bound(tag, size, align, outcome):
+    from animspec.common.errors import ParseError
+    from animspec.formats import by_name
+
+    animclip = by_name("animclip")
+
+    def read_and_validate(data: bytes) -> str:
+        try:
+            model = animclip.read(data, "hostile")
+        except ParseError:
+            return "refused"
+        animclip.validate(model)
+        return "accepted"
+
+    read_and_validate(assemble([(tag, bytes(size))] * 100, align=align))  # first-use imports
+    data = assemble([(tag, bytes(size))] * 16000, align=align)
+    got, peak = traced_call(lambda: read_and_validate(data))
+    assert got == outcome
+    per_entry = TABLE_ENTRY_BYTES_ACCEPTED if outcome == "accepted" else TABLE_ENTRY_BYTES_REFUSED
+    dat1 = len(data) - 36
+    assert peak <= 24 * dat1 + MB + per_entry * 16000, f"{peak / dat1:.1f}x the DAT1"

@@ -306,3 +306,59 @@ def test_sixteen_thousand_sections_of_one_tag_stay_inside_the_animclip_bound(tag
     per_entry = TABLE_ENTRY_BYTES_ACCEPTED if outcome == "accepted" else TABLE_ENTRY_BYTES_REFUSED
     dat1 = len(data) - 36
     assert peak <= 24 * dat1 + MB + per_entry * 16000, f"{peak / dat1:.1f}x the DAT1"
+
+
+# --------------------------------------------------------------------------- chunks change nothing
+
+
+@pytest.mark.parametrize("chunk", [1, 3, 7, 64])
+def test_engine_playback_in_chunks_is_the_playback_in_one_piece(chunk):
+    import numpy as np
+
+    from animspec.animbin.playback import play_engine, play_engine_chunks
+
+    for example in ("swing.animbin", "sparse.animbin"):
+        for animation in read_animbin((ROOT / "examples" / example).read_bytes()).animations:
+            deltas = [1, 1, 7, 1, 2, 3] * 20
+            whole = play_engine(animation, deltas)
+            pieces = list(play_engine_chunks(animation, deltas, chunk_ticks=chunk))
+            assert [first for first, _ in pieces] == list(range(0, len(deltas), chunk))
+            assert np.array_equal(np.concatenate([p.frames for _, p in pieces]), whole.frames)
+            assert np.array_equal(np.concatenate([p.rotations for _, p in pieces]), whole.rotations)
+            assert pieces[-1][1].end_frame == whole.end_frame
+
+
+def test_play_and_compare_say_the_same_whatever_the_chunk_size(monkeypatch):
+    """Summaries, JSON and comparisons gathered over many chunks equal the one-chunk ones."""
+    from animspec.animbin import playback
+    from animspec.animbin.compare import compare
+    from animspec.animbin.poses import pose_stream
+
+    animation = read_animbin((ROOT / "examples" / "sparse.animbin").read_bytes()).animations[0]
+
+    def outputs():
+        texts = []
+        for mode in ("engine", "reference"):
+            stream = pose_stream(animation, mode=mode, seconds=3.0, step=2)
+            out = io.StringIO()
+            stream.write_json(out)
+            texts.append(stream.summary() + out.getvalue())
+        report = compare(animation, seconds=3.0, authored="pal").to_json()
+        return texts[0], texts[1], report
+
+    one_piece = outputs()
+    monkeypatch.setattr(playback, "CHUNK_ELEMENTS", 5)  # a tick or two per chunk
+    summary, text, report = outputs()
+    assert summary == one_piece[0] and text == one_piece[1]
+    assert report["joints"] and _same_report(report, one_piece[2])
+
+
+def _same_report(got: dict, want: dict) -> bool:
+    for a, b in zip(got["joints"], want["joints"], strict=True):
+        for key, value in b.items():
+            if isinstance(value, float):
+                assert a[key] == pytest.approx(value, rel=1e-9, abs=1e-9), key
+            else:
+                assert a[key] == value, key
+    assert {k: v for k, v in got.items() if k != "joints"} == {k: v for k, v in want.items() if k != "joints"}
+    return True

@@ -103,6 +103,9 @@ def test_a_writer_whose_pid_we_cannot_see_keeps_its_temporary_until_it_is_gone(t
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
 def test_sigterm_and_sighup_during_a_write_remove_the_temporary_and_keep_the_signal_status(tmp_path, signum):
+    before = signal.getsignal(signum)
+    write_output(str(tmp_path / "quick.animbin"), b"data")
+    assert signal.getsignal(signum) is before  # handlers only around a write
     out = tmp_path / "out.animbin"
     proc, _ = start_slow_writer(out)
     proc.send_signal(signum)
@@ -117,6 +120,22 @@ def test_a_programs_own_signal_handler_still_runs_after_the_temporary_is_removed
     assert proc.wait(20) == 7
     assert proc.stdout.read() == "own handler ran\n"
     assert temporaries(tmp_path) == [] and not out.exists()
+
+
+def test_a_file_system_without_locks_still_gets_its_files_written(tmp_path, monkeypatch):
+    """Cleanup cannot lock there either, so such a temporary is never removed by a guess."""
+    import errno
+    import fcntl
+
+    def no_locks(fd, operation):
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(fcntl, "flock", no_locks)
+    lookalike = tmp_path / f".out.animbin.animspec-{dead_pid()}-abcdefgh.tmp"
+    lookalike.write_bytes(b"kept")
+    write_output(str(tmp_path / "out.animbin"), b"data")
+    assert (tmp_path / "out.animbin").read_bytes() == b"data" and lookalike.read_bytes() == b"kept"
+    assert temporaries(tmp_path) == [lookalike.name]
 
 
 def test_force_over_a_set_id_file_never_publishes_set_id_bits(tmp_path):

@@ -53,6 +53,7 @@ _MARKER_KEY = b"animspec temporary file"
 _SET_ID_BITS = stat.S_ISUID | stat.S_ISGID
 _CLEANUP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 
+_NO_LOCKS = {errno.ENOLCK, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EINVAL, errno.ENOSYS}
 _NO_HARD_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK, errno.ENOSYS}
 
 
@@ -111,7 +112,13 @@ def _create_locked_temporary(path: str, folder: str) -> tuple[int, str]:
         except FileExistsError:
             continue
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError as exc:
+                # A file system without flock (some network ones): write unlocked. Cleanup
+                # cannot take a lock there either, so it never removes this file.
+                if exc.errno not in _NO_LOCKS:
+                    raise
             os.rename(creating, name + TEMP_SUFFIX)
         except BaseException:
             _unlink_quietly(creating)

@@ -1,5 +1,5 @@
 """Conversion between the formats, as a library: glTF -> ANIMBIN, ANIMBIN -> glTF (GLB),
-.animclip base pose -> glTF. What ``animspec convert`` does, usable from Python with the
+.animclip animation -> glTF. What ``animspec convert`` does, usable from Python with the
 same results:
 
     from animspec.convert import load_options, plan
@@ -18,6 +18,7 @@ files in animspec.batch. The command line (animspec.cli.convert) only parses and
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
@@ -27,8 +28,8 @@ from .batch import Result, Selection, collect, run_batch
 from .common.errors import AnimspecError, WriteError
 from .common.findings import Finding, findings_text, has_errors
 from .common.hashes import read_names_file
-from .common.inputs import read_head
-from .common.output import check_output, write_output
+from .common.inputs import read_head, read_head_or_fail, read_input
+from .common.output import ReadFile, check_output, file_identity, write_output
 from .common.status import EXIT_FINDINGS, EXIT_OK
 from .formats import CONVERT_SOURCES, HEAD_SIZE, load, sniff
 
@@ -55,6 +56,13 @@ class ConvertOptions:
     max_error: float = 1.0
     """--fit reduce: the largest angle error allowed, degrees."""
     max_keys: int = 30
+    template: str | None = None
+    """glTF -> .animclip (an OUT ending in .animclip): the clip whose other sections, Built
+    fields and looping flag the new clip keeps."""
+    fps: float = 30.0
+    """glTF -> .animclip: frames per second the animation is sampled at."""
+    max_translation_error: float = 1e-3
+    """glTF -> .animclip: the largest translation (and scale) error; rotation: ``max_error``."""
     ps1_space: bool = False
     armature_space: bool = False
     fp12: str = "round"
@@ -70,14 +78,26 @@ class ConvertOptions:
     no_skin: bool = False
     joint_names: tuple[str, ...] | None = None
     """.animclip in: joint names to label the report (read from --joint-names FILE)."""
+    no_root_motion: bool = False
+    """.animclip in: leave the clip's root motion out (the character stays in place)."""
     force: bool = False
     """Replace existing output files (animspec.common.output's policy, as every command)."""
     make_folders: bool = False
     """Create the output's missing folders, right before writing it (batch runs): a file
     that fails before then leaves no empty folder behind. Not a command-line option."""
+    side_files: tuple[ReadFile, ...] = ()
+    """The side files read for these options (--joints, --markers, --joint-names, as
+    :func:`load_options` read them): inputs too, so never an output. Not a command-line option."""
+
+    def read_files(self) -> tuple[ReadFile, ...]:
+        """Every side file a conversion with these options reads: ``--skeleton`` and those
+        :func:`load_options` read. None of them is ever written or converted."""
+        skeleton = (ReadFile(self.skeleton, "--skeleton"),) if self.skeleton else ()
+        return skeleton + self.side_files
 
 
-OPTION_NAMES = tuple(f.name for f in fields(ConvertOptions) if f.name != "make_folders")
+_NOT_OPTIONS = {"make_folders", "side_files"}
+OPTION_NAMES = tuple(f.name for f in fields(ConvertOptions) if f.name not in _NOT_OPTIONS)
 """The command-line options of ``animspec convert``, by their argparse ``dest``."""
 
 
@@ -93,11 +113,14 @@ def load_options(
 
         loaded_markers = read_markers_file(markers)
     animations = given.pop("animations", None)
+    side = [ReadFile(path, option) for path, option in
+            ((joints, "--joints"), (markers, "--markers"), (joint_names, "--joint-names")) if path]
     return ConvertOptions(
         animations=tuple(animations) if animations else None,
         joints=tuple(read_names_file(joints)) if joints else None,
         markers=loaded_markers,
         joint_names=tuple(read_names_file(joint_names)) if joint_names else None,
+        side_files=tuple(side),
         **given,
     )
 
@@ -126,8 +149,9 @@ def _kind_of(path: str, names: Sequence[str] = CONVERT_SOURCES) -> str | None:
 
 @dataclass(frozen=True)
 class ConvertJob:
-    """One input of a batch and where its output goes; ``clash`` is set when another input
-    of the batch already produces that output (this one then fails without being read)."""
+    """One input of a batch and where its output goes; ``clash`` is set when this output
+    cannot be written: another input of the batch already produces it, or it is a file the
+    run reads (this one then fails without being read)."""
 
     file: str
     output: str
@@ -153,11 +177,18 @@ class ConvertPlan:
     """What one convert run does: the selected inputs, one job per input, the task."""
 
     selection: Selection
+    """Every file the folders and globs gave; ``selection.passed_over`` says which of them
+    are not converted and why (a side file, a glTF without animations)."""
     jobs: list[ConvertJob]
     task: ConvertTask
     single: bool
     """One file to the output file named: the command prints its report and raises its
     errors instead of a batch's per-file lines and summary."""
+
+    @property
+    def passed_over(self) -> list[tuple[str, str]]:
+        """(path, why) of each file a folder or glob gave that is not converted."""
+        return self.selection.passed_over
 
     def run(self, jobs: int | None = None, *, on_done: Callable[[int], None] | None = None) -> Iterator[Result]:
         """The results, one per job in order (animspec.batch.run_batch on ``jobs`` processes)."""
@@ -169,8 +200,21 @@ def plan(inputs: Sequence[str], output: str, options: ConvertOptions) -> Convert
     file is named (and ``output`` is not an existing folder), otherwise a folder in which
     each output keeps its input's path below the folder or glob it was found in, with .animbin
     (glTF in) or .glb (ANIMBIN, .animclip in). The output folder (and each folder below it)
-    is made when its first file is written, so a batch whose files all fail creates nothing."""
-    selection = collect(inputs, convertible, exclude=[output])
+    is made when its first file is written, so a batch whose files all fail creates nothing.
+
+    Which files of a folder or glob are converted: every ANIMBIN and .animclip, and every
+    glTF holding at least one animation; never a side file (``--skeleton``, ``--joints``,
+    ``--markers``, ``--joint-names``), and no glTF without animations (a rig: nothing to
+    convert). Those are listed with the reason in ``passed_over``. Every file the run reads
+    (the inputs and the side files) is known before the first write, and a job whose output
+    would replace one of them is refused (``clash``), even with ``force``."""
+    side = {file_identity(r.path): r for r in options.read_files()}
+    side.pop(None, None)
+    selection = collect(
+        inputs, convertible, exclude=[output],
+        pass_over={ident: f"read as {r.option} by this run: a side file is never converted"
+                   for ident, r in side.items()},
+    )
     if not selection.many and not os.path.isdir(output):
         jobs = [ConvertJob(selection.sources[0].file, output)]
         return ConvertPlan(selection, jobs, ConvertTask(options, make_folders=False), single=True)
@@ -179,20 +223,76 @@ def plan(inputs: Sequence[str], output: str, options: ConvertOptions) -> Convert
         not exists and os.path.splitext(output)[1].lower() in {".gltf", *OUTPUT_EXTENSIONS.values()}
     ):
         raise AnimspecError(f"{output}: with several inputs, a folder or a glob, -o must be a folder")
-    return ConvertPlan(selection, _jobs(selection, output), ConvertTask(options), single=False)
+    kinds = _take_sources(selection)
+    read: dict[tuple[int, int], ReadFile] = {}
+    for source in selection.sources:
+        ident = file_identity(source.file)
+        if ident is not None:
+            read.setdefault(ident, ReadFile(source.file))
+    read.update(side)  # (a side file named as an input too is refused as the side file)
+    return ConvertPlan(selection, _jobs(selection, kinds, output, read), ConvertTask(options), single=False)
 
 
-def _jobs(selection: Selection, out_dir: str) -> list[ConvertJob]:
+def _take_sources(selection: Selection) -> list[str | None]:
+    """Keep the sources a folder or glob gave that hold something to convert (moving the
+    others to ``selection.passed_over``); returns each kept source's kind."""
+    kept, kinds = [], []
+    for source in selection.sources:
+        kind = _kind_of(source.file)
+        why = _no_clip_in(source.file) if kind == "gltf" and not source.explicit else None
+        if why is not None:
+            selection.passed_over.append((source.file, why))
+            continue
+        kept.append(source)
+        kinds.append(kind)
+    selection.sources[:] = kept
+    return kinds
+
+
+def _no_clip_in(path: str) -> str | None:
+    """Why the glTF at ``path`` has nothing to convert (no animation), or None when it has
+    one (or cannot be read here: converting it then reports why). Only the JSON is read (a
+    GLB's first chunk), not the buffers."""
+    try:
+        head = read_head_or_fail(path, 20)
+        if head[:4] == b"glTF" and len(head) == 20 and head[16:20] == b"JSON":
+            size = int.from_bytes(head[12:16], "little")
+            if 20 + size > os.path.getsize(path):
+                return None  # a chunk past the end: converting it says so
+            text = read_head_or_fail(path, 20 + size)[20:]
+        else:
+            text = read_input(path)
+        doc = json.loads(text)
+    except (AnimspecError, OSError, ValueError, RecursionError):
+        return None
+    if not isinstance(doc, dict) or doc.get("animations"):
+        return None
+    skins = doc.get("skins")
+    if isinstance(skins, list) and skins:
+        return (f"a rig: {len(skins)} skin(s) and no animation, nothing to convert to ANIMBIN "
+                "(give it as --skeleton to put ANIMBIN clips on it)")
+    return "a glTF without animations: nothing to convert to ANIMBIN"
+
+
+def _jobs(
+    selection: Selection, kinds: list[str | None], out_dir: str, read: dict[tuple[int, int], ReadFile]
+) -> list[ConvertJob]:
     """Each source's output below ``out_dir``: its path below its folder or glob (its bare
-    name when named explicitly) with its source's output extension."""
+    name when named explicitly) with its source's output extension; refused when another
+    source has it already, or when it is a file the run reads (``read``, by identity)."""
     jobs: list[ConvertJob] = []
     first: dict[str, str] = {}
-    for source in selection.sources:
-        ext = OUTPUT_EXTENSIONS.get(_kind_of(source.file), ".glb")  # (an unreadable file fails later)
+    for source, kind in zip(selection.sources, kinds):
+        ext = OUTPUT_EXTENSIONS.get(kind, ".glb")  # (an unreadable file fails later)
         out = os.path.join(out_dir, source.relative.with_suffix(ext))
         key = os.path.normcase(os.path.abspath(out))
         clash = None
-        if key in first:
+        reads = read.get(file_identity(out))  # type: ignore[arg-type]
+        if reads is not None:
+            what = "an input" if reads.option is None else f"read as {reads.option}"
+            clash = (f"{source.file}: its output {out} is a file this run reads ({reads.path}, {what}); "
+                     "it is never replaced, even with --force (give -o a folder outside the inputs)")
+        elif key in first:
             clash = f"{source.file}: its output {out} is already the output of {first[key]}; rename one of them"
         else:
             first[key] = source.file
@@ -208,8 +308,12 @@ def convert_file(src: str, out: str, options: ConvertOptions) -> Result:
     the result's ``text``. Raises AnimspecError or OSError when it cannot."""
     if not options.make_folders or os.path.isdir(os.path.dirname(out) or "."):
         # (a batch output whose folder is still to be made cannot exist yet)
-        check_output(out, force=options.force, inputs=[src])
+        check_output(out, force=options.force, inputs=[src, *options.read_files()])
     if _kind_of(src) == "gltf":
+        if out.lower().endswith(".animclip"):
+            return _gltf_to_animclip(src, out, options)
+        if options.template:
+            raise AnimspecError(f"{src}: --template is for an .animclip output; -o {out} does not end in .animclip")
         return _from_gltf(src, out, options)
     fmt, model = load(src)
     if fmt.name == "animbin":
@@ -224,7 +328,7 @@ def _write(path: str, data: bytes, o: ConvertOptions, src: str, verify: Callable
     ``force``), first creating the missing folders of a batch output."""
     if o.make_folders:
         os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    write_output(path, data, force=o.force, inputs=[src], verify=verify)
+    write_output(path, data, force=o.force, inputs=[src, *o.read_files()], verify=verify)
 
 
 def _readable_glb(out: str) -> Callable[[bytes], None]:
@@ -277,6 +381,41 @@ def _from_gltf(src: str, out: str, o: ConvertOptions) -> Result:
     return Result(src, "gltf", all_findings, text="\n".join(lines), extra={"outputs": outputs}, status=status)
 
 
+def _gltf_to_animclip(src: str, out: str, o: ConvertOptions) -> Result:
+    """One glTF animation encoded as an .animclip animation (animspec.gltf.to_animclip):
+    rotation within ``max_error`` degrees, translation and scale within
+    ``max_translation_error``; the other sections from ``template``."""
+    import math
+
+    from .animclip.animation_sections import FLAG_LOOPING, built_flags
+    from .animclip.encode import Tolerance
+    from .animclip.parse import read_bytes, read_file
+    from .animclip.write import write_bytes
+    from .gltf.to_animclip import gltf_to_animclip
+
+    if o.animations and len(o.animations) > 1:
+        raise AnimspecError(f"{src}: an .animclip holds one animation; give one --animation")
+    template = read_file(o.template) if o.template else None
+    looping = False
+    if template is not None and template.built is not None and not o.one_shot:
+        looping = bool(built_flags(template.built) & FLAG_LOOPING)
+    # a rotation off by an angle a moves no unit-quaternion component by more than a / 4 (radians)
+    tolerance = Tolerance(rotation=math.radians(o.max_error) / 4, translation=o.max_translation_error,
+                          scale=o.max_translation_error)
+    result = gltf_to_animclip(
+        src, animation=o.animations[0] if o.animations else None, skin=o.skin,
+        joint_names=list(o.joints) if o.joints else None, fps=o.fps, max_error=tolerance,
+        looping=looping, template=template,
+    )
+    data = write_bytes(result.model)
+    _write(out, data, o, src, verify=lambda written: read_bytes(written, out))
+    lines = [result.report(), f"{out}: {len(data)} bytes{', looping' if looping else ''}"]
+    if not result.encoded.error.within(tolerance):
+        lines.append(f"{out}: note: the format's precision reaches only the error above (asked: rotation "
+                     f"{tolerance.rotation:.2e}, translation {tolerance.translation:.2e})")
+    return Result(src, "gltf", [], text="\n".join(lines), extra={"outputs": [out]})
+
+
 def skeleton_source(path: str, joints: tuple[str, ...] | None = None, armature_space: bool = False) -> Any:
     """The --skeleton file, loaded once per process for a whole batch (and again only if it
     changes on disk): a glTF rig (:class:`animspec.gltf.Rig`, joints in ``joints`` order) or
@@ -320,8 +459,28 @@ def _animbin_to_gltf(src: str, out: str, o: ConvertOptions, model: Any) -> Resul
 
 
 def _animclip_to_gltf(src: str, out: str, o: ConvertOptions, model: Any) -> Result:
-    from .gltf import animclip_to_gltf
+    """Every frame of the clip on the rig (root motion on a node above it unless
+    ``no_root_motion``); a camera clip (flag 0x10) as an animated glTF camera, no rig needed."""
+    import numpy as np
 
+    from .animclip.pose import clip_frames
+    from .animclip.samples import camera_path
+    from .gltf import CameraAnimation, ClipAnimation, animclip_animation_to_gltf, camera_animation_to_gltf
+
+    frames = clip_frames(model, src)
+    clip = model.clip(list(o.joint_names) if o.joint_names else None)
+    tracks = [(t.name or f"{t.hash:08X}", [float(v) for v in t.values]) for t in clip.custom_tracks]
+    if frames.coding.camera:
+        if frames.root_motion is None:
+            raise AnimspecError(f"{src}: a camera clip (flag 0x10) without decodable Motion Data: no camera path to write"
+                                + "".join(f"; {n}" for n in frames.notes))
+        translation, rotation = camera_path(frames.root_motion)
+        xfov = next((np.asarray(values, np.float64) for name, values in tracks if name == "XFOV"), None)
+        camera = CameraAnimation(np.arange(len(translation)) / frames.fps, translation, rotation, xfov)
+        glb, lines = camera_animation_to_gltf(camera, name=clip.name or "animclip_camera")
+        _write(out, glb, o, src, verify=_readable_glb(out))
+        lines.append(f"{out}: {len(glb)} bytes, camera animation")
+        return Result(src, "animclip", [], text="\n".join(lines), extra={"outputs": [out]})
     if not o.skeleton:
         raise AnimspecError(f"{src}: an .animclip holds no hierarchy: give the rig with --skeleton RIG.glb")
     if os.path.isfile(o.skeleton) and _kind_of(o.skeleton, ("gltf",)) != "gltf":
@@ -329,16 +488,27 @@ def _animclip_to_gltf(src: str, out: str, o: ConvertOptions, model: Any) -> Resu
             f"{src}: --skeleton {o.skeleton} is not a glTF rig; an .animclip's joints are matched by "
             "node name, which only a glTF rig has (a MESHBIN's bones are unnamed)"
         )
-    clip = model.clip(list(o.joint_names) if o.joint_names else None)
-    joints = [j for j in clip.joints if j.hash is not None and j.rotation is not None]
-    tracks = [(t.name or f"{t.hash:08X}", [float(v) for v in t.values]) for t in clip.custom_tracks]
+    poses = frames.frames() if frames.animated else frames.first_frame
+    motion = frames.root_motion
+    animation = ClipAnimation(
+        frames.joint_hashes, np.arange(poses.rotation.shape[0]) / frames.fps,
+        poses.rotation, poses.translation, poses.scale,
+        None if motion is None else np.arange(len(motion.translation)) / frames.fps,
+        None if motion is None else motion.translation, None if motion is None else motion.rotation,
+    )
+    names = {j.hash: j.name for j in clip.joints if j.hash is not None and j.name}
     try:
-        glb, match = animclip_to_gltf(joints, o.skeleton, custom_tracks=tracks, name=clip.name or "base_state")
+        glb, match = animclip_animation_to_gltf(
+            animation, o.skeleton, name=clip.name or "animclip", root_motion=not o.no_root_motion,
+            custom_tracks=tracks, joint_names=names,
+        )
     except AnimspecError as exc:
         raise AnimspecError(f"{src}: {exc}") from None
     _write(out, glb, o, src, verify=_readable_glb(out))
-    lines = list(match.lines)
-    lines.append(f"{out}: {len(glb)} bytes, base pose on {len(match.matched)} node(s)")
+    lines = list(match.lines) + [f"note: {n}" for n in frames.notes]
+    what = (f"{frames.frame_count} frame(s) at {frames.fps:g} fps" if frames.animated
+            else "the base pose (the clip has no samples)")
+    lines.append(f"{out}: {len(glb)} bytes, {what} on {len(match.matched)} node(s)")
     if match.findings:
         lines.append(findings_text(out, match.findings))
     return Result(src, "animclip", match.findings, text="\n".join(lines), extra={"outputs": [out]})

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterable
 
 from .common import jsonfmt
 from .common.errors import JsonInputError, ParseError, WriteError
 from .common.inputs import read_input
 from .common.jsonpath import parse_json
-from .common.output import check_output, write_output
+from .common.output import ReadFile, check_output, write_output
 from .formats import NO_OPTIONS, FileFormat, FormatOptions, format_of_dump, load
 
 
@@ -44,12 +44,22 @@ holds it with tracemalloc. Measured worst: 96x, a file of 3-byte unknown ANIMBIN
 model and its JSON document are both alive while the document is built)."""
 
 
-def dump_file(path: str, output: str, options: FormatOptions = NO_OPTIONS, *, force: bool = False) -> str:
+def dump_file(
+    path: str,
+    output: str,
+    options: FormatOptions = NO_OPTIONS,
+    *,
+    force: bool = False,
+    side_files: Iterable[ReadFile] = (),
+) -> str:
     """Write the dump of ``path`` to ``output`` (an existing file only with ``force``, never
-    the input); returns the text written."""
+    the input nor one of the ``side_files`` read for ``options``, such as --joint-names);
+    returns the text written."""
+    reads = [path, *side_files]
+    check_output(output, force=force, inputs=reads)
     data = _dump_bytes(path, options)
     # A regular file is read back and compared before it is published (animspec.common.atomic).
-    write_output(output, data, force=force, inputs=[path])
+    write_output(output, data, force=force, inputs=reads)
     return data.decode("utf-8")
 
 

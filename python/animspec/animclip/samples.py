@@ -250,19 +250,42 @@ def _kind(values: np.ndarray, first: int, out: np.ndarray) -> None:
         np.ldexp(values[:, 0:3], shift, out=out, casting="same_kind")
 
 
-def _fields_by_element(words: np.ndarray, elements: Elements) -> np.ndarray:
-    """(elements, samples) uint32 field values of ``words`` (samples, stride / 4): the same as
-    :func:`unpack_fields`, element-major, so that each step below moves whole rows."""
-    by_word = np.ascontiguousarray(words.T)
-    first = elements.bit_offset >> 5
-    bit = (elements.bit_offset & 31).astype(np.uint32)[:, None]
-    values = by_word[first]
-    values >>= bit
-    straddle = np.flatnonzero((elements.bit_offset & 31) + elements.width > 32)
-    if straddle.size:
-        values[straddle] |= by_word[first[straddle] + 1] << (32 - bit[straddle])
-    values &= ((np.uint64(1) << elements.width.astype(np.uint64)) - np.uint64(1)).astype(np.uint32)[:, None]
-    return values
+@dataclass(frozen=True)
+class _FieldReader:
+    """Where each element's field is in a sample's words, worked out once per decode (a chunk
+    then runs only the row operations)."""
+
+    first: np.ndarray
+    """The word each field starts in."""
+    bit: np.ndarray
+    """(elements, 1) uint32: its first bit there."""
+    straddle: np.ndarray
+    """The fields that continue into the next word..."""
+    straddle_next: np.ndarray
+    """... that word ..."""
+    straddle_shift: np.ndarray
+    """... and (straddling, 1) uint32 where its bits go (32 - bit: 1..31, bit > 0 there)."""
+    mask: np.ndarray
+    """(elements, 1) uint32 width masks."""
+
+    @classmethod
+    def of(cls, elements: Elements) -> "_FieldReader":
+        first = elements.bit_offset >> 5
+        bit = (elements.bit_offset & 31).astype(np.uint32)[:, None]
+        straddle = np.flatnonzero((elements.bit_offset & 31) + elements.width > 32)
+        mask = ((np.uint64(1) << elements.width.astype(np.uint64)) - np.uint64(1)).astype(np.uint32)[:, None]
+        return cls(first, bit, straddle, first[straddle] + 1, (32 - bit[straddle]).astype(np.uint32), mask)
+
+    def __call__(self, words: np.ndarray) -> np.ndarray:
+        """(elements, samples) uint32 field values of ``words`` (samples, stride / 4): the same
+        as :func:`unpack_fields`, element-major, so that each step below moves whole rows."""
+        by_word = np.ascontiguousarray(words.T)
+        values = by_word[self.first]
+        values >>= self.bit
+        if self.straddle.size:
+            values[self.straddle] |= by_word[self.straddle_next] << self.straddle_shift
+        values &= self.mask
+        return values
 
 
 class _ChunkDecoder:
@@ -274,10 +297,11 @@ class _ChunkDecoder:
 
     def __init__(self, elements: Elements, base: np.ndarray, still: "Transforms", step: int) -> None:
         self.groups, order = _groups(elements, base)
-        self.elements = Elements(elements.joint[order], elements.component[order], elements.width[order],
-                                 elements.shift[order], elements.bit_offset[order])
+        self.fields = _FieldReader.of(Elements(elements.joint[order], elements.component[order],
+                                               elements.width[order], elements.shift[order], elements.bit_offset[order]))
         # field << shift as a product by 2 ** shift: exact (width + shift <= MAX_DELTA_BITS)
-        self.scale = np.ldexp(1.0, self.elements.shift.astype(np.int32))[:, None]
+        self.scale = np.ldexp(1.0, elements.shift[order].astype(np.int32))[:, None]
+        self.target_base = [g.base[g.targets, None] for g in self.groups]
         self.values = [np.empty((g.joints.size * 4, step), np.float64) for g in self.groups]
         for g, v in zip(self.groups, self.values):
             v[:] = g.base[:, None]  # components no element moves keep their base value
@@ -287,15 +311,16 @@ class _ChunkDecoder:
 
     def __call__(self, out: "Transforms", rows: slice, words: np.ndarray) -> None:
         samples = words.shape[0]
-        deltas = np.multiply(_fields_by_element(words, self.elements), self.scale)
-        for group, values, chunk, kind, target in zip(self.groups, self.values, self.chunks, self.kinds,
-                                                      (out.scale, out.rotation, out.translation)):
+        deltas = np.multiply(self.fields(words), self.scale)
+        for group, values, chunk, kind, target_base, target in zip(
+                self.groups, self.values, self.chunks, self.kinds, self.target_base,
+                (out.scale, out.rotation, out.translation)):
             chunk = chunk[:, :, :samples]
             if group.joints.size:
                 mine = deltas[group.elements]
                 if group.starts is not None:
                     mine = np.add.reduceat(mine, group.starts, axis=0)
-                mine += group.base[group.targets, None]
+                mine += target_base
                 values = values[:, :samples]
                 values[group.targets] = mine
                 kind = kind[:, :, :samples]
@@ -304,11 +329,12 @@ class _ChunkDecoder:
             target[rows] = chunk.transpose(2, 0, 1)
 
 
-CHUNK_VALUES = 1 << 17
-"""Samples are decoded in chunks of about this many float64 values of working memory (1 MB):
+CHUNK_VALUES = 1 << 18
+"""Samples are decoded in chunks of about this many float64 values of working memory (2 MB):
 it stays bounded whatever the sample count (only the float32 results grow), and a chunk's
-transposes stay in the CPU's caches (bench/decode.py: 1 MB chunks decode 16 MB of Sample Data
-1.4x faster than 32 MB ones)."""
+transposes stay in the CPU's caches (bench/decode.py, CPU medians of 9 interleaved runs: 2 MB
+chunks decode 16 MB of Sample Data 1.2x faster than 1 MB or 4 MB ones; fewer samples per
+chunk pay numpy's per-call cost more often, more of them leave the caches)."""
 
 
 def decode_samples(inputs: SampleInputs, *, budget: int) -> tuple[Transforms, np.ndarray]:

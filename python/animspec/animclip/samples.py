@@ -203,82 +203,138 @@ class _Group:
     first_component: int
     joints: np.ndarray
     """Joints with at least one moving component of this kind."""
-    elements: np.ndarray
-    """Indices of those elements, sorted by target."""
+    elements: slice
+    """Where its elements are in the decode order of :func:`_groups` (sorted by target)."""
     targets: np.ndarray
     """Distinct targets: indices into the (moving joints x 4) values of the group."""
     starts: np.ndarray | None
     """Where each target's run of elements starts in ``elements`` when some target has
     several (Luna's reader adds them all: they are summed first); None when none has."""
+    base: np.ndarray
+    """(moving joints x 4,) float64 base values of the group's components."""
 
 
-def _groups(elements: Elements) -> list[_Group]:
-    groups = []
+def _groups(elements: Elements, base: np.ndarray) -> tuple[list[_Group], np.ndarray]:
+    """The three groups and the order to decode the elements in: group by group, by target
+    within a group, so that each group's fields are one contiguous run of rows."""
+    groups, order = [], []
     for first in (0, 4, 8):
         pick = np.flatnonzero((elements.component >= first) & (elements.component < first + 4))
         joints, local = np.unique(elements.joint[pick], return_inverse=True)
         targets = local.reshape(-1) * 4 + (elements.component[pick] - first)
-        order = np.argsort(targets, kind="stable")
-        distinct, starts = np.unique(targets[order], return_index=True)
-        groups.append(_Group(first, joints, pick[order], distinct, None if distinct.size == order.size else starts))
-    return groups
+        by_target = np.argsort(targets, kind="stable")
+        distinct, starts = np.unique(targets[by_target], return_index=True)
+        done = sum(o.size for o in order)
+        groups.append(_Group(first, joints, slice(done, done + pick.size), distinct,
+                             None if distinct.size == by_target.size else starts,
+                             base[joints, first : first + 4].reshape(-1)))
+        order.append(pick[by_target])
+    return groups, np.concatenate(order)
 
 
-def _kind(values: np.ndarray, first: int) -> np.ndarray:
-    """The transforms of one kind from (joints, 4, samples) component values (module doc):
-    (joints, 3 or 4, samples)."""
+def _kind(values: np.ndarray, first: int, out: np.ndarray) -> None:
+    """The transforms of one kind from (joints, 4, samples) float64 component values (module
+    doc) into ``out`` (joints, 3 or 4, samples), float32: each rounded once from float64."""
     if first == 0:
         divisor = values[:, 3:4]
-        return values[:, 0:3] / np.where(divisor == 0, 1.0, divisor)
-    if first == 4:
+        np.divide(values[:, 0:3], np.where(divisor == 0, 1.0, divisor), out=out, casting="same_kind")
+    elif first == 4:
         norm = np.sqrt(np.einsum("jks,jks->js", values, values))[:, None]
-        unit = values / np.where(norm > 0, norm, 1.0)
-        unit[:, 3] = np.where(norm[:, 0] > 0, unit[:, 3], 1.0)  # a zero quaternion: identity
-        return unit
-    shift = np.clip(values[:, 3:4], -1100, 1100).astype(np.int32)
-    return np.ldexp(values[:, 0:3], -shift)
+        zero = norm == 0
+        norm[zero] = 1.0
+        np.divide(values, norm, out=out, casting="same_kind")
+        out[:, 3:4][zero] = 1.0  # a zero quaternion: identity
+    else:
+        shift = np.clip(values[:, 3:4], -1100, 1100).astype(np.int32)
+        np.negative(shift, out=shift)
+        np.ldexp(values[:, 0:3], shift, out=out, casting="same_kind")
 
 
-def _fields_by_element(words: np.ndarray, elements: Elements) -> np.ndarray:
-    """(elements, samples) uint32 field values of ``words`` (samples, stride / 4): the same as
-    :func:`unpack_fields`, element-major, so that each step below moves whole rows."""
-    by_word = np.ascontiguousarray(words.T)
-    first = elements.bit_offset >> 5
-    bit = (elements.bit_offset & 31).astype(np.uint32)[:, None]
-    values = by_word[first]
-    values >>= bit
-    straddle = np.flatnonzero((elements.bit_offset & 31) + elements.width > 32)
-    if straddle.size:
-        values[straddle] |= by_word[first[straddle] + 1] << (32 - bit[straddle])
-    values &= ((np.uint64(1) << elements.width.astype(np.uint64)) - np.uint64(1)).astype(np.uint32)[:, None]
-    return values
+@dataclass(frozen=True)
+class _FieldReader:
+    """Where each element's field is in a sample's words, worked out once per decode (a chunk
+    then runs only the row operations)."""
+
+    first: np.ndarray
+    """The word each field starts in."""
+    bit: np.ndarray
+    """(elements, 1) uint32: its first bit there."""
+    straddle: np.ndarray
+    """The fields that continue into the next word..."""
+    straddle_next: np.ndarray
+    """... that word ..."""
+    straddle_shift: np.ndarray
+    """... and (straddling, 1) uint32 where its bits go (32 - bit: 1..31, bit > 0 there)."""
+    mask: np.ndarray
+    """(elements, 1) uint32 width masks."""
+
+    @classmethod
+    def of(cls, elements: Elements) -> "_FieldReader":
+        first = elements.bit_offset >> 5
+        bit = (elements.bit_offset & 31).astype(np.uint32)[:, None]
+        straddle = np.flatnonzero((elements.bit_offset & 31) + elements.width > 32)
+        mask = ((np.uint64(1) << elements.width.astype(np.uint64)) - np.uint64(1)).astype(np.uint32)[:, None]
+        return cls(first, bit, straddle, first[straddle] + 1, (32 - bit[straddle]).astype(np.uint32), mask)
+
+    def __call__(self, words: np.ndarray) -> np.ndarray:
+        """(elements, samples) uint32 field values of ``words`` (samples, stride / 4): the same
+        as :func:`unpack_fields`, element-major, so that each step below moves whole rows."""
+        by_word = np.ascontiguousarray(words.T)
+        values = by_word[self.first]
+        values >>= self.bit
+        if self.straddle.size:
+            values[self.straddle] |= by_word[self.straddle_next] << self.straddle_shift
+        values &= self.mask
+        return values
 
 
-def _decode_chunk(out: Transforms, rows: slice, base: np.ndarray, groups: list[_Group], elements: Elements,
-                  words: np.ndarray) -> None:
-    """Write the transforms of the moving joints of samples ``rows`` (their ``words``) into
-    ``out``; the other joints were filled with the base pose."""
-    fields = _fields_by_element(words, elements)
-    deltas = np.ldexp(fields.astype(np.float64), elements.shift.astype(np.int32)[:, None])
-    samples = words.shape[0]
-    for group, target in zip(groups, (out.scale, out.rotation, out.translation)):
-        if not group.joints.size:
-            continue
-        values = np.empty((group.joints.size * 4, samples), np.float64)
-        values[:] = base[group.joints, group.first_component : group.first_component + 4].reshape(-1, 1)
-        mine = deltas[group.elements]
-        if group.starts is not None:
-            mine = np.add.reduceat(mine, group.starts, axis=0)
-        values[group.targets] += mine
-        result = _kind(values.reshape(group.joints.size, 4, samples), group.first_component)
-        target[rows][:, group.joints] = result.transpose(2, 0, 1)
+class _ChunkDecoder:
+    """Decodes chunks of samples into the results. Its buffers live across chunks: each
+    kind's float32 chunk of every joint (samples last) holds the still joints' base pose,
+    written once; a chunk overwrites only the moving joints' rows, then the whole chunk is
+    copied into the results in one transposing pass (no 226 MB pre-fill, no per-joint
+    scatter into the results)."""
+
+    def __init__(self, elements: Elements, base: np.ndarray, still: "Transforms", step: int) -> None:
+        self.groups, order = _groups(elements, base)
+        self.fields = _FieldReader.of(Elements(elements.joint[order], elements.component[order],
+                                               elements.width[order], elements.shift[order], elements.bit_offset[order]))
+        # field << shift as a product by 2 ** shift: exact (width + shift <= MAX_DELTA_BITS)
+        self.scale = np.ldexp(1.0, elements.shift[order].astype(np.int32))[:, None]
+        self.target_base = [g.base[g.targets, None] for g in self.groups]
+        self.values = [np.empty((g.joints.size * 4, step), np.float64) for g in self.groups]
+        for g, v in zip(self.groups, self.values):
+            v[:] = g.base[:, None]  # components no element moves keep their base value
+        self.chunks = [np.repeat(kind[0][:, :, None], step, axis=2)
+                       for kind in (still.scale, still.rotation, still.translation)]
+        self.kinds = [np.empty((g.joints.size, c.shape[1], step), np.float32) for g, c in zip(self.groups, self.chunks)]
+
+    def __call__(self, out: "Transforms", rows: slice, words: np.ndarray) -> None:
+        samples = words.shape[0]
+        deltas = np.multiply(self.fields(words), self.scale)
+        for group, values, chunk, kind, target_base, target in zip(
+                self.groups, self.values, self.chunks, self.kinds, self.target_base,
+                (out.scale, out.rotation, out.translation)):
+            chunk = chunk[:, :, :samples]
+            if group.joints.size:
+                mine = deltas[group.elements]
+                if group.starts is not None:
+                    mine = np.add.reduceat(mine, group.starts, axis=0)
+                mine += target_base
+                values = values[:, :samples]
+                values[group.targets] = mine
+                kind = kind[:, :, :samples]
+                _kind(values.reshape(group.joints.size, 4, samples), group.first_component, kind)
+                chunk[group.joints] = kind
+            target[rows] = chunk.transpose(2, 0, 1)
 
 
-CHUNK_VALUES = 1 << 17
-"""Samples are decoded in chunks of about this many float64 component values (1 MB): the
-working memory stays bounded whatever the sample count (only the float32 results grow), and
-a chunk's transposes stay in the CPU's caches (bench/decode.py: 1 MB chunks decode 16 MB of
-Sample Data 1.4x faster than 32 MB ones)."""
+CHUNK_VALUES = 1 << 18
+"""Samples are decoded in chunks of about this many float64 values of working memory (2 MB):
+it stays bounded whatever the sample count (only the float32 results grow), and a chunk's
+transposes stay in the CPU's caches (bench/decode.py, CPU medians of 9 interleaved runs: 2 MB
+chunks decode 16 MB of Sample Data 1.2x faster than 1 MB or 4 MB ones; fewer samples per
+chunk pay numpy's per-call cost more often, more of them leave the caches)."""
 
 
 def decode_samples(inputs: SampleInputs, *, budget: int) -> tuple[Transforms, np.ndarray]:
@@ -307,16 +363,15 @@ def decode_samples(inputs: SampleInputs, *, budget: int) -> tuple[Transforms, np
     words = np.frombuffer(inputs.samples, "<u4", held * inputs.stride // 4).reshape(held, inputs.stride // 4)
     out = Transforms(np.empty((count, joints, 3), np.float32), np.empty((count, joints, 4), np.float32),
                      np.empty((count, joints, 3), np.float32))
-    # Joints and kinds no element moves keep the base pose: filled once, then each chunk
-    # computes only the moving ones.
     still = _as_f32(dequantise(base[None]))
-    out.scale[:], out.rotation[:], out.translation[:] = still.scale, still.rotation, still.translation
-    groups = _groups(elements)
-    step = max(1, CHUNK_VALUES // max(1, 4 * sum(g.joints.size for g in groups) + elements.count))
+    moving = len(np.unique(elements.joint))
+    # per sample: fields (uint32) and deltas, the moving joints' values (float64, 3 kinds x 4
+    # components at most), every joint's float32 chunk (10 per joint, as 5 float64)
+    step = max(1, CHUNK_VALUES // max(1, 12 * moving + 2 * elements.count + 5 * joints))
+    decode_chunk = _ChunkDecoder(elements, base, still, min(step, count))
     for first in range(0, count, step):
         rows = slice(first, min(first + step, count))
-        chunk = words[rows] if used is None else words[used[rows]]
-        _decode_chunk(out, rows, base, groups, elements, chunk)
+        decode_chunk(out, rows, words[rows] if used is None else words[used[rows]])
     return out, index
 
 

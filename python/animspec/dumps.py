@@ -20,8 +20,31 @@ from .formats import NO_OPTIONS, FileFormat, FormatOptions, format_of_dump, load
 
 def dump_text(path: str | os.PathLike[str], options: FormatOptions = NO_OPTIONS) -> str:
     """The JSON dump of the file at ``path`` (raw integer values), with a final newline."""
-    fmt, model = load(path)
+    try:
+        fmt, model = load(path)
+    except ParseError as exc:
+        gltf = _gltf_dump(path) if exc.field == "magic" else None
+        if gltf is None:
+            raise
+        return jsonfmt.dumps(gltf) + "\n"
     return jsonfmt.dumps(fmt.to_json(model, options)) + "\n"
+
+
+def _gltf_dump(path: str | os.PathLike[str]) -> dict[str, Any] | None:
+    """A glTF's dump: what ``info`` lists (skins, joints, animations) and its JSON document
+    (buffers are not in it). None when ``path`` is not glTF. ``pack`` does not take it back:
+    animspec does not write glTF from a dump."""
+    from .common.inputs import read_head
+    from .formats import HEAD_SIZE, sniff
+
+    head = read_head(os.fspath(path), HEAD_SIZE)
+    if head is None or sniff(head, ("gltf",)) is None:
+        return None
+    from .gltf.info import document_json, summarise
+    from .gltf.rig import load_gltf
+
+    gltf = load_gltf(path)
+    return {"format": "gltf", "summary": summarise(gltf).to_json(), "document": document_json(gltf)}
 
 
 def dump_file(path: str, output: str, options: FormatOptions = NO_OPTIONS, *, force: bool = False) -> str:

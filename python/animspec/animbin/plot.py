@@ -13,6 +13,7 @@ import math
 
 import numpy as np
 
+from ..common.errors import AnimspecError
 from .model import Animation
 from .playback import Refresh, play_engine, refresh_hz, sample_reference, vsync_deltas
 
@@ -22,8 +23,14 @@ REFERENCE_SAMPLES_PER_VSYNC = 8
 
 
 def plot_png(animation: Animation, *, region: Refresh = "ntsc", seconds: float | None = None) -> bytes:
-    """PNG bytes of the curves for one pass through ``animation`` (or ``seconds``)."""
-    import matplotlib
+    """PNG bytes of the curves for one pass through ``animation`` (or ``seconds``).
+    AnimspecError naming the extra to install when matplotlib is missing."""
+    try:
+        import matplotlib
+    except ImportError:  # an optional dependency: say what to type, not a traceback
+        raise AnimspecError(
+            "plot needs matplotlib, which a plain install leaves out: pip install 'animspec[plot]'"
+        ) from None
 
     matplotlib.use("Agg")  # files only: no display is needed or wanted
     import matplotlib.pyplot as plt

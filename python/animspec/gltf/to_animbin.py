@@ -68,6 +68,7 @@ from ..common.errors import AnimspecError
 from ..common.findings import Finding
 from ..quaternion import IDENTITY, angle_between, continuity_signs
 from .axes import rotations_to_ps1, vectors_to_ps1
+from .info import joints_hint
 from .keyfit import ReduceRule, fit_track, reduce_advice
 from .rig import GltfSource, Rig, load_gltf, node_name, read_rig
 from .sampling import Channels, animation_span, local_rotations, local_translations, sample_channels
@@ -337,7 +338,8 @@ def convert(
     if n_joints > MAX_BONES:
         raise AnimspecError(
             f"{n_joints} joints; the engine's skeleton holds {MAX_BONES} (MAX_BONES): "
-            f"give --joints FILE naming at most {MAX_BONES} of them, parents first, one per line"
+            f"give --joints FILE naming at most {MAX_BONES} of them, parents first, one per line; "
+            + joints_hint(gltf, skin)
         )
     order = "skin order" if joint_names is None else "mapping order"
     lines.append(f"skin {skin}: {n_joints} joint(s) in {order}: " + ", ".join(f"{i}={n}" for i, n in enumerate(rig.names)))

@@ -1,0 +1,214 @@
+"""What a glTF holds for animspec (``animspec info`` / ``dump`` on a .glb or .gltf): its skins
+with their joints, its animations and the joints they move, and what a ``--joints`` file for
+``convert`` would hold.
+
+Read through :mod:`.rig`'s public readers only (the document is checked there); nothing here
+converts. A joint is named as everywhere else in animspec (:func:`.rig.node_name`), so a
+name printed here is one a ``--joints`` file can use.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from pygltflib import GLTF2
+
+from ..animbin.model import MAX_BONES
+from .rig import GltfSource, load_gltf, node_name, node_parents, read_accessor
+
+
+@dataclass(frozen=True)
+class SkinSummary:
+    index: int
+    name: str | None
+    joints: list[tuple[int, str]]
+    """(node index, name) per joint, in skin order (ANIMBIN joint id = position)."""
+
+
+@dataclass(frozen=True)
+class AnimationSummary:
+    index: int
+    name: str
+    seconds: float
+    """The latest keyframe time of its channels (0 for none)."""
+    channels: int
+    moved: list[str]
+    """The nodes its channels drive, in node order."""
+
+
+@dataclass(frozen=True)
+class GltfSummary:
+    """A glTF document as ``animspec info`` shows it."""
+
+    skins: list[SkinSummary]
+    animations: list[AnimationSummary]
+    joints_file: list[str]
+    """What a ``--joints`` file for skin 0 would hold (:func:`joints_proposal`)."""
+    nodes: int = 0
+    meshes: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    def text(self) -> str:
+        lines = [f"glTF 2.0: {self.nodes} node(s), {self.meshes} mesh(es), {len(self.skins)} skin(s), "
+                 f"{len(self.animations)} animation(s)"]
+        for skin in self.skins:
+            label = f" {skin.name!r}" if skin.name else ""
+            lines.append(f"  skin {skin.index}{label}: {len(skin.joints)} joint(s), in skin order:")
+            lines.extend(_wrapped([f"{i}={name}" for i, (_, name) in enumerate(skin.joints)], "      "))
+        for anim in self.animations:
+            lines.append(f"  animation {anim.index} {anim.name!r}: {anim.seconds:.3f} s, {anim.channels} channel(s), "
+                         f"moves {len(anim.moved)} node(s): {', '.join(anim.moved) or 'none'}")
+        if self.skins:
+            count = len(self.skins[0].joints)
+            if count <= MAX_BONES:
+                lines.append(f"  --joints: not needed for skin 0 ({count} joint(s), the engine holds {MAX_BONES}); a file")
+                lines.append("    naming joints one per line, parents first, gives another order or fewer")
+            else:
+                lines.append(f"  --joints FILE needed for skin 0 ({count} joints, the engine holds {MAX_BONES}): one")
+                lines.append("    name per line, parents first; the animated joints with their parents, leaves left out:")
+                lines.extend(_wrapped(self.joints_file, "      "))
+        lines.extend(f"  note: {n}" for n in self.notes)
+        return "\n".join(lines)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "nodes": self.nodes,
+            "meshes": self.meshes,
+            "skins": [{"index": s.index, "name": s.name,
+                       "joints": [{"id": i, "node": n, "name": name} for i, (n, name) in enumerate(s.joints)]}
+                      for s in self.skins],
+            "animations": [{"index": a.index, "name": a.name, "seconds": round(a.seconds, 6), "channels": a.channels,
+                            "moves": a.moved} for a in self.animations],
+            "joints_file": self.joints_file,
+            "notes": self.notes,
+        }
+
+
+def _wrapped(items: Sequence[str], indent: str, width: int = 96) -> list[str]:
+    lines, line = [], ""
+    for item in items:
+        piece = item if not line else f", {item}"
+        if line and len(indent) + len(line) + len(piece) > width:
+            lines.append(indent + line + ",")
+            piece = item
+            line = ""
+        line += piece
+    if line:
+        lines.append(indent + line)
+    return lines
+
+
+def _seconds(gltf: GLTF2, accessor: int | None) -> float:
+    if accessor is None:
+        return 0.0
+    declared = gltf.accessors[accessor].max if 0 <= accessor < len(gltf.accessors) else None
+    if declared and isinstance(declared[0], (int, float)) and math.isfinite(declared[0]):
+        return float(declared[0])
+    times = read_accessor(gltf, accessor)
+    return float(times.max()) if times.size else 0.0
+
+
+def summarise(source: GltfSource) -> GltfSummary:
+    """The skins, animations and a ``--joints`` proposal of the glTF ``source``."""
+    gltf = load_gltf(source)
+    skins = [
+        SkinSummary(s, skin.name, [(n, node_name(gltf, n)) for n in (skin.joints or [])])
+        for s, skin in enumerate(gltf.skins)
+    ]
+    animations = []
+    for a, anim in enumerate(gltf.animations):
+        samplers = anim.samplers or []
+        seconds, targets = 0.0, set()
+        for channel in anim.channels or []:
+            if channel.target is not None and channel.target.node is not None:
+                targets.add(channel.target.node)
+            if channel.sampler is not None and 0 <= channel.sampler < len(samplers):
+                seconds = max(seconds, _seconds(gltf, samplers[channel.sampler].input))
+        animations.append(AnimationSummary(a, anim.name or f"animation{a}", seconds, len(anim.channels or []),
+                                           [node_name(gltf, n) for n in sorted(targets)]))
+    proposal = joints_proposal(gltf, skins[0].joints if skins else [], animations)
+    notes = [] if skins else ["no skin: nothing says which nodes are joints, so convert cannot read this as a rig"]
+    return GltfSummary(skins, animations, proposal, len(gltf.nodes), len(gltf.meshes), notes)
+
+
+def joints_proposal(
+    gltf: GLTF2, joints: Sequence[tuple[int, str]], animations: Sequence[AnimationSummary]
+) -> list[str]:
+    """The names a ``--joints`` file would hold for a skin of ``joints``: all of them in skin
+    order when they fit MAX_BONES; else the joints some animation moves (every joint when none
+    does), with every skin joint above them, parents before children, and as many leaves left
+    out as it takes to fit."""
+    if len(joints) <= MAX_BONES:
+        return [name for _, name in joints]
+    moved = {name for a in animations for name in a.moved}
+    parents = node_parents(gltf)
+    in_skin = {n for n, _ in joints}
+    keep: set[int] = set()
+    for node, name in joints:
+        if name in moved:
+            up = node
+            while up != -1:
+                if up in in_skin:
+                    keep.add(up)
+                up = parents[up]
+    if not keep:  # nothing animated: every joint, then leaves left out
+        keep = {n for n, _ in joints}
+    order = {n: i for i, (n, _) in enumerate(joints)}
+    ordered: list[int] = []
+    placed: set[int] = set()
+
+    def place(node: int) -> None:
+        if node in placed:
+            return
+        up = parents[node]
+        while up != -1 and up not in keep:
+            up = parents[up]
+        if up != -1:
+            place(up)
+        placed.add(node)
+        ordered.append(node)
+
+    for node in sorted(keep, key=order.__getitem__):
+        place(node)
+    # Still too many: leave out leaves (joints nothing kept hangs from), the last listed
+    # first, a round of the leaves at a time, so whole limbs stay as long as they can.
+    while len(ordered) > MAX_BONES:
+        kept = set(ordered)
+        leaves = [n for n in ordered if not any(_kept_parent(parents, c, kept) == n for c in ordered)]
+        for leaf in reversed(leaves):
+            if len(ordered) <= MAX_BONES:
+                break
+            ordered.remove(leaf)
+    names = {n: name for n, name in joints}
+    return [names[n] for n in ordered]
+
+
+def _kept_parent(parents: Sequence[int], node: int, kept: set[int]) -> int:
+    up = parents[node]
+    while up != -1 and up not in kept:
+        up = parents[up]
+    return up
+
+
+def joints_hint(source: GltfSource, skin: int = 0) -> str:
+    """For the refusal of a skin with too many joints: its joints in skin order and the
+    proposal a ``--joints`` file could start from."""
+    summary = summarise(source)
+    if not 0 <= skin < len(summary.skins):
+        return ""
+    joints = summary.skins[skin].joints
+    listed = ", ".join(f"{i}={name}" for i, (_, name) in enumerate(joints))
+    text = f"its joints in skin order: {listed}"
+    if skin == 0:
+        text += f"; for example these {len(summary.joints_file)}: {', '.join(summary.joints_file)}"
+    return text + " (animspec info FILE shows them with the animations that move them)"
+
+
+def document_json(gltf: GLTF2) -> dict[str, Any]:
+    """The document's JSON as a plain object (what a .gltf file holds; a GLB's binary chunk
+    is not in it)."""
+    import json
+
+    return json.loads(gltf.gltf_to_json(separators=(",", ":"), indent=None))

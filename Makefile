@@ -58,7 +58,7 @@ demo: $(VENV)/.installed
 	$(BIN)/animspec info $(SAMPLE)
 	$(BIN)/animspec validate $(SAMPLE) examples/sparse.animbin
 	$(BIN)/animspec compare examples/sparse.animbin
-	$(BIN)/animspec dump --json $(SAMPLE) | head -24
+	$(BIN)/animspec dump $(SAMPLE) | head -24
 
 test: $(VENV)/.installed node_modules/.installed $(BLENDER_VENV)/.installed
 	tools/test_assets.sh

@@ -51,7 +51,9 @@ class ConvertOptions:
     skin: int = 0
     joints: tuple[str, ...] | None = None
     """Joint id order, glTF node names (read from --joints FILE)."""
-    fit: str = "bake"
+    fit: str | None = None
+    """bake, cut, reduce or best; None: bake, or the ANIMBIN layout a glTF carries in extras
+    (an explicit fit wins over that layout)."""
     max_error: float = 1.0
     """--fit reduce: the largest angle error allowed, degrees."""
     max_keys: int = 30
@@ -75,9 +77,12 @@ class ConvertOptions:
     make_folders: bool = False
     """Create the output's missing folders, right before writing it (batch runs): a file
     that fails before then leaves no empty folder behind. Not a command-line option."""
+    given: frozenset[str] = frozenset()
+    """The options the user gave (:func:`load_options` records them): each must act on some
+    input of the run (:func:`check_options`). Not a command-line option."""
 
 
-OPTION_NAMES = tuple(f.name for f in fields(ConvertOptions) if f.name != "make_folders")
+OPTION_NAMES = tuple(f.name for f in fields(ConvertOptions) if f.name not in ("make_folders", "given"))
 """The command-line options of ``animspec convert``, by their argparse ``dest``."""
 
 
@@ -92,13 +97,128 @@ def load_options(
         from .gltf import read_markers_file
 
         loaded_markers = read_markers_file(markers)
+    named = frozenset(
+        [*given, *(n for n, v in (("joints", joints), ("markers", markers), ("joint_names", joint_names)) if v)]
+    )
     animations = given.pop("animations", None)
     return ConvertOptions(
+        given=named,
         animations=tuple(animations) if animations else None,
         joints=tuple(read_names_file(joints)) if joints else None,
         markers=loaded_markers,
         joint_names=tuple(read_names_file(joint_names)) if joint_names else None,
         **given,
+    )
+
+
+# ---------------------------------------------------------------------------- options that act
+
+DIRECTIONS = {"gltf": "glTF -> ANIMBIN", "animbin": "ANIMBIN -> glTF", "animclip": ".animclip -> glTF"}
+"""Each convert source and the direction it converts in, as the command's help names them."""
+
+ACTS_ON: dict[str, tuple[str, ...]] = {
+    "region": ("gltf", "animbin"),
+    "animations": ("gltf",),
+    "skin": ("gltf",),
+    "joints": ("gltf", "animbin"),
+    "fit": ("gltf",),
+    "max_error": ("gltf",),
+    "max_keys": ("gltf",),
+    "ps1_space": ("gltf", "animbin"),
+    "armature_space": ("gltf", "animbin"),
+    "fp12": ("gltf",),
+    "merge": ("gltf",),
+    "translations": ("gltf",),
+    "markers": ("gltf",),
+    "one_shot": ("gltf",),
+    "split": ("gltf",),
+    "skeleton": ("animbin", "animclip"),
+    "bake_engine": ("animbin",),
+    "no_skin": ("animbin",),
+    "joint_names": ("animclip",),
+    "force": ("gltf", "animbin", "animclip"),
+}
+"""Option (its ``dest``) -> the convert sources it changes the result of. An option given
+for a run none of whose inputs it acts on is refused: it would do nothing, silently."""
+
+
+def option_flag(name: str) -> str:
+    """The command-line spelling of an option's ``dest`` (``max_error`` -> ``--max-error``)."""
+    return {"animations": "--animation"}.get(name, "--" + name.replace("_", "-"))
+
+
+def check_options(options: ConvertOptions, kinds: set[str]) -> None:
+    """Refuse (AnimspecError) an option the user gave that does nothing on a run over inputs
+    of ``kinds``: one of another direction, --max-error without --fit reduce, --armature-space
+    or --joints with no glTF rig to act on."""
+    given = options.given
+    if not kinds:
+        return
+    for name in sorted(given):
+        acts = ACTS_ON.get(name, tuple(DIRECTIONS))
+        if not kinds & set(acts):
+            inputs = " and ".join(sorted(DIRECTIONS[k] for k in kinds))
+            raise AnimspecError(
+                f"{option_flag(name)} acts on {' and '.join(DIRECTIONS[k] for k in acts)} only; "
+                f"this run converts {inputs}: leave {option_flag(name)} out"
+            )
+    if "max_error" in given and options.fit != "reduce":
+        raise AnimspecError(
+            f"--max-error is the tolerance of --fit reduce; with --fit {options.fit or 'bake'} it does nothing: "
+            "give --fit reduce, or leave --max-error out"
+        )
+    rig_skeleton = options.skeleton is not None and _kind_of(options.skeleton, ("gltf",)) == "gltf"
+    if "gltf" not in kinds and not rig_skeleton:
+        for name in ("armature_space", "joints"):
+            if name in given:
+                raise AnimspecError(
+                    f"{option_flag(name)} acts on a glTF rig (a glTF input, or --skeleton RIG.glb); "
+                    f"{'--skeleton ' + options.skeleton + ' is not one' if options.skeleton else 'there is none'}: "
+                    f"leave {option_flag(name)} out"
+                )
+    if "armature_space" in given and "gltf" not in kinds and rig_skeleton:
+        _nothing_above(options.skeleton, 0, "--skeleton " + str(options.skeleton))  # type: ignore[arg-type]
+
+
+def _nothing_above(rig: str, skin: int, what: str) -> None:
+    from .gltf.info import nodes_above_skin
+
+    if not nodes_above_skin(rig, skin):
+        raise AnimspecError(
+            f"--armature-space leaves out the nodes above the skeleton; {what} has none above skin {skin}, "
+            "so it would change nothing: leave it out"
+        )
+
+
+def _explicit_fit(o: ConvertOptions) -> str | None:
+    """Why a glTF's ANIMBIN layout in extras is not followed: an explicit fit or key budget."""
+    asked = [f"--fit {o.fit}"] if o.fit else []
+    asked += ["--max-keys"] if "max_keys" in o.given else []
+    return f"{' and '.join(asked)} given" if asked else None
+
+
+WRONG_EXTENSIONS = {
+    "gltf": {".glb": "a glTF", ".gltf": "a glTF", ".animclip": "an .animclip", ".performanceclip": "an .animclip",
+             ".meshbin": "a MESHBIN", ".json": "JSON"},
+    "animbin": {".animbin": "an ANIMBIN", ".animclip": "an .animclip", ".performanceclip": "an .animclip",
+                ".meshbin": "a MESHBIN", ".json": "JSON"},
+}
+WRONG_EXTENSIONS["animclip"] = WRONG_EXTENSIONS["animbin"]
+"""Per convert source, output extensions that name another format than the one written."""
+
+
+def check_output_name(out: str, kind: str | None) -> None:
+    """Refuse an output whose extension names another format than the one ``kind`` becomes
+    (``convert swing.animbin -o out.animbin`` writes glTF). Names without a known extension,
+    ``-`` and devices are left alone."""
+    ext = os.path.splitext(out)[1].lower()
+    claims = WRONG_EXTENSIONS.get(kind or "", {}).get(ext)
+    if claims is None:
+        return
+    fits = ".animbin" if kind == "gltf" else ".glb (binary glTF) or .gltf (JSON, buffer embedded)"
+    raise AnimspecError(
+        f"-o {out}: {DIRECTIONS[kind]} writes {'an ANIMBIN' if kind == 'gltf' else 'glTF'}, "  # type: ignore[index]
+        f"not {claims} as {ext} says; name it {fits}"
     )
 
 
@@ -171,6 +291,7 @@ def plan(inputs: Sequence[str], output: str, options: ConvertOptions) -> Convert
     (glTF in) or .glb (ANIMBIN, .animclip in). The output folder (and each folder below it)
     is made when its first file is written, so a batch whose files all fail creates nothing."""
     selection = collect(inputs, convertible, exclude=[output])
+    check_options(options, {_kind_of(s.file) for s in selection.sources} - {None})  # type: ignore[arg-type]
     if not selection.many and not os.path.isdir(output):
         jobs = [ConvertJob(selection.sources[0].file, output)]
         return ConvertPlan(selection, jobs, ConvertTask(options, make_folders=False), single=True)
@@ -206,10 +327,12 @@ def _jobs(selection: Selection, out_dir: str) -> list[ConvertJob]:
 def convert_file(src: str, out: str, options: ConvertOptions) -> Result:
     """Convert ``src`` to ``out`` in the direction ``src``'s bytes give; the report lines are
     the result's ``text``. Raises AnimspecError or OSError when it cannot."""
+    kind = _kind_of(src)
+    check_output_name(out, kind)
     if not options.make_folders or os.path.isdir(os.path.dirname(out) or "."):
         # (a batch output whose folder is still to be made cannot exist yet)
         check_output(out, force=options.force, inputs=[src])
-    if _kind_of(src) == "gltf":
+    if kind == "gltf":
         return _from_gltf(src, out, options)
     fmt, model = load(src)
     if fmt.name == "animbin":
@@ -227,24 +350,30 @@ def _write(path: str, data: bytes, o: ConvertOptions, src: str, verify: Callable
     write_output(path, data, force=o.force, inputs=[src], verify=verify)
 
 
-def _readable_glb(out: str) -> Callable[[bytes], None]:
-    """A write_output check: the GLB on disk must read back as a glTF document."""
-    from .gltf.document import parse_glb
+def _write_gltf(path: str, glb: bytes, o: ConvertOptions, src: str) -> int:
+    """Write a converted glTF in the form ``path``'s extension asks for (.gltf: JSON with the
+    buffer embedded; otherwise GLB), checked to read back; returns the bytes written."""
+    from .gltf.format import file_bytes, read_back
 
-    return lambda written: parse_glb(written, out)
+    data = file_bytes(glb, path)
+    _write(path, data, o, src, verify=lambda written: read_back(written, path))
+    return len(data)
 
 
 def _from_gltf(src: str, out: str, o: ConvertOptions) -> Result:
     from .animbin import read_bytes, write_bytes
     from .gltf import convert
 
+    if "armature_space" in o.given:
+        _nothing_above(src, o.skin, src)
     result = convert(
         src,
         animations=list(o.animations) if o.animations else None,
         skin=o.skin,
         joint_names=list(o.joints) if o.joints else None,
         region=o.region,
-        fit=o.fit,
+        fit=o.fit or "bake",
+        layout_not_used=_explicit_fit(o),
         max_error_deg=o.max_error,
         ps1_space=o.ps1_space,
         translations=o.translations,
@@ -256,6 +385,10 @@ def _from_gltf(src: str, out: str, o: ConvertOptions) -> Result:
         armature_space=o.armature_space,
         max_keys=o.max_keys,
     )
+    if "split" in o.given and len(result.files) == 1:
+        raise AnimspecError(
+            f"{src}: --split: its {len(result.clips)} clip(s) fit one file (the engine holds 5 per file); leave --split out"
+        )
     lines = [result.report()]
     stem, ext = os.path.splitext(out)
     outputs = [out] if len(result.files) == 1 else [f"{stem}_{i}{ext or '.animbin'}" for i in range(len(result.files))]
@@ -312,9 +445,9 @@ def _animbin_to_gltf(src: str, out: str, o: ConvertOptions, model: Any) -> Resul
             raise AnimspecError(f"--joints names glTF nodes; {o.skeleton or 'no --skeleton'} is not a glTF rig")
         glb = to_gltf(model, source, o.region, o.bake_engine, axis_change=not o.ps1_space, skinned=not o.no_skin)
         rig = o.skeleton or "a simple chain"
-    _write(out, glb, o, src, verify=_readable_glb(out))
+    size = _write_gltf(out, glb, o, src)
     what = "engine-faithful playback" if o.bake_engine else "keys as authored"
-    text = "\n".join([f"{out}: {len(glb)} bytes, {len(model.animations)} animation(s), {what}, on {rig}"]
+    text = "\n".join([f"{out}: {size} bytes, {len(model.animations)} animation(s), {what}, on {rig}"]
                      + [f"warning: {w}" for w in warnings])
     return Result(src, "animbin", text=text, extra={"outputs": [out]})
 
@@ -336,9 +469,9 @@ def _animclip_to_gltf(src: str, out: str, o: ConvertOptions, model: Any) -> Resu
         glb, match = animclip_to_gltf(joints, o.skeleton, custom_tracks=tracks, name=clip.name or "base_state")
     except AnimspecError as exc:
         raise AnimspecError(f"{src}: {exc}") from None
-    _write(out, glb, o, src, verify=_readable_glb(out))
+    size = _write_gltf(out, glb, o, src)
     lines = list(match.lines)
-    lines.append(f"{out}: {len(glb)} bytes, base pose on {len(match.matched)} node(s)")
+    lines.append(f"{out}: {size} bytes, base pose on {len(match.matched)} node(s)")
     if match.findings:
         lines.append(findings_text(out, match.findings))
     return Result(src, "animclip", match.findings, text="\n".join(lines), extra={"outputs": [out]})

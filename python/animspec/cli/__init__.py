@@ -106,8 +106,35 @@ def _joint_names_option(p: argparse.ArgumentParser) -> None:
     )
 
 
+OPTION_FLAGS = {"bone_count": "--bones", "joint_names": "--joint-names"}
+"""FormatOptions member -> the option that sets it."""
+
+
+def refuse_unused_options(args: argparse.Namespace, files: list[str], operation: str) -> None:
+    """Refuse a FormatOptions option the user gave when no format among ``files`` uses it
+    for ``operation`` (``validate --bones`` on .animclip files only): it would do nothing."""
+    from ..common.inputs import read_head
+    from ..formats import HEAD_SIZE, declaration, sniff
+
+    given = [name for name in OPTION_FLAGS if getattr(args, name, None) is not None]
+    if not given:
+        return
+    formats = {f for f in (sniff(h) for h in (read_head(p, HEAD_SIZE) for p in files) if h is not None) if f}
+    for name in given:
+        users = [f for f in formats if name in getattr(getattr(declaration(f), operation), "uses", ())]
+        if formats and not users:
+            from ..formats import FORMATS
+
+            wanted = [f.description for f in FORMATS if name in getattr(getattr(declaration(f), operation), "uses", ())]
+            raise AnimspecError(
+                f"{OPTION_FLAGS[name]}: {args.command} uses it on {' and '.join(wanted)} only, and none of the inputs "
+                f"is one: leave {OPTION_FLAGS[name]} out"
+            )
+
+
 def _info(args: argparse.Namespace) -> int:
     selection = collect(args.files, is_known_or_gltf)
+    refuse_unused_options(args, [s.file for s in selection.sources], "info")
     task = InfoTask(_format_options(args))
 
     def show(result: Result, out: cli_batch.Output) -> None:
@@ -123,6 +150,7 @@ def _validate(args: argparse.Namespace) -> int:
     if args.json and args.jsonl:
         raise AnimspecError("--json (one list at the end) and --jsonl (a line per file) exclude each other")
     selection = collect(args.files)
+    refuse_unused_options(args, [s.file for s in selection.sources], "validate")
     task = ValidateTask(_format_options(args))
 
     def show(result: Result, out: cli_batch.Output) -> None:
@@ -149,6 +177,7 @@ def _format_options(args: argparse.Namespace) -> FormatOptions:
 
 
 def _dump(args: argparse.Namespace) -> int:
+    refuse_unused_options(args, [args.file], "to_json")
     if args.output:
         text = dump_file(args.file, args.output, _format_options(args), force=args.force)
         print(f"{args.output}: {len(text.encode('utf-8'))} bytes (JSON dump of {args.file})", file=report_stream(args.output))

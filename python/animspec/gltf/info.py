@@ -212,3 +212,22 @@ def document_json(gltf: GLTF2) -> dict[str, Any]:
     import json
 
     return json.loads(gltf.gltf_to_json(separators=(",", ":"), indent=None))
+
+
+def nodes_above_skin(source: GltfSource, skin: int = 0) -> list[str]:
+    """The nodes above the topmost joints of ``skin`` that are not joints themselves (an
+    armature object, a node standing a Z-up rig up): what ``--armature-space`` leaves out.
+    Empty when there are none, or no such skin."""
+    gltf = load_gltf(source)
+    if not 0 <= skin < len(gltf.skins):
+        return []
+    joints = set(gltf.skins[skin].joints or [])
+    parents = node_parents(gltf)
+    above: list[int] = []
+    for joint in joints:
+        up = parents[joint]
+        while up != -1:
+            if up not in joints and up not in above:
+                above.append(up)
+            up = parents[up]
+    return [node_name(gltf, n) for n in sorted(above)]

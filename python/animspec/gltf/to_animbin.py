@@ -277,6 +277,8 @@ class _Settings:
     looping: bool | None
     fp12: Fp12
     max_keys: int
+    layout_not_used: str | None = None
+    """Why an ANIMBIN layout in extras is not followed (an explicit request wins), or None."""
 
 
 def convert(
@@ -298,6 +300,7 @@ def convert(
     merge: str | None = None,
     armature_space: bool = False,
     max_keys: int = MAX_KEYS,
+    layout_not_used: str | None = None,
 ) -> Conversion:
     """Every animation of a skinned glTF (or those named in ``animations``) -> ANIMBIN.
 
@@ -316,6 +319,9 @@ def convert(
     selected animations (they must animate different joints; COLLADA-derived files hold one
     animation per joint on one timeline). ``armature_space``: roots relative to the node
     above the skeleton, as the engine's exporter measures them (see :func:`.rig.read_rig`).
+    ``layout_not_used``: why a clip's ANIMBIN layout in ``extras.animbin`` is set aside and
+    the curves sampled afresh with ``fit`` (e.g. "--fit reduce given": an explicit request
+    wins); the report says so. By default a layout that is there is followed.
     ``max_keys``: keys per track allowed (the engine's MAX_KEYS at most).
     """
     if fit not in ("bake", "cut", "reduce", "best"):
@@ -330,7 +336,8 @@ def convert(
     rig = read_rig(gltf, skin=skin, joint_names=joint_names, armature_space=armature_space)
     hz = refresh_hz(region)
     settings = _Settings(
-        hz, fit, max_error_deg, ps1_space, translations, translation_scale, markers, looping, fp12, max_keys
+        hz, fit, max_error_deg, ps1_space, translations, translation_scale, markers, looping, fp12, max_keys,
+        layout_not_used,
     )
     lines: list[str] = []
     warnings: list[str] = []
@@ -485,6 +492,10 @@ def _convert_one(
     seconds = max(e for _, e in spans) - start
     extras = gltf.animations[indices[0]].extras if len(indices) == 1 else None
     layout = _layout(extras, hz, where, warnings)
+    if layout is not None and o.layout_not_used:
+        warnings.append(f"{where}: its ANIMBIN layout (extras.animbin) is not followed, {o.layout_not_used}: "
+                        f"sampled afresh with --fit {fit}")
+        layout = None
     if layout is not None:
         frames = layout.length
         start = 0.0  # the layout's key frames are the curves' own times, frame / Hz

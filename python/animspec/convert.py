@@ -364,6 +364,12 @@ def _from_gltf(src: str, out: str, o: ConvertOptions) -> Result:
     from .animbin import read_bytes, write_bytes
     from .gltf import convert
 
+    if "skin" in o.given:
+        from .gltf.info import summarise
+
+        skins = len(summarise(src).skins)
+        if not 0 <= o.skin < skins:
+            raise AnimspecError(f"--skin {o.skin}: {src} has {skins} skin(s), numbered from 0")
     if "armature_space" in o.given:
         _nothing_above(src, o.skin, src)
     result = convert(
@@ -452,6 +458,14 @@ def _animbin_to_gltf(src: str, out: str, o: ConvertOptions, model: Any) -> Resul
     return Result(src, "animbin", text=text, extra={"outputs": [out]})
 
 
+def names_line(joints: Sequence[Any]) -> str:
+    """What --joint-names did for an .animclip's joints (each has ``hash`` and ``name``)."""
+    named = [j for j in joints if j.name]
+    unnamed = [f"{j.hash:08X}" for j in joints if not j.name and j.hash is not None]
+    return (f"--joint-names: {len(named)} of {len(joints)} clip joint(s) named"
+            + (f"; no name for {', '.join(unnamed)}" if unnamed else ""))
+
+
 def _animclip_to_gltf(src: str, out: str, o: ConvertOptions, model: Any) -> Result:
     from .gltf import animclip_to_gltf
 
@@ -471,6 +485,8 @@ def _animclip_to_gltf(src: str, out: str, o: ConvertOptions, model: Any) -> Resu
         raise AnimspecError(f"{src}: {exc}") from None
     size = _write_gltf(out, glb, o, src)
     lines = list(match.lines)
+    if o.joint_names:
+        lines.append(names_line(clip.joints))
     lines.append(f"{out}: {size} bytes, base pose on {len(match.matched)} node(s)")
     if match.findings:
         lines.append(findings_text(out, match.findings))

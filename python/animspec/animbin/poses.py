@@ -75,7 +75,12 @@ class PoseSequence:
             # Swing: the largest rotation away from the joint's pose on the first tick.
             dot = np.abs(np.sum(_unit(q) * _unit(q[0]), axis=-1))
             swing = np.degrees(2 * np.arccos(np.clip(dot, 0, 1))).max() if n else 0.0
-            lines.append(f"  joint {j}: swings up to {swing:.1f} deg from its first pose")
+            line = f"  joint {j}: swings up to {swing:.1f} deg from its first pose"
+            if self.positions is not None and n:
+                # With a skeleton: how far the bone's world position travels (--json has them all).
+                p = self.positions[:, j]
+                line += f", its position moves up to {np.linalg.norm(p - p[0], axis=-1).max():.2f} units"
+            lines.append(line)
         return "\n".join(lines)
 
 

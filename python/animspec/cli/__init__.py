@@ -114,14 +114,15 @@ def refuse_unused_options(args: argparse.Namespace, files: list[str], operation:
     """Refuse a FormatOptions option the user gave when no format among ``files`` uses it
     for ``operation`` (``validate --bones`` on .animclip files only): it would do nothing."""
     from ..common.inputs import read_head
-    from ..formats import HEAD_SIZE, declaration, sniff
+    from ..formats import HEAD_SIZE, declaration, registered, sniff
 
     given = [name for name in OPTION_FLAGS if getattr(args, name, None) is not None]
     if not given:
         return
-    formats = {f for f in (sniff(h) for h in (read_head(p, HEAD_SIZE) for p in files) if h is not None) if f}
+    every = [f.name for f in registered()]  # glTF too: it uses none of them
+    formats = {f for f in (sniff(h, every) for h in (read_head(p, HEAD_SIZE) for p in files) if h is not None) if f}
     for name in given:
-        users = [f for f in formats if name in getattr(getattr(declaration(f), operation), "uses", ())]
+        users = [f for f in formats if name in getattr(getattr(declaration(f), operation, None), "uses", ())]
         if formats and not users:
             from ..formats import FORMATS
 

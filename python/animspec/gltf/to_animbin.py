@@ -413,6 +413,11 @@ def _select_animations(gltf: GLTF2, names: Sequence[str] | None) -> list[tuple[i
     return [(by_name[n], n) for n in names]
 
 
+def _budget(max_keys: int) -> str:
+    """Where a track's key budget comes from, for messages: the engine, or --max-keys."""
+    return f"the engine holds {max_keys} keys" if max_keys == MAX_KEYS else f"--max-keys allows {max_keys} keys"
+
+
 def _frame_count(seconds: float, hz: float) -> int:
     """The exporter bakes frames start..end inclusive: T seconds at Hz is round(T * Hz) + 1."""
     return int(round(seconds * hz)) + 1
@@ -503,7 +508,7 @@ def _convert_one(
         frames = _frame_count(seconds, hz)
         if frames > o.max_keys and fit == "bake":
             raise AnimspecError(
-                f"{where}: {seconds:.3f} s at {hz:.2f} Hz is {frames} frames; the engine holds {o.max_keys} keys "
+                f"{where}: {seconds:.3f} s at {hz:.2f} Hz is {frames} frames; {_budget(o.max_keys)} "
                 "per track and does not interpolate, so every frame needs a key: choose the keys that "
                 f"show the clip best with --fit best, keep the first {o.max_keys} frames with --fit cut, or "
                 "key fewer frames within an angle with --fit reduce --max-error DEG (the console then "
@@ -570,7 +575,7 @@ def _convert_one(
             if len(keys) > o.max_keys:
                 curves = [make_continuous(rotations[:, k])[0] for k in range(rotations.shape[1])]
                 raise AnimspecError(
-                    f"{where}: joint {j} ({rig.names[j]!r}) needs more than {o.max_keys} keys to stay within "
+                    f"{where}: joint {j} ({rig.names[j]!r}) needs more than {o.max_keys} keys ({_budget(o.max_keys)}) to stay within "
                     f"{o.max_error_deg} degrees with --fit reduce; {reduce_advice(curves, o.max_keys, rule)}"
                 )
             tracks.append(Track(joint_id=j, keys=[RotationKey(f, *map(int, v)) for f, v in zip(keys, kept)]))

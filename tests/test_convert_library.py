@@ -65,6 +65,7 @@ def test_other_heads_are_not_gltf(head):
     assert not looks_like_gltf(head)
 
 
+@pytest.mark.debian_assets
 @pytest.mark.parametrize("path", [SIMPLE_SKIN, RIGGED_SIMPLE], ids=["simple_skin", "RiggedSimple"])
 def test_third_party_gltf_json_is_told_by_its_first_64_bytes(path):
     """SimpleSkin starts with "scenes", RiggedSimple with "asset": both are found in the head

@@ -366,3 +366,29 @@ def test_every_option_and_positional_has_help():
             if not (action.help or "").strip():
                 missing.append(f"{name} {'/'.join(action.option_strings) or action.dest}")
     assert not missing, f"no help text: {missing}"
+
+
+def _chain_gltf(count: int, cycle: bool) -> bytes:
+    """A .gltf whose ``count`` nodes hang from one another, all joints of one skin; with
+    ``cycle`` the last is the first's parent (each node still has one parent)."""
+    nodes = [{"name": f"j{i}", "children": [i + 1]} for i in range(count - 1)] + [{"name": f"j{count - 1}"}]
+    if cycle:
+        nodes[-1]["children"] = [0]
+    doc = {"asset": {"version": "2.0"}, "scenes": [{"nodes": [0]}], "nodes": nodes,
+           "skins": [{"joints": list(range(count))}]}
+    return json.dumps(doc).encode()
+
+
+def test_info_on_a_gltf_whose_nodes_form_a_cycle_is_an_error_not_a_hang(tmp_path, capsys):
+    (tmp_path / "cycle.gltf").write_bytes(_chain_gltf(20, cycle=True))
+    assert main(["info", str(tmp_path / "cycle.gltf")]) == 2
+    assert "cycle" in capsys.readouterr().err
+
+
+def test_the_joints_proposal_of_a_long_chain_is_linear(tmp_path, capsys):
+    # 20,000 joints in one chain: a walk up from every joint would take 2e8 steps.
+    (tmp_path / "chain.gltf").write_bytes(_chain_gltf(20_000, cycle=False))
+    assert main(["info", str(tmp_path / "chain.gltf")]) == 0
+    out = capsys.readouterr().out
+    assert "--joints FILE needed for skin 0 (20000 joints" in out
+    assert out.endswith("\n      " + ", ".join(f"j{i}" for i in range(15)) + "\n")  # the chain's top 15

@@ -16,6 +16,7 @@ from typing import Any, Sequence
 from pygltflib import GLTF2
 
 from ..animbin.model import MAX_BONES
+from .document import GltfError
 from .rig import GltfSource, load_gltf, node_name, node_parents, read_accessor
 
 
@@ -101,10 +102,10 @@ def _wrapped(items: Sequence[str], indent: str, width: int = 96) -> list[str]:
 
 
 def _seconds(gltf: GLTF2, accessor: int | None) -> float:
-    if accessor is None:
+    if accessor is None or not 0 <= accessor < len(gltf.accessors):
         return 0.0
-    declared = gltf.accessors[accessor].max if 0 <= accessor < len(gltf.accessors) else None
-    if declared and isinstance(declared[0], (int, float)) and math.isfinite(declared[0]):
+    declared = gltf.accessors[accessor].max  # (not checked by the reader: believed only if sane)
+    if isinstance(declared, list) and declared and type(declared[0]) in (int, float) and math.isfinite(declared[0]):
         return float(declared[0])
     times = read_accessor(gltf, accessor)
     return float(times.max()) if times.size else 0.0
@@ -139,57 +140,98 @@ def joints_proposal(
     """The names a ``--joints`` file would hold for a skin of ``joints``: all of them in skin
     order when they fit MAX_BONES; else the joints some animation moves (every joint when none
     does), with every skin joint above them, parents before children, and as many leaves left
-    out as it takes to fit."""
+    out as it takes to fit (the last listed first, a round of leaves at a time, so that whole
+    limbs stay as long as they can). Linear in the nodes, whatever the document."""
     if len(joints) <= MAX_BONES:
         return [name for _, name in joints]
     moved = {name for a in animations for name in a.moved}
     parents = node_parents(gltf)
+    by_depth = sorted(range(len(parents)), key=_depths(parents).__getitem__)
     in_skin = {n for n, _ in joints}
+    # Joints moved, and every skin joint above one: walk up from each, stopping where a walk
+    # has already been.
     keep: set[int] = set()
+    seen: set[int] = set()
     for node, name in joints:
-        if name in moved:
-            up = node
-            while up != -1:
-                if up in in_skin:
-                    keep.add(up)
-                up = parents[up]
-    if not keep:  # nothing animated: every joint, then leaves left out
-        keep = {n for n, _ in joints}
-    order = {n: i for i, (n, _) in enumerate(joints)}
-    ordered: list[int] = []
-    placed: set[int] = set()
-
-    def place(node: int) -> None:
-        if node in placed:
-            return
-        up = parents[node]
-        while up != -1 and up not in keep:
+        up = node if name in moved else -1
+        while up != -1 and up not in seen:
+            seen.add(up)
+            if up in in_skin:
+                keep.add(up)
             up = parents[up]
-        if up != -1:
-            place(up)
-        placed.add(node)
-        ordered.append(node)
-
-    for node in sorted(keep, key=order.__getitem__):
-        place(node)
-    # Still too many: leave out leaves (joints nothing kept hangs from), the last listed
-    # first, a round of the leaves at a time, so whole limbs stay as long as they can.
-    while len(ordered) > MAX_BONES:
-        kept = set(ordered)
-        leaves = [n for n in ordered if not any(_kept_parent(parents, c, kept) == n for c in ordered)]
-        for leaf in reversed(leaves):
-            if len(ordered) <= MAX_BONES:
-                break
-            ordered.remove(leaf)
+    if not keep:  # nothing animated: every joint, then leaves left out
+        keep = set(in_skin)
+    # Each kept joint's nearest kept ancestor (-1: none), parents computed before children.
+    above: dict[int, int] = {}
+    nearest: dict[int, int] = {}
+    for node in by_depth:
+        up = parents[node]
+        nearest[node] = -1 if up == -1 else (up if up in keep else nearest[up])
+        if node in keep:
+            above[node] = nearest[node]
+    order = {n: i for i, (n, _) in enumerate(joints)}
+    ordered = _parents_first(sorted(keep, key=order.__getitem__), above)
+    excess = len(ordered) - MAX_BONES
+    if excess > 0:
+        children = {n: 0 for n in ordered}
+        for n in ordered:
+            if above[n] != -1:
+                children[above[n]] += 1
+        position = {n: i for i, n in enumerate(ordered)}
+        removed: set[int] = set()
+        leaves = [n for n in ordered if children[n] == 0]
+        while excess > 0 and leaves:
+            next_round = []
+            for leaf in sorted(leaves, key=position.__getitem__, reverse=True):
+                if excess <= 0:
+                    break
+                removed.add(leaf)
+                excess -= 1
+                parent = above[leaf]
+                if parent != -1:
+                    children[parent] -= 1
+                    if children[parent] == 0:
+                        next_round.append(parent)
+            leaves = next_round
+        ordered = [n for n in ordered if n not in removed]
     names = {n: name for n, name in joints}
     return [names[n] for n in ordered]
 
 
-def _kept_parent(parents: Sequence[int], node: int, kept: set[int]) -> int:
-    up = parents[node]
-    while up != -1 and up not in kept:
-        up = parents[up]
-    return up
+def _depths(parents: Sequence[int]) -> list[int]:
+    """Each node's depth below its scene root; GltfError when the node graph has a cycle
+    (each node then has one parent, so the reader's one-parent check does not see it)."""
+    depth = [-1] * len(parents)
+    for start in range(len(parents)):
+        path: list[int] = []
+        on_path: set[int] = set()
+        node = start
+        while node != -1 and depth[node] == -1:
+            if node in on_path:
+                raise GltfError(f"node {node}: its parents form a cycle; glTF nodes must form trees")
+            on_path.add(node)
+            path.append(node)
+            node = parents[node]
+        base = -1 if node == -1 else depth[node]
+        for k, n in enumerate(reversed(path)):
+            depth[n] = base + 1 + k
+    return depth
+
+
+def _parents_first(nodes: list[int], above: dict[int, int]) -> list[int]:
+    """``nodes`` in their order, each after the kept node above it (``above``: -1 for none)."""
+    ordered: list[int] = []
+    placed: set[int] = set()
+    for node in nodes:
+        chain = []
+        up = node
+        while up != -1 and up not in placed:
+            chain.append(up)
+            up = above[up]
+        for n in reversed(chain):
+            placed.add(n)
+            ordered.append(n)
+    return ordered
 
 
 def joints_hint(source: GltfSource, skin: int = 0) -> str:
@@ -223,11 +265,14 @@ def nodes_above_skin(source: GltfSource, skin: int = 0) -> list[str]:
         return []
     joints = set(gltf.skins[skin].joints or [])
     parents = node_parents(gltf)
-    above: list[int] = []
+    _depths(parents)  # (a cycle is an error, not an endless walk)
+    above: set[int] = set()
+    seen: set[int] = set()
     for joint in joints:
         up = parents[joint]
-        while up != -1:
-            if up not in joints and up not in above:
-                above.append(up)
+        while up != -1 and up not in seen:
+            seen.add(up)
+            if up not in joints:
+                above.add(up)
             up = parents[up]
     return [node_name(gltf, n) for n in sorted(above)]

@@ -16,30 +16,27 @@ from bpy_extras.io_utils import ExportHelper, ImportHelper
 
 from animspec.common.errors import AnimspecError
 
-REGIONS = [
-    ("ntsc", "NTSC (59.94 Hz)", "One console frame per NTSC vsync"),
-    ("pal", "PAL (50 Hz)", "One console frame per PAL vsync"),
-]
-FITS = [
-    ("best", "Best fit", "At most 30 keys per track, frames and values chosen for the smallest largest error on screen"),
-    ("bake", "Every frame", "A key on every frame; a clip longer than 30 frames is refused"),
-    ("cut", "Cut", "A key on every frame; frames past 30 are dropped"),
-    ("reduce", "Reduce", "Keys only where the shown pose would drift more than the tolerance"),
-]
-ROUNDING = [
-    ("round", "Round", "FP12 rounded to nearest (half the error of truncation)"),
-    ("trunc", "Truncate", "FP12 truncated toward zero, as the engine's own exporter does"),
-]
-WHICH = [
-    ("all", "All actions", "Every action of the armature (at most 5), imported ones in file order"),
-    ("active", "Active action", "Only the action assigned to the armature"),
-    ("chosen", "Named actions", "The actions named below, in that order"),
-]
+from .wording import (
+    FITS,
+    JOINT_NAMES_LABEL,
+    JOINT_ORDER_LABEL,
+    JOINT_ORDERS,
+    MAX_ERROR_LABEL,
+    REGIONS,
+    ROUNDING,
+    SAVE_ORDER_LABEL,
+    WHICH,
+)
+
+
+def say(operator, level: str, text: str) -> None:
+    """Every message the add-on's operators show goes through here (one place to read them)."""
+    operator.report({level}, text)
 
 
 def _report_lines(operator, lines, level="INFO") -> None:
     for line in lines:
-        operator.report({level}, line)
+        say(operator, level, line)
 
 
 class ANIMSPEC_OT_import_animbin(bpy.types.Operator, ImportHelper):
@@ -90,10 +87,10 @@ class ANIMSPEC_OT_import_animbin(bpy.types.Operator, ImportHelper):
                 joint_names=names, set_scene_fps=self.set_scene_fps,
             )
         except (AnimspecError, OSError, ValueError) as exc:
-            self.report({"ERROR"}, str(exc))
+            say(self, "ERROR", str(exc))
             return {"CANCELLED"}
         _report_lines(self, report.warnings, "WARNING")
-        self.report({"INFO"}, f"{os.path.basename(self.filepath)}: {len(report.actions)} action(s): {', '.join(report.actions)}")
+        say(self, "INFO", f"{os.path.basename(self.filepath)}: {len(report.actions)} action(s): {', '.join(report.actions)}")
         return {"FINISHED"}
 
 
@@ -115,9 +112,9 @@ class ANIMSPEC_OT_import_meshbin(bpy.types.Operator, ImportHelper):
         try:
             arm = import_meshbin(self.filepath, scale=self.scale, with_mesh=self.with_mesh)
         except (AnimspecError, OSError, ValueError) as exc:
-            self.report({"ERROR"}, str(exc))
+            say(self, "ERROR", str(exc))
             return {"CANCELLED"}
-        self.report({"INFO"}, f"{arm.name}: {len(arm.data.bones)} bone(s)")
+        say(self, "INFO", f"{arm.name}: {len(arm.data.bones)} bone(s)")
         return {"FINISHED"}
 
 
@@ -148,18 +145,71 @@ class ANIMSPEC_OT_import_animclip_base_pose(bpy.types.Operator, ImportHelper):
             names = read_joint_names(bpy.path.abspath(self.joint_names)) if self.joint_names else None
             report = import_base_pose(arm, self.filepath, frame=self.frame, joint_names=names)
         except (AnimspecError, OSError, ValueError) as exc:
-            self.report({"ERROR"}, str(exc))
+            say(self, "ERROR", str(exc))
             return {"CANCELLED"}
         if report.clip_only:
-            self.report({"WARNING"}, f"clip joints with no bone: {', '.join(report.clip_only)}")
+            say(self, "WARNING", f"clip joints with no bone: {', '.join(report.clip_only)}")
         if report.bones_only:
-            self.report({"INFO"}, f"bones the clip does not pose: {', '.join(report.bones_only)}")
-        self.report({"INFO"}, f"{report.action}: {len(report.matched)} bone(s) posed; custom tracks kept on the "
+            say(self, "INFO", f"bones the clip does not pose: {', '.join(report.bones_only)}")
+        say(self, "INFO", f"{report.action}: {len(report.matched)} bone(s) posed; custom tracks kept on the "
                               f"action: {', '.join(report.tracks) or 'none'}")
         return {"FINISHED"}
 
 
-class ANIMSPEC_OT_export_animbin(bpy.types.Operator, ExportHelper):
+class ExportOptions:
+    """The options the Export panel and the budget panel share (same names, same words)."""
+
+    which: EnumProperty(name="Actions", items=WHICH, default="all")
+    chosen: StringProperty(name="Names", description="Comma-separated action names (with 'Named actions')")
+    region: EnumProperty(name="Region", items=REGIONS, default="ntsc")
+    fit: EnumProperty(name="Fit", items=FITS, default="best")
+    fp12: EnumProperty(name="FP12", items=ROUNDING, default="round",
+                       description="How rotations become FP12 (Every frame, Cut and Reduce; Best fit chooses its own values)")
+    max_error: FloatProperty(name=MAX_ERROR_LABEL, default=1.0, min=1e-4, description="For the Reduce fit")
+    joint_order: EnumProperty(name=JOINT_ORDER_LABEL, items=JOINT_ORDERS, default="armature",
+                              description="Which bone is joint 0, 1, 2, ... in the file")
+    joint_names: StringProperty(
+        name=JOINT_NAMES_LABEL, subtype="FILE_PATH",
+        description="With Joint order 'Names file': a text file naming the bone of each joint id, one per line, parents first",
+    )
+
+    def joint_list(self, arm) -> list[str] | None:
+        """The joint order chosen (None: the armature's saved order, else deform order)."""
+        from .rig import deform_bones, read_joint_names
+
+        if self.joint_order == "deform":
+            return deform_bones(arm)
+        if self.joint_order == "file":
+            if not self.joint_names:
+                raise AnimspecError(f"'{JOINT_ORDER_LABEL}' is 'Names file': choose the file in '{JOINT_NAMES_LABEL}'")
+            return read_joint_names(bpy.path.abspath(self.joint_names))
+        return None
+
+    def export_options(self, arm) -> dict:
+        return dict(
+            which=self.which, chosen=[n.strip() for n in self.chosen.split(",") if n.strip()],
+            region=self.region, fit=self.fit, fp12=self.fp12, max_error_deg=self.max_error,
+            joint_names=self.joint_list(arm),
+        )
+
+    def draw_options(self, layout) -> None:
+        layout.prop(self, "which")
+        if self.which == "chosen":
+            layout.prop(self, "chosen")
+        layout.prop(self, "region")
+        layout.prop(self, "fit")
+        row = layout.row()
+        row.enabled = self.fit != "best"
+        row.prop(self, "fp12")
+        row = layout.row()
+        row.enabled = self.fit == "reduce"
+        row.prop(self, "max_error")
+        layout.prop(self, "joint_order")
+        if self.joint_order == "file":
+            layout.prop(self, "joint_names")
+
+
+class ANIMSPEC_OT_export_animbin(bpy.types.Operator, ExportHelper, ExportOptions):
     """Export actions of the active armature as an ANIMBIN file, checked by animspec's validator"""
 
     bl_idname = "animspec.export_animbin"
@@ -167,43 +217,115 @@ class ANIMSPEC_OT_export_animbin(bpy.types.Operator, ExportHelper):
 
     filename_ext = ".animbin"
     filter_glob: StringProperty(default="*.animbin", options={"HIDDEN"})
-    which: EnumProperty(name="Actions", items=WHICH, default="all")
-    chosen: StringProperty(name="Names", description="Comma-separated action names (with 'Named actions')")
-    region: EnumProperty(name="Region", items=REGIONS, default="ntsc")
-    fit: EnumProperty(name="Fit", items=FITS, default="best")
-    fp12: EnumProperty(name="FP12", items=ROUNDING, default="round")
-    max_error: FloatProperty(name="Tolerance (degrees)", default=1.0, min=1e-4, description="For the Reduce fit")
+    save_joint_order: BoolProperty(
+        name=SAVE_ORDER_LABEL,
+        description="Keep this joint order on the armature (its animbin_joints property): the next export, "
+        "an import and the budget panel use it with Joint order 'Armature's order'",
+    )
     keep_file_keys: BoolProperty(
         name="Keep imported values", default=True,
         description="Keys of an imported clip that nobody moved are written with the file's own integers",
     )
     overwrite: BoolProperty(name="Overwrite", description="Replace an existing file")
 
+    def draw(self, context):
+        layout = self.layout
+        self.draw_options(layout)
+        layout.prop(self, "save_joint_order")
+        layout.prop(self, "keep_file_keys")
+        layout.prop(self, "overwrite")
+
     def execute(self, context):
         from .exporter import export_animbin, write_animbin
+        from .importer import JOINTS_PROPERTY
 
+        arm = context.active_object
         try:
-            result = export_animbin(
-                context.active_object, which=self.which,
-                chosen=[n.strip() for n in self.chosen.split(",") if n.strip()],
-                region=self.region, fit=self.fit, fp12=self.fp12, max_error_deg=self.max_error,
-                keep_file_keys=self.keep_file_keys,
-            )
+            options = self.export_options(arm) if arm is not None and arm.type == "ARMATURE" else {}
+            result = export_animbin(arm, keep_file_keys=self.keep_file_keys, **options)
         except (AnimspecError, OSError, ValueError) as exc:
-            self.report({"ERROR"}, str(exc))
+            say(self, "ERROR", str(exc))
             return {"CANCELLED"}
         _report_lines(self, result.lines)
         _report_lines(self, result.warnings, "WARNING")
         for finding in result.findings:
             level = "ERROR" if finding in result.errors else "WARNING" if finding.severity.value == "warning" else "INFO"
-            self.report({level}, f"{finding.code}: {finding.location()}: {finding.message}")
+            say(self, level, f"{finding.code}: {finding.location()}: {finding.message}")
         try:
             write_animbin(result, self.filepath, force=self.overwrite)
         except (AnimspecError, OSError) as exc:
-            self.report({"ERROR"}, str(exc))
+            say(self, "ERROR", str(exc))
             return {"CANCELLED"}
-        self.report({"INFO"}, f"{self.filepath}: {len(result.data)} bytes, {len(result.animbin.animations)} animation(s)")
+        if self.save_joint_order:
+            from .importer import armature_joints
+
+            arm[JOINTS_PROPERTY] = armature_joints(arm, options.get("joint_names"))
+        say(self, "INFO", f"{self.filepath}: {len(result.data)} bytes, {len(result.animbin.animations)} animation(s)")
         return {"FINISHED"}
+
+
+class ANIMSPEC_PG_budget(bpy.types.PropertyGroup, ExportOptions):
+    """The budget panel's export options (Scene.animspec_budget)."""
+
+
+PANEL_STATES: dict[str, object] = {}
+"""Armature name -> the last budget checked (:class:`.budget.PanelState`); the panel only draws it."""
+
+
+class ANIMSPEC_OT_check_budget(bpy.types.Operator):
+    """Run the export with these options without writing, and show each action against the engine's limits"""
+
+    bl_idname = "animspec.check_budget"
+    bl_label = "Check ANIMBIN budget"
+
+    @classmethod
+    def poll(cls, context):
+        return context.active_object is not None and context.active_object.type == "ARMATURE"
+
+    def execute(self, context):
+        from .budget import PanelState, panel_state
+
+        arm = context.active_object
+        settings = context.scene.animspec_budget
+        try:
+            state = panel_state(arm, **settings.export_options(arm))
+        except (AnimspecError, OSError, ValueError) as exc:
+            state = PanelState(refusal=str(exc))
+        PANEL_STATES[arm.name] = state
+        for text, fits in state.lines():
+            say(self, "INFO" if fits else "WARNING", text)
+        return {"FINISHED"}
+
+
+def panel_lines(context) -> list[tuple[str, bool]]:
+    """What the budget panel draws below its options (text, fits), for the active armature."""
+    arm = context.active_object
+    state = PANEL_STATES.get(arm.name) if arm is not None else None
+    if state is None:
+        return [("press Check budget", True)]
+    return state.lines()
+
+
+class ANIMSPEC_PT_budget(bpy.types.Panel):
+    """3D Viewport > Sidebar > ANIMBIN: the export's budget against the engine's limits."""
+
+    bl_label = "ANIMBIN budget"
+    bl_idname = "ANIMSPEC_PT_budget"
+    bl_space_type = "VIEW_3D"
+    bl_region_type = "UI"
+    bl_category = "ANIMBIN"
+
+    @classmethod
+    def poll(cls, context):
+        return context.active_object is not None and context.active_object.type == "ARMATURE"
+
+    def draw(self, context):
+        layout = self.layout
+        context.scene.animspec_budget.draw_options(layout)
+        layout.operator(ANIMSPEC_OT_check_budget.bl_idname, text="Check budget")
+        column = layout.column(align=True)
+        for text, fits in panel_lines(context):
+            column.label(text=text, icon="CHECKMARK" if fits else "ERROR")
 
 
 def _menu_import(self, context):
@@ -217,12 +339,13 @@ def _menu_export(self, context):
 
 
 CLASSES = (ANIMSPEC_OT_import_animbin, ANIMSPEC_OT_import_meshbin, ANIMSPEC_OT_import_animclip_base_pose,
-           ANIMSPEC_OT_export_animbin)
+           ANIMSPEC_OT_export_animbin, ANIMSPEC_PG_budget, ANIMSPEC_OT_check_budget, ANIMSPEC_PT_budget)
 
 
 def register() -> None:
     for cls in CLASSES:
         bpy.utils.register_class(cls)
+    bpy.types.Scene.animspec_budget = bpy.props.PointerProperty(type=ANIMSPEC_PG_budget)
     bpy.types.TOPBAR_MT_file_import.append(_menu_import)
     bpy.types.TOPBAR_MT_file_export.append(_menu_export)
 
@@ -230,5 +353,6 @@ def register() -> None:
 def unregister() -> None:
     bpy.types.TOPBAR_MT_file_export.remove(_menu_export)
     bpy.types.TOPBAR_MT_file_import.remove(_menu_import)
+    del bpy.types.Scene.animspec_budget
     for cls in reversed(CLASSES):
         bpy.utils.unregister_class(cls)

@@ -24,6 +24,7 @@ What each action carries (set by :mod:`.importer`, or by hand as custom properti
 
 from __future__ import annotations
 
+import math
 import os
 import tempfile
 from collections.abc import Sequence
@@ -32,8 +33,9 @@ from typing import Literal
 
 import bpy
 import numpy as np
+from mathutils import Matrix
 
-from animspec.animbin.model import FP12_ONE, LOOPING_FLAG, Animation, AnimbinFile, RotationKey
+from animspec.animbin.model import FP12_ONE, LOOPING_FLAG, MAX_MARKERS, Animation, AnimbinFile, RotationKey
 from animspec.animbin.playback import Refresh, refresh_hz
 from animspec.animbin.validate import validate
 from animspec.animbin.write import write_bytes
@@ -41,9 +43,21 @@ from animspec.common.atomic import write_atomic
 from animspec.common.errors import AnimspecError
 from animspec.common.findings import Finding, Severity
 from animspec.gltf import convert
+from animspec.gltf.document import GltfError
 from animspec.gltf.to_animbin import Fit, Fp12
 
-from .importer import INDEX_PROPERTY, LAYOUT_PROPERTY, LOOPING_PROPERTY, RAW_PROPERTY, armature_joints, blender_frames_per_vsync, scene_fps
+from .importer import (
+    INDEX_PROPERTY,
+    JOINTS_PROPERTY,
+    LAYOUT_PROPERTY,
+    LOOPING_PROPERTY,
+    RAW_PROPERTY,
+    armature_joints,
+    blender_frames_per_vsync,
+    scene_fps,
+)
+from .rig import deform_bones
+from .wording import in_blender_words, region_text
 
 MAX_ACTIONS = 5
 """The engine holds five animations per file."""
@@ -116,7 +130,7 @@ def select_actions(arm: bpy.types.Object, which: Which, chosen: Sequence[str] = 
     if len(actions) > MAX_ACTIONS:
         raise AnimspecError(
             f"{len(actions)} actions ({', '.join(a.name for a in actions)}); the engine holds {MAX_ACTIONS} per "
-            "ANIMBIN file: choose at most five"
+            "ANIMBIN file: set Actions to 'Named actions' and name at most five"
         )
     return actions
 
@@ -231,6 +245,100 @@ def export_glb(arm: bpy.types.Object, bones: list[str], path: str, layouts: dict
                 arm.animation_data.action_slot = slot
 
 
+AXIS_CHANGE_4 = Matrix(((1.0, 0.0, 0.0, 0.0), (0.0, -1.0, 0.0, 0.0), (0.0, 0.0, -1.0, 0.0), (0.0, 0.0, 0.0, 1.0)))
+"""diag(1, -1, -1) as the engine's exporter writes it: a 4x4 matrix, multiplied in Blender's
+float32 ``mathutils`` before the decomposition (the same float operations give the same bits)."""
+
+
+def joint_parents(arm: bpy.types.Object, bones: Sequence[str]) -> list[str | None]:
+    """Per joint, the nearest ancestor bone that is a joint too (None: a root). The engine's
+    exporter takes the bone's Blender parent, which is the same bone whenever every parent
+    of a deform bone deforms (the glTF conversion composes through the others the same way)."""
+    joints = set(bones)
+    parents: list[str | None] = []
+    for name in bones:
+        parent = arm.data.bones[name].parent
+        while parent is not None and parent.name not in joints:
+            parent = parent.parent
+        parents.append(parent.name if parent is not None else None)
+    return parents
+
+
+def exporter_quaternions(
+    arm: bpy.types.Object, action: bpy.types.Action, bones: Sequence[str], frames: Sequence[float],
+) -> dict[float, list[tuple[float, float, float, float]]]:
+    """The quaternion (w, x, y, z) the engine's exporter takes for each joint at each Blender
+    frame of ``action``, computed as it computes it (psyqo-madnight-engine
+    tools/blender_animbin.py, write_animation): the evaluated pose after ``frame_set``, the root
+    as ``diag(1, -1, -1) @ pose_bone.matrix``, any other bone as ``parent.matrix.inverted_safe()
+    @ pose_bone.matrix``, the rotation of ``.decompose()``. Going through a float32 glTF file
+    and float64 instead moves some values by a few 1e-8, which is enough for truncation to
+    write 4095 where the exporter writes 4096 (a bone at rest). A frame that is not whole is
+    evaluated between Blender frames (subframe), where the exporter never samples."""
+    scene = bpy.context.scene
+    data = arm.animation_data
+    assigned, slot = data.action, data.action_slot
+    frame_before = scene.frame_current
+    parents = joint_parents(arm, bones)
+    # Bones the action does not key start at rest, as Blender's glTF exporter resets them
+    # (the engine's exporter keeps whatever pose the previous action left there).
+    saved = {pb.name: pb.matrix_basis.copy() for pb in arm.pose.bones}
+    for pb in arm.pose.bones:
+        pb.matrix_basis.identity()
+    data.action = action
+    if action.slots:
+        data.action_slot = action.slots[0]
+    found: dict[float, list[tuple[float, float, float, float]]] = {}
+    try:
+        for frame in frames:
+            whole = math.floor(frame)
+            scene.frame_set(int(whole), subframe=float(frame - whole))  # a float frame: between frames
+            depsgraph = bpy.context.evaluated_depsgraph_get()
+            depsgraph.update()
+            pose = arm.evaluated_get(depsgraph).pose.bones
+            values = []
+            for name, parent in zip(bones, parents):
+                matrix = pose[name].matrix
+                transform = AXIS_CHANGE_4 @ matrix if parent is None else pose[parent].matrix.inverted_safe() @ matrix
+                q = transform.decompose()[1]
+                values.append((q.w, q.x, q.y, q.z))
+            found[frame] = values
+    finally:
+        data.action = assigned
+        if assigned is not None and slot is not None:
+            data.action_slot = slot
+        for pb in arm.pose.bones:
+            pb.matrix_basis = saved[pb.name]
+        scene.frame_set(frame_before)
+    return found
+
+
+def truncate_as_the_exporter(anim: Animation, arm: bpy.types.Object, action: bpy.types.Action,
+                             bones: Sequence[str]) -> int:
+    """Every rotation key of ``anim`` replaced by ``int(v * 4096)`` of the exporter's own
+    quaternion at that frame (:func:`exporter_quaternions`), in the hemisphere of the
+    converted key (the add-on's sign continuity; truncation is odd, so -key is exact too).
+    Only for clips whose key k is Blender frame ``first + k`` (the scene at the region's
+    rate). Returns how many keys changed."""
+    first = int(round(action.frame_range[0]))
+    wanted = sorted({k.frame for t in anim.tracks for k in t.keys if isinstance(k, RotationKey)})
+    exact = exporter_quaternions(arm, action, bones, [first + f for f in wanted])
+    changed = 0
+    for track in anim.tracks:
+        if not 0 <= track.joint_id < len(bones):
+            continue
+        for key in track.keys:
+            if not isinstance(key, RotationKey):
+                continue
+            raw = [max(-0x8000, min(0x7FFF, int(v * FP12_ONE))) for v in exact[first + key.frame][track.joint_id]]
+            if sum(a * b for a, b in zip(raw, key.quaternion)) < 0:
+                raw = [-c for c in raw]
+            if tuple(raw) != tuple(key.quaternion):
+                key.w, key.x, key.y, key.z = raw
+                changed += 1
+    return changed
+
+
 def _restore_raw(anim: Animation, action: bpy.types.Action) -> int:
     """Keys whose converted value is what the stored key becomes after Blender's
     normalisation get the stored integers back. Returns how many keys that changed."""
@@ -257,6 +365,72 @@ def _restore_raw(anim: Animation, action: bpy.types.Action) -> int:
     return changed
 
 
+_COMPONENTS = {"rotation_quaternion": "wxyz", "rotation_euler": "xyz", "location": "xyz", "scale": "xyz",
+               "rotation_axis_angle": "wxyz"}
+
+
+def _channel_text(data_path: str, index: int) -> str:
+    prop = data_path.rsplit(".", 1)[-1]
+    names = _COMPONENTS.get(prop)
+    return f"{prop}.{names[index]}" if names and 0 <= index < len(names) else f"{prop}[{index}]"
+
+
+def non_finite_keys(action: bpy.types.Action) -> list[tuple[str, str, float, float]]:
+    """(bone, channel, frame, value) of every keyframe of ``action`` whose value, frame or
+    handle is NaN or infinite: Blender keeps them, the engine would play garbage."""
+    found = []
+    for bag in channelbags(action):
+        for curve in bag.fcurves:
+            bone = _bone_of(curve.data_path)
+            for point in curve.keyframe_points:
+                numbers = (*point.co, *point.handle_left, *point.handle_right)
+                if not all(math.isfinite(v) for v in numbers):
+                    found.append((bone or curve.data_path, _channel_text(curve.data_path, curve.array_index),
+                                  point.co[0], point.co[1]))
+    return found
+
+
+def non_finite_poses(arm: bpy.types.Object, action: bpy.types.Action, bones: Sequence[str]) -> list[tuple[str, int]]:
+    """(bone, frame) where the evaluated pose (drivers and constraints included) is not
+    finite, each bone once, frames first..last of the action."""
+    first, last = (int(math.floor(f)) for f in action.frame_range)
+    frames = list(range(first, last + 1))
+    bad: dict[str, int] = {}
+    for frame, quats in zip(frames, exporter_quaternions(arm, action, bones, frames).values()):
+        for bone, q in zip(bones, quats):
+            if bone not in bad and not all(math.isfinite(c) for c in q):
+                bad[bone] = frame
+    return sorted(bad.items(), key=lambda item: (item[1], item[0]))
+
+
+def _refuse_non_finite(arm: bpy.types.Object, actions: Sequence[bpy.types.Action], bones: Sequence[str],
+                       evaluate: bool) -> None:
+    for action in actions:
+        keys = non_finite_keys(action)
+        if keys:
+            bone, channel, frame, value = keys[0]
+            more = f" (and {len(keys) - 1} more key(s))" if len(keys) > 1 else ""
+            raise AnimspecError(
+                f"action {action.name!r}, bone {bone!r}, frame {frame:g}: the {channel} key is {value} "
+                f"(not a finite number){more}; key a number there"
+            )
+        if evaluate:
+            poses = non_finite_poses(arm, action, bones)
+            if poses:
+                bone, frame = poses[0]
+                raise AnimspecError(
+                    f"action {action.name!r}, bone {bone!r}, frame {frame}: the pose is not a finite rotation "
+                    "(a driver or constraint gives NaN or infinity there)"
+                )
+
+
+def _order_text(arm: bpy.types.Object, joint_names: Sequence[str] | None) -> str:
+    """How the joints were chosen, in the Export panel's terms."""
+    if joint_names is None:
+        return "in the order saved on the armature" if JOINTS_PROPERTY in arm else "its deform bones"
+    return "its deform bones" if list(joint_names) == deform_bones(arm) else "from the names file"
+
+
 def export_animbin(
     arm: bpy.types.Object,
     *,
@@ -274,6 +448,13 @@ def export_animbin(
         raise AnimspecError("select the armature whose actions to export")
     actions = select_actions(arm, which, chosen)
     bones = armature_joints(arm, joint_names)
+    _refuse_non_finite(arm, actions, bones, evaluate=False)
+    for action in actions:
+        if len(action.pose_markers) > MAX_MARKERS:
+            raise AnimspecError(
+                f"action {action.name!r} has {len(action.pose_markers)} pose markers; the engine holds {MAX_MARKERS} "
+                "per animation: remove some in the Action Editor"
+            )
     scene = bpy.context.scene
     hz = refresh_hz(region)
     per_vsync = blender_frames_per_vsync(scene, region)
@@ -294,20 +475,48 @@ def export_animbin(
     with tempfile.TemporaryDirectory(prefix="animspec_blender_") as folder:
         glb = os.path.join(folder, "actions.glb")
         export_glb(arm, bones, glb, layouts)
-        conversion = convert(
-            glb, animations=[a.name for a in actions], joint_names=bones, region=gltf_hz, fit=fit, fp12=fp12,
-            max_error_deg=max_error_deg, armature_space=True, markers=markers,
-        )
+        try:
+            conversion = convert(
+                glb, animations=[a.name for a in actions], joint_names=bones, region=gltf_hz, fit=fit, fp12=fp12,
+                max_error_deg=max_error_deg, armature_space=True, markers=markers,
+            )
+        except GltfError as exc:
+            if "NaN" in str(exc):  # not on a key: evaluate the poses to say where
+                _refuse_non_finite(arm, actions, bones, evaluate=True)
+            raise
+        except AnimspecError as exc:
+            phrased = in_blender_words(exc, region=region, armature=arm.name, order=_order_text(arm, joint_names))
+            if phrased == str(exc):
+                raise
+            raise AnimspecError(phrased) from exc
     animbin = conversion.animbin
-    kept = 0
-    for action, anim in zip(actions, animbin.animations):
+    kept = truncated = 0
+    exact_truncation = fp12 == "trunc" and fit != "best" and per_vsync == 1.0
+    for action, anim, clip in zip(actions, animbin.animations, conversion.clips):
         looping = bool(action.get(LOOPING_PROPERTY, True))
         anim.flags = (anim.flags | LOOPING_FLAG) if looping else (anim.flags & ~LOOPING_FLAG)
         if keep_file_keys and action not in stale and action.get(LAYOUT_PROPERTY) is not None:
             kept += _restore_raw(anim, action)
+        elif exact_truncation and not clip.layout:
+            truncated += truncate_as_the_exporter(anim, arm, action, bones)
     findings = validate(animbin, bone_count=len(bones))
-    lines = list(conversion.lines)
-    warnings = list(conversion.warnings)
+    # The conversion's own lines speak of the GLB (its skin, its timeline's rate): the
+    # add-on says those in Blender's terms instead.
+    glb_terms = ("skin 0: ", "skin joints not in the mapping", f"region {gltf_hz}: ")
+    lines = [
+        f"joints ({_order_text(arm, joint_names)}): " + ", ".join(f"{i}={n}" for i, n in enumerate(bones)),
+        f"region {region_text(region)}, one key per console frame; FP12 "
+        + ("chosen by Best fit" if fit == "best"
+           else "truncated toward zero from Blender's pose, as the engine's exporter does" if fp12 == "trunc"
+           else "rounded to nearest (the engine's exporter truncates)"),
+    ] + [line for line in conversion.lines if not line.startswith(glb_terms)]
+    # Bones that are not joints (control bones, bones left out of the joint order) are in
+    # Blender's GLB with their keys: one line for all of them, not a warning per channel.
+    left_out = [c for c in conversion.ignored if c.reason == "not on an exported joint"]
+    warnings = [w for w in conversion.warnings if w not in {c.warning for c in left_out}]
+    names = sorted({c.node_name or f"node {c.node}" for c in left_out})
+    if names:
+        lines.append(f"not exported (not joints): {', '.join(names)}; their keys are left out")
     if per_vsync != 1.0:
         # Measured on swing.animbin imported and exported at 24 fps: up to 310 FP12 units off
         # (30 fps: 210; 120 fps: 5).
@@ -324,6 +533,11 @@ def export_animbin(
         )
     if stale:
         lines.append("edited since import, sampled afresh: " + ", ".join(a.name for a in stale))
+    if exact_truncation:
+        lines.append(
+            f"FP12 truncated from Blender's own pose matrices, as the engine's exporter computes them "
+            f"({truncated} key(s) differ from a truncation of the glTF file's float32 values)"
+        )
     if kept:
         lines.append(f"{kept} key(s) written with the file's own FP12 integers (same rotation as Blender's pose)")
     return ExportResult(animbin, write_bytes(animbin), lines, warnings, findings, kept,
@@ -338,5 +552,5 @@ def write_animbin(result: ExportResult, path: str, *, force: bool = False) -> No
             + "; ".join(f"{f.code}: {f.message}" for f in result.errors)
         )
     if os.path.exists(path) and not force:
-        raise AnimspecError(f"{path} exists; tick Overwrite (force=True) to replace it")
+        raise AnimspecError(f"{path} exists; tick Overwrite on the Export panel to replace it")
     write_atomic(path, result.data)

@@ -523,7 +523,24 @@ def option_value(threshold: float, fits: Callable[[float], bool]) -> float:
     return value
 
 
-def reduce_advice(curves: list[np.ndarray], max_keys: int, rule: ReduceRule) -> str:
+@dataclass(frozen=True)
+class ReduceAdvice:
+    """What :func:`reduce_advice` found: the smallest tolerance (degrees, 3 decimals) from
+    which reduce fits ``max_keys`` keys, and the largest error best fit shows with them. Its
+    text is the command line's advice."""
+
+    max_keys: int
+    fits_from_deg: float
+    best_deg: float
+
+    def __str__(self) -> str:
+        return (
+            f"it fits in {self.max_keys} keys from --max-error {self.fits_from_deg:.3f}; --fit best keeps every joint "
+            f"within {self.best_deg:.3f} degrees with {self.max_keys} keys"
+        )
+
+
+def reduce_advice(curves: list[np.ndarray], max_keys: int, rule: ReduceRule) -> ReduceAdvice:
     """What to say when ``reduce`` refuses a clip: from which ``--max-error`` it fits (its
     greedy stops counting at ``max_keys + 1``, so the count it reached says nothing) and
     what ``--fit best`` reaches with the same budget. ``curves``: each joint's (frames, 4)."""
@@ -535,7 +552,4 @@ def reduce_advice(curves: list[np.ndarray], max_keys: int, rule: ReduceRule) -> 
 
     value = option_value(needed, fits)
     best = fit_clip(np.stack(curves, axis=1), max_keys, rule).max_error_deg
-    return (
-        f"it fits in {max_keys} keys from --max-error {value:.3f}; --fit best keeps every joint "
-        f"within {best:.3f} degrees with {max_keys} keys"
-    )
+    return ReduceAdvice(max_keys, value, best)

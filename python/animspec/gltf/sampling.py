@@ -92,6 +92,8 @@ class Channels:
     values: dict[int, dict[str, np.ndarray]] = field(default_factory=dict)
     duration: float = 0.0
     ignored: list[str] = field(default_factory=list)
+    ignored_channels: list[tuple[int | None, str, str]] = field(default_factory=list)
+    """Per entry of ``ignored``: the node (None: no target), the path, and the reason."""
 
 
 def _accessor(gltf: GLTF2, index: int, cache: dict) -> np.ndarray:
@@ -128,9 +130,11 @@ def sample_channels(
         node, path = channel.target.node, channel.target.path
         if node is None or node not in wanted:
             out.ignored.append(f"channel {c} ({path} of node {node}): not on an exported joint")
+            out.ignored_channels.append((node, path, "not on an exported joint"))
             continue
         if path not in ("rotation", "translation", "scale"):
             out.ignored.append(f"channel {c} ({path} of node {node}): not a transform")
+            out.ignored_channels.append((node, path, "not a transform"))
             continue
         last[(node, path)] = c
     for (node, path), c in last.items():

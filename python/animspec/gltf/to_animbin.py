@@ -39,7 +39,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
@@ -69,7 +69,7 @@ from ..common.findings import Finding
 from ..quaternion import IDENTITY, angle_between, continuity_signs
 from .axes import rotations_to_ps1, vectors_to_ps1
 from .info import joints_hint
-from .keyfit import ReduceRule, fit_track, reduce_advice
+from .keyfit import ReduceAdvice, ReduceRule, fit_track, reduce_advice
 from .rig import GltfSource, Rig, load_gltf, node_name, read_rig
 from .sampling import Channels, animation_span, local_rotations, local_translations, sample_channels
 
@@ -98,6 +98,84 @@ ROUND_BOUND_DEG = math.degrees(2 * math.asin(1 / FP12_ONE))
 """Worst angle between a unit quaternion and its FP12-rounded encoding: each of four
 components moves by at most 0.5/4096, so the error vector is at most 1/4096 long and the
 rotation angle (twice the half-angle) is at most 2 asin(1/4096) = 0.02798 degrees."""
+
+
+# --- refusals: the facts, for each front end to phrase ----------------------------------------
+# Each refusal is an AnimspecError whose text is the command line's wording; the attributes
+# carry the facts (which animation, which limit, which rate) so that another front end (the
+# Blender add-on) can say the same in the words of its own options.
+
+
+class ClipTooLongError(AnimspecError):
+    """A clip longer than the keys a track may hold, with ``fit="bake"`` (a key on every frame)."""
+
+    def __init__(self, animation: str, seconds: float, hz: float, frames: int, max_keys: int) -> None:
+        self.animation, self.seconds, self.hz, self.frames, self.max_keys = animation, seconds, hz, frames, max_keys
+        super().__init__(
+            f"animation {animation!r}: {seconds:.3f} s at {hz:.2f} Hz is {frames} frames; {_budget(max_keys)} "
+            "per track and does not interpolate, so every frame needs a key: choose the keys that "
+            f"show the clip best with --fit best, keep the first {max_keys} frames with --fit cut, or "
+            "key fewer frames within an angle with --fit reduce --max-error DEG (the console then "
+            "steps), or shorten the animation"
+        )
+
+
+class TooManyJointsError(AnimspecError):
+    """More joints than the engine's skeleton holds."""
+
+    def __init__(self, joints: int, limit: int, candidates: str = "") -> None:
+        self.joints, self.limit, self.candidates = joints, limit, candidates
+        super().__init__(
+            f"{joints} joints; the engine's skeleton holds {limit} (MAX_BONES): "
+            f"give --joints FILE naming at most {limit} of them, parents first, one per line"
+            + (f"; {candidates}" if candidates else "")
+        )
+
+
+class ReduceOverBudgetError(AnimspecError):
+    """``fit="reduce"`` needs more keys than a track holds for some joint."""
+
+    def __init__(
+        self, animation: str, joint: int, joint_name: str, max_keys: int, max_error_deg: float, advice: ReduceAdvice,
+    ) -> None:
+        self.animation, self.joint, self.joint_name = animation, joint, joint_name
+        self.max_keys, self.max_error_deg, self.advice = max_keys, max_error_deg, advice
+        super().__init__(
+            f"animation {animation!r}: joint {joint} ({joint_name!r}) needs more than {max_keys} keys "
+            f"({_budget(max_keys)}) to stay within "
+            f"{max_error_deg} degrees with --fit reduce; {advice}"
+        )
+
+
+class TooManySamplesError(AnimspecError):
+    """A conversion that would sample more than MAX_SAMPLES frames x nodes."""
+
+    def __init__(self, animation: str, frames: int, nodes: int, limit: int) -> None:
+        self.animation, self.frames, self.nodes, self.limit = animation, frames, nodes, limit
+        super().__init__(
+            f"animation {animation!r}: {frames} frames on {nodes} joint and in-between nodes is more than "
+            f"{limit} samples; shorten the animation or map fewer joints with --joints FILE"
+        )
+
+
+class NoSuchAnimationError(AnimspecError):
+    """Animations asked for by name that the glTF does not have."""
+
+    def __init__(self, missing: list[str], available: list[str]) -> None:
+        self.missing, self.available = missing, available
+        super().__init__(f"no animation named {missing} (--animation); the glTF has {available}")
+
+
+@dataclass(frozen=True)
+class IgnoredChannel:
+    """A glTF channel the conversion leaves out, with the warning the report gives for it."""
+
+    animation: str
+    node: int | None
+    node_name: str | None
+    path: str
+    reason: str
+    warning: str
 
 
 # --- encoding and fitting ------------------------------------------------------------------
@@ -251,6 +329,8 @@ class Conversion:
     findings: list[list[Finding]]
     """One list per file: :func:`animspec.animbin.validate` with the joint count."""
     rig: Rig
+    ignored: list[IgnoredChannel] = field(default_factory=list)
+    """The channels left out (each also one of ``warnings``)."""
 
     @property
     def animbin(self) -> AnimbinFile:
@@ -343,11 +423,7 @@ def convert(
     warnings: list[str] = []
     n_joints = len(rig.nodes)
     if n_joints > MAX_BONES:
-        raise AnimspecError(
-            f"{n_joints} joints; the engine's skeleton holds {MAX_BONES} (MAX_BONES): "
-            f"give --joints FILE naming at most {MAX_BONES} of them, parents first, one per line; "
-            + joints_hint(gltf, skin)
-        )
+        raise TooManyJointsError(n_joints, MAX_BONES, joints_hint(gltf, skin))
     order = "skin order" if joint_names is None else "mapping order"
     lines.append(f"skin {skin}: {n_joints} joint(s) in {order}: " + ", ".join(f"{i}={n}" for i, n in enumerate(rig.names)))
     if rig.skipped:
@@ -383,13 +459,16 @@ def convert(
             "or make one clip of animations that drive different joints with --merge NAME"
         )
     cache: dict[int, bytes] = {}
+    ignored: list[IgnoredChannel] = []
     wanted = {n for path in rig.paths for n in path}
     files: list[AnimbinFile] = []
     clips: list[ClipReport] = []
     for k, (indices, clip_name) in enumerate(clips_wanted):
         if k % MAX_ANIMATIONS == 0:
             files.append(AnimbinFile())
-        anim, clip, version = _convert_one(gltf, rig, indices, clip_name, settings, wanted, cache, len(files) - 1, warnings)
+        anim, clip, version = _convert_one(
+            gltf, rig, indices, clip_name, settings, wanted, cache, len(files) - 1, warnings, ignored
+        )
         files[-1].animations.append(anim)
         if version is not None:
             files[-1].version = version
@@ -399,7 +478,7 @@ def convert(
         warnings.append("the glTF has no animations; the file holds none")
         files.append(AnimbinFile())
     findings = [validate(f, bone_count=n_joints) for f in files]
-    return Conversion(files, clips, lines, warnings, findings, rig)
+    return Conversion(files, clips, lines, warnings, findings, rig, ignored)
 
 
 def _select_animations(gltf: GLTF2, names: Sequence[str] | None) -> list[tuple[int, str]]:
@@ -409,7 +488,7 @@ def _select_animations(gltf: GLTF2, names: Sequence[str] | None) -> list[tuple[i
     by_name = {name: i for i, name in reversed(available)}
     missing = [n for n in names if n not in by_name]
     if missing:
-        raise AnimspecError(f"no animation named {missing} (--animation); the glTF has {[n for _, n in available]}")
+        raise NoSuchAnimationError(missing, [n for _, n in available])
     return [(by_name[n], n) for n in names]
 
 
@@ -474,6 +553,7 @@ def _channels(
     for index in indices:
         channels = sample_channels(gltf, index, wanted, at, cache, unit=unit)
         merged.ignored.extend(channels.ignored)
+        merged.ignored_channels.extend(channels.ignored_channels)
         for node, paths in channels.values.items():
             for path, values in paths.items():
                 if (node, path) in owner:
@@ -488,7 +568,7 @@ def _channels(
 
 def _convert_one(
     gltf: GLTF2, rig: Rig, indices: list[int], source_name: str, o: _Settings, wanted: set[int],
-    cache: dict[int, bytes], file_index: int, warnings: list[str],
+    cache: dict[int, bytes], file_index: int, warnings: list[str], ignored: list[IgnoredChannel],
 ) -> tuple[Animation, ClipReport, int | None]:
     where = f"animation {source_name!r}"
     hz, fit = o.hz, o.fit
@@ -507,13 +587,7 @@ def _convert_one(
     else:
         frames = _frame_count(seconds, hz)
         if frames > o.max_keys and fit == "bake":
-            raise AnimspecError(
-                f"{where}: {seconds:.3f} s at {hz:.2f} Hz is {frames} frames; {_budget(o.max_keys)} "
-                "per track and does not interpolate, so every frame needs a key: choose the keys that "
-                f"show the clip best with --fit best, keep the first {o.max_keys} frames with --fit cut, or "
-                "key fewer frames within an angle with --fit reduce --max-error DEG (the console then "
-                "steps), or shorten the animation"
-            )
+            raise ClipTooLongError(source_name, seconds, hz, frames, o.max_keys)
         if frames > o.max_keys and fit == "cut":
             warnings.append(
                 f"{where}: cut from {frames} frames ({seconds:.3f} s) to {o.max_keys} "
@@ -526,14 +600,13 @@ def _convert_one(
             f"at most {MAX_FRAMES} (its length is 16 bits)"
         )
     if frames * len(wanted) > MAX_SAMPLES:
-        raise AnimspecError(
-            f"{where}: {frames} frames on {len(wanted)} joint and in-between nodes is more than "
-            f"{MAX_SAMPLES} samples; shorten the animation or map fewer joints with --joints FILE"
-        )
+        raise TooManySamplesError(source_name, frames, len(wanted), MAX_SAMPLES)
     at = start + np.arange(frames) / hz
     channels = _channels(gltf, indices, wanted, at, cache, where)
-    for note in channels.ignored:
+    for note, (node, path, reason) in zip(channels.ignored, channels.ignored_channels):
         warnings.append(f"{where}: {note}; ignored")
+        name = node_name(gltf, node) if node is not None and 0 <= node < len(gltf.nodes) else None
+        ignored.append(IgnoredChannel(source_name, node, name, path, reason, warnings[-1]))
 
     roots = rig.skeleton.parents < 0
     rotations = local_rotations(rig, channels, frames)
@@ -574,9 +647,8 @@ def _convert_one(
                 bound_err = max(bound_err, fitted.lower_bound_deg)
             if len(keys) > o.max_keys:
                 curves = [make_continuous(rotations[:, k])[0] for k in range(rotations.shape[1])]
-                raise AnimspecError(
-                    f"{where}: joint {j} ({rig.names[j]!r}) needs more than {o.max_keys} keys ({_budget(o.max_keys)}) to stay within "
-                    f"{o.max_error_deg} degrees with --fit reduce; {reduce_advice(curves, o.max_keys, rule)}"
+                raise ReduceOverBudgetError(
+                    source_name, j, rig.names[j], o.max_keys, o.max_error_deg, reduce_advice(curves, o.max_keys, rule)
                 )
             tracks.append(Track(joint_id=j, keys=[RotationKey(f, *map(int, v)) for f, v in zip(keys, kept)]))
             keys_per_track.append(len(keys))

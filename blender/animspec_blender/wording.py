@@ -1,0 +1,111 @@
+"""The Export panel's options, and what the add-on says in their words.
+
+The library's refusals carry their facts (:mod:`animspec.gltf.to_animbin`: which animation,
+which limit, which rate) and its own text is the command line's (``--fit best``). Inside
+Blender the same refusal names the panel's options by their labels and the region's real
+vsync rate, never a command-line option. No ``bpy`` here: the labels are plain data that
+the operators' properties are built from, so the wording and the panel cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from animspec.animbin.playback import Refresh, refresh_hz
+from animspec.common.errors import AnimspecError
+from animspec.gltf.to_animbin import (
+    ClipTooLongError,
+    NoSuchAnimationError,
+    ReduceOverBudgetError,
+    TooManyJointsError,
+    TooManySamplesError,
+)
+
+REGIONS = [
+    ("ntsc", "NTSC (59.94 Hz)", "One console frame per NTSC vsync"),
+    ("pal", "PAL (50 Hz)", "One console frame per PAL vsync"),
+]
+FITS = [
+    ("best", "Best fit", "At most 30 keys per track, frames and values chosen for the smallest largest error on screen"),
+    ("bake", "Every frame", "A key on every frame; a clip longer than 30 frames is refused"),
+    ("cut", "Cut", "A key on every frame; frames past 30 are dropped"),
+    ("reduce", "Reduce", "Keys only where the shown pose would drift more than Max error"),
+]
+ROUNDING = [
+    ("round", "Round", "FP12 rounded to nearest (half the error of truncation)"),
+    ("trunc", "Truncate", "FP12 truncated toward zero from Blender's own pose matrices, exactly as the engine's exporter does"),
+]
+WHICH = [
+    ("all", "All actions", "Every action of the armature (at most 5), imported ones in file order"),
+    ("active", "Active action", "Only the action assigned to the armature"),
+    ("chosen", "Named actions", "The actions named below, in that order"),
+]
+JOINT_ORDERS = [
+    ("armature", "Armature's order",
+     "The order saved on the armature (its animbin_joints property, set by Import MESHBIN or by "
+     "'Save order on armature'); deform-bone order when it has none"),
+    ("deform", "Deform bones", "The deform bones in Blender's bone order, as the engine's exporter numbers them"),
+    ("file", "Names file", "A text file naming the bone of each joint id, one per line, parents first"),
+]
+
+MAX_ERROR_LABEL = "Max error (degrees)"
+JOINT_ORDER_LABEL = "Joint order"
+JOINT_NAMES_LABEL = "Names file"
+SAVE_ORDER_LABEL = "Save order on armature"
+
+
+def label(items: list[tuple[str, str, str]], key: str) -> str:
+    return next(name for k, name, _ in items if k == key)
+
+
+def fit_label(key: str) -> str:
+    return label(FITS, key)
+
+
+def region_text(region: Refresh) -> str:
+    """The region's real vsync rate, as a person says it: "59.94 Hz (NTSC)", "50 Hz (PAL)"."""
+    hz = refresh_hz(region)
+    rate = f"{hz:.2f}".rstrip("0").rstrip(".")
+    return f"{rate} Hz" + (f" ({region.upper()})" if isinstance(region, str) else "")
+
+
+def in_blender_words(exc: AnimspecError, *, region: Refresh, armature: str = "", order: str = "") -> str:
+    """The refusal ``exc`` as the add-on says it: the Export panel's options by their labels,
+    the region's real rate. ``order``: how the joints were chosen (for the joints refusal)."""
+    if isinstance(exc, ClipTooLongError):
+        return (
+            f"action {exc.animation!r}: {exc.frames} frames at {region_text(region)}; the engine holds "
+            f"{exc.max_keys} keys per track and shows one pose per frame without interpolating, so "
+            f"Fit '{fit_label('bake')}' cannot keep it: choose Fit '{fit_label('best')}' (the {exc.max_keys} "
+            f"keys that show it best), '{fit_label('cut')}' (its first {exc.max_keys} frames) or "
+            f"'{fit_label('reduce')}' (a key only where the pose drifts past '{MAX_ERROR_LABEL}'; the console "
+            "then steps), or shorten the action"
+        )
+    if isinstance(exc, TooManyJointsError):
+        whose = f"armature {armature!r}" if armature else "the armature"
+        how = f" ({order})" if order else ""
+        return (
+            f"{whose} has {exc.joints} joints{how}; the engine's skeleton holds {exc.limit}: set "
+            f"'{JOINT_ORDER_LABEL}' to '{label(JOINT_ORDERS, 'file')}' on the Export panel and name at most "
+            f"{exc.limit} bones in that file (parents first, one per line), or untick Deform on the bones "
+            "the game does not need"
+        )
+    if isinstance(exc, ReduceOverBudgetError):
+        advice = exc.advice
+        return (
+            f"action {exc.animation!r}: bone {exc.joint_name!r} needs more than {exc.max_keys} keys to stay within "
+            f"{exc.max_error_deg:g} degrees with Fit '{fit_label('reduce')}': raise '{MAX_ERROR_LABEL}' to "
+            f"{advice.fits_from_deg:.3f} or more, or choose Fit '{fit_label('best')}' (every bone within "
+            f"{advice.best_deg:.3f} degrees with {advice.max_keys} keys)"
+        )
+    if isinstance(exc, TooManySamplesError):
+        return (
+            f"action {exc.animation!r}: {exc.frames} frames on {exc.nodes} bones is more than {exc.limit} samples "
+            f"to compute; shorten the action or export fewer bones ('{JOINT_ORDER_LABEL}': "
+            f"'{label(JOINT_ORDERS, 'file')}')"
+        )
+    if isinstance(exc, NoSuchAnimationError):
+        whose = f"armature {armature!r}" if armature else "the armature"
+        return (
+            f"actions {exc.missing} have no keys on the bones of {whose}, so Blender's glTF exporter leaves "
+            "them out: key its bones in them, or choose other actions"
+        )
+    return str(exc)

@@ -139,16 +139,11 @@ def _play_animclip(args: argparse.Namespace, model: Any) -> int:
         from ..rigs import load_skeleton
 
         skeleton = load_skeleton(args.skeleton)
-    clip = model.clip(names)
-    report = base_pose_report(clip, skeleton, seconds=args.seconds)
+    report = base_pose_report(model.clip(names), skeleton, seconds=args.seconds)
     if args.json:
         stdout_json(jsonfmt.dumps(report.to_json()))
     else:
         print(report.summary())
-        if names:
-            from ..convert import names_line
-
-            print("  " + names_line(clip.joints))
     return EXIT_OK
 
 

@@ -141,8 +141,8 @@ class ReduceOverBudgetError(AnimspecError):
         self.animation, self.joint, self.joint_name = animation, joint, joint_name
         self.max_keys, self.max_error_deg, self.advice = max_keys, max_error_deg, advice
         super().__init__(
-            f"animation {animation!r}: joint {joint} ({joint_name!r}) needs more than {max_keys} keys "
-            f"({_budget(max_keys)}) to stay within "
+            f"animation {animation!r}: joint {joint} ({joint_name!r}) needs more than {max_keys} keys"
+            f"{'' if max_keys == MAX_KEYS else ' (--max-keys)'} to stay within "
             f"{max_error_deg} degrees with --fit reduce; {advice}"
         )
 

@@ -31,8 +31,10 @@ class Meshbin(KaitaiStruct):
         (0xff) for "no colour"; the byte is the same either way.
       * Every index array holds num_indices records of four int16 corners; num_faces sizes
         nothing. The loader refuses a file whose num_faces is 1000 (MAX_FACES_PER_MESH) or
-        more; the converter writes num_faces = num_indices (one record per quad, triangles
-        are skipped).
+        more, and the renderer draws num_faces records, so it must not exceed num_indices.
+        The converter writes one record per quad or triangle (a triangle a, b, c as a, -1, b,
+        c: the renderer draws a triangle when the second corner is -1); it skips faces of
+        five or more corners but still counts them in num_faces.
       * At most MAX_BONES = 15 bone records are read: with num_bones_declared > 15 the loader stops
         after 15 records and takes the next bytes as the per-vertex bone indices, so the rest
         of the file is misread. The spec reproduces that (`num_bones`, the records
@@ -75,7 +77,7 @@ class Meshbin(KaitaiStruct):
     class MeshType(IntEnum):
         quads = 1
         tris = 2
-    SEQ_FIELDS = ["magic", "version", "mesh_type", "num_vertices", "num_indices", "num_faces", "num_normals", "num_uvs", "has_skeleton", "num_bones_declared", "vertices", "vertex_colours", "vertex_indices", "normals", "normal_indices", "uvs", "uv_indices", "aabb_min", "aabb_max", "bones", "bone_for_vertex", "trailing"]
+    SEQ_FIELDS = ["magic", "version", "mesh_type", "num_vertices", "num_indices", "num_faces", "num_normals", "num_uvs", "has_skeleton", "num_bones_declared", "vertices", "vertex_colours", "vertex_indices", "normals", "normal_indices", "uvs", "uv_indices", "aabb_min", "aabb_max", "bsphere_centre", "bsphere_radius", "bones", "bone_for_vertex", "trailing"]
     def __init__(self, _io, _parent=None, _root=None):
         super(Meshbin, self).__init__(_io)
         self._parent = _parent
@@ -220,6 +222,19 @@ class Meshbin(KaitaiStruct):
         self.aabb_max = Meshbin.Vec3S2(self._io, self, self._root)
         self.aabb_max._read()
         self._debug['aabb_max']['end'] = self._io.pos()
+        if self.version >= 3:
+            pass
+            self._debug['bsphere_centre']['start'] = self._io.pos()
+            self.bsphere_centre = Meshbin.Vec3S2(self._io, self, self._root)
+            self.bsphere_centre._read()
+            self._debug['bsphere_centre']['end'] = self._io.pos()
+
+        if self.version >= 3:
+            pass
+            self._debug['bsphere_radius']['start'] = self._io.pos()
+            self.bsphere_radius = self._io.read_s4le()
+            self._debug['bsphere_radius']['end'] = self._io.pos()
+
         if self.has_skeleton_data:
             pass
             self._debug['bones']['start'] = self._io.pos()
@@ -285,6 +300,13 @@ class Meshbin(KaitaiStruct):
 
         self.aabb_min._fetch_instances()
         self.aabb_max._fetch_instances()
+        if self.version >= 3:
+            pass
+            self.bsphere_centre._fetch_instances()
+
+        if self.version >= 3:
+            pass
+
         if self.has_skeleton_data:
             pass
             for i in range(len(self.bones)):

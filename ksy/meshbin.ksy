@@ -27,8 +27,10 @@ doc: |
       (0xff) for "no colour"; the byte is the same either way.
     * Every index array holds num_indices records of four int16 corners; num_faces sizes
       nothing. The loader refuses a file whose num_faces is 1000 (MAX_FACES_PER_MESH) or
-      more; the converter writes num_faces = num_indices (one record per quad, triangles
-      are skipped).
+      more, and the renderer draws num_faces records, so it must not exceed num_indices.
+      The converter writes one record per quad or triangle (a triangle a, b, c as a, -1, b,
+      c: the renderer draws a triangle when the second corner is -1); it skips faces of
+      five or more corners but still counts them in num_faces.
     * At most MAX_BONES = 15 bone records are read: with num_bones_declared > 15 the loader stops
       after 15 records and takes the next bytes as the per-vertex bone indices, so the rest
       of the file is misread. The spec reproduces that (`num_bones`, the records
@@ -59,8 +61,9 @@ seq:
   - id: version
     type: u1
     doc: |
-      Format version. The converter writes 2. Versions above 1 carry has_skeleton and
-      num_bones_declared; the loader accepts any value.
+      Format version. The converter writes 3. Versions above 1 carry has_skeleton and
+      num_bones_declared, versions 3 and above the bounding sphere; the loader accepts any
+      value.
   - id: mesh_type
     type: u1
     enum: mesh_type
@@ -106,8 +109,8 @@ seq:
       Number of bones the skeleton declares; `num_bones` is how many bone records
       follow. Present from version 2 on. The engine has room
       for 15 (MAX_BONES) and reads at most that many records. The converter writes the
-      armature's bone count, non-deform bones included, but bone records only for deform
-      bones, so the two can disagree for armatures with non-deform bones.
+      number of `bone` lines the Blender exporter wrote: the deform bones (older exporters
+      counted every bone of the armature).
   - id: vertices
     type: vec3_s4
     repeat: expr
@@ -154,6 +157,21 @@ seq:
   - id: aabb_max
     type: vec3_s2
     doc: Maximum corner of the bounding box; read like aabb_min.
+  - id: bsphere_centre
+    type: vec3_s2
+    if: version >= 3
+    doc: |
+      Centre of the mesh's bounding sphere (version 3 on), in vertex units, read like
+      aabb_min. The converter writes the mean of the vertices. The renderer culls a whole
+      object when this sphere is off screen.
+  - id: bsphere_radius
+    type: s4
+    if: version >= 3
+    doc: |
+      Radius of the bounding sphere (version 3 on), in vertex units: the converter writes
+      the largest distance from bsphere_centre to a vertex. The loader adds 6 * 128 of
+      leeway; when the file has none (version < 3) or it is 0, the loader makes a sphere
+      from the bounding box instead.
   - id: bones
     type: bone
     repeat: expr

@@ -77,16 +77,21 @@ def test_third_party_gltf_json_is_told_by_its_first_64_bytes(path):
 def test_a_folder_walk_takes_gltf_by_content_not_by_extension(tmp_path):
     src = tmp_path / "src"
     src.mkdir()
-    (src / "rig.json").write_bytes(MINIMAL)  # glTF JSON under another extension: taken
+    (src / "rig.json").write_bytes(MINIMAL)  # glTF JSON under another extension: seen as glTF
+    shutil.copy(EXAMPLES / "pendulum_rig.glb", src / "clips.bin")  # a GLB with animations: taken
     (src / "dump.gltf").write_text(json.dumps({"format": "animbin", "version": 1, "animations": []}))  # not glTF
     shutil.copy(EXAMPLES / "swing.animbin", src / "swing.animbin")
     shutil.copy(EXAMPLES / "pendulum.meshbin", src / "pendulum.meshbin")  # not a convert source
     work = convert.plan([str(src)], str(tmp_path / "out"), convert.ConvertOptions())
     assert not work.single
     assert [(Path(j.file).name, Path(j.output).name) for j in work.jobs] == [
-        ("rig.json", "rig.animbin"), ("swing.animbin", "swing.glb"),
+        ("clips.bin", "clips.animbin"), ("swing.animbin", "swing.glb"),
     ]
     assert sorted(Path(p).name for p in work.selection.skipped) == ["dump.gltf", "pendulum.meshbin"]
+    # Known as glTF by its bytes, but without an animation there is nothing to convert (issue 23).
+    assert [(Path(p).name, why) for p, why in work.passed_over] == [
+        ("rig.json", "a glTF without animations: nothing to convert to ANIMBIN"),
+    ]
 
 
 # ---------------------------------------------------------------------------- the library

@@ -267,6 +267,8 @@ def models(draw) -> MeshbinFile:
         uvs=draw(st.lists(st.tuples(u1, u1), max_size=3)),
         aabb_min=draw(vec_s2),
         aabb_max=draw(vec_s2),
+        bsphere_centre=draw(vec_s2) if version >= 3 else (0, 0, 0),
+        bsphere_radius=draw(s4) if version >= 3 else 0,
         has_skeleton=has_skeleton,
         bones=bones,
         vertex_bones=vertex_bones,
@@ -295,6 +297,8 @@ def raw_files(draw) -> bytes:
     has_skeleton, num_bones = draw(u1), draw(u1)
     data = header(version, nv, ni, draw(u4), nn, nu, has_skeleton, num_bones, mesh_type=draw(u1))
     size = 12 * nv + 3 * nv + 8 * ni + 6 * nn + 8 * ni + 2 * nu + 8 * ni + 12
+    if version >= 3:
+        size += 6 + 4  # bounding sphere: int16 centre, int32 radius
     if version > 1 and has_skeleton:
         size += BONE_SIZE * min(num_bones, MAX_BONES) + nv
     data += draw(st.binary(min_size=size, max_size=size))

@@ -1,4 +1,4 @@
-"""animspec for Blender: File > Import ANIMBIN / MESHBIN / .animclip base pose, File > Export ANIMBIN.
+"""animspec for Blender: File > Import ANIMBIN / MESHBIN / .animclip base pose, File > Export ANIMBIN / MESHBIN.
 
 The operators are thin: the work is in plain functions that the tests call headless
 (:mod:`.importer`, :mod:`.exporter`, :mod:`.rig`). Installed as a Blender extension (Blender
@@ -17,6 +17,7 @@ from bpy_extras.io_utils import ExportHelper, ImportHelper
 from animspec.common.errors import AnimspecError
 
 from .wording import (
+    APPLY_MODIFIERS_LABEL,
     FITS,
     JOINT_NAMES_LABEL,
     JOINT_ORDER_LABEL,
@@ -25,6 +26,7 @@ from .wording import (
     REGIONS,
     ROUNDING,
     SAVE_ORDER_LABEL,
+    TEXTURE_SIZE_LABEL,
     WHICH,
 )
 
@@ -264,6 +266,59 @@ class ANIMSPEC_OT_export_animbin(bpy.types.Operator, ExportHelper, ExportOptions
         return {"FINISHED"}
 
 
+class ANIMSPEC_OT_export_meshbin(bpy.types.Operator, ExportHelper):
+    """Export the active mesh and its armature as a MESHBIN file (the bytes of the engine's OBJ exporter and obj-to-meshbin.py), checked by animspec's validator"""
+
+    bl_idname = "animspec.export_meshbin"
+    bl_label = "Export MESHBIN"
+
+    filename_ext = ".meshbin"
+    filter_glob: StringProperty(default="*.meshbin", options={"HIDDEN"})
+    apply_modifiers: BoolProperty(name=APPLY_MODIFIERS_LABEL, default=True,
+                                  description="Export the mesh as its modifiers leave it (the engine's exporter's default)")
+    texture_size: IntProperty(name=TEXTURE_SIZE_LABEL, default=256, min=1, max=256,
+                              description="Texels per UV unit (the texture's width and height)")
+    joint_order: EnumProperty(name=JOINT_ORDER_LABEL, items=JOINT_ORDERS, default="armature",
+                              description="Which bone is bone 0, 1, 2, ... in the file (the ANIMBIN export's joint ids)")
+    joint_names: StringProperty(
+        name=JOINT_NAMES_LABEL, subtype="FILE_PATH",
+        description="With Joint order 'Names file': a text file naming the bone of each joint id, one per line, parents first",
+    )
+    overwrite: BoolProperty(name="Overwrite", description="Replace an existing file")
+
+    joint_list = ExportOptions.joint_list
+
+    def draw(self, context):
+        layout = self.layout
+        layout.prop(self, "apply_modifiers")
+        layout.prop(self, "texture_size")
+        layout.prop(self, "joint_order")
+        if self.joint_order == "file":
+            layout.prop(self, "joint_names")
+        layout.prop(self, "overwrite")
+
+    def execute(self, context):
+        from .meshbin_export import export_meshbin, write_meshbin
+
+        obj = context.active_object
+        try:
+            arm = obj.find_armature() if obj is not None and obj.type == "MESH" else None
+            result = export_meshbin(obj, apply_modifiers=self.apply_modifiers, texture_size=self.texture_size,
+                                    joint_names=self.joint_list(arm) if arm is not None else None)
+            _report_lines(self, result.lines)
+            _report_lines(self, result.warnings, "WARNING")
+            for finding in result.findings:
+                if finding not in result.errors:
+                    say(self, "WARNING" if finding.severity.value == "warning" else "INFO",
+                        f"{finding.code}: {finding.location()}: {finding.message}")
+            write_meshbin(result, self.filepath, arm, mesh=obj.name, force=self.overwrite)
+        except (AnimspecError, OSError, ValueError) as exc:
+            say(self, "ERROR", str(exc))
+            return {"CANCELLED"}
+        say(self, "INFO", f"{self.filepath}: {len(result.data)} bytes, {len(result.bones)} bone(s)")
+        return {"FINISHED"}
+
+
 class ANIMSPEC_PG_budget(bpy.types.PropertyGroup, ExportOptions):
     """The budget panel's export options (Scene.animspec_budget)."""
 
@@ -336,10 +391,11 @@ def _menu_import(self, context):
 
 def _menu_export(self, context):
     self.layout.operator(ANIMSPEC_OT_export_animbin.bl_idname, text="ANIMBIN (.animbin)")
+    self.layout.operator(ANIMSPEC_OT_export_meshbin.bl_idname, text="MESHBIN mesh and skeleton (.meshbin)")
 
 
 CLASSES = (ANIMSPEC_OT_import_animbin, ANIMSPEC_OT_import_meshbin, ANIMSPEC_OT_import_animclip_base_pose,
-           ANIMSPEC_OT_export_animbin, ANIMSPEC_PG_budget, ANIMSPEC_OT_check_budget, ANIMSPEC_PT_budget)
+           ANIMSPEC_OT_export_animbin, ANIMSPEC_OT_export_meshbin, ANIMSPEC_PG_budget, ANIMSPEC_OT_check_budget, ANIMSPEC_PT_budget)
 
 
 def register() -> None:

@@ -517,6 +517,11 @@ def export_animbin(
     names = sorted({c.node_name or f"node {c.node}" for c in left_out})
     if names:
         lines.append(f"not exported (not joints): {', '.join(names)}; their keys are left out")
+    from .meshbin_export import order_mismatch  # here: meshbin_export imports this module
+
+    mismatch = order_mismatch(arm, bones)
+    if mismatch:
+        warnings.append(mismatch)
     if per_vsync != 1.0:
         # Measured on swing.animbin imported and exported at 24 fps: up to 310 FP12 units off
         # (30 fps: 210; 120 fps: 5).

@@ -109,3 +109,87 @@ def in_blender_words(exc: AnimspecError, *, region: Refresh, armature: str = "",
             "them out: key its bones in them, or choose other actions"
         )
     return str(exc)
+
+
+# --- MESHBIN export ---------------------------------------------------------------------------
+
+APPLY_MODIFIERS_LABEL = "Apply Modifiers"
+TEXTURE_SIZE_LABEL = "Texture size"
+
+
+def too_many_bones_refusal(armature: str, bones: int, limit: int) -> str:
+    """More bones than the engine's skeleton holds, for the MESHBIN export."""
+    return (
+        f"armature {armature!r} has {bones} bones to export; the engine's skeleton holds {limit}: set "
+        f"'{JOINT_ORDER_LABEL}' to '{label(JOINT_ORDERS, 'file')}' on the Export panel and name at most {limit} "
+        "bones in that file (parents first, one per line), or untick Deform on the bones the game does not need"
+    )
+
+
+def _few(items) -> str:
+    shown = ", ".join(str(i) for i in list(items)[:8])
+    return shown + (f" and {len(items) - 8} more" if len(items) > 8 else "")
+
+
+def meshbin_refusal(exc, mesh: str, bones: list[str], texture_size: int) -> str:
+    """A :class:`animspec.meshbin.build.MeshbinBuildError` as the add-on says it."""
+    kind = exc.kind
+    if kind == "ngon":
+        return (
+            f"mesh {mesh!r}: faces {_few(exc.items)} have more than 4 corners; the engine draws quads and triangles "
+            f"only: add a Triangulate modifier (Minimum Vertices 5) with '{APPLY_MODIFIERS_LABEL}' ticked, or "
+            "triangulate those faces (Face > Triangulate Faces in Edit Mode)"
+        )
+    if kind == "unweighted":
+        names = ", ".join(bones) if bones else "none"
+        return (
+            f"mesh {mesh!r}: vertices {_few(exc.items)} are in no vertex group of an exported bone ({names}); the "
+            "engine moves each vertex with exactly one bone: assign them to a bone's group (Object Data > Vertex "
+            "Groups, or Weight Paint)"
+        )
+    if kind == "uv-range":
+        return (
+            f"mesh {mesh!r}: the UVs of loops {_few(exc.items)} land past texel {int(exc.limit)} with "
+            f"'{TEXTURE_SIZE_LABEL}' {texture_size} (the engine stores one byte per UV axis): keep the active UV map "
+            f"inside 0..1 of the image, or lower '{TEXTURE_SIZE_LABEL}'"
+        )
+    if kind == "colour-range":
+        return (
+            f"mesh {mesh!r}: vertices {_few(exc.items)} have a colour channel of 2.0 or more in the active colour "
+            "attribute; the engine stores channel x 128 in one byte: keep colours under 2.0"
+        )
+    if kind == "non-finite":
+        return f"mesh {mesh!r}: vertices {_few(exc.items)} have a NaN or infinite coordinate"
+    if kind == "no-vertices":
+        return f"mesh {mesh!r} has no vertices"
+    return f"mesh {mesh!r}: {exc}"
+
+
+def meshbin_finding_in_blender_words(finding, mesh: str) -> str:
+    """A MESHBIN validator error about a mesh made in Blender, in Blender's terms."""
+    code = finding.code
+    if code == "too-many-faces":
+        return (
+            f"mesh {mesh!r}: {finding.message}; the engine loads at most 999 faces per mesh: add a Decimate "
+            f"modifier with '{APPLY_MODIFIERS_LABEL}' ticked, or split the mesh into several objects"
+        )
+    if code == "vertex-out-of-range":
+        return (
+            f"mesh {mesh!r}: {finding.message}. The engine stores 128 units per Blender unit, so every vertex "
+            "must lie within 255.99 Blender units of the armature's origin (of the mesh's, without an armature) in "
+            "world space: scale the model down or move it nearer"
+        )
+    if code == "too-many-vertices":
+        return f"mesh {mesh!r}: {finding.message}: split the mesh into several objects"
+    if code in ("too-many-bones", "bone-count-mismatch"):
+        return (
+            f"mesh {mesh!r}: {finding.message}: set '{JOINT_ORDER_LABEL}' to '{label(JOINT_ORDERS, 'file')}' and "
+            "name at most 15 bones"
+        )
+    if code == "bone-parent-after-child":
+        return (
+            f"mesh {mesh!r}: {finding.message}: list parents before their children in the '{JOINT_NAMES_LABEL}' "
+            f"file, or set '{JOINT_ORDER_LABEL}' to '{label(JOINT_ORDERS, 'deform')}'"
+        )
+    where = finding.location() if hasattr(finding, "location") else ""
+    return f"mesh {mesh!r}: {code}: {where}: {finding.message}"

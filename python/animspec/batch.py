@@ -20,10 +20,13 @@ Which files (:func:`collect`)
     Only regular files are read: a FIFO, device or socket found in a folder is skipped
     without being opened, and listed (``Selection.not_regular``) so the CLI reports it; one
     named explicitly fails with that reason. A glob (``*``, ``?``, ``[...]``; ``**`` spans
-    folders; for patterns the shell did not expand) selects like a folder: matching files
+    folders, entering each folder once however many links lead to it, so a link loop ends;
+    for patterns the shell did not expand) selects like a folder: matching files
     are picked by content, matching folders walked. A folder or glob that selects no file
     at all is one failure (``Selection.empty``, with the reason), the same for both, as a
-    missing file is: a typo in a path never passes as "nothing to check".
+    missing file is: a typo in a path never passes as "nothing to check". A folder below
+    that cannot be listed (permissions) is a failure too (``Selection.unreadable``), never
+    passed over in silence. Walks use an explicit stack: any depth works.
     Each file is taken once (first mention wins), in argument order.
 
 How (:func:`run_batch`)
@@ -37,6 +40,7 @@ How (:func:`run_batch`)
 
 from __future__ import annotations
 
+import fnmatch
 import glob
 import math
 import os
@@ -45,7 +49,7 @@ import sys
 from collections import Counter, deque
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Protocol, Sequence, TextIO
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Protocol, Sequence, TextIO
 
 from .common.errors import AnimspecError, ParseError
 from .common.findings import Finding, Severity, has_errors
@@ -100,10 +104,28 @@ class Selection:
     """(argument, why) of each folder or glob that selected no file: each counts as a failure."""
     many: bool = False
     """More than one file, or a folder or glob was given: a batch run (summary printed)."""
+    passed_over: list[tuple[str, str]] = field(default_factory=list)
+    """(path, why) of files of a known format under a folder or glob that the command does
+    not take (convert: a side file such as --skeleton's rig, a glTF without animations)."""
+    unreadable: list[tuple[str, str]] = field(default_factory=list)
+    """(folder, why) of each folder under a folder or glob that could not be listed: what it
+    holds is unknown, so each counts as a failure (never passed over silently)."""
 
     @property
     def paths(self) -> list[Path]:
         return [Path(s.file) for s in self.sources]
+
+
+Identity = tuple[int, int]
+"""(st_dev, st_ino): one file or folder, whatever the path that reaches it."""
+
+
+def _identity(path: str) -> Identity | None:
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return (st.st_dev, st.st_ino)
 
 
 def collect(
@@ -111,17 +133,22 @@ def collect(
     accept: Callable[[bytes, str], bool] = is_known,
     *,
     exclude: Iterable[str | os.PathLike[str]] = (),
+    pass_over: Mapping[Identity, str] | None = None,
 ) -> Selection:
     """The files ``args`` (files, folders, globs) name, per the module's rules; ``accept``
     judges a file found under a folder or glob by its first :data:`HEAD_SIZE` bytes (it is
     given the path too, for its messages: formats are told by their bytes).
-    Folders in ``exclude`` (e.g. an output folder inside an input folder) are not walked."""
+    Folders in ``exclude`` (e.g. an output folder inside an input folder) are not walked.
+    A file found under a folder or glob whose (st_dev, st_ino) is a key of ``pass_over`` is
+    not taken: it goes to ``passed_over`` with that reason (convert: its side files)."""
     excluded = {os.path.realpath(p) for p in exclude}
     seen: set[str] = set()
     sources: list[Source] = []
     skipped: list[str] = []
     not_regular: list[tuple[str, str]] = []
     empty: list[tuple[str, str]] = []
+    passed_over: list[tuple[str, str]] = []
+    unreadable: list[tuple[str, str]] = []
     accepted: list[str] = []  # counts a file taken twice (by two arguments) for each
     many = False
 
@@ -135,6 +162,10 @@ def collect(
         if special is not None:
             not_regular.append((entry.path, special))
         elif _accepts(entry.path, accept):
+            why = pass_over.get(_identity(entry.path)) if pass_over else None  # type: ignore[arg-type]
+            if why is not None:
+                passed_over.append((entry.path, why))
+                return
             accepted.append(entry.path)
             add(Source(entry.path, base), entry.real)
         else:
@@ -142,38 +173,46 @@ def collect(
 
     for arg in args:
         arg = os.fspath(arg)
-        before = (len(accepted), len(skipped), len(not_regular))
+        before = (len(accepted), len(skipped), len(not_regular), len(passed_over), len(unreadable))
+        walked: set[Identity] = set()  # folders already listed for this argument
         if os.path.isdir(arg):
             many = True
-            for entry in _walk(arg, excluded):
+            for entry in _walk(arg, excluded, unreadable, walked):
                 found(entry, arg)
-            if len(accepted) == before[0]:
-                empty.append((arg, _nothing(f"{arg}: no file animspec reads is in this folder", skipped, not_regular, before)))
+            if len(accepted) == before[0] and len(unreadable) == before[4]:
+                empty.append((arg, _nothing(f"{arg}: no file animspec reads is in this folder", skipped, not_regular, passed_over, before)))
         elif not os.path.lexists(arg) and _GLOB_CHARS & set(arg):
             many = True
-            matches = sorted(glob.glob(arg, recursive=True))
+            matches = _glob(arg, unreadable)
             base = _glob_base(arg)
             for match in matches:
                 if os.path.isdir(match):
-                    for entry in _walk(match, excluded):
+                    for entry in _walk(match, excluded, unreadable, walked):
                         found(entry, base)
                 elif not _hidden(os.path.relpath(match, base)):
                     found(_Found.named(match), base)
-            if len(accepted) == before[0]:
+            if len(accepted) == before[0] and len(unreadable) == before[4]:
                 what = "no file animspec reads matches this glob" if matches else "this glob matches no path"
-                empty.append((arg, _nothing(f"{arg}: {what}", skipped, not_regular, before)))
+                empty.append((arg, _nothing(f"{arg}: {what}", skipped, not_regular, passed_over, before)))
         else:
             add(Source(arg), os.path.realpath(arg))
-    return Selection(sources, skipped, not_regular=not_regular, empty=empty, many=many or len(sources) > 1)
+    return Selection(
+        sources, skipped, not_regular=not_regular, empty=empty, many=many or len(sources) > 1,
+        passed_over=passed_over, unreadable=unreadable,
+    )
 
 
-def _nothing(what: str, skipped: list[str], not_regular: list, before: tuple[int, int, int]) -> str:
+def _nothing(what: str, skipped: list[str], not_regular: list, passed_over: list, before: tuple[int, ...]) -> str:
     """``what``, with what the folder or glob did find (all of it skipped)."""
     others = len(skipped) - before[1]
     special = len(not_regular) - before[2]
+    passed = len(passed_over) - before[3]
     reasons = [f"{others} file(s) of no known format skipped"] if others else []
     if special:
         reasons.append(f"{special} non-regular file(s) skipped")
+    if passed:
+        reasons.append(f"{passed} file(s) passed over: " + "; ".join(
+            f"{path}: {why}" for path, why in passed_over[before[3]:]))
     detail = f" ({', '.join(reasons)})" if reasons else ""
     return what + detail
 
@@ -210,38 +249,137 @@ class _Found:
         return cls(path, os.path.realpath(path), regular=False)
 
 
-def _walk(folder: str, excluded: set[str]) -> Iterator[_Found]:
+def _walk(
+    folder: str,
+    excluded: set[str],
+    unreadable: list[tuple[str, str]] | None = None,
+    walked: set[Identity] | None = None,
+) -> Iterator[_Found]:
     """The files under ``folder`` in os.walk's order (a folder's files by name, then its
     sub-folders by name; hidden names and ``excluded`` folders left out; symlinked folders
-    listed, not entered; unreadable folders passed over). One ``scandir`` per folder gives
-    each name's type, so a regular file costs no stat and its real path is the folder's real
-    path joined with its name: on 10,000 files that halves the selection's time, which is
-    spent in the main process before any worker starts (issue 15: ``-j 2`` against ``-j 1``)."""
-    try:
-        with os.scandir(folder) as listing:
-            entries = sorted(listing, key=lambda e: e.name)
-    except OSError:
-        return
-    real_folder = os.path.realpath(folder)
-    subfolders = []
-    for entry in entries:
+    listed, not entered). A folder that cannot be listed goes to ``unreadable`` with the
+    reason; one in ``walked`` (by identity: a glob may name a folder and its sub-folders) is
+    not listed again. An explicit stack, not recursion: a tree 10,000 folders deep is walked
+    like a flat one. One ``scandir`` per folder gives each name's type, so a regular file
+    costs no stat and its real path is the folder's real path joined with its name: on 10,000
+    files that halves the selection's time, which is spent in the main process before any
+    worker starts (issue 15: ``-j 2`` against ``-j 1``)."""
+    unreadable = [] if unreadable is None else unreadable
+    walked = set() if walked is None else walked
+    # (path, its real path): a sub-folder that is no link has its parent's real path and
+    # its own name, so a walk 1,000 deep costs no realpath per level.
+    stack = [(folder, os.path.realpath(folder))]
+    while stack:
+        current, real_folder = stack.pop()
+        ident = _identity(current)
+        if ident is not None:
+            if ident in walked:
+                continue
+            walked.add(ident)
         try:
-            is_dir = entry.is_dir()
-        except OSError:
-            is_dir = False
-        if is_dir:
-            if not entry.name.startswith("."):
-                subfolders.append(entry)
+            with os.scandir(current) as listing:
+                entries = sorted(listing, key=lambda e: e.name)
+        except OSError as exc:
+            unreadable.append((current, f"cannot list this folder: {exc.strerror or exc}"))
             continue
-        if entry.name.startswith("."):
+        subfolders = []
+        for entry in entries:
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            if is_dir:
+                if not entry.name.startswith("."):
+                    subfolders.append(entry)
+                continue
+            if entry.name.startswith("."):
+                continue
+            link = entry.is_symlink()
+            real = os.path.realpath(entry.path) if link else os.path.join(real_folder, entry.name)
+            yield _Found(entry.path, real, not link and entry.is_file(follow_symlinks=False))
+        for sub in reversed(subfolders):  # popped in name order
+            real_sub = os.path.join(real_folder, sub.name)
+            if sub.is_symlink() or real_sub in excluded:
+                continue
+            stack.append((sub.path, real_sub))
+
+
+def _glob(pattern: str, unreadable: list[tuple[str, str]]) -> list[str]:
+    """The paths ``pattern`` matches, sorted, as glob.glob(recursive=True) gives them, except
+    that ``**`` enters each folder once (by identity): a symbolic link back up the tree (a
+    loop) is not followed round and round. Folders ``**`` cannot list go to ``unreadable``."""
+    if "**" not in pattern:
+        return sorted(glob.glob(pattern))  # no recursion: finite whatever the links
+    parts = list(Path(pattern).parts)
+    fixed: list[str] = []
+    while parts and not (_GLOB_CHARS & set(parts[0])):
+        fixed.append(parts.pop(0))
+    paths = [os.path.join(*fixed)] if fixed else [""]
+    for i, part in enumerate(parts):
+        last = i == len(parts) - 1
+        nxt: list[str] = []
+        for path in paths:
+            if part == "**":
+                nxt += _below(path, unreadable, files=last)
+            elif _GLOB_CHARS & set(part):
+                try:
+                    names = os.listdir(path or ".")
+                except OSError:
+                    continue
+                for name in fnmatch.filter(names, part):
+                    if name.startswith(".") and not part.startswith("."):
+                        continue
+                    full = os.path.join(path, name)
+                    if last or os.path.isdir(full):
+                        nxt.append(full)
+            else:
+                full = os.path.join(path, part)
+                if os.path.lexists(full) if last else os.path.isdir(full):
+                    nxt.append(full)
+        paths = nxt
+    return sorted(dict.fromkeys(p for p in paths if p))
+
+
+def _below(folder: str, unreadable: list[tuple[str, str]], *, files: bool) -> list[str]:
+    """``folder`` and every folder below it (links to folders followed, each folder entered
+    once by identity, hidden names left out), and with ``files`` every file too: what ``**``
+    matches."""
+    found = [folder]
+    seen: set[Identity] = set()
+    start = _identity(folder or ".")
+    if start is None:
+        return []
+    seen.add(start)
+    stack = [folder]
+    while stack:
+        current = stack.pop()
+        try:
+            with os.scandir(current or ".") as listing:
+                entries = sorted(listing, key=lambda e: e.name)
+        except OSError as exc:
+            unreadable.append((current or ".", f"cannot list this folder: {exc.strerror or exc}"))
             continue
-        link = entry.is_symlink()
-        real = os.path.realpath(entry.path) if link else os.path.join(real_folder, entry.name)
-        yield _Found(entry.path, real, not link and entry.is_file(follow_symlinks=False))
-    for sub in subfolders:
-        if sub.is_symlink() or os.path.realpath(sub.path) in excluded:
-            continue
-        yield from _walk(sub.path, excluded)
+        subfolders = []
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            path = os.path.join(current, entry.name)
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            if not is_dir:
+                if files:
+                    found.append(path)
+                continue
+            ident = _identity(path)
+            if ident is None or ident in seen:
+                continue  # a loop, or a folder already reached by another link
+            seen.add(ident)
+            found.append(path)
+            subfolders.append(path)
+        stack.extend(reversed(subfolders))
+    return found
 
 
 def _glob_base(pattern: str) -> str:
@@ -477,6 +615,9 @@ class Summary:
     failed: int = 0
     with_errors: int = 0
     skipped: int = 0
+    passed_over: int = 0
+    """Files of a known format a folder or glob gave that the command does not take (each
+    reported with its reason)."""
     findings: Counter = field(default_factory=Counter)
     """(severity, code) -> count."""
 
@@ -501,6 +642,8 @@ class Summary:
         head = f"{self.files} file(s): {ok} ok, {self.with_errors} with errors, {self.failed} failed"
         if self.skipped:
             head += f"; {self.skipped} skipped in folders (no format recognised, or not a regular file)"
+        if self.passed_over:
+            head += f"; {self.passed_over} passed over (reasons above)"
         out = [head]
         order = {s.value: i for i, s in enumerate(Severity)}
         items = sorted(self.findings.items(), key=lambda kv: (order[kv[0][0]], -kv[1], kv[0][1]))
@@ -514,6 +657,7 @@ class Summary:
             "failed": self.failed,
             "with_errors": self.with_errors,
             "skipped": self.skipped,
+            "passed_over": self.passed_over,
             "findings": {f"{sev}:{code}": n for (sev, code), n in sorted(self.findings.items())},
             "status": self.status,
         }

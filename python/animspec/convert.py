@@ -18,6 +18,7 @@ files in animspec.batch. The command line (animspec.cli.convert) only parses and
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
@@ -27,8 +28,8 @@ from .batch import Result, Selection, collect, run_batch
 from .common.errors import AnimspecError, WriteError
 from .common.findings import Finding, findings_text, has_errors
 from .common.hashes import read_names_file
-from .common.inputs import read_head
-from .common.output import check_output, write_output
+from .common.inputs import read_head, read_head_or_fail, read_input
+from .common.output import ReadFile, check_output, file_identity, write_output
 from .common.status import EXIT_FINDINGS, EXIT_OK
 from .formats import CONVERT_SOURCES, HEAD_SIZE, load, sniff
 
@@ -80,9 +81,19 @@ class ConvertOptions:
     given: frozenset[str] = frozenset()
     """The options the user gave (:func:`load_options` records them): each must act on some
     input of the run (:func:`check_options`). Not a command-line option."""
+    side_files: tuple[ReadFile, ...] = ()
+    """The side files read for these options (--joints, --markers, --joint-names, as
+    :func:`load_options` read them): inputs too, so never an output. Not a command-line option."""
+
+    def read_files(self) -> tuple[ReadFile, ...]:
+        """Every side file a conversion with these options reads: ``--skeleton`` and those
+        :func:`load_options` read. None of them is ever written or converted."""
+        skeleton = (ReadFile(self.skeleton, "--skeleton"),) if self.skeleton else ()
+        return skeleton + self.side_files
 
 
-OPTION_NAMES = tuple(f.name for f in fields(ConvertOptions) if f.name not in ("make_folders", "given"))
+_NOT_OPTIONS = {"make_folders", "side_files", "given"}
+OPTION_NAMES = tuple(f.name for f in fields(ConvertOptions) if f.name not in _NOT_OPTIONS)
 """The command-line options of ``animspec convert``, by their argparse ``dest``."""
 
 
@@ -101,12 +112,15 @@ def load_options(
         [*given, *(n for n, v in (("joints", joints), ("markers", markers), ("joint_names", joint_names)) if v)]
     )
     animations = given.pop("animations", None)
+    side = [ReadFile(path, option) for path, option in
+            ((joints, "--joints"), (markers, "--markers"), (joint_names, "--joint-names")) if path]
     return ConvertOptions(
         given=named,
         animations=tuple(animations) if animations else None,
         joints=tuple(read_names_file(joints)) if joints else None,
         markers=loaded_markers,
         joint_names=tuple(read_names_file(joint_names)) if joint_names else None,
+        side_files=tuple(side),
         **given,
     )
 
@@ -246,8 +260,9 @@ def _kind_of(path: str, names: Sequence[str] = CONVERT_SOURCES) -> str | None:
 
 @dataclass(frozen=True)
 class ConvertJob:
-    """One input of a batch and where its output goes; ``clash`` is set when another input
-    of the batch already produces that output (this one then fails without being read)."""
+    """One input of a batch and where its output goes; ``clash`` is set when this output
+    cannot be written: another input of the batch already produces it, or it is a file the
+    run reads (this one then fails without being read)."""
 
     file: str
     output: str
@@ -273,11 +288,18 @@ class ConvertPlan:
     """What one convert run does: the selected inputs, one job per input, the task."""
 
     selection: Selection
+    """Every file the folders and globs gave; ``selection.passed_over`` says which of them
+    are not converted and why (a side file, a glTF without animations)."""
     jobs: list[ConvertJob]
     task: ConvertTask
     single: bool
     """One file to the output file named: the command prints its report and raises its
     errors instead of a batch's per-file lines and summary."""
+
+    @property
+    def passed_over(self) -> list[tuple[str, str]]:
+        """(path, why) of each file a folder or glob gave that is not converted."""
+        return self.selection.passed_over
 
     def run(self, jobs: int | None = None, *, on_done: Callable[[int], None] | None = None) -> Iterator[Result]:
         """The results, one per job in order (animspec.batch.run_batch on ``jobs`` processes)."""
@@ -289,8 +311,21 @@ def plan(inputs: Sequence[str], output: str, options: ConvertOptions) -> Convert
     file is named (and ``output`` is not an existing folder), otherwise a folder in which
     each output keeps its input's path below the folder or glob it was found in, with .animbin
     (glTF in) or .glb (ANIMBIN, .animclip in). The output folder (and each folder below it)
-    is made when its first file is written, so a batch whose files all fail creates nothing."""
-    selection = collect(inputs, convertible, exclude=[output])
+    is made when its first file is written, so a batch whose files all fail creates nothing.
+
+    Which files of a folder or glob are converted: every ANIMBIN and .animclip, and every
+    glTF holding at least one animation; never a side file (``--skeleton``, ``--joints``,
+    ``--markers``, ``--joint-names``), and no glTF without animations (a rig: nothing to
+    convert). Those are listed with the reason in ``passed_over``. Every file the run reads
+    (the inputs and the side files) is known before the first write, and a job whose output
+    would replace one of them is refused (``clash``), even with ``force``."""
+    side = {file_identity(r.path): r for r in options.read_files()}
+    side.pop(None, None)
+    selection = collect(
+        inputs, convertible, exclude=[output],
+        pass_over={ident: f"read as {r.option} by this run: a side file is never converted"
+                   for ident, r in side.items()},
+    )
     check_options(options, {_kind_of(s.file) for s in selection.sources} - {None})  # type: ignore[arg-type]
     if not selection.many and not os.path.isdir(output):
         jobs = [ConvertJob(selection.sources[0].file, output)]
@@ -300,20 +335,76 @@ def plan(inputs: Sequence[str], output: str, options: ConvertOptions) -> Convert
         not exists and os.path.splitext(output)[1].lower() in {".gltf", *OUTPUT_EXTENSIONS.values()}
     ):
         raise AnimspecError(f"{output}: with several inputs, a folder or a glob, -o must be a folder")
-    return ConvertPlan(selection, _jobs(selection, output), ConvertTask(options), single=False)
+    kinds = _take_sources(selection)
+    read: dict[tuple[int, int], ReadFile] = {}
+    for source in selection.sources:
+        ident = file_identity(source.file)
+        if ident is not None:
+            read.setdefault(ident, ReadFile(source.file))
+    read.update(side)  # (a side file named as an input too is refused as the side file)
+    return ConvertPlan(selection, _jobs(selection, kinds, output, read), ConvertTask(options), single=False)
 
 
-def _jobs(selection: Selection, out_dir: str) -> list[ConvertJob]:
+def _take_sources(selection: Selection) -> list[str | None]:
+    """Keep the sources a folder or glob gave that hold something to convert (moving the
+    others to ``selection.passed_over``); returns each kept source's kind."""
+    kept, kinds = [], []
+    for source in selection.sources:
+        kind = _kind_of(source.file)
+        why = _no_clip_in(source.file) if kind == "gltf" and not source.explicit else None
+        if why is not None:
+            selection.passed_over.append((source.file, why))
+            continue
+        kept.append(source)
+        kinds.append(kind)
+    selection.sources[:] = kept
+    return kinds
+
+
+def _no_clip_in(path: str) -> str | None:
+    """Why the glTF at ``path`` has nothing to convert (no animation), or None when it has
+    one (or cannot be read here: converting it then reports why). Only the JSON is read (a
+    GLB's first chunk), not the buffers."""
+    try:
+        head = read_head_or_fail(path, 20)
+        if head[:4] == b"glTF" and len(head) == 20 and head[16:20] == b"JSON":
+            size = int.from_bytes(head[12:16], "little")
+            if 20 + size > os.path.getsize(path):
+                return None  # a chunk past the end: converting it says so
+            text = read_head_or_fail(path, 20 + size)[20:]
+        else:
+            text = read_input(path)
+        doc = json.loads(text)
+    except (AnimspecError, OSError, ValueError, RecursionError):
+        return None
+    if not isinstance(doc, dict) or doc.get("animations"):
+        return None
+    skins = doc.get("skins")
+    if isinstance(skins, list) and skins:
+        return (f"a rig: {len(skins)} skin(s) and no animation, nothing to convert to ANIMBIN "
+                "(give it as --skeleton to put ANIMBIN clips on it)")
+    return "a glTF without animations: nothing to convert to ANIMBIN"
+
+
+def _jobs(
+    selection: Selection, kinds: list[str | None], out_dir: str, read: dict[tuple[int, int], ReadFile]
+) -> list[ConvertJob]:
     """Each source's output below ``out_dir``: its path below its folder or glob (its bare
-    name when named explicitly) with its source's output extension."""
+    name when named explicitly) with its source's output extension; refused when another
+    source has it already, or when it is a file the run reads (``read``, by identity)."""
     jobs: list[ConvertJob] = []
     first: dict[str, str] = {}
-    for source in selection.sources:
-        ext = OUTPUT_EXTENSIONS.get(_kind_of(source.file), ".glb")  # (an unreadable file fails later)
+    for source, kind in zip(selection.sources, kinds):
+        ext = OUTPUT_EXTENSIONS.get(kind, ".glb")  # (an unreadable file fails later)
         out = os.path.join(out_dir, source.relative.with_suffix(ext))
         key = os.path.normcase(os.path.abspath(out))
         clash = None
-        if key in first:
+        reads = read.get(file_identity(out))  # type: ignore[arg-type]
+        if reads is not None:
+            what = "an input" if reads.option is None else f"read as {reads.option}"
+            clash = (f"{source.file}: its output {out} is a file this run reads ({reads.path}, {what}); "
+                     "it is never replaced, even with --force (give -o a folder outside the inputs)")
+        elif key in first:
             clash = f"{source.file}: its output {out} is already the output of {first[key]}; rename one of them"
         else:
             first[key] = source.file
@@ -331,7 +422,7 @@ def convert_file(src: str, out: str, options: ConvertOptions) -> Result:
     check_output_name(out, kind)
     if not options.make_folders or os.path.isdir(os.path.dirname(out) or "."):
         # (a batch output whose folder is still to be made cannot exist yet)
-        check_output(out, force=options.force, inputs=[src])
+        check_output(out, force=options.force, inputs=[src, *options.read_files()])
     if kind == "gltf":
         return _from_gltf(src, out, options)
     fmt, model = load(src)
@@ -347,7 +438,7 @@ def _write(path: str, data: bytes, o: ConvertOptions, src: str, verify: Callable
     ``force``), first creating the missing folders of a batch output."""
     if o.make_folders:
         os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    write_output(path, data, force=o.force, inputs=[src], verify=verify)
+    write_output(path, data, force=o.force, inputs=[src, *o.read_files()], verify=verify)
 
 
 def _write_gltf(path: str, glb: bytes, o: ConvertOptions, src: str) -> int:

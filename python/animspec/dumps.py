@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterable
 
 from .common import jsonfmt
 from .common.errors import JsonInputError, ParseError, WriteError
 from .common.inputs import read_input
 from .common.jsonpath import parse_json
-from .common.output import check_output, write_output
+from .common.output import ReadFile, check_output, write_output
 from .formats import NO_OPTIONS, FileFormat, FormatOptions, format_of_dump, load
 
 
@@ -47,12 +47,22 @@ def _gltf_dump(path: str | os.PathLike[str]) -> dict[str, Any] | None:
     return {"format": "gltf", "summary": summarise(gltf).to_json(), "document": document_json(gltf)}
 
 
-def dump_file(path: str, output: str, options: FormatOptions = NO_OPTIONS, *, force: bool = False) -> str:
+def dump_file(
+    path: str,
+    output: str,
+    options: FormatOptions = NO_OPTIONS,
+    *,
+    force: bool = False,
+    side_files: Iterable[ReadFile] = (),
+) -> str:
     """Write the dump of ``path`` to ``output`` (an existing file only with ``force``, never
-    the input); returns the text written."""
+    the input nor one of the ``side_files`` read for ``options``, such as --joint-names);
+    returns the text written."""
+    reads = [path, *side_files]
+    check_output(output, force=force, inputs=reads)
     text = dump_text(path, options)
     # A regular file is read back and compared before it is published (animspec.common.atomic).
-    write_output(output, text.encode("utf-8"), force=force, inputs=[path])
+    write_output(output, text.encode("utf-8"), force=force, inputs=reads)
     return text
 
 

@@ -126,11 +126,20 @@ def _read_f32(node: JsonNode) -> np.float32:
         raise node.error('expected a number, "inf", "-inf", "nan" or "nan:XXXXXXXX"')
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         raise node.error("expected a number")
+    if isinstance(v, int) and not -(2**128) < v < 2**128:
+        # (numpy raises OverflowError on an integer past a double; nothing that large fits an f32)
+        raise node.error(f"{_short(v)} does not fit a 32-bit float")
     with np.errstate(over="ignore"):
         f = np.float32(v)
     if np.isinf(f):
         raise node.error(f"{v} does not fit a 32-bit float")
     return f
+
+
+def _short(value: int) -> str:
+    """An integer for a message: a 400-digit one is not repeated in full."""
+    text = str(value)
+    return text if len(text) <= 24 else f"{text[:8]}...({len(text)} digits)"
 
 
 def _f32_array(node: JsonNode) -> np.ndarray:

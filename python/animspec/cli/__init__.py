@@ -7,40 +7,68 @@ knows a byte layout or a validation rule.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from typing import Any, Sequence
 
 from .. import __version__
-from . import batch as cli_batch, convert as cli_convert, playback as cli_playback
+from . import batch as cli_batch, convert as cli_convert, playback as cli_playback, streams
 from ..common import jsonfmt
 from ..batch import InfoTask, Result, ValidateTask, collect, is_known_or_gltf
 from .common import FORCE_HELP, OUTPUT_HELP, bone_count, report_stream
 from ..common.errors import AnimspecError
 from ..common.findings import findings_text
 from ..common.hashes import crc32, read_names_file
-from ..common.status import EXIT_OK, EXIT_UNREADABLE
+from ..common.output import ReadFile
+from ..common.status import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNREADABLE
 from ..dumps import dump_file, dump_text, pack_file
 from ..formats import FormatOptions
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args, unknown = _parser().parse_known_args(argv)
-    if unknown:  # the command's own usage, not the top level's (`animspec info x --josn`)
-        args.parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+    """Run one command; its exit status. Whatever happens, one line on stderr at most, never
+    a traceback: errors (2), Ctrl-C ("interrupted", 130), a closed standard output (2), a
+    reader that went away (animspec.cli.streams: 141, or the command's own status when its
+    product is a verdict or files)."""
+    saved = sys.stdout, sys.stderr
     try:
+        args, unknown = _parser().parse_known_args(argv)
+        if unknown:  # the command's own usage, not the top level's (`animspec info x --josn`)
+            args.parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+        streams.guard(stop_on_broken_pipe=_prints_its_product(args))
         return args.run(args)
+    except KeyboardInterrupt:
+        # Ctrl-C: a write under way removed its temporary file (animspec.common.atomic);
+        # the workers of a batch ignore SIGINT and end with their current file.
+        _say("animspec: interrupted")
+        return EXIT_INTERRUPTED
     except AnimspecError as exc:
-        print(f"animspec: error: {exc}", file=sys.stderr)
+        _say(f"animspec: error: {exc}")
         return EXIT_UNREADABLE
     except BrokenPipeError:
-        # The reader went away (`animspec dump f | head`): not an error. Point stdout at
-        # devnull so the interpreter's final flush does not complain again.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return EXIT_OK
+        return EXIT_BROKEN_PIPE  # silently: the reader had what it wanted (`| head`)
     except OSError as exc:
         where = f"{exc.filename}: " if exc.filename else ""
-        print(f"animspec: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        _say(f"animspec: error: {where}{exc.strerror or exc}")
         return EXIT_UNREADABLE
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
+def _say(line: str) -> None:
+    try:
+        print(line, file=sys.stderr)
+    except (OSError, ValueError):
+        pass  # stderr gone too: the exit status says it
+
+
+def _prints_its_product(args: argparse.Namespace) -> bool:
+    """True when what the command prints is what it makes (info, dump to stdout, play,
+    compare, hash): a reader that goes away ends it. validate's product is its verdict and
+    convert's, pack's, plot's and ``dump -o``'s their files: they go on (streams)."""
+    if args.command in ("validate", "convert", "pack", "plot"):
+        return False
+    if args.command == "dump":
+        return not args.output or args.output == "-"
+    return True
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -180,7 +208,8 @@ def _format_options(args: argparse.Namespace) -> FormatOptions:
 def _dump(args: argparse.Namespace) -> int:
     refuse_unused_options(args, [args.file], "to_json")
     if args.output:
-        text = dump_file(args.file, args.output, _format_options(args), force=args.force)
+        side = [ReadFile(args.joint_names, "--joint-names")] if args.joint_names else []
+        text = dump_file(args.file, args.output, _format_options(args), force=args.force, side_files=side)
         print(f"{args.output}: {len(text.encode('utf-8'))} bytes (JSON dump of {args.file})", file=report_stream(args.output))
     else:
         sys.stdout.write(dump_text(args.file, _format_options(args)))

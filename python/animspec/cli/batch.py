@@ -66,11 +66,16 @@ def run(
     summary, on stdout in text mode and on stderr when stdout carries JSON (``machine``).
     Returns the exit status: 2 if any file failed, else 1 if any had errors, else 0."""
     work = selection.sources if items is None else items
-    summary = Summary(skipped=len(selection.skipped) + len(selection.not_regular))
+    summary = Summary(skipped=len(selection.skipped) + len(selection.not_regular), passed_over=len(selection.passed_over))
     for path, why in selection.not_regular:
         print(f"animspec: warning: {path}: {why}", file=sys.stderr)
-    # A folder or glob that selected nothing is a failure, reported like a missing file.
+    for path, why in selection.passed_over:
+        print(f"animspec: note: {path}: not taken: {why}", file=sys.stderr)
+    # A folder or glob that selected nothing, or a folder that cannot be listed, is a
+    # failure, reported like a missing file.
     empty = [Result(arg, error={"message": why}, status=EXIT_UNREADABLE) for arg, why in selection.empty]
+    empty += [Result(path, error={"message": f"{path}: {why}"}, status=EXIT_UNREADABLE)
+              for path, why in selection.unreadable]
     progress = Progress(len(work), enabled=False if args.no_progress else None)
     output = Output(progress)
     try:

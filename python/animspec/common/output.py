@@ -10,8 +10,9 @@
   is needed. A FIFO nobody reads is an error, not a hang.
 * a folder, a block device, a socket: refused, naming what to give instead.
 * a regular file: refused unless ``--force``; with it, replaced atomically (temporary file
-  in the same folder, read back and checked, renamed over it). Never the command's input,
-  even with ``--force``.
+  in the same folder, read back and checked, renamed over it). Never a file the command reads
+  (its input and every side file, such as ``--skeleton``: :class:`ReadFile`), compared as
+  (device, inode) so no symbolic or hard link gets around it, even with ``--force``.
 * nothing yet: created atomically, and only if it still does not exist at that moment, so
   concurrent writers without ``--force`` cannot overwrite each other: exactly one creates
   the file, the others are refused (:func:`animspec.common.atomic.write_atomic` ``replace=False``).
@@ -29,7 +30,8 @@ import os
 import re
 import stat
 import sys
-from typing import Callable, Iterable
+from dataclasses import dataclass
+from typing import Callable, Iterable, Union
 
 from .atomic import write_atomic
 from .errors import AnimspecError, WriteError
@@ -49,6 +51,34 @@ def descriptor(path: str) -> int | None:
     return int(number) if number else None
 
 
+@dataclass(frozen=True)
+class ReadFile:
+    """A file the command reads, and the option that names it (``--skeleton``); None for
+    the command's own input. Every file a command reads is an input: never an output."""
+
+    path: str
+    option: str | None = None
+
+    def describe(self) -> str:
+        if self.option is None:
+            return f"this is the input file {self.path}"
+        return f"this file is read as {self.option} ({self.path})"
+
+
+Inputs = Iterable[Union[str, ReadFile]]
+"""What ``inputs`` takes: paths of the command's input, or :class:`ReadFile` for side files."""
+
+
+def file_identity(path: str | os.PathLike[str]) -> tuple[int, int] | None:
+    """(st_dev, st_ino) of the file ``path`` resolves to (links followed), None if there is
+    none: the same file under any name, symbolic or hard link."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return (st.st_dev, st.st_ino)
+
+
 class OutputError(WriteError):
     """``OUT`` cannot be written; the message names it, the option, and what to do."""
 
@@ -63,7 +93,7 @@ def check_output(
     *,
     option: str = "-o",
     force: bool = False,
-    inputs: Iterable[str] = (),
+    inputs: Inputs = (),
     existing: bool = True,
 ) -> None:
     """Raise :class:`OutputError` now if :func:`write_output` would refuse ``path`` (commands
@@ -88,7 +118,7 @@ def write_output(
     *,
     option: str = "-o",
     force: bool = False,
-    inputs: Iterable[str] = (),
+    inputs: Inputs = (),
     verify: Callable[[bytes], None] | None = None,
 ) -> str:
     """Write ``data`` to ``path`` under the module's policy; ``inputs`` are the files the
@@ -168,7 +198,7 @@ def _check_folder(path: str, target: str, option: str) -> None:
         raise OutputError(path, option, f"the folder {folder} does not exist; create it first or choose another path")
 
 
-def _check_existing(path: str, target: str, st: os.stat_result, option: str, force: bool, inputs: Iterable[str]) -> None:
+def _check_existing(path: str, target: str, st: os.stat_result, option: str, force: bool, inputs: Inputs) -> None:
     mode = st.st_mode
     if stat.S_ISDIR(mode):
         raise OutputError(path, option, f"this is a folder; give {option} a file name (inside it, e.g. {os.path.join(path, 'NAME')})")
@@ -177,13 +207,12 @@ def _check_existing(path: str, target: str, st: os.stat_result, option: str, for
     if not stat.S_ISREG(mode):
         kind = "a block device" if stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) else "not a regular file"
         raise OutputError(path, option, f"this is {kind}; animspec writes regular files, character devices, FIFOs and - (standard output)")
+    here = (st.st_dev, st.st_ino)
     for source in inputs:
-        try:
-            same = os.path.samefile(target, source)
-        except OSError:
-            continue
-        if same:
-            raise OutputError(path, option, f"this is the input file {source}; choose another path")
+        read = source if isinstance(source, ReadFile) else ReadFile(os.fspath(source))
+        if file_identity(read.path) == here:
+            # Refused even with --force: replacing it would lose what the command reads.
+            raise OutputError(path, option, f"{read.describe()}; choose another path")
     if not force:
         via = f" (a link to {target})" if target != path else ""
         raise OutputError(

@@ -252,6 +252,18 @@ def read_markers_file(path: str) -> dict[str, list[MarkerSpec]]:
     return doc
 
 
+def _finite_seconds(value: Any, hz: float) -> float | None:
+    """``value`` seconds in frames at ``hz``, or None when it is no finite number (an integer
+    of 400 digits is not: float() of it would raise OverflowError)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        frames = float(value) * hz
+    except OverflowError:
+        return None
+    return frames if math.isfinite(frames) else None
+
+
 def _markers(specs: Sequence[MarkerSpec], hz: float, length: int, where: str, warnings: list[str]) -> list[Marker]:
     if isinstance(specs, (str, bytes, Mapping)) or not isinstance(specs, Sequence):
         raise AnimspecError(f"{where}: markers must be a list of {{'name', 'frame' or 'time'}} objects")
@@ -261,11 +273,8 @@ def _markers(specs: Sequence[MarkerSpec], hz: float, length: int, where: str, wa
             raise AnimspecError(f"{where}: marker {i} needs a string 'name'")
         if isinstance(spec.get("frame"), int) and not isinstance(spec.get("frame"), bool):
             frame = spec["frame"]
-        elif (
-            isinstance(spec.get("time"), (int, float)) and not isinstance(spec.get("time"), bool)
-            and math.isfinite(float(spec["time"]) * hz)
-        ):
-            frame = int(round(float(spec["time"]) * hz))
+        elif _finite_seconds(spec.get("time"), hz) is not None:
+            frame = int(round(_finite_seconds(spec["time"], hz)))  # type: ignore[arg-type]
         else:
             raise AnimspecError(f"{where}: marker {spec['name']!r} needs an integer 'frame' or a number 'time' (seconds)")
         name = spec["name"].encode("ascii", "ignore")
@@ -527,7 +536,7 @@ def _layout(extras: Any, hz: float, where: str, warnings: list[str]) -> _Layout 
         layout = _Layout(int(info["length"]), int(info["flags"]), info.get("version"), tracks)
         if layout.version is not None:
             layout.version = int(layout.version)
-    except (KeyError, TypeError, ValueError):
+    except (KeyError, TypeError, ValueError, OverflowError):  # (int(1e999), float(10**400))
         warnings.append(f"{where}: extras.animbin is not a layout this version understands; ignored")
         return None
     if abs(saved_hz - hz) > 1e-6:

@@ -37,6 +37,8 @@ def read(data: bytes, path: str | None = None) -> MeshbinFile:
         uvs=[(t.u, t.v) for t in root.uvs],
         aabb_min=_vec3(root.aabb_min),
         aabb_max=_vec3(root.aabb_max),
+        bsphere_centre=_vec3(root.bsphere_centre) if root.version >= 3 else (0, 0, 0),
+        bsphere_radius=root.bsphere_radius if root.version >= 3 else 0,
         has_skeleton=root.has_skeleton if has_header_skeleton else 0,
         bones=[_bone(b) for b in root.bones] if skeleton else [],
         vertex_bones=list(root.bone_for_vertex) if skeleton else [],

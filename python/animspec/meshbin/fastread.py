@@ -18,12 +18,13 @@ from kaitaistruct import EndOfStreamError
 from ..common.errors import ParseError
 from ..kaitai_read import describe
 from .layout import BONE, COLOUR, HEADER, MAGIC, QUAD, SKELETON_HEADER, UV, VEC3_S2, VEC3_S4
-from .model import MAX_BONES, Bone, Face, MeshbinFile, Vertex
+from .model import BSPHERE_VERSION, MAX_BONES, Bone, Face, MeshbinFile, Vertex
 
 # The tables' numpy dtypes, from the layout's records.
 VEC3_S4_DTYPE, COLOUR_DTYPE, QUAD_DTYPE = VEC3_S4.numpy_dtype(), COLOUR.numpy_dtype(), QUAD.numpy_dtype()
 VEC3_S2_DTYPE, UV_DTYPE, BONE_DTYPE = VEC3_S2.numpy_dtype(), UV.numpy_dtype(), BONE.numpy_dtype()
 _HEAD = len(MAGIC) + HEADER.size
+BSPHERE_RADIUS = np.dtype("<i4")
 
 
 def read(data: bytes, path: str | None = None) -> MeshbinFile:
@@ -73,6 +74,14 @@ def read(data: bytes, path: str | None = None) -> MeshbinFile:
     uv_indices = array(QUAD_DTYPE, ni, "uv_indices", "IndexQuad").tolist()
     aabb_min = one(VEC3_S2_DTYPE, "aabb_min", "Vec3S2")
     aabb_max = one(VEC3_S2_DTYPE, "aabb_max", "Vec3S2")
+    bsphere_centre, bsphere_radius = (0, 0, 0), 0
+    if version >= BSPHERE_VERSION:
+        bsphere_centre = one(VEC3_S2_DTYPE, "bsphere_centre", "Vec3S2")
+        if pos + BSPHERE_RADIUS.itemsize > size:
+            exc = EndOfStreamError("", BSPHERE_RADIUS.itemsize, size - pos)
+            raise ParseError(path, pos, "bsphere_radius", describe(exc))
+        bsphere_radius = int(np.frombuffer(data, BSPHERE_RADIUS, 1, pos)[0])
+        pos += BSPHERE_RADIUS.itemsize
     skeleton = version > 1 and has_skeleton != 0
     bones: list[Bone] = []
     vertex_bones: list[int] = []
@@ -93,6 +102,8 @@ def read(data: bytes, path: str | None = None) -> MeshbinFile:
         uvs=uvs,
         aabb_min=aabb_min,
         aabb_max=aabb_max,
+        bsphere_centre=bsphere_centre,
+        bsphere_radius=bsphere_radius,
         has_skeleton=has_skeleton if version > 1 else 0,
         bones=bones,
         vertex_bones=vertex_bones,

@@ -13,6 +13,8 @@ def summary(model: MeshbinFile) -> str:
         f"{len(m.uvs)} texture coordinates",
         f"  bounding box {m.aabb_min} .. {m.aabb_max}",
     ]
+    if m.has_bsphere:
+        lines.append(f"  bounding sphere centre {m.bsphere_centre}, radius {m.bsphere_radius}")
     if m.skeleton_present:
         lines.append(f"  skeleton: {len(m.bones)} bone(s) (header says {m.num_bones})")
         for i, b in enumerate(m.bones):

@@ -28,7 +28,7 @@ _JSON_PATHS = [
         (rf"vertices{_I}", r"vertices[\1].position", "xyz"), (rf"vertex_colours{_I}", r"vertices[\1].colour", "rgb"),
         (rf"normals{_I}", r"normals[\1]", "xyz"), (rf"uvs{_I}", r"uvs[\1]", "uv"),
         (rf"bones{_I}\.position", r"bones[\1].position", "xyz"), (rf"bones{_I}\.rotation", r"bones[\1].rotation", "wxyz"),
-        (r"(aabb_min|aabb_max)", r"\1", "xyz"),
+        (r"(aabb_min|aabb_max|bsphere_centre)", r"\1", "xyz"),
     )
     for i, axis in enumerate(axes)
 ]
@@ -56,6 +56,9 @@ def to_json(model: MeshbinFile) -> dict[str, Any]:
         "aabb_min": list(m.aabb_min),
         "aabb_max": list(m.aabb_max),
     }
+    if m.has_bsphere:
+        doc["bsphere_centre"] = list(m.bsphere_centre)
+        doc["bsphere_radius"] = m.bsphere_radius
     if m.version > 1:
         doc["has_skeleton"] = m.has_skeleton
     if m.declared_faces is not None:
@@ -96,6 +99,8 @@ def from_json(doc: Any, source: str | None = None) -> MeshbinFile:
         uvs=[tuple(t.ints(2)) for t in root["uvs"].items()],  # type: ignore[misc]
         aabb_min=tuple(root["aabb_min"].ints(3)),  # type: ignore[arg-type]
         aabb_max=tuple(root["aabb_max"].ints(3)),  # type: ignore[arg-type]
+        bsphere_centre=tuple(root["bsphere_centre"].ints(3)) if root.has("bsphere_centre") else (0, 0, 0),  # type: ignore[arg-type]
+        bsphere_radius=root["bsphere_radius"].int() if root.has("bsphere_radius") else 0,
         has_skeleton=root["has_skeleton"].int() if root.has("has_skeleton") else 0,
         bones=[
             Bone(b["parent"].int(), tuple(b["position"].ints(3)), tuple(b["rotation"].ints(4)))  # type: ignore[arg-type]

@@ -36,6 +36,9 @@ MISSING_INDEX = (-1, -1, -1, -1)
 
 IDENTITY_ROTATION = (FP12_ONE, 0, 0, 0)
 
+BSPHERE_VERSION = 3
+"""The first version with a bounding sphere after the bounding box (src/mesh/mesh_manager.cpp)."""
+
 Vec3 = tuple[int, int, int]
 Quad = tuple[int, int, int, int]
 
@@ -95,6 +98,9 @@ class MeshbinFile:
     carries ``bones`` and one entry of ``vertex_bones`` per vertex; when it is 0 (and always
     for versions 0 and 1) both lists are empty.
 
+    ``bsphere_centre`` / ``bsphere_radius``: the bounding sphere, stored from version 3 on
+    (0 for earlier versions).
+
     ``declared_faces`` / ``declared_bones`` are the header's face and bone counts when they
     differ from ``len(faces)`` / ``len(bones)``, and None otherwise (the usual case). The
     face count sizes nothing; the bone count can differ when it exceeds the 15 records the
@@ -107,6 +113,8 @@ class MeshbinFile:
     uvs: list[tuple[int, int]] = field(default_factory=list)
     aabb_min: Vec3 = (0, 0, 0)
     aabb_max: Vec3 = (0, 0, 0)
+    bsphere_centre: Vec3 = (0, 0, 0)
+    bsphere_radius: int = 0
     has_skeleton: int = 0
     bones: list[Bone] = field(default_factory=list)
     vertex_bones: list[int] = field(default_factory=list)
@@ -123,6 +131,7 @@ class MeshbinFile:
         self.vertex_bones = list(self.vertex_bones)
         self.aabb_min = tuple(self.aabb_min)  # type: ignore[assignment]
         self.aabb_max = tuple(self.aabb_max)  # type: ignore[assignment]
+        self.bsphere_centre = tuple(self.bsphere_centre)  # type: ignore[assignment]
         self.trailing = bytes(self.trailing)
         # A declared count equal to the list's length is no extra information: one model
         # value per file.
@@ -140,6 +149,11 @@ class MeshbinFile:
     def num_bones(self) -> int:
         """The header's bone count (0 for versions without one)."""
         return len(self.bones) if self.declared_bones is None else self.declared_bones
+
+    @property
+    def has_bsphere(self) -> bool:
+        """True when the file stores a bounding sphere (version 3 and later)."""
+        return self.version >= BSPHERE_VERSION
 
     @property
     def skeleton_present(self) -> bool:

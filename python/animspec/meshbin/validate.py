@@ -1,6 +1,9 @@
-"""What the engine's MESHBIN loader and skinning will get wrong (``animspec validate``).
+"""What the engine's MESHBIN loader, renderer and skinning will get wrong (``animspec validate``).
 
-Facts from psyqo-madnight-engine ``src/mesh/mesh_manager.cpp`` and ``src/mesh/skeleton/``
+Facts from psyqo-madnight-engine ``src/mesh/mesh_manager.cpp``/``.hh`` (the loader, the
+face limit), ``src/mesh/skeleton/skeleton.hh`` (the bone limit) and
+``src/render/renderer.cpp`` (what is drawn: ``facesCount`` index records, a triangle where
+the second corner is -1, vertices through the GTE's 16-bit vertex registers)
 (Forceh91/psyqo-madnight-engine), explained in docs/meshbin.md. Every check works on the
 typed model.
 """
@@ -13,9 +16,21 @@ import numpy as np
 
 from ..common.findings import Finding, Severity, capped
 from ..skeleton import Skeleton
-from .model import MAX_BONES, MAX_FACES_PER_MESH, MeshbinFile, skeleton_from_meshbin
+from .model import BSPHERE_VERSION, MAX_BONES, MAX_FACES_PER_MESH, MISSING_INDEX, MeshbinFile, skeleton_from_meshbin
 
 ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
+
+VERTEX_LIMIT = 0x7FFF
+"""Largest raw coordinate the engine can use: the bounding box and sphere are int16 in the
+file (src/mesh/mesh_manager.cpp) and the GTE's vertex registers hold 16 bits; 255.99
+Blender units at the converter's 128 per unit."""
+
+MAX_INDEXED = 0x8000
+"""Index records are int16 (MeshBinIndex, src/mesh/mesh_manager.hh): vertices and UVs past
+this many cannot be reached."""
+
+TRIANGLE_CORNER = 1
+"""The corner that is -1 in a triangle's record (the renderer's ``i2 != -1`` test for a quad)."""
 
 UNIT_TOLERANCE = 0.01
 """How far a rest quaternion's length may stray from 1 before it is mentioned."""
@@ -94,11 +109,31 @@ def _file(m: MeshbinFile) -> Iterator[Finding]:
             "too-many-faces", ERROR,
             f"face count {m.num_faces}; the loader refuses meshes with {MAX_FACES_PER_MESH} or more",
         )
-    if m.declared_faces is not None:
+    if m.declared_faces is not None and m.declared_faces > len(m.faces):
+        yield Finding(
+            "faces-past-index-records", ERROR,
+            f"the header says {m.declared_faces} faces but there are {len(m.faces)} index records; "
+            "the renderer draws header-count records and reads past the index arrays (the "
+            "converter writes this for faces of five or more corners)",
+        )
+    elif m.declared_faces is not None:
         yield Finding(
             "face-count-mismatch", WARNING,
             f"the header says {m.declared_faces} faces but there are {len(m.faces)} index "
-            "records (the converter writes them equal)",
+            f"records; the renderer draws only the first {m.declared_faces}",
+        )
+    if len(m.vertices) > MAX_INDEXED:
+        yield Finding(
+            "too-many-vertices", ERROR,
+            f"{len(m.vertices)} vertices; int16 face indices reach the first {MAX_INDEXED}",
+        )
+    wide = [i for i, v in enumerate(m.vertices) if max(abs(c) for c in v.position) > VERTEX_LIMIT]
+    if wide:
+        yield Finding(
+            "vertex-out-of-range", ERROR,
+            f"{len(wide)} vertices (first: {wide[0]}) have a coordinate outside -{VERTEX_LIMIT}..{VERTEX_LIMIT}; "
+            "the int16 bounding box and sphere cannot hold them and the GTE reads 16 bits",
+            {"vertex": wide[0]},
         )
     yield from _faces(m)
     if tuple(m.aabb_min) != m.bounds()[0] or tuple(m.aabb_max) != m.bounds()[1]:
@@ -107,12 +142,16 @@ def _file(m: MeshbinFile) -> Iterator[Finding]:
             "aabb-mismatch", INFO,
             f"bounding box {m.aabb_min}..{m.aabb_max} is not the vertices' bounds {lo}..{hi}",
         )
-    if any(c < 0 for c in (*m.aabb_min, *m.aabb_max)):
+    if m.version < BSPHERE_VERSION and any(c < 0 for c in (*m.aabb_min, *m.aabb_max)):
+        # Loaders before the one that reads version 3 (engine commit 3aa4e82) copied each
+        # int16 into a zeroed 32-bit value; that one and later sign-extend.
         yield Finding(
             "aabb-negative", WARNING,
-            "the bounding box has negative components; the loader copies each int16 into the "
-            "low half of a 32-bit value without sign extension, so it reads 65536 + value",
+            "the bounding box has negative components; loaders older than version 3 files copy "
+            "each int16 into the low half of a 32-bit value without sign extension, so they read 65536 + value",
         )
+    if m.has_bsphere and m.bsphere_radius < 0:
+        yield Finding("bsphere-negative-radius", WARNING, f"bounding sphere radius {m.bsphere_radius} is negative")
     if m.skeleton_present:
         yield from _skin(m)
     if m.trailing:
@@ -131,8 +170,14 @@ def _faces(m: MeshbinFile) -> Iterator[Finding]:
         ("uvs", len(m.uvs), "face-uv-index-out-of-range", WARNING),
     )
     for i, face in enumerate(m.faces):
+        triangle = face.vertices[TRIANGLE_CORNER] == -1
         for name, size, code, severity in arrays:
-            bad = [c for c in getattr(face, name) if not 0 <= c < size]
+            corners = list(getattr(face, name))
+            if name == "normals" and tuple(corners) == MISSING_INDEX:
+                continue  # the converter's "no normal"; the renderer never reads normals
+            if triangle:
+                del corners[TRIANGLE_CORNER]  # unused: the renderer draws corners 0, 2, 3
+            bad = [c for c in corners if not 0 <= c < size]
             if bad:
                 yield Finding(code, severity, f"{name} indices {bad} point outside the {size} {name}", {"face": i})
 

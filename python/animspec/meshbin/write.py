@@ -12,7 +12,7 @@ differently. Field names in errors are the spec's.
 from __future__ import annotations
 
 from ..common.errors import WriteError
-from ..common.fieldwriter import U1, FieldWriter
+from ..common.fieldwriter import S4, U1, FieldWriter
 from .layout import BONE, COLOUR, HEADER, MAGIC, QUAD, SKELETON_HEADER, UV, VEC3_S2, VEC3_S4
 from .model import MAX_BONES, MeshbinFile
 
@@ -42,6 +42,11 @@ def write_bytes(model: MeshbinFile) -> bytes:
         out.record(QUAD, f.uvs, f"uv_indices[{i}]")
     out.record(VEC3_S2, m.aabb_min, "aabb_min")
     out.record(VEC3_S2, m.aabb_max, "aabb_max")
+    if m.has_bsphere:
+        out.record(VEC3_S2, m.bsphere_centre, "bsphere_centre")
+        out.int(S4, m.bsphere_radius, "bsphere_radius")
+    elif tuple(m.bsphere_centre) != (0, 0, 0) or m.bsphere_radius:
+        raise WriteError("bsphere_centre", f"version {m.version} has no bounding sphere (only version 3 and later)")
     if m.skeleton_present:
         for i, b in enumerate(m.bones):
             out.record(BONE, (b.parent, b.position, b.rotation), f"bones[{i}]")

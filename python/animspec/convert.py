@@ -419,10 +419,10 @@ def convert_file(src: str, out: str, options: ConvertOptions) -> Result:
     """Convert ``src`` to ``out`` in the direction ``src``'s bytes give; the report lines are
     the result's ``text``. Raises AnimspecError or OSError when it cannot."""
     kind = _kind_of(src)
-    check_output_name(out, kind)
     if not options.make_folders or os.path.isdir(os.path.dirname(out) or "."):
         # (a batch output whose folder is still to be made cannot exist yet)
         check_output(out, force=options.force, inputs=[src, *options.read_files()])
+    check_output_name(out, kind)  # (after: writing over a file the run reads is the worse mistake)
     if kind == "gltf":
         return _from_gltf(src, out, options)
     fmt, model = load(src)

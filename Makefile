@@ -8,6 +8,8 @@
 #   make generate  recompile ksy/*.ksy into generated/ (needs node)
 #   make docs      redraw docs/diagrams/*.svg from ksy/*.ksy (needs node and graphviz)
 #   make webide-check IDE=DIR  open every spec with every example in the real Kaitai Web IDE
+#   make luna-check LUNA=DIR   export and import clips with Luna Engine IO Tools headless in bpy and
+#                  compare with tests/fixtures/luna (LUNA_ARGS="--write tests/fixtures/luna" remakes them)
 #   make blender-extension  the Blender add-on as an installable extension zip, wheels bundled
 #   make mutation  mutation testing of the numeric and byte-level core (not part of make test)
 
@@ -16,7 +18,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 SAMPLE := examples/swing.animbin
 
-.PHONY: demo test test-quick generate docs examples web bench fuzz mutation clean webide-check blender-extension
+.PHONY: demo test test-quick generate docs examples web bench fuzz mutation clean webide-check luna-check blender-extension
 
 # animspec itself (what `make demo` needs: its runtime dependencies only), then the test tools.
 $(VENV)/.installed-base: pyproject.toml
@@ -60,6 +62,16 @@ docs: node_modules/.installed
 IDE ?= $(IDE_REPO)
 webide-check: node_modules/.installed
 	node tools/webide_check.js --ide "$(IDE)"
+
+# Luna Engine IO Tools (github.com/Pcniado/luna_engine_io_tools, GPL-3.0), the outside .animclip
+# writer and reader, driven headless in Blender's bpy through its operators (tools/luna_check.py).
+# LUNA: a git directory of it (HEAD is used) or an unpacked snapshot; nothing is fetched, CI never
+# runs this. It re-exports the synthetic clips, re-imports them and compares with
+# tests/fixtures/luna (made by the same command with LUNA_ARGS="--write tests/fixtures/luna").
+LUNA ?=
+LUNA_ARGS ?=
+luna-check: $(BLENDER_VENV)/.installed
+	$(BLENDER_VENV)/bin/python tools/luna_check.py --luna "$(LUNA)" $(LUNA_ARGS)
 
 DEMO_OUT := build/demo
 demo: $(VENV)/.installed-base

@@ -12,6 +12,8 @@ of several runs; the median too, since fresh 16 MB buffers cost page faults on s
    Trigger Data, Trigger Joint Names, Path, Sample Elem (2,000 samples), Motion Data.
 3. Engine-faithful playback of a 50 x 30 clip for 10 s of NTSC vsyncs (bench/playback.py).
 4. Validation of 10,000 small files (ANIMBIN, MESHBIN, .animclip) in a temporary folder.
+5. Decoding a 16 MB .animclip Sample Data block into every sample's transforms (issue 22.6,
+   bench/decode.py): animspec against a per-frame bit reader and ``numpy.unpackbits``.
 
 0. Start-up: whole ``animspec validate|info`` processes on one ANIMBIN against bare
    ``python -c pass`` and ``python -c "import numpy"``, CPU time of the child processes.
@@ -61,6 +63,7 @@ from kaitaistruct import KaitaiStream
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import decode  # noqa: E402  (bench/decode.py: the .animclip sample-decoding workload)
 import playback  # noqa: E402  (bench/playback.py: its clip and timing helpers)
 
 from animspec import animbin, animclip  # noqa: E402
@@ -351,7 +354,7 @@ def synthetic_animclip(size: int, seed: int = 7) -> bytes:
     joints["log_scale2"] = 12
     hashes = [crc32(f"joint_{i:03d}") for i in range(n_joints)] + [0xFFFFFFFF]
     clip.sections = [
-        Built(fps=30.0, duration=n_frames / 30, num_frames=n_frames, num_frames_alt=n_frames),
+        Built(fps=30.0, duration=n_frames / 30, num_frames=n_frames, num_unique_samples=n_frames),
         BaseState(joints=joints, things=rng.integers(0, 256, 64, dtype=np.uint8).tobytes()),
         JointHashes(np.array(hashes, "<u4")),
     ]
@@ -428,7 +431,7 @@ def check_animclip(data: bytes) -> None:
     assert np.array_equal(bare[TAG_BASE_STATE][0], model.section(TAG_BASE_STATE).joints)
     assert np.array_equal(bare[TAG_JOINT_HASHES], model.section(TAG_JOINT_HASHES).hashes)
     assert np.array_equal(bare[TAG_CUSTOM_TRACK_DATA], model.section(TAG_CUSTOM_TRACK_DATA).values)
-    assert np.array_equal(bare[TAG_SAMPLE_ELEM][0], model.section(TAG_SAMPLE_ELEM).values)
+    assert np.array_equal(bare[TAG_SAMPLE_ELEM][0], model.section(TAG_SAMPLE_ELEM).offsets)
     assert bare[TAG_TRIGGER_DATA].tolist() == [tuple(vars(r).values()) for r in model.section(TAG_TRIGGER_DATA).records]
     root = Animclip(KaitaiStream(BytesIO(data)))
     root._read()
@@ -546,6 +549,27 @@ def bench_animclip(table: Table, quick: bool, tmp: Path, release: dict[str, type
                loader_cold=loader_cold, numpy_cold=bare_cold, read_cold=read_cold, read_file=read_file_t,
                read_file_cold=read_file_cold, slow=slow)
     return out
+
+
+def bench_decode(table: Table, quick: bool) -> dict[str, Any]:
+    work = decode.Workload(2**18 if quick else 16 * 2**20)
+    decode.check(work)
+    label = f"decode {len(work.data) / 2**20:.2g} MB samples"
+    n = 3 if quick else 7
+    ours = timings(work.animspec, n)
+    table.add(label, "animspec decode_samples (every transform)", ours, ours,
+              f"{work.samples} samples x {decode.JOINTS} joints, {decode.SMALL + decode.LARGE} elements")
+    fields = timings(work.fields, n)
+    table.add(label, "animspec unpack_fields (every field)", fields, ours)
+    bits = timings(work.unpackbits, n * 2)
+    table.add(label, "numpy.unpackbits of the same bytes", bits, ours)
+    count = min(decode.BASELINE_SAMPLES, work.samples) // (4 if quick else 1)
+    part = timings(lambda: work.per_frame_reader(count), 1 if quick else 3)
+    scale = work.samples / count
+    reader = Timing([part.cpu_median * scale], [part.wall_median * scale])
+    table.add(label, "per-frame bit reader (Python ints)", reader, ours,
+              f"{count} samples timed, scaled x{scale:.0f} to all")
+    return {"ours": ours, "fields": fields, "bits": bits, "reader": reader, "mb": len(work.data) / 2**20}
 
 
 # ---------------------------------------------------------------------------- playback
@@ -710,7 +734,7 @@ def verdict(ok: bool) -> str:
     return "met" if ok else "NOT met"
 
 
-PARTS = ("batch", "startup", "animbin", "animclip", "playback")
+PARTS = ("batch", "startup", "animbin", "animclip", "playback", "decode")
 
 
 def main() -> int:
@@ -742,9 +766,9 @@ def main() -> int:
     print("All file timings start from the bytes in memory. CPU = this process's time plus its waited-for "
           "children's (getrusage). 'x CPU' / 'x wall' = median / the first row's median.")
     print()
-    tables = {name: Table() for name in ("startup", "animbin", "animclip", "playback", "batch")}
+    tables = {name: Table() for name in ("startup", "animbin", "animclip", "playback", "batch", "decode")}
     parts = set(args.only or PARTS)
-    batch = su = ab = ac = None
+    batch = su = ab = ac = dc = None
     tmp = Path(tempfile.mkdtemp(prefix="animspec-bench-"))
     try:
         release = release_parsers(tmp) if parts & {"animbin", "animclip"} else {}
@@ -759,6 +783,8 @@ def main() -> int:
             ac = bench_animclip(tables["animclip"], args.quick, tmp, release)
         if "playback" in parts:
             bench_playback(tables["playback"], args.quick)
+        if "decode" in parts:
+            dc = bench_decode(tables["decode"], args.quick)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     table = Table()
@@ -798,6 +824,16 @@ def main() -> int:
         if "release" in ac:
             print(f"  .animclip {ac['mb']:.2g} MB: loader {faster(ac['loader'], ac['release'])} than the release-build generated parser, "
                   f"{faster(ac['loader'], ac['slow'])} than fast=False (the debug build, lazily)")
+    if dc:
+        r = dc["reader"].cpu_median / dc["ours"].cpu_median
+        print(f"  issue 22, decode {dc['mb']:.2g} MB samples: every transform {r:.0f}x faster than a per-frame bit reader "
+              f"(target >= 20x): {verdict(r >= 20)}")
+        r = dc["fields"].cpu_median / dc["bits"].cpu_median
+        print(f"  issue 22, decode {dc['mb']:.2g} MB samples: every field {r:.1f}x numpy.unpackbits (target <= 10x): "
+              f"{verdict(r <= 10)}")
+        r = dc["ours"].cpu_median / dc["bits"].cpu_median
+        print(f"  issue 22, decode {dc['mb']:.2g} MB samples: every transform {r:.1f}x numpy.unpackbits (target <= 10x): "
+              f"{verdict(r <= 10)} (it also writes 40 bytes of float32 per joint and sample)")
     if batch:
         per_file = batch["one"].cpu_median / batch["count"] * 1e3
         print(f"  batch: {per_file:.3f} ms CPU per file in process, 1 job (target <= 0.3 ms): {verdict(per_file <= 0.3)}")

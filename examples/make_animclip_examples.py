@@ -12,8 +12,10 @@ walk.animclip
     plus the FFFFFFFF terminator in Joint Hashes; a Base State pose (J = 21 records, T = 1
     thing); three custom tracks of 31 values (foot_plant_l, foot_plant_r, camera_fov_scale);
     Trigger Data with one empty serialized object and two footstep records; Trigger Joint
-    Names; Path (identity start, end moved 1.4 along Z); Sample Elem; opaque Sample Data and
-    Motion Data payloads.
+    Names; Path (identity start, end moved 1.4 along Z); and a real animation of 31 frames:
+    Sample Elem, Sample Data and Motion Data coded as Pcniado/luna_engine_io_tools
+    (anim_import.py, motion.py) reads them (:func:`walk_motion`): the legs and arms swing,
+    the pelvis bobs, the root travels 1.4 m along +X.
 wave.performanceclip
     Ratchet & Clank: Rift Apart magic (0F64FFE8). An 8-joint upper body, one custom track,
     a Morph Info / Morph Frame Data pair (opaque bytes). Same sections as an .animclip: the
@@ -29,6 +31,7 @@ joint_names.txt
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import struct
 import sys
@@ -118,6 +121,97 @@ def base_state(names: list[str]) -> BaseState:
     return BaseState(joints=joints, things=thing)
 
 
+# Joints that swing in walk.animclip: name -> (amplitude in degrees, phase in frames). Each
+# turns about its own rest axis from its rest angle up to rest + amplitude and back, so the
+# Base State record (the rest pose) stays the lowest value of every moving component.
+SWINGS = {
+    "thigh_l": (40.0, 0), "thigh_r": (40.0, 15), "calf_l": (30.0, 8), "calf_r": (30.0, 23),
+    "upperarm_l": (20.0, 15), "upperarm_r": (20.0, 0),
+}
+PELVIS_BOB = 0.03
+"""Metres the pelvis rises above its rest height and falls back, twice per cycle."""
+ROOT_TRAVEL = 1.4
+"""Metres the root moves along +X over the clip (Motion Data)."""
+FLAG_HAS_MOTION = 0x800000
+"""Built flags bit: the clip has root motion (Luna flags.py)."""
+
+
+def _pack_bits(fields: list[tuple[int, int]]) -> bytes:
+    """One sample: (value, width) fields packed from the least significant bit up into
+    little-endian u32 words, the last word padded with zero bits."""
+    acc, bits = 0, 0
+    for value, width in fields:
+        acc |= value << bits
+        bits += width
+    words = (bits + 31) // 32
+    return acc.to_bytes(4 * words, "little")
+
+
+def walk_motion(names: list[str], base: BaseState, frames: int) -> tuple[SampleElem, bytes, bytes, int]:
+    """The walk's samples, coded the way Luna's reader decodes them: per animated component an
+    element (byte offset 4 * (12 * joint + component), code = width - 1) whose field is the
+    frame's value minus the Base State value (the rest pose, the lowest value of each moving
+    component). A swinging joint's quaternion is written as (axis * K tan(angle / 2), K) with
+    K = 32767 cos(rest / 2): the reader normalises it, w stays constant, the axis part grows
+    with the angle, and at the rest angle it is the Base State record itself. Returns Sample
+    Elem, Sample Data, Motion Data and the stride."""
+    rig = {name: (axis, angle) for name, _, _, axis, angle in BIPED}
+    t = np.arange(frames) / (frames - 1)
+    values: dict[tuple[int, int], np.ndarray] = {}  # (joint, component) -> per-frame integers
+    records = base.joints
+    for j, name in enumerate(names):
+        if name in SWINGS:
+            amplitude, phase = SWINGS[name]
+            axis, rest = rig[name]
+            lift = (1 - np.cos(2 * np.pi * (np.arange(frames) + phase) / (frames - 1))) / 2
+            angles = np.radians(rest + amplitude * lift)
+            k = 32767 * math.cos(math.radians(rest) / 2)
+            c = int(np.flatnonzero(axis)[0])
+            values[(j, 4 + c)] = np.round(k * np.tan(angles / 2)).astype(np.int64)
+            assert records[j][("qx", "qy", "qz")[c]] == values[(j, 4 + c)].min() and records[j]["qw"] == round(k)
+        if name == "pelvis":
+            lift = (1 - np.cos(4 * np.pi * t)) / 2
+            values[(j, 10)] = records[j]["z"] + np.round(PELVIS_BOB * lift * (1 << TRANSLATION_EXPONENT)).astype(np.int64)
+    elements = []
+    for (j, c), v in sorted(values.items()):
+        base_value = int(v.min())
+        assert base_value == records[j][("qx", "qy", "qz", "qw", "x", "y", "z")[c - 4]]
+        width = max(1, int(v.max() - base_value).bit_length())
+        assert width <= 16
+        elements.append((j, c, width, v - base_value))
+    stride = 4 * ((sum(w for _, _, w, _ in elements) + 31) // 32)
+    samples = b"".join(
+        _pack_bits([(int(d[f]), w) for _, _, w, d in elements]).ljust(stride, b"\0") for f in range(frames)
+    )
+    elem = SampleElem(
+        np.array([4 * (12 * j + c) for j, c, _, _ in elements], "<u4"),
+        np.array([w - 1 for _, _, w, _ in elements], "u1"),
+        bytes(-5 * len(elements) % 4),
+    )
+    # Motion Data: a 0x7C-byte header (type 0, flag 0x02 "has motion", the sample count, an
+    # identity initial transform, the samples right after the header) and 16-byte samples:
+    # i16 quaternion x, y, z, w (/ 32768), i16 translation x, y, z, i8 log scale, i8 phase.
+    header = bytearray(0x7C)
+    struct.pack_into("<BBH", header, 0, 0, 0x02, frames)
+    struct.pack_into("<4f", header, 0x04, 0.0, 0.0, 0.0, 1.0)
+    struct.pack_into("<4f", header, 0x14, 0.0, 0.0, 0.0, 1.0)
+    log_scale = 12
+    motion = bytes(header) + b"".join(
+        struct.pack("<4h3hbb", 0, 0, 0, 32767, round(ROOT_TRAVEL * x * (1 << log_scale)), 0, 0, log_scale, 0) for x in t
+    )
+    motion += bytes(-len(motion) % 16)
+    return elem, samples, motion, stride
+
+
+def set_sample_coding(built: Built, flags: int, stride: int) -> None:
+    """Built's flags (u32 +0x08) and stride (u32 +0x28): named fields of the model once it
+    names them, else the u16 halves it reads there."""
+    if {"flags", "stride"} <= {f.name for f in dataclasses.fields(Built)}:
+        built.flags, built.stride = flags, stride
+    else:
+        built.unk_08, built.unk_0a, built.unk_28 = flags & 0xFFFF, flags >> 16, stride
+
+
 def joint_hashes(names: list[str]) -> JointHashes:
     return JointHashes(np.array([crc32(n) for n in names] + [TERMINATOR_HASH], "<u4"))
 
@@ -143,7 +237,7 @@ def walk() -> AnimclipFile:
     names = [name for name, *_ in BIPED]
     frames = 31
     clip = AnimclipFile(magic=MAGIC_MSMR_MM, type_id=MAGIC_MSMR_MM)
-    built = Built(fps=30.0, duration=1.0, num_frames=frames, num_frames_alt=frames)
+    built = Built(fps=30.0, duration=1.0, num_frames=frames, num_unique_samples=frames)
     clip.sections = [built, base_state(names), joint_hashes(names)]
     clip.set_clip_name("walk_forward")
     t = np.arange(frames) / (frames - 1)
@@ -163,10 +257,11 @@ def walk() -> AnimclipFile:
         ),
         TriggerJointNames([foot_l, foot_r]),
         Path(np.eye(4, dtype="<f4"), end),
-        SampleElem(np.array([0, 7, 15, 23, 30], "<u4"), np.array([0, 1, 0, 1, 0], "u1"), bytes(3)),
-        RawSection(TAG_SAMPLE_DATA, opaque(1, 200)),
-        RawSection(TAG_MOTION_DATA, opaque(2, 128)),
     ]
+    base = next(s for s in clip.sections if isinstance(s, BaseState))
+    elem, samples, motion, stride = walk_motion(names, base, frames)
+    set_sample_coding(built, FLAG_HAS_MOTION, stride)
+    clip.sections += [elem, RawSection(TAG_SAMPLE_DATA, samples), RawSection(TAG_MOTION_DATA, motion)]
     return clip
 
 
@@ -174,7 +269,7 @@ def wave() -> AnimclipFile:
     frames = 46
     clip = AnimclipFile(magic=MAGIC_RCRA, type_id=MAGIC_RCRA)
     clip.sections = [
-        Built(fps=30.0, duration=1.5, num_frames=frames, num_frames_alt=frames),
+        Built(fps=30.0, duration=1.5, num_frames=frames, num_unique_samples=frames),
         base_state(UPPER_BODY),
         joint_hashes(UPPER_BODY),
     ]

@@ -147,7 +147,8 @@ def test_validate_exit_codes(tmp_path):
     r = run("validate", str(bad), "--json", "--joint-names", NAMES)
     assert r.returncode == 1
     [report] = json.loads(r.stdout)
-    assert [f["code"] for f in report["findings"]] == ["outer-size-mismatch"]
+    # (and walk's stand-in Sample Data / Motion Data as INFO: see test_animclip_validate.py)
+    assert [f["code"] for f in report["findings"] if f["severity"] != "info"] == ["outer-size-mismatch"]
     cut = tmp_path / "cut.animclip"
     cut.write_bytes(bytes(data[:500]))
     r = run("validate", str(cut))

@@ -60,7 +60,7 @@ def test_short_fixed_section_names_the_field_inside_it():
     with pytest.raises(ParseError) as info:
         read_bytes(bytes(data))
     # Built is at DAT1 0x70 (file 0x94); the u16 at +0x28 is the first field that no longer fits.
-    assert info.value.field == "dat1.sections[3].body.unk_28"
+    assert info.value.field == "dat1.sections[3].body.stride"
     assert info.value.offset == 36 + 0x70 + 0x28
 
 

@@ -27,7 +27,9 @@ from animspec.generated.animclip import Animclip
 def test_section_tags_are_the_generated_enum():
     generated = {int(t): t.name for t in Animclip.SectionTag}
     assert set(tags.SECTION_NAMES) == set(generated)
-    assert len(tags.SECTION_NAMES) == 19
+    assert len(tags.SECTION_NAMES) == 27  # ALERT's 19 and the 8 Spider-Man 2 names of Luna's hashes.py
+    assert tags.MSM2_SECTIONS <= set(tags.SECTION_NAMES)
+    assert tags.TAG_SAMPLE_DATA_RESIDENT == 0x8A9598E1  # what Luna's exporter writes the samples into
     for tag, name in tags.SECTION_NAMES.items():
         assert crc32(name) == tag  # each tag is the CRC32 of its English name (spec 6)
         constant = {v: k for k, v in vars(tags).items() if k.startswith("TAG_") and isinstance(v, int)}[tag]
@@ -39,13 +41,16 @@ def test_asset_magics_are_the_generated_enum():
     assert tags.MAGIC_MSMR_MM == Animclip.AssetType.animclip_msmr_mm
     assert tags.MAGIC_RCRA == Animclip.AssetType.animclip_rcra
     assert tags.MAGIC_ANIMCLIP2 == Animclip.AssetType.animclip_2
+    assert tags.MAGIC_MSM2 == Animclip.AssetType.animclip_msm2
 
 
 def test_typed_sections_are_the_tags_the_spec_gives_a_structure():
-    def spec_type(tag: int) -> type:
-        return getattr(Animclip, "".join(w.title() for w in Animclip.SectionTag(tag).name.split("_")))
+    def spec_type(tag: int) -> type | None:
+        name = Animclip.SectionTag(tag).name.removesuffix("_resident").removesuffix("_paged")  # one sample_data type
+        return getattr(Animclip, "".join(w.title() for w in name.split("_")), None)
 
-    typed = {tag for tag in tags.SECTION_NAMES if spec_type(tag).SEQ_FIELDS != ["data_raw"]}
+    # A tag with no type of its own (Spider-Man 2's geom and spline mesh sections) is raw bytes.
+    typed = {tag for tag in tags.SECTION_NAMES if spec_type(tag) is not None and spec_type(tag).SEQ_FIELDS != ["data_raw"]}
     assert typed == set(TYPED_SECTIONS)
 
 

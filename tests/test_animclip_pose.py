@@ -163,11 +163,18 @@ def test_a_custom_track_that_cannot_be_sampled_is_named(walk):
         base_pose_report(dataclasses.replace(walk, fps=None), seconds=1.0)
 
 
-def test_play_prints_the_library_report(walk):
-    # The CLI only prints: its output is the report's, byte for byte.
+def test_play_prints_the_library_report():
+    # The CLI only prints: its output is the frames report's, byte for byte (--seconds 0.5:
+    # the frames up to 0.5 s).
+    from animspec.animclip.pose import clip_frames, frames_report
+
     names = str(EXAMPLES / "joint_names.txt")
-    for extra, expected in (([], base_pose_report(walk, seconds=0.5).summary() + "\n"),
-                            (["--json"], jsonfmt.dumps(base_pose_report(walk, seconds=0.5).to_json()) + "\n")):
+    model = read_file(EXAMPLES / "walk.animclip")
+    frames = clip_frames(model, str(EXAMPLES / "walk.animclip"))
+    frames.frame_sample = frames.frame_sample[:16]
+    report = frames_report(model, frames, None, (EXAMPLES / "joint_names.txt").read_text().split())
+    assert report.frames.frame_count == 16 and report.frames.animated
+    for extra, expected in (([], report.summary() + "\n"), (["--json"], jsonfmt.dumps(report.to_json()) + "\n")):
         r = subprocess.run([sys.executable, "-m", "animspec", "play", str(EXAMPLES / "walk.animclip"), "--seconds", "0.5",
                             "--joint-names", names, *extra], capture_output=True, text=True, timeout=120)
         assert r.returncode == 0, r.stderr

@@ -47,6 +47,12 @@ SEAMS: dict[tuple[str, str], str] = {
         "vsync rates and check a fit against the engine",
     ("animspec.gltf", "animspec.animbin.validate"):
         "to_animbin refuses a clip the engine would play wrong, with ANIMBIN's own rules",
+    ("animspec.gltf", "animspec.animclip.encode"):
+        "to_animclip encodes a glTF animation's sampled frames with the .animclip codec",
+    ("animspec.gltf", "animspec.animclip.animation_sections"):
+        "to_animclip puts the encoded animation into a clip model (template sections kept)",
+    ("animspec.gltf", "animspec.animclip.content"):
+        "to_animclip takes a template clip model and returns one",
 }
 """(importing format package, imported module) -> why the one format needs the other's
 module. Every other import between format packages is a violation, and a seam no module

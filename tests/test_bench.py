@@ -30,7 +30,8 @@ from animspec.kaitai_read import parse
 sys.path.insert(0, str(ROOT / "bench"))
 import run as bench  # noqa: E402  (bench/run.py)
 
-BULK_VIEWS = ("words", "halfwords", "floats", "joints", "things", "values", "hashes", "ndx", "records", "entries")
+BULK_VIEWS = ("words", "halfwords", "floats", "joints", "things", "values", "hashes", "records", "entries",
+              "elems", "large_elems", "lookup", "samples", "full_samples", "markers")
 """Lazy typed instances of the spec's section types (per-element objects)."""
 
 
@@ -66,7 +67,8 @@ def agree_with_typed_views(data: bytes) -> bool:
         elif isinstance(section, CustomTrackData):
             np.testing.assert_array_equal(f32s(body.values), f32s(section.values))  # NaN-aware
         elif isinstance(section, SampleElem):
-            assert (body.hashes, body.ndx) == (section.values.tolist(), section.ndx.tolist())
+            assert [(e.ofs_component, e.code) for e in body.elems] == list(zip(section.offsets.tolist(), section.codes.tolist()))
+            assert [(e.ofs_component, e.code) for e in body.large_elems] == list(zip(section.large_offsets.tolist(), section.large_codes.tolist()))
         elif isinstance(section, TriggerData):
             assert [tuple(getattr(r, k) for k in "abcde") for r in body.records] == [tuple(vars(r).values()) for r in section.records]
         elif isinstance(section, Path):
@@ -116,7 +118,7 @@ def test_the_loader_never_evaluates_a_lazy_typed_view(monkeypatch):
                 if isinstance(vars(cls).get(name), property):
                     monkeypatch.setattr(cls, name, property(forbidden))
                     guarded.append(f"{cls.__name__}.{name}")
-    assert {"SampleData.words", "BaseState.joints", "CustomTrackData.values", "SampleElem.hashes"} <= set(guarded)
+    assert {"SampleData.words", "BaseState.joints", "CustomTrackData.values", "SampleElem.elems", "SampleElem.large_elems"} <= set(guarded)
     for data in [bench.synthetic_animclip(2**18)] + [(EXAMPLES / n).read_bytes() for n in ("walk.animclip", "walk_lz4.animclip", "wave.performanceclip")]:
         read_bytes(data)
 

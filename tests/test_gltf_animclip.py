@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from pygltflib import GLTF2, Node
 
+from animspec.animclip import read_bytes as read_animclip_bytes
 from animspec.animclip import read_file as read_animclip
 from animspec.cli import main as cli_main
 from animspec.common.errors import AnimspecError
@@ -202,16 +203,30 @@ def test_readme_animclip_command_poses_every_joint_of_the_sample(tmp_path, capsy
     data = (tmp_path / args[args.index("-o") + 1]).read_bytes()
     khronos_validate(data, tmp_path)
 
-    # The base state lands on the node of the same name: the clip's quantised values.
+    # Every frame lands on the node of the same name: frame 0 is the base state plus sample 0.
+    from animspec.animclip.pose import clip_frames
+
     doc = GLTF2.load_from_bytes(data)
-    base = animation_channels(data)[-1]
-    clip = {j.hash: j for j in read_animclip(str(WALK)).clip().joints if j.hash is not None}
+    channels = animation_channels(data)[-1]
+    model = read_animclip(str(WALK))
+    frames = clip_frames(model)
+    poses = frames.frames()
+    column = {int(h): j for j, h in enumerate(frames.joint_hashes)}
+    clip = {j.hash: j for j in model.clip().joints if j.hash is not None}
+    moved = 0
     for i, node in enumerate(doc.nodes[:21]):
-        joint = clip[crc32(node.name)]
-        np.testing.assert_allclose(base[(i, "rotation")][1][1], joint.rotation / np.linalg.norm(joint.rotation), atol=1e-6)
-        np.testing.assert_allclose(base[(i, "translation")][1][1], joint.translation, atol=1e-6)
-        # The rig's rest offsets are the clip's, to the clip's 1/4096 quantisation.
-        np.testing.assert_allclose(node.translation, joint.translation, atol=0.5 / 4096 + 1e-7)
+        j = column[crc32(node.name)]
+        times, rotations, _ = channels[(i, "rotation")]
+        assert len(times) == 31
+        np.testing.assert_allclose(np.abs(np.sum(rotations * poses.rotation[:, j], axis=1)), 1, atol=1e-6)
+        np.testing.assert_allclose(channels[(i, "translation")][1], poses.translation[:, j], atol=1e-6)
+        moved += np.ptp(rotations, axis=0).max() > 0.01
+        # The rig's rest offsets are the clip's base state, to the clip's 1/4096 quantisation.
+        np.testing.assert_allclose(node.translation, clip[crc32(node.name)].translation, atol=0.5 / 4096 + 1e-7)
+    assert moved == 6  # thighs, calves, upper arms swing
+    carrier = [i for i, n in enumerate(doc.nodes) if n.name == "animclip_root_motion"]
+    assert len(carrier) == 1
+    np.testing.assert_allclose(channels[(carrier[0], "translation")][1][-1], [1.4, 0, 0], atol=1e-3)
 
 
 def test_a_rig_of_another_skeleton_warns_and_a_meshbin_is_refused(tmp_path, capsys):
@@ -246,3 +261,180 @@ def test_a_rig_matching_nothing_is_an_error_naming_skeleton(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "no rig node name hashes to any of the clip's 21 joint(s)" in err and "--skeleton" in err
     assert str(WALK) in err and str(rig_path) in err and not out.exists()
+
+
+# --- every frame (animspec.animclip.samples -> animclip_animation_to_gltf) -----------------
+
+
+def _named_rig(count: int) -> bytes:
+    joints = [JointSpec(f"joint_{j}", j - 1 if j else -1, (0, 1, 0)) for j in range(count)]
+    return build_glb(joints)
+
+
+def _convert(tmp_path, clip_bytes: bytes, *extra: str, skeleton: bytes | None = None) -> tuple[int, bytes | None, str]:
+    src, out = tmp_path / "clip.animclip", tmp_path / "out.glb"
+    src.write_bytes(clip_bytes)
+    args = ["convert", str(src), "-o", str(out), *extra]
+    if skeleton is not None:
+        (tmp_path / "rig.glb").write_bytes(skeleton)
+        args += ["--skeleton", str(tmp_path / "rig.glb")]
+    code = cli_main(args)
+    return code, out.read_bytes() if out.exists() else None, str(out)
+
+
+def test_every_frame_lands_on_the_node_of_the_same_name(tmp_path, capsys):
+    from test_animclip_samples import clip_file, random_clip
+
+    clip = random_clip(31, joints=4, samples=9)
+    code, data, _ = _convert(tmp_path, clip_file(clip, frames=9), skeleton=_named_rig(4))
+    assert code == 0, capsys.readouterr().err
+    assert "9 frame(s) at 30 fps on 4 node(s)" in capsys.readouterr().out
+    khronos_validate(data, tmp_path)
+    channels = animation_channels(data)[-1]
+    doc = GLTF2.load_from_bytes(data)
+    for node in range(4):
+        assert doc.nodes[node].name == f"joint_{node}"
+        times, rotations, interpolation = channels[(node, "rotation")]
+        np.testing.assert_allclose(times, np.arange(9) / 30, rtol=1e-6)
+        assert interpolation == "LINEAR"
+        for f in range(9):
+            rot, tra, sca = clip.expected(f)[node]
+            # a key may be the negated quaternion (sign continuity): the same rotation
+            assert abs(np.dot(rotations[f], rot)) == pytest.approx(1, abs=1e-6)
+            np.testing.assert_allclose(channels[(node, "translation")][1][f], tra, rtol=1e-6, atol=1e-6)
+            if (node, "scale") in channels:
+                np.testing.assert_allclose(channels[(node, "scale")][1][f], sca, rtol=1e-6)
+            else:
+                np.testing.assert_allclose(sca, 1.0)
+    assert "animclip_root_motion" not in [n.name for n in doc.nodes]  # no Motion Data
+
+
+def test_root_motion_on_a_node_above_the_rig_or_left_out(tmp_path, capsys):
+    from test_animclip_samples import clip_file, motion_payload, random_clip
+
+    clip = random_clip(32, joints=3, samples=4)
+    motion = motion_payload([((0, 0, 0, 32767), (256 * k, 0, -128 * k), 8) for k in range(4)])
+    data_in = clip_file(clip, frames=4, flags=0x800000, motion=motion)
+    code, data, _ = _convert(tmp_path, data_in, skeleton=_named_rig(3))
+    assert code == 0
+    assert "root motion: 4 key(s)" in capsys.readouterr().out
+    khronos_validate(data, tmp_path)
+    doc = GLTF2.load_from_bytes(data)
+    carrier = [i for i, n in enumerate(doc.nodes) if n.name == "animclip_root_motion"]
+    assert len(carrier) == 1 and doc.nodes[carrier[0]].children == [0]
+    assert carrier[0] in doc.scenes[doc.scene].nodes and 0 not in doc.scenes[doc.scene].nodes
+    t = animation_channels(data)[-1][(carrier[0], "translation")][1]
+    np.testing.assert_allclose(t, [[k, 0, -k / 2] for k in range(4)])
+
+    (tmp_path / "out.glb").unlink()
+    code, data, _ = _convert(tmp_path, data_in, "--no-root-motion", skeleton=_named_rig(3))
+    assert code == 0 and "root motion left out" in capsys.readouterr().out
+    assert "animclip_root_motion" not in [n.name for n in GLTF2.load_from_bytes(data).nodes]
+
+
+def test_a_clip_without_samples_writes_its_base_pose_as_one_key(tmp_path, capsys):
+    from test_animclip_samples import clip_file, random_clip
+
+    clip = random_clip(33, joints=2, samples=1)
+    clip.small, clip.large, clip.samples = [], [], [[]]
+    code, data, _ = _convert(tmp_path, clip_file(clip, frames=5, stride=0), skeleton=_named_rig(2))
+    assert code == 0 and "the base pose (the clip has no samples)" in capsys.readouterr().out
+    khronos_validate(data, tmp_path)
+    times, rotations, _ = animation_channels(data)[-1][(1, "rotation")]
+    assert times.tolist() == [0.0]
+    assert abs(np.dot(rotations[0], clip.expected(0)[1][0])) == pytest.approx(1, abs=1e-6)
+
+
+def test_a_camera_clip_becomes_an_animated_glTF_camera(tmp_path, capsys):
+    from test_animclip_samples import clip_file, motion_payload, random_clip
+
+    clip = random_clip(34, joints=1, samples=1)
+    clip.small, clip.large, clip.samples = [], [], [[]]
+    half = 23170  # 90 degrees about Y as i16 / 32768
+    motion = motion_payload([((0, 0, 0, 32767), (0, 0, 0), 0), ((0, half, 0, half), (0, 0, -256), 8)])
+    code, data, _ = _convert(tmp_path, clip_file(clip, frames=2, stride=0, flags=0x10 | 0x800000, motion=motion))
+    assert code == 0, capsys.readouterr().err
+    assert "camera clip: 2 key(s)" in capsys.readouterr().out
+    khronos_validate(data, tmp_path)
+    doc = GLTF2.load_from_bytes(data)
+    (cam_node,) = [i for i, n in enumerate(doc.nodes) if n.camera is not None]
+    channels = animation_channels(data)[-1]
+    # motion_payload's header: initial translation (1.5, 0, 0), identity rotation; the
+    # samples are relative to it.
+    np.testing.assert_allclose(channels[(cam_node, "translation")][1], [[1.5, 0, 0], [1.5, 0, -1]], atol=1e-6)
+    np.testing.assert_allclose(channels[(cam_node, "rotation")][1][1], [0, np.sqrt(0.5), 0, np.sqrt(0.5)], atol=1e-4)
+    assert doc.cameras[0].type == "perspective" and doc.cameras[0].perspective.yfov > 0
+
+
+def test_an_undecodable_sample_coding_is_a_parse_error_and_no_output(tmp_path, capsys):
+    from test_animclip_samples import clip_file, random_clip
+
+    clip = random_clip(35, joints=3, samples=3)
+    code, data, out = _convert(tmp_path, clip_file(clip, frames=3, declared_stride=4), skeleton=_named_rig(3))
+    err = capsys.readouterr().err
+    assert code != 0 and data is None
+    assert "clip.animclip" in err and "built.stride" in err and "Traceback" not in err
+
+
+def test_a_luna_clip_converts_to_valid_gltf_with_luna_importer_transforms(tmp_path, capsys):
+    """Luna's root_motion clip on a rig made from its recorded joints: every key equals what
+    Luna's importer read (engine-local), the root motion travels, the validator is clean."""
+    import struct
+
+    from test_animclip_samples import LUNA, luna_record
+
+    record = luna_record("root_motion")
+    joints = [JointSpec(j["name"], j["parent"], (0, 0.1, 0)) for j in record["joints"]]
+    data = (LUNA / "root_motion.animclip").read_bytes()
+    try:
+        read_animclip_bytes(data)
+    except AnimspecError:  # Spider-Man 2's STG wrapper, before the reader knows it: the DAT1 behind a known header
+        data = struct.pack("<II28x", 0xC96F58F3, len(data) - 32) + data[32:]
+    code, out, _ = _convert(tmp_path, data, skeleton=build_glb(joints))
+    assert code == 0, capsys.readouterr().err
+    khronos_validate(out, tmp_path)
+    channels = animation_channels(out)[-1]
+    luna = record["luna_import"]["engine_local"]
+    for node in range(len(joints)):
+        np.testing.assert_allclose(channels[(node, "translation")][1], np.asarray(luna["translation"])[:, node], atol=2e-6)
+        dots = np.abs(np.sum(channels[(node, "rotation")][1] * np.asarray(luna["rotation_xyzw"])[:, node], axis=1))
+        np.testing.assert_allclose(dots, 1, atol=2e-6)
+    doc = GLTF2.load_from_bytes(out)
+    carrier = [i for i, n in enumerate(doc.nodes) if n.name == "animclip_root_motion"][0]
+    moved = channels[(carrier, "translation")][1]
+    expected = record["luna_import"]["root_motion"]["engine_relative_to_frame_0"]["translation"]
+    np.testing.assert_allclose(moved, expected, atol=2e-4)
+
+
+def test_root_motion_keys_at_the_clip_fps(tmp_path, capsys):
+    from test_animclip_samples import clip_file, motion_payload, random_clip
+
+    clip = random_clip(36, joints=2, samples=3)
+    motion = motion_payload([((0, 0, 0, 32767), (256 * k, 0, 0), 8) for k in range(3)])
+    data = clip_file(clip, frames=3, flags=0x800000, motion=motion, built_extra={"fps": 24.0})
+    code, out, _ = _convert(tmp_path, data, skeleton=_named_rig(2))
+    assert code == 0, capsys.readouterr().err
+    doc = GLTF2.load_from_bytes(out)
+    carrier = [i for i, n in enumerate(doc.nodes) if n.name == "animclip_root_motion"][0]
+    channels = animation_channels(out)[-1]
+    np.testing.assert_allclose(channels[(carrier, "translation")][0], np.arange(3) / 24, rtol=1e-6)
+    np.testing.assert_allclose(channels[(0, "rotation")][0], np.arange(3) / 24, rtol=1e-6)
+
+
+def test_camera_field_of_view_from_xfov_at_the_assumed_aspect(tmp_path):
+    import math
+
+    from animspec.gltf import CameraAnimation, camera_animation_to_gltf
+    from animspec.gltf.from_animclip import CAMERA_ASPECT, DEFAULT_XFOV
+
+    times = np.array([0.0, 0.5])
+    path = CameraAnimation(times, np.zeros((2, 3)), np.array([[0, 0, 0, 1.0]] * 2), np.array([1.2, 1.0]))
+    data, lines = camera_animation_to_gltf(path)
+    khronos_validate(data, tmp_path)
+    camera = GLTF2.load_from_bytes(data).cameras[0].perspective
+    assert camera.yfov == pytest.approx(2 * math.atan(math.tan(0.6) / CAMERA_ASPECT))
+    assert camera.aspectRatio == pytest.approx(16 / 9)
+    assert GLTF2.load_from_bytes(data).animations[0].extras["animclip"]["xfov"] == [1.2, 1.0]
+    no_track, _ = camera_animation_to_gltf(CameraAnimation(times, np.zeros((2, 3)), np.array([[0, 0, 0, 1.0]] * 2)))
+    assert GLTF2.load_from_bytes(no_track).cameras[0].perspective.yfov == pytest.approx(
+        2 * math.atan(math.tan(DEFAULT_XFOV / 2) / CAMERA_ASPECT))

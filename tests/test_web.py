@@ -82,6 +82,10 @@ def animclip_sections(data: bytes) -> list[str]:
     from animspec.animclip.compression import inflate
     from animspec.generated.animclip import Animclip
 
+    if data[:4] == b"STG\0":  # Spider-Man 2's wrapper: never compressed
+        root = Animclip(KaitaiStream(io.BytesIO(data)))
+        root._read()
+        return [f"{int(s.tag):08X}" for s in root.dat1.sections]
     dat1, _ = inflate(data[36:], outer_size=int.from_bytes(data[4:8], "little"))
     root = Animclip(KaitaiStream(io.BytesIO(data[:36] + dat1)))
     root._read()
@@ -145,7 +149,7 @@ def cases(tmp_path_factory) -> list[dict]:
     if animbins and meshes:
         swing = next((p for p in animbins if p.name == "swing.animbin"), animbins[0])
         out.append({"name": f"{swing.stem}+{meshes[0].stem}", "files": [str(swing), str(meshes[0])], "via": "drop"})
-    for name in ("edge_synthetic_lz4.animclip", "edge_hazards.animbin", "edge_bad_magic.animbin"):
+    for name in ("edge_synthetic_lz4.animclip", "edge_msm2_stg.animclip", "edge_hazards.animbin", "edge_bad_magic.animbin"):
         out.append({"name": name, "files": [str(edge[name])], "via": "input"})
     for c in out:
         c.update(steps=STEPS, clicks=CLICKS, reference_steps=REFERENCE_STEPS)
@@ -295,6 +299,11 @@ def test_animclip_sections_and_clip_data(runs, cases):
         assert '"clip_name"' in r["shown"]["clip"] and "30.000" in r["shown"]["clip"]
         assert len(r["shown"]["customTracks"]) == 1 and "track_a" in r["shown"]["customTracks"][0]
         assert len(r["shown"]["baseState"]) == 2 and "865696D5" in r["shown"]["baseState"][0]
+    msm2 = [r for r in clips if r["case"] == "edge_msm2_stg.animclip"]
+    assert msm2
+    for r in msm2:
+        assert "sample_data_resident" in [s["name"] for s in r["shown"]["sections"]]
+        assert "DEADDEAD" in r["shown"]["clip"] and "28 bytes" in r["shown"]["clip"]  # sound event hash, stride
 
 
 def test_meshbin_alone_shows_its_skeleton(runs, cases):

@@ -77,6 +77,9 @@ def _seed_inputs() -> dict[str, list[tuple[str, bytes]]]:
     meshbin.append(("no_skeleton.meshbin", write_meshbin(mesh)))
     animclip = [(p.name, p.read_bytes()) for p in sorted(ex.glob("*clip"))]
     animclip.append(("appendix_a.animclip", acs.appendix_a()))
+    # Spider-Man 2 clips as Luna Engine IO Tools writes them: STG wrapper, per-frame sections
+    luna = ROOT / "tests" / "fixtures" / "luna"
+    animclip += [(f"luna_{n}.animclip", (luna / f"{n}.animclip").read_bytes()) for n in ("loop_walk", "static_pose")]
     animclip.append(("triggers.animclip", acs.assemble([
         (0x6962F7DE, acs.trigger_data(bytes(8) + struct_object(), [(1, 2, 3, 4, 5)])),
         (0x74FC0175, (0x1234).to_bytes(4, "little")),

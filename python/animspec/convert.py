@@ -1,5 +1,5 @@
 """Conversion between the formats, as a library: glTF -> ANIMBIN, ANIMBIN -> glTF (GLB),
-.animclip base pose -> glTF. What ``animspec convert`` does, usable from Python with the
+.animclip animation -> glTF. What ``animspec convert`` does, usable from Python with the
 same results:
 
     from animspec.convert import load_options, plan
@@ -58,6 +58,13 @@ class ConvertOptions:
     max_error: float = 1.0
     """--fit reduce: the largest angle error allowed, degrees."""
     max_keys: int = 30
+    template: str | None = None
+    """glTF -> .animclip (an OUT ending in .animclip): the clip whose other sections, Built
+    fields and looping flag the new clip keeps."""
+    fps: float = 30.0
+    """glTF -> .animclip: frames per second the animation is sampled at."""
+    max_translation_error: float = 1e-3
+    """glTF -> .animclip: the largest translation (and scale) error; rotation: ``max_error``."""
     ps1_space: bool = False
     armature_space: bool = False
     fp12: str = "round"
@@ -73,6 +80,8 @@ class ConvertOptions:
     no_skin: bool = False
     joint_names: tuple[str, ...] | None = None
     """.animclip in: joint names to label the report (read from --joint-names FILE)."""
+    no_root_motion: bool = False
+    """.animclip in: leave the clip's root motion out (the character stays in place)."""
     force: bool = False
     """Replace existing output files (animspec.common.output's policy, as every command)."""
     make_folders: bool = False
@@ -127,33 +136,49 @@ def load_options(
 
 # ---------------------------------------------------------------------------- options that act
 
-DIRECTIONS = {"gltf": "glTF -> ANIMBIN", "animbin": "ANIMBIN -> glTF", "animclip": ".animclip -> glTF"}
-"""Each convert source and the direction it converts in, as the command's help names them."""
+DIRECTIONS = {
+    "gltf": "glTF -> ANIMBIN", "gltf-animclip": "glTF -> .animclip (-o ending in .animclip)",
+    "animbin": "ANIMBIN -> glTF", "animclip": ".animclip -> glTF",
+}
+"""Each direction a run converts in (by source, and for glTF by the output's name), as the
+command's help names them."""
 
 ACTS_ON: dict[str, tuple[str, ...]] = {
     "region": ("gltf", "animbin"),
-    "animations": ("gltf",),
-    "skin": ("gltf",),
-    "joints": ("gltf", "animbin"),
+    "animations": ("gltf", "gltf-animclip"),
+    "skin": ("gltf", "gltf-animclip"),
+    "joints": ("gltf", "gltf-animclip", "animbin"),
     "fit": ("gltf",),
-    "max_error": ("gltf",),
+    "max_error": ("gltf", "gltf-animclip"),
     "max_keys": ("gltf",),
+    "template": ("gltf-animclip",),
+    "fps": ("gltf-animclip",),
+    "max_translation_error": ("gltf-animclip",),
     "ps1_space": ("gltf", "animbin"),
     "armature_space": ("gltf", "animbin"),
     "fp12": ("gltf",),
     "merge": ("gltf",),
     "translations": ("gltf",),
     "markers": ("gltf",),
-    "one_shot": ("gltf",),
+    "one_shot": ("gltf", "gltf-animclip"),
     "split": ("gltf",),
     "skeleton": ("animbin", "animclip"),
     "bake_engine": ("animbin",),
     "no_skin": ("animbin",),
     "joint_names": ("animclip",),
-    "force": ("gltf", "animbin", "animclip"),
+    "no_root_motion": ("animclip",),
+    "force": tuple(DIRECTIONS),
 }
-"""Option (its ``dest``) -> the convert sources it changes the result of. An option given
-for a run none of whose inputs it acts on is refused: it would do nothing, silently."""
+"""Option (its ``dest``) -> the directions it changes the result of. An option given for a
+run none of whose inputs it acts on is refused: it would do nothing, silently."""
+
+
+def direction(kind: str | None, output: str, single: bool) -> str | None:
+    """The direction a source of ``kind`` converts in: glTF to an .animclip when one file is
+    written to a name ending in .animclip, else by its kind."""
+    if kind == "gltf" and single and output.lower().endswith(".animclip"):
+        return "gltf-animclip"
+    return kind
 
 
 def option_flag(name: str) -> str:
@@ -176,13 +201,18 @@ def check_options(options: ConvertOptions, kinds: set[str]) -> None:
                 f"{option_flag(name)} acts on {' and '.join(DIRECTIONS[k] for k in acts)} only; "
                 f"this run converts {inputs}: leave {option_flag(name)} out"
             )
-    if "max_error" in given and options.fit != "reduce":
+    if "max_error" in given and options.fit != "reduce" and "gltf-animclip" not in kinds:
         raise AnimspecError(
             f"--max-error is the tolerance of --fit reduce; with --fit {options.fit or 'bake'} it does nothing: "
             "give --fit reduce, or leave --max-error out"
         )
+    if "one_shot" in given and kinds == {"gltf-animclip"} and not options.template:
+        raise AnimspecError(
+            "--one-shot clears the looping flag a --template clip passes on; without --template the new "
+            ".animclip does not loop anyway: leave --one-shot out"
+        )
     rig_skeleton = options.skeleton is not None and _kind_of(options.skeleton, ("gltf",)) == "gltf"
-    if "gltf" not in kinds and not rig_skeleton:
+    if not {"gltf", "gltf-animclip"} & kinds and not rig_skeleton:
         for name in ("armature_space", "joints"):
             if name in given:
                 raise AnimspecError(
@@ -212,7 +242,7 @@ def _explicit_fit(o: ConvertOptions) -> str | None:
 
 
 WRONG_EXTENSIONS = {
-    "gltf": {".glb": "a glTF", ".gltf": "a glTF", ".animclip": "an .animclip", ".performanceclip": "an .animclip",
+    "gltf": {".glb": "a glTF", ".gltf": "a glTF", ".performanceclip": "a .performanceclip",
              ".meshbin": "a MESHBIN", ".json": "JSON"},
     "animbin": {".animbin": "an ANIMBIN", ".animclip": "an .animclip", ".performanceclip": "an .animclip",
                 ".meshbin": "a MESHBIN", ".json": "JSON"},
@@ -229,7 +259,8 @@ def check_output_name(out: str, kind: str | None) -> None:
     claims = WRONG_EXTENSIONS.get(kind or "", {}).get(ext)
     if claims is None:
         return
-    fits = ".animbin" if kind == "gltf" else ".glb (binary glTF) or .gltf (JSON, buffer embedded)"
+    fits = (".animbin (or .animclip, for an .animclip animation)" if kind == "gltf"
+            else ".glb (binary glTF) or .gltf (JSON, buffer embedded)")
     raise AnimspecError(
         f"-o {out}: {DIRECTIONS[kind]} writes {'an ANIMBIN' if kind == 'gltf' else 'glTF'}, "  # type: ignore[index]
         f"not {claims} as {ext} says; name it {fits}"
@@ -326,7 +357,8 @@ def plan(inputs: Sequence[str], output: str, options: ConvertOptions) -> Convert
         pass_over={ident: f"read as {r.option} by this run: a side file is never converted"
                    for ident, r in side.items()},
     )
-    check_options(options, {_kind_of(s.file) for s in selection.sources} - {None})  # type: ignore[arg-type]
+    single = not selection.many and not os.path.isdir(output)
+    check_options(options, {direction(_kind_of(s.file), output, single) for s in selection.sources} - {None})  # type: ignore[misc]
     if not selection.many and not os.path.isdir(output):
         jobs = [ConvertJob(selection.sources[0].file, output)]
         return ConvertPlan(selection, jobs, ConvertTask(options, make_folders=False), single=True)
@@ -424,6 +456,10 @@ def convert_file(src: str, out: str, options: ConvertOptions) -> Result:
         check_output(out, force=options.force, inputs=[src, *options.read_files()])
     check_output_name(out, kind)  # (after: writing over a file the run reads is the worse mistake)
     if kind == "gltf":
+        if out.lower().endswith(".animclip"):
+            return _gltf_to_animclip(src, out, options)
+        if options.template:
+            raise AnimspecError(f"{src}: --template is for an .animclip output; -o {out} does not end in .animclip")
         return _from_gltf(src, out, options)
     fmt, model = load(src)
     if fmt.name == "animbin":
@@ -507,6 +543,41 @@ def _from_gltf(src: str, out: str, o: ConvertOptions) -> Result:
     return Result(src, "gltf", all_findings, text="\n".join(lines), extra={"outputs": outputs}, status=status)
 
 
+def _gltf_to_animclip(src: str, out: str, o: ConvertOptions) -> Result:
+    """One glTF animation encoded as an .animclip animation (animspec.gltf.to_animclip):
+    rotation within ``max_error`` degrees, translation and scale within
+    ``max_translation_error``; the other sections from ``template``."""
+    import math
+
+    from .animclip.animation_sections import FLAG_LOOPING, built_flags
+    from .animclip.encode import Tolerance
+    from .animclip.parse import read_bytes, read_file
+    from .animclip.write import write_bytes
+    from .gltf.to_animclip import gltf_to_animclip
+
+    if o.animations and len(o.animations) > 1:
+        raise AnimspecError(f"{src}: an .animclip holds one animation; give one --animation")
+    template = read_file(o.template) if o.template else None
+    looping = False
+    if template is not None and template.built is not None and not o.one_shot:
+        looping = bool(built_flags(template.built) & FLAG_LOOPING)
+    # a rotation off by an angle a moves no unit-quaternion component by more than a / 4 (radians)
+    tolerance = Tolerance(rotation=math.radians(o.max_error) / 4, translation=o.max_translation_error,
+                          scale=o.max_translation_error)
+    result = gltf_to_animclip(
+        src, animation=o.animations[0] if o.animations else None, skin=o.skin,
+        joint_names=list(o.joints) if o.joints else None, fps=o.fps, max_error=tolerance,
+        looping=looping, template=template,
+    )
+    data = write_bytes(result.model)
+    _write(out, data, o, src, verify=lambda written: read_bytes(written, out))
+    lines = [result.report(), f"{out}: {len(data)} bytes{', looping' if looping else ''}"]
+    if not result.encoded.error.within(tolerance):
+        lines.append(f"{out}: note: the format's precision reaches only the error above (asked: rotation "
+                     f"{tolerance.rotation:.2e}, translation {tolerance.translation:.2e})")
+    return Result(src, "gltf", [], text="\n".join(lines), extra={"outputs": [out]})
+
+
 def skeleton_source(path: str, joints: tuple[str, ...] | None = None, armature_space: bool = False) -> Any:
     """The --skeleton file, loaded once per process for a whole batch (and again only if it
     changes on disk): a glTF rig (:class:`animspec.gltf.Rig`, joints in ``joints`` order) or
@@ -558,8 +629,28 @@ def names_line(joints: Sequence[Any]) -> str:
 
 
 def _animclip_to_gltf(src: str, out: str, o: ConvertOptions, model: Any) -> Result:
-    from .gltf import animclip_to_gltf
+    """Every frame of the clip on the rig (root motion on a node above it unless
+    ``no_root_motion``); a camera clip (flag 0x10) as an animated glTF camera, no rig needed."""
+    import numpy as np
 
+    from .animclip.pose import clip_frames
+    from .animclip.samples import camera_path
+    from .gltf import CameraAnimation, ClipAnimation, animclip_animation_to_gltf, camera_animation_to_gltf
+
+    frames = clip_frames(model, src)
+    clip = model.clip(list(o.joint_names) if o.joint_names else None)
+    tracks = [(t.name or f"{t.hash:08X}", [float(v) for v in t.values]) for t in clip.custom_tracks]
+    if frames.coding.camera:
+        if frames.root_motion is None:
+            raise AnimspecError(f"{src}: a camera clip (flag 0x10) without decodable Motion Data: no camera path to write"
+                                + "".join(f"; {n}" for n in frames.notes))
+        translation, rotation = camera_path(frames.root_motion)
+        xfov = next((np.asarray(values, np.float64) for name, values in tracks if name == "XFOV"), None)
+        camera = CameraAnimation(np.arange(len(translation)) / frames.fps, translation, rotation, xfov)
+        glb, lines = camera_animation_to_gltf(camera, name=clip.name or "animclip_camera")
+        size = _write_gltf(out, glb, o, src)
+        lines.append(f"{out}: {size} bytes, camera animation")
+        return Result(src, "animclip", [], text="\n".join(lines), extra={"outputs": [out]})
     if not o.skeleton:
         raise AnimspecError(f"{src}: an .animclip holds no hierarchy: give the rig with --skeleton RIG.glb")
     if os.path.isfile(o.skeleton) and _kind_of(o.skeleton, ("gltf",)) != "gltf":
@@ -567,18 +658,29 @@ def _animclip_to_gltf(src: str, out: str, o: ConvertOptions, model: Any) -> Resu
             f"{src}: --skeleton {o.skeleton} is not a glTF rig; an .animclip's joints are matched by "
             "node name, which only a glTF rig has (a MESHBIN's bones are unnamed)"
         )
-    clip = model.clip(list(o.joint_names) if o.joint_names else None)
-    joints = [j for j in clip.joints if j.hash is not None and j.rotation is not None]
-    tracks = [(t.name or f"{t.hash:08X}", [float(v) for v in t.values]) for t in clip.custom_tracks]
+    poses = frames.frames() if frames.animated else frames.first_frame
+    motion = frames.root_motion
+    animation = ClipAnimation(
+        frames.joint_hashes, np.arange(poses.rotation.shape[0]) / frames.fps,
+        poses.rotation, poses.translation, poses.scale,
+        None if motion is None else np.arange(len(motion.translation)) / frames.fps,
+        None if motion is None else motion.translation, None if motion is None else motion.rotation,
+    )
+    names = {j.hash: j.name for j in clip.joints if j.hash is not None and j.name}
     try:
-        glb, match = animclip_to_gltf(joints, o.skeleton, custom_tracks=tracks, name=clip.name or "base_state")
+        glb, match = animclip_animation_to_gltf(
+            animation, o.skeleton, name=clip.name or "animclip", root_motion=not o.no_root_motion,
+            custom_tracks=tracks, joint_names=names,
+        )
     except AnimspecError as exc:
         raise AnimspecError(f"{src}: {exc}") from None
     size = _write_gltf(out, glb, o, src)
-    lines = list(match.lines)
+    lines = list(match.lines) + [f"note: {n}" for n in frames.notes]
     if o.joint_names:
         lines.append(names_line(clip.joints))
-    lines.append(f"{out}: {size} bytes, base pose on {len(match.matched)} node(s)")
+    what = (f"{frames.frame_count} frame(s) at {frames.fps:g} fps" if frames.animated
+            else "the base pose (the clip has no samples)")
+    lines.append(f"{out}: {size} bytes, {what} on {len(match.matched)} node(s)")
     if match.findings:
         lines.append(findings_text(out, match.findings))
     return Result(src, "animclip", match.findings, text="\n".join(lines), extra={"outputs": [out]})

@@ -15,7 +15,7 @@ import lz4.block
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 
-ANIMCLIP_MAGICS = (0xC96F58F3, 0x0F64FFE8, 0x39AC933C)
+ANIMCLIP_MAGICS = (0xC96F58F3, 0x0F64FFE8, 0x39AC933C, 0x41DFFB44)
 EXTENSIONS = {".animbin": "animbin", ".meshbin": "meshbin", ".animclip": "animclip", ".performanceclip": "animclip"}
 
 
@@ -27,6 +27,10 @@ def detect(data: bytes, name: str = "") -> str | None:
         return "meshbin"
     if len(data) >= 4 and struct.unpack_from("<I", data)[0] in ANIMCLIP_MAGICS:
         return "animclip"
+    if len(data) >= 20 and data[:4] == b"STG\0" and struct.unpack_from("<I", data, 16)[0] in ANIMCLIP_MAGICS:
+        return "animclip"  # Spider-Man 2's STG wrapper
+    if len(data) >= 8 and data[:4] == b"1TAD" and struct.unpack_from("<I", data, 4)[0] in ANIMCLIP_MAGICS:
+        return "animclip"  # a bare DAT1
     return EXTENSIONS.get(Path(name).suffix.lower())
 
 
@@ -117,6 +121,8 @@ def edge_animclip() -> dict[str, bytes]:
         "edge_synthetic.animclip": plain,
         "edge_synthetic_lz4.animclip": plain[:36] + packed,
         "edge_synthetic_cut.animclip": plain[:300],
+        # Spider-Man 2, as Luna Engine IO Tools writes it: STG wrapper, per-frame sections
+        "edge_msm2_stg.animclip": (Path(__file__).parent.parent / "fixtures" / "luna" / "loop_walk.animclip").read_bytes(),
     }
 
 

@@ -526,10 +526,15 @@
 
   function renderAnimclip(view, f, summary) {
     var root = f.root;
-    var assetType = enumInfo('animclip', 'asset_type', root.header.magic);
+    // 36-byte outer header, Spider-Man 2's STG wrapper, or a bare DAT1 (no header)
+    var head = root.header ? { magic: root.header.magic, lenDat1: root.header.lenDat1, what: 'outer header' }
+      : root.stg ? { magic: root.stg.assetHeader.assetType, lenDat1: root.stg.assetHeader.lenDat1, what: 'STG wrapper' }
+      : { magic: root.dat1 ? root.dat1.typeId : 0, lenDat1: root.dat1 ? root.dat1.lenDat1 : 0, what: 'bare DAT1' };
+    var assetType = enumInfo('animclip', 'asset_type', head.magic);
     var rows = [
-      ['asset type', (assetType ? assetType.id : 'unknown') + ' (0x' + hex(root.header.magic) + ')'],
-      ['DAT1 size (header)', root.header.lenDat1],
+      ['asset type', (assetType ? assetType.id : 'unknown') + ' (0x' + hex(head.magic) + ')'],
+      ['container', head.what],
+      ['DAT1 size (header)', head.lenDat1],
     ];
     if (f.inflated && f.inflated.bytes) rows.push(['body', 'LZ4 block, ' + f.inflated.compressedSize + ' → ' + f.inflated.size + ' bytes (decompressed here; offsets below are in the decompressed file)']);
     else if (f.inflated && f.inflated.error) rows.push(['body', f.inflated.error]);
@@ -538,7 +543,7 @@
     if (dat1) {
       var typeId = enumInfo('animclip', 'asset_type', dat1.typeId);
       rows.push(['DAT1 type id', (typeId ? typeId.id : 'unknown') + ' (0x' + hex(dat1.typeId) + ')']);
-      rows.push(['DAT1 size', dat1.lenDat1 + (dat1.lenDat1 !== root.header.lenDat1 ? ' (differs from the outer header!)' : '')]);
+      rows.push(['DAT1 size', dat1.lenDat1 + (dat1.lenDat1 !== head.lenDat1 ? ' (differs from the ' + head.what + '!)' : '')]);
       rows.push(['sections / unknowns', dat1.numSections + ' / ' + dat1.numUnknowns]);
     }
     summary.appendChild(dl(rows));
@@ -554,9 +559,11 @@
         ['duration', fmt(builtSec.duration, 3) + ' s'],
         ['joints (base state)', builtSec.numJoints],
         ['frames', builtSec.numFrames],
-        ['samples', builtSec.numSamples],
+        ['flags', '0x' + hex(builtSec.flags)],
+        ['sample elements (small / large)', builtSec.numElems + ' / ' + builtSec.numLargeElems],
+        ['stride', builtSec.stride + ' bytes'],
         ['custom tracks', builtSec.numCustomTracks],
-        ['DEAD markers', builtSec.hasDeadMarkers ? 'present' : 'missing (0x' + hex(builtSec.deadMarker1, 4) + ', 0x' + hex(builtSec.deadMarker2, 4) + ')'],
+        ['sound event hash', builtSec.hasDeadMarkers ? 'DEADDEAD (none)' : '0x' + hex(builtSec.soundEventHash)],
       ])], { 'data-testid': 'clip' }));
     }
 

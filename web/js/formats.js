@@ -14,7 +14,8 @@
 
   var MAGICS = { animbin: 'ANIMBIN', meshbin: 'MESHBIN' };
   /** Outer asset-header magics of .animclip files (enum asset_type in ksy/animclip.ksy). */
-  var ANIMCLIP_MAGICS = [0xc96f58f3, 0x0f64ffe8, 0x39ac933c];
+  var ANIMCLIP_MAGICS = [0xc96f58f3, 0x0f64ffe8, 0x39ac933c, 0x41dffb44];
+  var STG_MAGIC = 0x00475453; // "STG\0" as u32le: Spider-Man 2's wrapper (asset type at offset 16)
   var EXTENSIONS = { animbin: 'animbin', meshbin: 'meshbin', animclip: 'animclip', performanceclip: 'animclip' };
   var DAT1_MAGIC = 0x44415431; // "1TAD" as u32le
   var OUTER_HEADER_SIZE = 36;
@@ -35,6 +36,9 @@
     if (startsWith(bytes, MAGICS.animbin)) return 'animbin';
     if (startsWith(bytes, MAGICS.meshbin)) return 'meshbin';
     if (bytes.length >= 4 && ANIMCLIP_MAGICS.indexOf(u32le(bytes, 0)) >= 0) return 'animclip';
+    // Spider-Man 2: an STG wrapper or a bare DAT1, either with an animclip asset type
+    if (bytes.length >= 20 && u32le(bytes, 0) === STG_MAGIC && ANIMCLIP_MAGICS.indexOf(u32le(bytes, 16)) >= 0) return 'animclip';
+    if (bytes.length >= 8 && u32le(bytes, 0) === DAT1_MAGIC && ANIMCLIP_MAGICS.indexOf(u32le(bytes, 4)) >= 0) return 'animclip';
     var m = /\.([A-Za-z0-9]+)$/.exec(fileName || '');
     return (m && EXTENSIONS[m[1].toLowerCase()]) || null;
   }

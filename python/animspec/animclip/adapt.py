@@ -46,7 +46,16 @@ from .content import (
     TriggerRecord,
 )
 from .reading import MAX_CLAIMED_RATIO, assemble, lz4_max_size, read_sections
-from .tags import JOINT_DTYPE, TRIGGER_DTYPE, section_name
+from .tags import (
+    CONTAINER_ASSET,
+    CONTAINER_DAT1,
+    CONTAINER_STG,
+    JOINT_DTYPE,
+    STG_SIZE_AT,
+    STG_TYPE_AT,
+    TRIGGER_DTYPE,
+    section_name,
+)
 
 _FAILURES = (KaitaiStructError, EOFError, ValueError, UnicodeDecodeError, OverflowError)
 
@@ -80,7 +89,7 @@ def read(data: bytes, path: str | None = None) -> AnimclipFile:
         except ParseError as exc:
             raise where.error(exc.offset, exc.field, exc.reason) from None
     else:
-        start = root._debug["dat1"]["start"]
+        start = root._debug["dat1"]["start"]  # 36, 32 (an STG wrapper as Luna writes it) or 0
         # The bytes the generated parser read `dat1` from (its size-eos substream): the same
         # as data[start:] without a second copy of a 16 MB body.
         dat1_bytes = root._raw_dat1
@@ -100,12 +109,27 @@ def read(data: bytes, path: str | None = None) -> AnimclipFile:
         )
 
     sections = read_sections(entries, size, lambda i: _section(table[i], i, size, where), refuse)
+    magic, header_unk, outer_len, container = _wrapper(root, data, start, dat1)
     return assemble(
-        magic=int(root.header.magic), header_unk=bytes(root.header.unk), type_id=int(dat1.type_id),
+        magic=magic, header_unk=header_unk, type_id=int(dat1.type_id), container=container,
         sections=sections, unknowns=[(u.ofs_source, u.ofs_target) for u in dat1.unknowns],
         dat1=dat1_bytes, base=0, dat1_size=size, strings_size=dat1.len_strings_block,
-        outer_len=root.header.len_dat1, dat1_len=dat1.len_dat1, compression=compression,
+        outer_len=outer_len, dat1_len=dat1.len_dat1, compression=compression,
     )
+
+
+def _wrapper(root: Animclip, data: bytes, start: int, dat1: Any) -> tuple[int, bytes, int, str]:
+    """(asset type, the wrapper's other bytes, its DAT1 size field, container) of the file
+    (content.AnimclipFile.header_unk says what the bytes are for each container)."""
+    if root.is_bare_dat1:
+        return int(dat1.type_id), b"", int(dat1.len_dat1), CONTAINER_DAT1
+    if root.is_stg:
+        asset = root.stg.asset_header
+        wrapper = bytearray(data[:start])
+        wrapper[STG_TYPE_AT : STG_TYPE_AT + 4] = bytes(4)
+        wrapper[STG_SIZE_AT : STG_SIZE_AT + 4] = bytes(4)
+        return int(asset.asset_type), bytes(wrapper), int(asset.len_dat1), CONTAINER_STG
+    return int(root.header.magic), bytes(root.header.unk), int(root.header.len_dat1), CONTAINER_ASSET
 
 
 def _check_strings(block: bytes, ofs_strings: int, where: _Where) -> None:
@@ -173,9 +197,12 @@ def _typed(tag: int, body: Any) -> Section:
         return CustomTrackData(np.frombuffer(body.values_raw, "<f4").copy(), bytes(body.trailing))
     if isinstance(body, Animclip.SampleElem):
         return SampleElem(
-            np.frombuffer(body.hashes_raw, "<u4").copy(),
-            np.frombuffer(body.ndx_raw, "u1").copy(),
+            np.frombuffer(body.offsets_raw, "<u4").copy(),
+            np.frombuffer(body.codes_raw, "u1").copy(),
             bytes(body.padding),
+            np.frombuffer(body.large_offsets_raw, "<u4").copy(),
+            np.frombuffer(body.large_codes_raw, "<u2").copy(),
+            bytes(body.trailing),
         )
     if isinstance(body, Animclip.TriggerData):
         records = [TriggerRecord(*row) for row in np.frombuffer(body.records_raw, TRIGGER_DTYPE).tolist()]

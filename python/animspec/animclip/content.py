@@ -32,7 +32,11 @@ from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Mapping, Union
 import numpy as np
 
 from .tags import (
+    CONTAINER_ASSET,
+    FLAG_FRAME_DATA_LOOKUP,
+    FLAG_LOOPING,
     JOINT_DTYPE,
+    MAGIC_MSM2,
     MAGIC_MSMR_MM,
     OUTER_HEADER_UNK_SIZE,
     TAG_BASE_STATE,
@@ -102,39 +106,42 @@ class SectionBase(_Eq):
 @dataclass(eq=False)
 class Built(SectionBase):
     """Anim Clip Built (spec 7.1; ALERT dat1lib/types/sections/animclip/autogen.py,
-    AnimClipBuiltSection): 96 bytes of general clip information. Field names follow
-    ksy/animclip.ksy; only the name, hash and a few counts are understood."""
+    AnimClipBuiltSection; Luna Engine IO Tools constants.py ``ANIM_CLIP_BUILT_FORMAT``):
+    96 bytes of general clip information. Field names follow ksy/animclip.ksy (Luna's names
+    where it has one). The meaning of ``word_48``/``word_4c``/``word_50`` depends on the game
+    (:meth:`sound_event_hash`)."""
 
     tag: ClassVar[int] = TAG_BUILT
     ofs_name: int = 0
     """Clip name offset relative to the strings block start S (convention B, spec 4.4)."""
     name_hash: int = 0
     """CRC32 of the clip name; ALERT checks it ("MISMATCH")."""
-    unk_08: int = 0
-    unk_0a: int = 0
+    flags: int = 0
+    """Clip flags (ksy enum clip_flag): looping 0x20, camera 0x10, frame lookup 0x10000..."""
     fps: float = 30.0
-    """LABELLED "fps?" by ALERT."""
+    """Frames per second of the full clip."""
     duration: float = 0.0
-    """LABELLED "duration in seconds?" by ALERT."""
-    unk_14: int = 0
+    """Clip length in seconds."""
+    cycle_count: int = 0
+    unk_15: int = 0
     unk_16: int = 0
+    unk_17: int = 0
     unk_18: int = 0
-    unk_1a: int = 0
     unk_1c: int = 0
-    unk_1e: int = 0
     num_joints: int | None = None
     """J, Base State joint records; None = derived."""
     num_frames: int = 0
-    """LABELLED "frames count?": values per custom track. Not derived."""
-    num_samples: int | None = None
-    """LABELLED: Sample Elem element count; None = derived."""
-    unk_26: int = 0
-    unk_28: int = 0
-    unk_2a: int = 0
+    """Frames of the full clip (Luna: paged sample count); the frame lookup has this many
+    entries (+1 when looping). Not derived."""
+    num_elems: int | None = None
+    """Sample Elem small elements; None = derived."""
+    stride: int = 0
+    """Bytes per sample in Sample Data (whole u32 words)."""
     num_base_state_things: int | None = None
     """T, Base State 32-byte things; None = derived."""
     unk_2e: int = 0
-    num_frames_alt: int = 0
+    num_unique_samples: int = 0
+    """Samples stored in Sample Data (lookup entries index below it)."""
     num_things_alt: int = 0
     unk_34: int = 0
     unk_36: int = 0
@@ -142,25 +149,41 @@ class Built(SectionBase):
     num_custom_tracks: int | None = None
     """LABELLED: Custom Tracks entry count; None = derived."""
     unk_3c: int = 0
-    unk_3e: int = 0
-    unk_40: int = 0
-    unk_42: int = 0
-    unk_44: int = 0
-    unk_46: int = 0
-    dead_marker_1: int = 0xDEAD
-    dead_marker_2: int = 0xDEAD
-    zero_4c: int = 0
-    unk_4e: int = 0
-    unk_50: int = 0
-    unk_52: int = 0
+    num_resident_samples: int = 0
+    """Samples in Spider-Man 2's Sample Data Resident."""
+    resident_fps: float = 0.0
+    num_large_elems: int | None = None
+    """Sample Elem large elements; None = derived."""
+    word_48: int = 0xDEADDEAD
+    """Remastered-era: ALERT's DEAD DEAD markers (the sound-event hash); Spider-Man 2: the
+    facial-name hash."""
+    word_4c: int = 0
+    """Remastered-era: observed 0; Spider-Man 2: the sound-event hash."""
+    word_50: int = 0
+    """Spider-Man 2: particle_count_max."""
     unk_54: int = 0
-    unk_56: int = 0
     unk_58: int = 0
-    unk_5a: int = 0
     unk_5c: int = 0
-    unk_5e: int = 0
     trailing: bytes = b""
     """Bytes past offset 96 (never seen in game files)."""
+
+    def sound_event_hash(self, is_msm2: bool) -> int:
+        """The sound-event hash (0xDEADDEAD = none): +0x4C in Spider-Man 2, +0x48 before
+        (ALERT's "DEAD" markers, which it notes "moved 4 bytes lower in i30")."""
+        return self.word_4c if is_msm2 else self.word_48
+
+    @property
+    def is_looping(self) -> bool:
+        return bool(self.flags & FLAG_LOOPING)
+
+    @property
+    def has_frame_lookup(self) -> bool:
+        return bool(self.flags & FLAG_FRAME_DATA_LOOKUP)
+
+    @property
+    def num_lookup_entries(self) -> int:
+        """Frame-lookup entries at the start of Sample Data (ksy built.num_lookup_entries)."""
+        return self.num_frames + (1 if self.is_looping else 0) if self.has_frame_lookup else 0
 
 
 BUILT_FIELDS = tuple(f.name for f in fields(Built) if f.name not in ("offset", "trailing"))
@@ -252,12 +275,31 @@ class CustomTrackData(SectionBase):
 
 @dataclass(eq=False)
 class SampleElem(SectionBase):
-    """Anim Clip Sample Elem (spec 7.9): n u32 (ascending, meaning unknown), n u8, padding."""
+    """Anim Clip Sample Elem (ksy sample_elem; Luna anim_import.py): n u32 component offsets,
+    n u8 codes, padding to 4, then m u32 offsets and m u16 codes of the large table, then
+    any trailing bytes. n and m come from Built (num_elems, num_large_elems) when they fit
+    the payload, else n = size // 5 and m = 0 (ALERT's reading). Offset / 4 = packed
+    component index (joint = ci // 12, component = ci % 12); small code: width = low nibble
+    + 1, shift = high nibble; large code: width = low byte + 1, shift = high byte."""
 
     tag: ClassVar[int] = TAG_SAMPLE_ELEM
-    values: np.ndarray = _empty("<u4")
-    ndx: np.ndarray = _empty("u1")
+    offsets: np.ndarray = _empty("<u4")
+    codes: np.ndarray = _empty("u1")
     padding: bytes = b""
+    large_offsets: np.ndarray = _empty("<u4")
+    large_codes: np.ndarray = _empty("<u2")
+    trailing: bytes = b""
+
+    def elements(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(joint, component, width, shift) of every element, small ones then large ones, in
+        the order their fields sit in each sample (int64 arrays)."""
+        offsets = np.concatenate([np.asarray(self.offsets, np.int64), np.asarray(self.large_offsets, np.int64)])
+        small = np.asarray(self.codes, np.int64)
+        large = np.asarray(self.large_codes, np.int64)
+        width = np.concatenate([(small & 0xF) + 1, (large & 0xFF) + 1])
+        shift = np.concatenate([small >> 4, large >> 8])
+        ci = offsets // 4
+        return ci // 12, ci % 12, width, shift
 
 
 @dataclass(eq=False)
@@ -344,9 +386,16 @@ class AnimclipFile(_Eq):
     """A whole .animclip / .performanceclip file."""
 
     magic: int = MAGIC_MSMR_MM
-    """Outer asset-type magic (:data:`ASSET_MAGICS`)."""
+    """Asset type (:data:`ASSET_MAGICS`): the outer magic, the STG asset header's type, or
+    (bare DAT1) the DAT1 type id."""
     header_unk: bytes = bytes(OUTER_HEADER_UNK_SIZE)
-    """The outer header's 28 uninterpreted bytes (spec 2.1), kept verbatim."""
+    """What the wrapper holds besides the type and the DAT1 size, kept verbatim: the outer
+    header's 28 uninterpreted bytes (spec 2.1); for an STG file the whole wrapper with its
+    type (offset 16) and size (offset 24) slots zeroed, the writer fills them; nothing for a
+    bare DAT1."""
+    container: str = CONTAINER_ASSET
+    """What precedes the DAT1 (:data:`CONTAINERS`): "asset" (36-byte outer header), "stg"
+    (Spider-Man 2's wrapper) or "dat1" (none)."""
     type_id: int = MAGIC_MSMR_MM
     """DAT1 header +0x04, a second copy of a type magic (spec 4.1)."""
     sections: list[Section] = field(default_factory=list)
@@ -364,6 +413,7 @@ class AnimclipFile(_Eq):
         assert isinstance(other, AnimclipFile)
         return (
             self.magic == other.magic and self.header_unk == other.header_unk
+            and self.container == other.container
             and self.type_id == other.type_id and same(self.unknowns, other.unknowns)
             and self.strings == other.strings
             and same(_by_tag(self.sections), _by_tag(other.sections))
@@ -392,6 +442,12 @@ class AnimclipFile(_Eq):
         offset lies outside the block, the string is not terminated inside it, or it is not
         UTF-8. (An offset into the middle of a string yields its tail, as the .ksy reads it.)"""
         return string_at(self.strings, rel)
+
+    @property
+    def is_msm2(self) -> bool:
+        """True for a Spider-Man 2 ("i30") file: its DAT1 type is 0x41DFFB44 (ksy
+        dat1.is_msm2), which chooses Built's layout from +0x48 and the rules that hold."""
+        return self.type_id == MAGIC_MSM2
 
     @property
     def clip_name(self) -> str | None:
@@ -499,7 +555,8 @@ def derived_counts(sections: list[Section]) -> dict[str, int]:
         "num_joints": len(base.joints) if base is not None else 0,
         "num_base_state_things": base.num_things if base is not None else 0,
         "num_custom_tracks": len(tracks.entries) if tracks is not None else 0,
-        "num_samples": len(elem.values) if elem is not None else 0,
+        "num_elems": len(elem.offsets) if elem is not None else 0,
+        "num_large_elems": len(elem.large_offsets) if elem is not None else 0,
     }
 
 

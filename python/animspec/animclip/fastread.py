@@ -69,11 +69,25 @@ from .tags import (
     TRIGGER_HEADER,
     TRIGGER_RECORD_SIZE,
     UNKNOWN_ENTRY,
+    CONTAINER_ASSET,
+    CONTAINER_DAT1,
+    CONTAINER_STG,
+    LARGE_ELEM_SIZE,
+    STG_ASSET_HEADER,
+    STG_HEADER,
+    STG_MAGIC,
+    STG_SIZE_AT,
+    STG_TYPE_AT,
+    sample_elem_split,
+    stg_wrapper_size,
 )
 
 _NUM_JOINTS_AT = 0x20
 _NUM_THINGS_AT = 0x2C
 """Built's J and T (u2), which split Base State (ksy dat1.num_base_state_joints/_things)."""
+_NUM_ELEMS_AT = 0x24
+_NUM_LARGE_ELEMS_AT = 0x44
+"""Built's element counts (u4), which split Sample Elem (ksy dat1.num_elems_declared, ...)."""
 
 
 class _Declined(Exception):
@@ -89,6 +103,27 @@ def read(data: bytes) -> AnimclipFile | None:
 
 
 def _read(data: bytes) -> AnimclipFile:
+    first = data[:4]
+    if first == DAT1_MAGIC:
+        if len(data) < DAT1_HEADER.size:
+            raise _Declined
+        type_id = DAT1_HEADER.unpack_from(data, 0)[1]
+        return _read_dat1(data, 0, type_id, b"", DAT1_HEADER.unpack_from(data, 0)[2], None, CONTAINER_DAT1)
+    if first == STG_MAGIC:
+        if len(data) < STG_HEADER.size:
+            raise _Declined
+        len_asset = STG_HEADER.unpack_from(data, 0)[2]
+        base = stg_wrapper_size(len_asset)
+        if len_asset < STG_ASSET_HEADER.size or base > len(data):
+            raise _Declined
+        magic = int.from_bytes(data[STG_TYPE_AT : STG_TYPE_AT + 4], "little")
+        outer_len = int.from_bytes(data[STG_SIZE_AT : STG_SIZE_AT + 4], "little")
+        if magic not in ASSET_MAGICS:
+            raise _Declined
+        wrapper = bytearray(data[:base])
+        wrapper[STG_TYPE_AT : STG_TYPE_AT + 4] = bytes(4)
+        wrapper[STG_SIZE_AT : STG_SIZE_AT + 4] = bytes(4)
+        return _read_dat1(data, base, magic, bytes(wrapper), outer_len, None, CONTAINER_STG)
     if len(data) < OUTER_HEADER.size:
         raise _Declined
     magic, outer_len, header_unk = OUTER_HEADER.unpack_from(data, 0)
@@ -106,11 +141,12 @@ def _read(data: bytes) -> AnimclipFile:
         if compression is None:
             raise _Declined
         data, base = dat1, 0
-    return _read_dat1(data, base, magic, header_unk, outer_len, compression)
+    return _read_dat1(data, base, magic, header_unk, outer_len, compression, CONTAINER_ASSET)
 
 
 def _read_dat1(
-    data: bytes, base: int, magic: int, header_unk: bytes, outer_len: int, compression: Compression | None
+    data: bytes, base: int, magic: int, header_unk: bytes, outer_len: int, compression: Compression | None,
+    container: str,
 ) -> AnimclipFile:
     """The DAT1 ``data[base:]``."""
     size = len(data) - base
@@ -141,6 +177,10 @@ def _read_dat1(
             raise _Declined
         return _section(data, base + ofs, length, tag, split)
 
+    if container == CONTAINER_DAT1:
+        magic = type_id  # a bare DAT1's type is its type id
+        outer_len = dat1_len
+
     def refuse(i: int, claimed: int) -> Exception:
         return _Declined()
 
@@ -148,21 +188,24 @@ def _read_dat1(
     return assemble(
         magic=magic, header_unk=header_unk, type_id=type_id, sections=sections, unknowns=unknowns,
         dat1=data, base=base, dat1_size=size, strings_size=strings_size, outer_len=outer_len,
-        dat1_len=dat1_len, compression=compression,
+        dat1_len=dat1_len, compression=compression, container=container,
     )
 
 
-def _base_state_split(data: bytes, base: int, size: int, entries: list[tuple[int, int, int]]) -> tuple[int, int]:
-    """J and T from the last Built entry (ksy dat1.idx_built), (0, 0) without one."""
+def _base_state_split(data: bytes, base: int, size: int, entries: list[tuple[int, int, int]]) -> tuple[int, int, int, int]:
+    """J, T and Sample Elem's two element counts from the last Built entry (ksy
+    dat1.idx_built); without one J = T = 0 and the counts are -1 (none)."""
     built = [e for e in entries if e[0] == TAG_BUILT]
     if not built:
-        return 0, 0
+        return 0, 0, -1, -1
     _tag, ofs, length = built[-1]
     if length < BUILT_SIZE or ofs + length > size:
         raise _Declined
     at = base + ofs
     return (int.from_bytes(data[at + _NUM_JOINTS_AT : at + _NUM_JOINTS_AT + 2], "little"),
-            int.from_bytes(data[at + _NUM_THINGS_AT : at + _NUM_THINGS_AT + 2], "little"))
+            int.from_bytes(data[at + _NUM_THINGS_AT : at + _NUM_THINGS_AT + 2], "little"),
+            int.from_bytes(data[at + _NUM_ELEMS_AT : at + _NUM_ELEMS_AT + 4], "little"),
+            int.from_bytes(data[at + _NUM_LARGE_ELEMS_AT : at + _NUM_LARGE_ELEMS_AT + 4], "little"))
 
 
 def _array(data: bytes, dtype: np.dtype | str, count: int, at: int) -> np.ndarray:
@@ -172,7 +215,7 @@ def _array(data: bytes, dtype: np.dtype | str, count: int, at: int) -> np.ndarra
     return np.frombuffer(data, dtype, count, at).copy()
 
 
-def _section(data: bytes, at: int, size: int, tag: int, split: tuple[int, int]) -> Section:
+def _section(data: bytes, at: int, size: int, tag: int, split: tuple[int, int, int, int]) -> Section:
     """The section of tag ``tag`` whose payload is ``data[at : at + size]``, as the spec's
     section types split it into records and leftover bytes (ksy/animclip.ksy)."""
     end = at + size
@@ -181,7 +224,7 @@ def _section(data: bytes, at: int, size: int, tag: int, split: tuple[int, int]) 
             raise _Declined
         return Built(**dict(zip(BUILT_FIELDS, BUILT_RECORD.unpack_from(data, at))), trailing=data[at + BUILT_SIZE : end])
     if tag == TAG_BASE_STATE:
-        j, t = split
+        j, t = split[:2]
         len_joints = JOINT_SIZE * j if JOINT_SIZE * j <= size else size - size % JOINT_SIZE
         rest = size - len_joints
         len_things = THING_SIZE * t if THING_SIZE * t <= rest else rest - rest % THING_SIZE
@@ -208,8 +251,13 @@ def _section(data: bytes, at: int, size: int, tag: int, split: tuple[int, int]) 
         k = size // 4
         return CustomTrackData(_array(data, "<f4", k, at), data[at + 4 * k : end])
     if tag == TAG_SAMPLE_ELEM:
-        k = size // SAMPLE_ELEM_SIZE
-        return SampleElem(_array(data, "<u4", k, at), _array(data, "u1", k, at + 4 * k), data[at + SAMPLE_ELEM_SIZE * k : end])
+        n, pad, m = sample_elem_split(size, None if split[2] < 0 else (split[2], split[3]))
+        large_at = at + SAMPLE_ELEM_SIZE * n + pad
+        return SampleElem(
+            _array(data, "<u4", n, at), _array(data, "u1", n, at + 4 * n), data[large_at - pad : large_at],
+            _array(data, "<u4", m, large_at), _array(data, "<u2", m, large_at + 4 * m),
+            data[large_at + LARGE_ELEM_SIZE * m : end],
+        )
     if tag == TAG_TRIGGER_DATA:
         if size < TRIGGER_HEADER.size:
             raise _Declined

@@ -8,7 +8,7 @@ import numpy as np
 
 from .content import AnimclipFile
 from .layout import payload_sizes
-from .tags import ASSET_MAGICS, SECTION_NAMES, SECTION_STATUS
+from .tags import ASSET_MAGICS, CONTAINER_ASSET, CONTAINER_STG, SECTION_NAMES, SECTION_STATUS, TAG_SAMPLE_ELEM
 
 MAX_JOINTS_LISTED = 40
 
@@ -27,7 +27,13 @@ def summary(model: AnimclipFile, joint_names: Any = None) -> str:
         )
     else:
         lines.append(f"  uncompressed DAT1: {layout.dat1_size} bytes")
-    if view.name is None and model.built is None:
+    if model.container != CONTAINER_ASSET:
+        what = {CONTAINER_STG: f"Spider-Man 2's STG wrapper ({len(model.header_unk)} bytes)"}.get(model.container, "none (a bare DAT1)")
+        lines.append(f"  before the DAT1: {what}")
+    if view.name is None and model.is_msm2 and not model.strings and view.name_hash is not None:
+        lines.append(f"  clip name hash {view.name_hash:08X} (Spider-Man 2 clips carry no name string)")
+        lines.append(f"  fps {view.fps:g}, duration {view.duration:g} s, frames {view.num_frames}")
+    elif view.name is None and model.built is None:
         lines.append("  no Anim Clip Built section: no name, fps or duration")
     else:
         check = {True: "hash ok", False: "HASH MISMATCH", None: "unresolved"}[view.name_hash_ok]
@@ -40,7 +46,9 @@ def summary(model: AnimclipFile, joint_names: Any = None) -> str:
     if view.joints:
         known = sum(1 for j in view.joints if j.name is not None)
         named = f", {known} named" if known else ""
-        lines.append(f"  {len(view.joints)} joint(s){named}:")
+        animated = ", rot/pos: Base State alone (the pose of unanimated joints, the base of animated ones)" \
+            if model.section(TAG_SAMPLE_ELEM) is not None else ""
+        lines.append(f"  {len(view.joints)} joint(s){named}{animated}:")
         for j in view.joints[:MAX_JOINTS_LISTED]:
             label = f"{j.hash:08X}" if j.hash is not None else "(no hash)"
             if j.name is not None:

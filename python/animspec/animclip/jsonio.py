@@ -7,7 +7,7 @@ The document has two views::
               "joints": [{"index", "hash", "name"?, "rotation": [x, y, z, w], "translation": [x, y, z]}],
               "custom_tracks": [{"name", "hash", "values"}],
               "triggers": [{"a", "b", "c", "d", "e"}]?, "path": {"start", "end"}?},
-     "raw": {"magic", "header_unk", "type_id", "strings", "unknowns",
+     "raw": {"magic", "header_unk", "container"?, "type_id", "strings", "unknowns",
              "sections": [{"tag", "section", "offset", "size", ...fields...}], "layout"?}}
 
 ``raw`` holds every byte of the file: packing uses it. ``clip`` is the decoded view
@@ -68,7 +68,7 @@ from .content import (
     mark_derived,
 )
 from .layout import Layout, payload_sizes
-from .tags import DERIVED_COUNTS, JOINT_DTYPE, TRIGGER_FIELDS, section_name
+from .tags import CONTAINER_ASSET, CONTAINERS, DERIVED_COUNTS, JOINT_DTYPE, TRIGGER_FIELDS, section_name
 from .write import check_writable
 
 FORMAT = "animclip"
@@ -85,8 +85,9 @@ def json_path(field: str, doc: Any = None) -> str:
     """The JSON path, in a dump, of the value the writer names ``field``."""
     return json_path_of(field, _JSON_PATHS)
 
-_HEX_FIELDS = {"name_hash"}
+_HEX_FIELDS = {"name_hash", "flags", "word_48", "word_4c"}
 _HEX_TRIGGER = {"a", "b"}
+_F32_FIELDS = {"fps", "duration", "resident_fps"}
 
 
 # ---------------------------------------------------------------------------- scalars
@@ -249,6 +250,8 @@ def _raw(model: AnimclipFile) -> dict[str, Any]:
         "header_unk": bytes(model.header_unk).hex(),
         "type_id": _hex32(model.type_id),
     }
+    if model.container != CONTAINER_ASSET:
+        doc["container"] = model.container
     _strings(bytes(model.strings), doc)
     doc["unknowns"] = [[u.ofs_source, u.ofs_target] for u in model.unknowns]
     check_writable(model)  # a model the writer refuses is not dumped: its sizes would mean nothing
@@ -264,7 +267,7 @@ def _section(s: Section, size: int) -> dict[str, Any]:
     if isinstance(s, Built):
         for name in BUILT_FIELDS:
             value = getattr(s, name)
-            if name in ("fps", "duration"):
+            if name in _F32_FIELDS:
                 d[name] = f32_json(value)
             elif name in _HEX_FIELDS:
                 d[name] = _hex32(value)
@@ -292,9 +295,12 @@ def _section(s: Section, size: int) -> dict[str, Any]:
         d["values"] = _b64(np.asarray(s.values, "<f4").tobytes())
         d["trailing"] = s.trailing.hex()
     elif isinstance(s, SampleElem):
-        d["values"] = _b64(np.asarray(s.values, "<u4").tobytes())
-        d["ndx"] = _b64(np.asarray(s.ndx, "u1").tobytes())
+        d["offsets"] = _b64(np.asarray(s.offsets, "<u4").tobytes())
+        d["codes"] = _b64(np.asarray(s.codes, "u1").tobytes())
         d["padding"] = s.padding.hex()
+        d["large_offsets"] = _b64(np.asarray(s.large_offsets, "<u4").tobytes())
+        d["large_codes"] = _b64(np.asarray(s.large_codes, "<u2").tobytes())
+        d["trailing"] = s.trailing.hex()
     elif isinstance(s, TriggerData):
         d.update(num_jsons=s.num_jsons, num_things=s.num_things, len_jsons=s.len_jsons,
                  unk1=_hex32(s.unk1), unk2=s.unk2, jsons=_b64(s.jsons))
@@ -334,9 +340,13 @@ def from_json(doc: Any, source: str | None = None) -> AnimclipFile:
         raise root["format"].error(f'expected "{FORMAT}"')
     raw = root["raw"]
     header_unk = raw["header_unk"].hex_bytes()
-    if len(header_unk) != 28:
+    container = raw["container"].str() if raw.has("container") else CONTAINER_ASSET
+    if container not in CONTAINERS:
+        raise raw["container"].error(f"expected one of {', '.join(CONTAINERS)}")
+    if container == CONTAINER_ASSET and len(header_unk) != 28:
         raise raw["header_unk"].error(f"expected 28 bytes, found {len(header_unk)}")
     model = AnimclipFile(
+        container=container,
         magic=_read_u32(raw["magic"]),
         header_unk=header_unk,
         type_id=_read_u32(raw["type_id"]),
@@ -395,7 +405,7 @@ def _read_section(node: JsonNode) -> Section:
         kwargs: dict[str, Any] = {}
         for name in BUILT_FIELDS:
             field = node[name]
-            if name in ("fps", "duration"):
+            if name in _F32_FIELDS:
                 kwargs[name] = float(_read_f32(field))
             elif name in _HEX_FIELDS:
                 kwargs[name] = _read_u32(field)
@@ -423,7 +433,12 @@ def _read_section(node: JsonNode) -> Section:
     elif cls is CustomTrackData:
         section = CustomTrackData(_array(node["values"], "<f4"), _opt_bytes(node, "trailing"))
     elif cls is SampleElem:
-        section = SampleElem(_array(node["values"], "<u4"), _array(node["ndx"], "u1"), _opt_bytes(node, "padding"))
+        section = SampleElem(
+            _array(node["offsets"], "<u4"), _array(node["codes"], "u1"), _opt_bytes(node, "padding"),
+            _array(node["large_offsets"], "<u4") if node.has("large_offsets") else np.zeros(0, "<u4"),
+            _array(node["large_codes"], "<u2") if node.has("large_codes") else np.zeros(0, "<u2"),
+            _opt_bytes(node, "trailing"),
+        )
     elif cls is TriggerData:
         section = TriggerData(
             num_jsons=node["num_jsons"].int(),

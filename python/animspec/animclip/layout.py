@@ -42,6 +42,7 @@ from .tags import (
     CUSTOM_TRACK_SIZE,
     DAT1_HEADER,
     JOINT_SIZE,
+    LARGE_ELEM_SIZE,
     PAD_TO,
     PATH_SIZE,
     SAMPLE_ELEM_SIZE,
@@ -77,7 +78,8 @@ def payload_size(section: Section) -> int:
     if isinstance(section, CustomTrackData):
         return 4 * len(section.values) + len(section.trailing)
     if isinstance(section, SampleElem):
-        return SAMPLE_ELEM_SIZE * len(section.values) + len(section.padding)
+        return (SAMPLE_ELEM_SIZE * len(section.offsets) + len(section.padding)
+                + LARGE_ELEM_SIZE * len(section.large_offsets) + len(section.trailing))
     if isinstance(section, TriggerData):
         return TRIGGER_HEADER.size + len(section.jsons) + TRIGGER_RECORD_SIZE * len(section.records) + len(section.trailing)
     if isinstance(section, RawSection):
@@ -213,7 +215,9 @@ def recorded_layout(
 
 
 _FLOATS_AT = 0x0C
-"""Built +0x0C fps and +0x10 duration: the two f4 fields of :data:`.tags.BUILT_RECORD`."""
+_RESIDENT_FPS_AT = 0x40
+"""Built +0x0C fps, +0x10 duration and +0x40 resident_fps: the f4 fields of
+:data:`.tags.BUILT_RECORD`."""
 
 
 def _as_written(section: Section, original: bytes) -> bytes:
@@ -223,7 +227,9 @@ def _as_written(section: Section, original: bytes) -> bytes:
     Python float quiets it, and the writer packs the model's value."""
     if isinstance(section, Built):
         floats = struct.pack("<ff", section.fps, section.duration)
-        return original[:_FLOATS_AT] + floats + original[_FLOATS_AT + 8 :]
+        resident = struct.pack("<f", section.resident_fps)
+        return (original[:_FLOATS_AT] + floats + original[_FLOATS_AT + 8 : _RESIDENT_FPS_AT] + resident
+                + original[_RESIDENT_FPS_AT + 4 :])
     if isinstance(section, Path):
         matrices = np.asarray(section.start_matrix, "<f4").tobytes() + np.asarray(section.end_matrix, "<f4").tobytes()
         return matrices + original[PATH_SIZE:]

@@ -16,14 +16,22 @@ from ..common.inputs import read_input
 from . import fastread
 from .content import AnimclipFile
 from .reading import LZ4_MAX_RATIO, MAX_CLAIMED_RATIO
-from .tags import ASSET_MAGICS
+from .tags import ASSET_MAGICS, DAT1_MAGIC, STG_MAGIC, STG_TYPE_AT
 
 __all__ = ["LZ4_MAX_RATIO", "MAX_CLAIMED_RATIO", "looks_like_animclip", "read_bytes", "read_file"]
 
 
 def looks_like_animclip(data: bytes) -> bool:
-    """True when ``data`` starts with one of the animclip magics ALERT knows (spec 2.2)."""
-    return len(data) >= 4 and int.from_bytes(data[:4], "little") in ASSET_MAGICS
+    """True when ``data`` starts with one of the animclip magics ALERT knows (spec 2.2), or
+    is a Spider-Man 2 clip: an ``STG`` wrapper or a bare DAT1 whose type is an animclip's
+    (ksy: ``is_stg``, ``is_bare_dat1``)."""
+    if len(data) < 4:
+        return False
+    if data[:4] == STG_MAGIC:
+        return len(data) >= STG_TYPE_AT + 4 and int.from_bytes(data[STG_TYPE_AT : STG_TYPE_AT + 4], "little") in ASSET_MAGICS
+    if data[:4] == DAT1_MAGIC:
+        return len(data) >= 8 and int.from_bytes(data[4:8], "little") in ASSET_MAGICS
+    return int.from_bytes(data[:4], "little") in ASSET_MAGICS
 
 
 def read_file(path: str | os.PathLike[str]) -> AnimclipFile:

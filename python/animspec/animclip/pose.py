@@ -1,16 +1,21 @@
-"""The base pose of an .animclip on a skeleton, and custom tracks sampled in time.
+"""Poses of an .animclip on a skeleton: the base pose, every frame, custom tracks in time.
 
-What is known (Tkachov/ALERT, animclip_to_gltf.py): Base State holds one local transform
-per Joint Hashes entry, which ALERT's animclip_to_gltf.py applies by joint-name hash as the
-joint's parent-relative rotation and translation, replacing the rig's rest values. No
-per-frame data can be decoded (Sample Data's encoding is unknown), so the base pose is the
-only pose there is. Custom tracks hold one float per frame (LABELLED: ALERT's
-"frames count" note), sampled here with linear interpolation at the clip's fps (also
-LABELLED, Built +0x0C).
+What is known (Tkachov/ALERT, animclip_to_gltf.py): Base State holds one record per Joint
+Hashes entry, which ALERT's animclip_to_gltf.py applies by joint-name hash as the joint's
+parent-relative rotation and translation, replacing the rig's rest values (:func:`base_pose`,
+kept as ALERT's view). Since Pcniado/luna_engine_io_tools (anim_import.py) made the sample
+coding public, Base State is known to be the base the per-sample deltas are added to, so the
+clip's first pose is base + sample 0: :func:`clip_frames` decodes every frame
+(:mod:`.samples`), :func:`first_frame` gives frame 0 and :func:`frames_report` is what
+``animspec play`` prints. Custom tracks hold one float per frame (LABELLED: ALERT's "frames
+count" note), sampled here with linear interpolation at the clip's fps (also LABELLED,
+Built +0x0C).
 """
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,7 +25,14 @@ from ..common.errors import AnimspecError
 from ..common.hashes import crc32
 from ..quaternion import xyzw_to_wxyz
 from ..skeleton import Skeleton, forward_kinematics, world_positions
+from .content import AnimclipFile, BaseState, JointHashes
+from .samples import (
+    TAG_BASE, TAG_BUILT_SECTION as TAG_BUILT, TAG_ELEM, TAG_HASHES, TAG_MOTION, TAG_SAMPLE_DATA_PAGED,
+    TAG_SAMPLE_DATA_RESIDENT, TAG_SAMPLE_DATA_SINGLE, ClipFrames, ClipSections, decode_clip,
+)
+from .tags import JOINT_DTYPE
 from .views import ClipView
+from .write import payloads
 
 
 @dataclass
@@ -160,3 +172,232 @@ def base_pose_report(
             raise AnimspecError(f"custom track {track.name!r}: {exc}") from None
     named = (sum(1 for j in clip.joints if j.name), len(clip.joints))
     return BasePoseReport(clip.name, seconds, clip.fps, base_pose(clip, skeleton), tracks, skeleton is not None, named)
+
+
+# ---------------------------------------------------------------------------- every frame
+
+DAT1_AT = 36
+"""Where a plain (uncompressed) file's DAT1 starts: after the 36-byte outer header."""
+
+
+def _file_offset(model: AnimclipFile, dat1_offset: int | None) -> int | None:
+    """The file byte of a DAT1 offset, when the DAT1 is stored plain after the outer header
+    (a compressed body has no file byte for it: None)."""
+    layout = model.layout
+    if dat1_offset is None or layout is None or layout.compression is not None:
+        return None
+    return DAT1_AT + dat1_offset
+
+
+def clip_sections(model: AnimclipFile, *, file_size: int | None = None) -> ClipSections:
+    """What :func:`animspec.animclip.samples.decode_clip` reads, taken from ``model``: the
+    payloads of Built, Sample Elem, the Sample Data block and Motion Data (each with its file
+    byte), Base State's joint records and the joint hashes.
+
+    Which Sample Data block (Luna anim_import.py): "Sample Data Paged" when present and
+    Built's +0x22 count is set, else "Sample Data Resident", else the single "Sample Data"
+    block of the games before Spider-Man 2. ``file_size`` sets the memory bound (default: the
+    payloads' total)."""
+    payload_of = {id(s): p for s, p in zip(model.sections, payloads(model))}
+
+    def find(tag: int) -> tuple[Any, int | None] | None:
+        section = model.section(tag)
+        if section is None:
+            return None
+        return payload_of[id(section)], _file_offset(model, section.offset)
+
+    built = find(TAG_BUILT)
+    if built is None:
+        raise AnimspecError("the clip has no Anim Clip Built section: nothing says how its samples are coded")
+    paged = find(TAG_SAMPLE_DATA_PAGED)
+    paged_count = int.from_bytes(bytes(built[0][0x22:0x24]), "little") if len(built[0]) >= 0x24 else 0
+    if paged is not None and paged_count:
+        data, name, is_paged = paged, "Anim Clip Sample Data Paged", True
+    elif find(TAG_SAMPLE_DATA_RESIDENT) is not None:
+        data, name, is_paged = find(TAG_SAMPLE_DATA_RESIDENT), "Anim Clip Sample Data Resident", False
+    else:
+        data, name, is_paged = find(TAG_SAMPLE_DATA_SINGLE), "Anim Clip Sample Data", False
+    base = model.section(TAG_BASE)
+    records = base.joints if isinstance(base, BaseState) else np.zeros(0, JOINT_DTYPE)
+    hashes_section = model.section(TAG_HASHES)
+    hashes = hashes_section.hashes if isinstance(hashes_section, JointHashes) else np.zeros(0, "<u4")
+    if file_size is None:
+        file_size = sum(len(p) for p in payload_of.values())
+    return ClipSections(
+        built=built, base_records=records, base_at=_file_offset(model, base.offset) if base is not None else None,
+        joint_hashes=hashes, elements=find(TAG_ELEM), sample_data=data, sample_data_name=name, paged=is_paged,
+        motion=find(TAG_MOTION), file_size=file_size,
+    )
+
+
+def clip_frames(model: AnimclipFile, path: str | None = None, *, file_size: int | None = None) -> ClipFrames:
+    """Every frame of ``model`` (:func:`animspec.animclip.samples.decode_clip`); errors name ``path``."""
+    if file_size is None and path is not None and os.path.isfile(path):
+        file_size = os.path.getsize(path)
+    return decode_clip(clip_sections(model, file_size=file_size), path)
+
+
+def first_frame(frames: ClipFrames) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Frame 0's local (rotation x, y, z, w, translation, scale) per joint: the base plus
+    sample 0, or the base alone for a clip without samples."""
+    pose = frames.first_frame
+    return pose.rotation[0], pose.translation[0], pose.scale[0]
+
+
+def first_frame_pose(
+    model: AnimclipFile, skeleton: Skeleton | None = None, *, path: str | None = None,
+    joint_names: Mapping[int, str] | Iterable[str] | None = None,
+) -> BasePose:
+    """The clip's first frame (base + sample 0) as a :class:`BasePose` on ``skeleton``
+    (matched by CRC32 of its bone names; bones the clip does not pose keep their rest), or on
+    one independent root per clip joint. What a "pose of the clip" should show: for an
+    animated joint, Base State alone is the minimum of each component, not a pose."""
+    from .views import name_table
+
+    frames = clip_frames(model, path)
+    rotation, translation, _scale = first_frame(frames)
+    hashes = [int(h) for h in frames.joint_hashes]
+    columns = [j for j, h in enumerate(hashes) if h != 0xFFFFFFFF]
+    if skeleton is None:
+        table = name_table(joint_names)
+        skeleton = Skeleton.flat(len(columns))
+        skeleton.names = [table.get(hashes[j], f"{hashes[j]:08X}") for j in columns]
+        bone_of = {hashes[j]: i for i, j in enumerate(columns)}
+    else:
+        bone_of = {crc32(name): i for i, name in enumerate(skeleton.names)}
+    rotations = np.array(skeleton.rest_rotation, dtype=np.float64, copy=True)
+    translations = np.array(skeleton.rest_translation, dtype=np.float64, copy=True)
+    matched, clip_only = [], []
+    for j in columns:
+        bone = bone_of.get(hashes[j])
+        if bone is None:
+            clip_only.append(j)
+            continue
+        rotations[bone] = xyzw_to_wxyz(rotation[j])
+        translations[bone] = translation[j]
+        matched.append((j, bone))
+    posed = {bone for _, bone in matched}
+    world = forward_kinematics(skeleton, rotations[None], translations[None])[0]
+    return BasePose(skeleton, rotations, translations, world, matched, clip_only,
+                    [b for b in range(skeleton.bone_count) if b not in posed])
+
+
+@dataclass
+class FramesReport:
+    """What ``animspec play`` shows of an .animclip whose frames decode: every frame's local
+    transforms per joint (and world positions on a rig), root motion, custom tracks."""
+
+    clip: str | None
+    frames: ClipFrames
+    names: list[str]
+    """Per clip joint: its name (from --joint-names or the rig) or its hash in hex."""
+    world: np.ndarray | None = None
+    """(frames, bones, 4, 4) on a rig, else None."""
+    skeleton: Skeleton | None = None
+    bone_of_joint: dict[int, int] = field(default_factory=dict)
+    custom_tracks: dict[str, list[float]] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        f = self.frames
+        poses = f.frames()
+        out: dict[str, Any] = {
+            "clip": self.clip,
+            "fps": round(f.fps, 6),
+            "frame_count": f.frame_count,
+            "animated": f.animated,
+            "looping": f.coding.looping,
+            "camera": f.coding.camera,
+            "joints": self.names,
+            "frames": [],
+            "custom_tracks": {k: [round(float(v), 6) for v in vals] for k, vals in self.custom_tracks.items()},
+            "notes": list(f.notes),
+        }
+        r6 = lambda a: np.round(a, 6).tolist()  # noqa: E731
+        rot, tra, sca = r6(poses.rotation), r6(poses.translation), r6(poses.scale)
+        positions = None
+        if self.world is not None:
+            positions = r6(self.world[..., :3, 3])
+        for i in range(f.frame_count):
+            frame: dict[str, Any] = {
+                "frame": i, "seconds": round(i / f.fps, 6), "sample": int(f.frame_sample[i]),
+                "rotation_xyzw": rot[i], "translation": tra[i], "scale": sca[i],
+            }
+            if positions is not None:
+                frame["bone_positions"] = positions[i]
+            out["frames"].append(frame)
+        if f.root_motion is not None:
+            out["root_motion"] = {
+                "seconds": r6(np.arange(len(f.root_motion.translation)) / f.fps),
+                "translation": r6(f.root_motion.translation),
+                "rotation_xyzw": r6(f.root_motion.rotation),
+            }
+        return out
+
+    def summary(self) -> str:
+        f = self.frames
+        poses = f.frames()
+        what = "animated" if f.animated else "no samples: every frame is the base pose"
+        lines = [f"{self.clip!r}: {f.frame_count} frame(s) at {f.fps:g} fps, {len(self.names)} joint(s), {what}"
+                 + (", looping" if f.coding.looping else "") + (", camera clip" if f.coding.camera else "")]
+        moving = np.flatnonzero(
+            (np.ptp(poses.rotation, axis=0).max(axis=1) > 1e-9) | (np.ptp(poses.translation, axis=0).max(axis=1) > 1e-9)
+            | (np.ptp(poses.scale, axis=0).max(axis=1) > 1e-9)
+        ) if f.frame_count else np.zeros(0, int)
+        if f.animated:
+            lines.append(f"  {len(moving)} joint(s) move: " + ", ".join(self.names[j] for j in moving[:12])
+                         + (" ..." if len(moving) > 12 else ""))
+        if f.root_motion is not None:
+            travel = f.root_motion.translation[-1] - f.root_motion.translation[0]
+            lines.append(f"  root motion: {len(f.root_motion.translation)} sample(s), travel "
+                         f"{travel[0]:.3f} {travel[1]:.3f} {travel[2]:.3f}")
+        if self.world is not None and self.skeleton is not None:
+            spread = np.ptp(self.world[:, :, :3, 3].reshape(-1, 3), axis=0) if self.skeleton.bone_count else np.zeros(3)
+            lines.append(f"  on the rig: {len(self.bone_of_joint)} of {len(self.names)} joint(s) matched a bone; "
+                         f"extent over the clip {spread[0]:.3f} x {spread[1]:.3f} x {spread[2]:.3f}")
+        lines += [f"  note: {n}" for n in f.notes]
+        # Frame by frame, one joint: the first that moves (the first joint when none does).
+        j = int(moving[0]) if moving.size else 0
+        step = max(1, f.frame_count // 8)
+        shown = range(0, f.frame_count, step) if moving.size else range(min(1, f.frame_count))
+        for i in shown:
+            q, t = poses.rotation[i, j], poses.translation[i, j]
+            if self.names:
+                lines.append(f"  frame {i:4d} ({i / f.fps:7.3f} s) {self.names[j]}: rotation xyzw "
+                             f"{q[0]:+.4f} {q[1]:+.4f} {q[2]:+.4f} {q[3]:+.4f}, translation {t[0]:+.4f} {t[1]:+.4f} {t[2]:+.4f}")
+        return "\n".join(lines)
+
+
+def frames_report(
+    model: AnimclipFile, frames: ClipFrames, skeleton: Skeleton | None = None,
+    joint_names: Mapping[int, str] | Iterable[str] | None = None,
+) -> FramesReport:
+    """``frames`` for ``animspec play``: names from ``joint_names`` (or the rig's bones), world
+    transforms on ``skeleton`` (matched by CRC32 of its bone names; bones the clip does not
+    pose keep their rest transform)."""
+    from .views import name_table
+
+    table = name_table(joint_names)
+    bone_by_hash = {crc32(n): i for i, n in enumerate(skeleton.names)} if skeleton is not None else {}
+    if skeleton is not None:
+        table.update({crc32(n): n for n in skeleton.names})
+    hashes = [int(h) for h in frames.joint_hashes]
+    names = [table.get(h, f"{h:08X}") for h in hashes]
+    tracks = {}
+    for track in model.clip().custom_tracks:
+        tracks[track.name or f"{track.hash:08X}"] = [float(v) for v in track.values]
+    report = FramesReport(model.clip_name, frames, names, custom_tracks=tracks)
+    if skeleton is not None:
+        poses = frames.frames()
+        n = frames.frame_count
+        rotations = np.repeat(np.asarray(skeleton.rest_rotation, np.float64)[None], n, axis=0)
+        translations = np.repeat(np.asarray(skeleton.rest_translation, np.float64)[None], n, axis=0)
+        for j, h in enumerate(hashes):
+            bone = bone_by_hash.get(h)
+            if bone is None:
+                continue
+            report.bone_of_joint[j] = bone
+            rotations[:, bone] = xyzw_to_wxyz(poses.rotation[:, j])
+            translations[:, bone] = poses.translation[:, j]
+        report.world = forward_kinematics(skeleton, rotations, translations)
+        report.skeleton = skeleton
+    return report

@@ -14,7 +14,7 @@ from typing import Callable
 from .compression import Compression
 from .content import TYPED_SECTIONS, AnimclipFile, RawSection, Section, UnknownEntry, mark_derived, split_strings_region
 from .layout import recorded_layout
-from .tags import TAG_BUILT
+from .tags import CONTAINER_ASSET, TAG_BUILT
 
 LZ4_MAX_RATIO = 64
 """The most a DAT1 body may expand from its LZ4 block. LZ4 itself allows about 255-fold (each
@@ -95,6 +95,7 @@ def assemble(
     outer_len: int,
     dat1_len: int,
     compression: Compression | None,
+    container: str = CONTAINER_ASSET,
 ) -> AnimclipFile:
     """The model of a file read: its content, derived counts marked, and the layout
     recorded. The DAT1 is ``dat1[base : base + dat1_size]`` (the file's bytes from offset 36
@@ -109,6 +110,7 @@ def assemble(
         sections=sections,
         unknowns=[UnknownEntry(source, target) for source, target in unknowns],
         strings=strings,
+        container=container,
     )
     mark_derived(model)
     model.layout = recorded_layout(model, dat1, base, dat1_size, outer_len, dat1_len, compression)

@@ -7,7 +7,9 @@ DAT1 header, table entries, Built, base_state_joint, custom_track, trigger_recor
 does not import the generated parser (only :mod:`.adapt` may, and importing the debug-mode
 parser would cost every start-up); ``tests/test_animclip_layout.py`` holds each value here
 against the generated classes instead. Sources: Tkachov/ALERT (snapshot bc90ed9):
-dat1lib/types/dat1.py, dat1lib/types/autogen.py and dat1lib/types/sections/animclip/autogen.py.
+dat1lib/types/dat1.py, dat1lib/types/autogen.py and dat1lib/types/sections/animclip/autogen.py;
+Pcniado/luna_engine_io_tools (snapshot 77ea909): hashes.py, constants.py, anim_import.py,
+anim_export.py (Spider-Man 2's wrapper, sections, Built fields, flags and Sample Elem).
 """
 
 from __future__ import annotations
@@ -21,13 +23,42 @@ import numpy as np
 MAGIC_MSMR_MM = 0xC96F58F3
 MAGIC_RCRA = 0x0F64FFE8
 MAGIC_ANIMCLIP2 = 0x39AC933C
+MAGIC_MSM2 = 0x41DFFB44
 ASSET_MAGICS: dict[int, str] = {
     MAGIC_MSMR_MM: "Marvel's Spider-Man Remastered / Miles Morales",
     MAGIC_RCRA: "Ratchet & Clank: Rift Apart",
     MAGIC_ANIMCLIP2: "AnimClip2 (game not stated by ALERT)",
+    MAGIC_MSM2: "Marvel's Spider-Man 2",
 }
-"""Outer magics ALERT knows for animclips (spec 2.2, dat1lib/types/autogen.py). The same
-magic serves .animclip and .performanceclip: nothing in the file tells them apart."""
+"""Asset types of animclips: the outer magics ALERT knows (spec 2.2, dat1lib/types/autogen.py)
+and Spider-Man 2's ("i30"), which Luna Engine IO Tools writes in the DAT1 header and the STG
+asset header (anim_export.py). The same type serves .animclip and .performanceclip: nothing
+in the file tells them apart."""
+
+CONTAINER_ASSET = "asset"
+CONTAINER_STG = "stg"
+CONTAINER_DAT1 = "dat1"
+CONTAINERS = (CONTAINER_ASSET, CONTAINER_STG, CONTAINER_DAT1)
+"""What comes before the DAT1 (ksy: ``has_asset_header``, ``is_stg``, ``is_bare_dat1``): the
+36-byte outer asset header (Remastered, Miles Morales, Rift Apart), Spider-Man 2's ``STG``
+wrapper, or nothing (a bare DAT1)."""
+
+STG_MAGIC = b"STG\0"
+STG_HEADER = struct.Struct("<4sIII")
+"""The STG wrapper's first 16 bytes: magic, version, len_asset_header, unk_0c (ksy stg_wrapper)."""
+STG_ASSET_HEADER = struct.Struct("<IBBHII")
+"""The asset header Luna writes inside it: asset_type, unk_04, unk_05, unk_06, len_dat1,
+unk_0c (ksy stg_asset_header, 16 bytes)."""
+STG_TYPE_AT = STG_HEADER.size
+STG_SIZE_AT = STG_HEADER.size + 8
+"""File offsets of the asset type and the DAT1 size inside the STG wrapper."""
+STG_ALIGN = 16
+"""The wrapper is padded to a multiple of 16 bytes (Luna ``STG_HEADER_ALIGN``)."""
+
+
+def stg_wrapper_size(len_asset_header: int) -> int:
+    """Bytes of an STG wrapper whose asset header is ``len_asset_header`` bytes (ksy stg_wrapper)."""
+    return -(-(STG_HEADER.size + len_asset_header) // STG_ALIGN) * STG_ALIGN
 
 TAG_BUILT = 0x9DF23F77
 TAG_BASE_STATE = 0x2BB5BC8F
@@ -48,6 +79,14 @@ TAG_MORPH_INFO = 0x277563F5
 TAG_MORPH_FRAME_DATA = 0x69F64588
 TAG_PHONEME_VISEMS_MAP = 0x1D4BD9FA
 TAG_EXPRESSION_ID_MAP = 0x495BA079
+TAG_SAMPLE_DATA_RESIDENT = 0x8A9598E1
+TAG_SAMPLE_DATA_PAGED = 0x02EA708A
+TAG_MARKERS = 0xFB110305
+TAG_TRACKS_DATA = 0xDBF17DE9
+TAG_GEOM_MESH_INFO = 0x3111367A
+TAG_GEOM_MESH_SAMPLE_DATA = 0xECDB2486
+TAG_SPLINE_MESH_INFO = 0x2D1E474B
+TAG_SPLINE_MESH_SAMPLES = 0xE4E10C00
 
 SECTION_NAMES: dict[int, str] = {
     TAG_BUILT: "Anim Clip Built",
@@ -69,8 +108,27 @@ SECTION_NAMES: dict[int, str] = {
     TAG_MORPH_FRAME_DATA: "Anim Clip Morph Frame Data",
     TAG_PHONEME_VISEMS_MAP: "Anim Clip Pose Phoneme Visems Map",
     TAG_EXPRESSION_ID_MAP: "Anim Clip Pose Expression Id Map",
+    TAG_SAMPLE_DATA_RESIDENT: "Anim Clip Sample Data Resident",
+    TAG_SAMPLE_DATA_PAGED: "Anim Clip Sample Data Paged",
+    TAG_MARKERS: "Anim Clip Markers",
+    TAG_TRACKS_DATA: "Anim Clip Tracks Data",
+    TAG_GEOM_MESH_INFO: "Anim Clip Geom Mesh Info",
+    TAG_GEOM_MESH_SAMPLE_DATA: "Anim Clip Geom Mesh Sample Data",
+    TAG_SPLINE_MESH_INFO: "Anim Clip Spline Mesh Info",
+    TAG_SPLINE_MESH_SAMPLES: "Anim Clip Spline Mesh Samples",
 }
-"""The 19 section tags of ALERT's animclip classes; each tag is the CRC32 of its name (spec 6)."""
+"""The 19 section tags of ALERT's animclip classes and the 8 more Spider-Man 2 names Luna
+Engine IO Tools lists (hashes.py); each tag is the CRC32 of its name (spec 6)."""
+
+MSM2_SECTIONS = frozenset({
+    TAG_SAMPLE_DATA_RESIDENT, TAG_SAMPLE_DATA_PAGED, TAG_MARKERS, TAG_TRACKS_DATA,
+    TAG_GEOM_MESH_INFO, TAG_GEOM_MESH_SAMPLE_DATA, TAG_SPLINE_MESH_INFO, TAG_SPLINE_MESH_SAMPLES,
+})
+"""The sections only Spider-Man 2 files are known to have (Luna hashes.py; ALERT knows none)."""
+
+SAMPLE_DATA_TAGS = (TAG_SAMPLE_DATA, TAG_SAMPLE_DATA_RESIDENT, TAG_SAMPLE_DATA_PAGED)
+"""Sections holding per-frame samples in the Sample Data layout (ksy sample_data): the one
+section of Remastered-era files, Spider-Man 2's resident and paged blocks."""
 
 SECTION_STATUS: dict[int, str] = {
     TAG_BUILT: "partly known",
@@ -79,9 +137,15 @@ SECTION_STATUS: dict[int, str] = {
     TAG_PATH: "partly known",
     TAG_CUSTOM_TRACKS: "partly known",
     TAG_CUSTOM_TRACK_DATA: "known",
-    TAG_SAMPLE_ELEM: "partly known",
+    TAG_SAMPLE_ELEM: "known (Luna)",
     TAG_TRIGGER_DATA: "partly known",
     TAG_TRIGGER_JOINT_NAMES: "mostly known",
+    TAG_SAMPLE_DATA: "known (Luna), kept raw",
+    TAG_SAMPLE_DATA_RESIDENT: "known (Luna), kept raw",
+    TAG_SAMPLE_DATA_PAGED: "known (Luna), kept raw",
+    TAG_MOTION_DATA: "partly known (Luna), kept raw",
+    TAG_MARKERS: "partly known, kept raw",
+    TAG_TRACKS_DATA: "partly known, kept raw",
 }
 """How much of each section's content is understood (spec 6, "Status"); the rest: unknown."""
 
@@ -96,12 +160,34 @@ QUATERNION_DIVISOR = 32768.0
 """animclip_to_gltf.py divides quantised components by 32768 (spec 8.1); normalisation
 hides whether 32767 was meant."""
 
-DERIVED_COUNTS = ("num_joints", "num_base_state_things", "num_custom_tracks", "num_samples")
+DERIVED_COUNTS = ("num_joints", "num_base_state_things", "num_custom_tracks", "num_elems", "num_large_elems")
 """Built fields the writer derives from other sections when they are None:
 num_joints = Base State joint records, num_base_state_things = its 32-byte things,
-num_custom_tracks = Custom Tracks entries, num_samples = Sample Elem elements (spec 7.1;
-each 0 when the section is absent). num_frames is not derived: ALERT only notes it equals
-the value count of "(almost) every" track."""
+num_custom_tracks = Custom Tracks entries, num_elems / num_large_elems = Sample Elem's small
+and large elements (spec 7.1; each 0 when the section is absent). num_frames is not derived:
+it counts frames, which no section holds one of each of."""
+
+# ---------------------------------------------------------------------------- clip flags and samples
+
+FLAG_CAMERA = 0x10
+FLAG_LOOPING = 0x20
+FLAG_FRAME_DATA_LOOKUP = 0x10000
+FLAG_HAS_MOTION = 0x800000
+"""Built ``flags`` bits (ksy enum clip_flag; Luna constants.py)."""
+
+COMPONENTS_PER_JOINT = 12
+"""Packed components of a joint: 0-3 scale x, y, z and divisor, 4-7 quaternion x, y, z, w,
+8-11 translation x, y, z and shift (ksy enum packed_component; Luna anim_import.py)."""
+SAMPLE_LOOKUP_ALIGN = 16
+"""The frame-lookup table is padded to a multiple of this many bytes (ksy sample_data)."""
+MOTION_HEADER_SIZE = 0x7C
+MOTION_HEADER = struct.Struct("<BBH")
+"""Motion Data's first 4 bytes: motion_type, flags, num_samples (ksy motion_header)."""
+MOTION_SAMPLES_AT = 0x3C
+"""Motion Data header offset of ofs_samples (u32, relative to the header end)."""
+MOTION_SAMPLE_SIZES = {0: 16, 1: 32}
+"""Bytes per Motion Data sample by motion_type (ksy motion_type: standard, full)."""
+MOTION_FLAG_SECONDARY = 0x04
 
 JOINT_FIELDS = ("qx", "qy", "qz", "qw", "x", "y", "z", "log_scale", "log_scale2")
 JOINT_DTYPE = np.dtype(
@@ -142,10 +228,10 @@ SECTION_ENTRY = struct.Struct("<III")
 UNKNOWN_ENTRY = struct.Struct("<II")
 """ofs_source, ofs_target (ksy unknown_entry, 8 bytes)."""
 
-BUILT_RECORD = struct.Struct("<IIHHff38H")
-"""Anim Clip Built's 96 bytes in field order (ksy built): ofs_name and name_hash u4, unk_08 and
-unk_0a u2, fps and duration f4, then 38 u2 fields from +0x14 to +0x5E. ``content.BUILT_FIELDS``
-names them in the same order."""
+BUILT_RECORD = struct.Struct("<IIIffBBBBIIHHIIHHHHHHHHHHfIIIIIII")
+"""Anim Clip Built's 96 bytes in field order (ksy built, both games' layouts: they differ in
+what +0x48.. mean, not in the field sizes). ``content.BUILT_FIELDS`` names them in the same
+order."""
 BUILT_SIZE = BUILT_RECORD.size
 
 PATH_MATRICES = struct.Struct("<32f")
@@ -159,4 +245,17 @@ TRIGGER_HEADER = struct.Struct("<HHIII")
 """num_jsons, num_things, len_jsons, unk1, unk2 (ksy trigger_data, first 16 bytes)."""
 TRIGGER_RECORD_SIZE = TRIGGER_DTYPE.itemsize
 SAMPLE_ELEM_SIZE = 5
-"""One Sample Elem element: a u32 value and, in a second column, its u8 ndx."""
+"""One small Sample Elem element: a u32 offset and, in a second column, its u8 code."""
+LARGE_ELEM_SIZE = 6
+"""One large Sample Elem element: a u32 offset and, in a second column, its u16 code."""
+
+
+def sample_elem_split(size: int, counts: tuple[int, int] | None) -> tuple[int, int, int]:
+    """(n, padding, m) of a Sample Elem payload of ``size`` bytes: Built's counts (n, m) when
+    they fit, else (or with no Built, ``counts`` None) ALERT's n = size // 5 and no large
+    table (ksy sample_elem)."""
+    if counts is not None and SAMPLE_ELEM_SIZE * counts[0] + (-counts[0] % 4) + LARGE_ELEM_SIZE * counts[1] <= size:
+        num_elems, num_large = counts
+        return num_elems, -num_elems % 4, num_large
+    n = size // SAMPLE_ELEM_SIZE
+    return n, size - SAMPLE_ELEM_SIZE * n, 0

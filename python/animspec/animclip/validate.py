@@ -12,6 +12,14 @@ what ALERT's writer and the game files are expected to do but the format does no
 (sorted table, 16-byte alignment, zero padding, ascending Sample Elem, LABELLED count
 relations). INFO for facts worth knowing (compression, J = K, unknown-table entries).
 
+Which game a rule holds for: rules taken from Remastered-era files (ALERT's) do not fire on
+Spider-Man 2 files (DAT1 type 0x41DFFB44, :attr:`AnimclipFile.is_msm2`), whose clips have no
+name string (only its hash), no "DEAD" markers at +0x48, no FFFFFFFF joint-hash terminator
+(Luna Engine IO Tools, anim_export.py): ``name-unresolved``, ``dead-markers``,
+``built-4c-nonzero`` and ``joint-hashes-terminator`` are Remastered-era rules. The per-frame
+rules (Sample Elem and Sample Data against Built, :func:`.views.sample_problems`) hold for
+both.
+
 Layout checks (sizes, offsets, alignment, padding) need the :class:`Layout` recorded when
 the file was read; a model built in memory is laid out by the writer and skips them.
 Every check reads the model; none re-reads bytes. Stable codes:
@@ -26,7 +34,10 @@ sections   section-size pair-missing name-unresolved name-hash-mismatch dead-mar
            joint-hashes-terminator custom-tracks-size custom-track-data-size
            custom-track-name-unresolved custom-track-hash-mismatch custom-track-nonzero
            custom-track-misaligned custom-track-out-of-range custom-tracks-overlap
-           custom-track-frames sample-elem-size sample-elem-padding sample-elem-not-ascending
+           custom-track-frames sample-elem-size sample-elem-past-end sample-elem-padding
+           sample-elem-not-ascending sample-stride sample-bits-over-stride sample-elem-joint
+           frame-lookup-size frame-lookup-range sample-data-size sample-count-mismatch decode-size
+           motion-data-size motion-sample-count
            trigger-data-size trigger-jsons-overflow trigger-trailing trigger-things-count
            trigger-record-c trigger-joint-names-size
 """
@@ -70,6 +81,14 @@ from .tags import (
     TAG_GEOM_SAMPLE_DATA,
     TAG_GEOM_SAMPLES,
     TAG_JOINT_HASHES,
+    TAG_MOTION_DATA,
+    TAG_SAMPLE_ELEM,
+    MOTION_FLAG_SECONDARY,
+    MOTION_HEADER,
+    MOTION_HEADER_SIZE,
+    MOTION_SAMPLE_SIZES,
+    MOTION_SAMPLES_AT,
+    sample_elem_split,
     TAG_MORPH_FRAME_DATA,
     TAG_MORPH_INFO,
     TAG_PATH,
@@ -78,7 +97,7 @@ from .tags import (
     THING_SIZE,
     section_name,
 )
-from .views import name_table, quaternion_lengths
+from .views import name_table, quaternion_lengths, sample_problems
 from .write import check_writable
 
 ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
@@ -94,6 +113,8 @@ PAIRS = [
     (TAG_PHONEME_VISEMS_MAP, TAG_EXPRESSION_ID_MAP, WARNING),
     (TAG_CURVES, TAG_CURVES_DATA, WARNING),
 ]
+
+_UNVERIFIED = "(Spider-Man 2's per-frame layout, not yet confirmed for this game)"
 
 QUATERNION_TOLERANCE = 0.01
 """How far |Q| / 32768 may stray from 1 (16-bit quantisation errs by about 0.0001)."""
@@ -140,7 +161,7 @@ def _all(model: AnimclipFile, names: dict[int, str]) -> Iterator[Finding]:
                 f"{sizes[i]} bytes is not a whole number of f32 values", _where(model, i),
             )
         elif isinstance(s, SampleElem):
-            yield from _sample_elem(model, i, s)
+            yield from _sample_elem(model, i, s, sizes[i])
         elif isinstance(s, TriggerData):
             yield from _trigger_data(model, i, s, sizes[i])
         elif isinstance(s, TriggerJointNames) and (s.trailing or not 1 <= len(s.hashes) <= 4):
@@ -148,6 +169,14 @@ def _all(model: AnimclipFile, names: dict[int, str]) -> Iterator[Finding]:
                 "trigger-joint-names-size", WARNING,
                 f"{sizes[i]} bytes; ALERT records 1 to 4 u32 hashes (4..16 bytes)", _where(model, i),
             )
+    # The per-frame layout is Luna's, read and written for Spider-Man 2; for earlier games it
+    # is only reported to be the same, so there its findings are INFO (a hypothesis's).
+    msm2 = model.is_msm2
+    severities = {"error": ERROR, "warning": WARNING}
+    for code, severity, message in sample_problems(model):
+        yield Finding(code, severities[severity] if msm2 else INFO, message if msm2 else f"{message} {_UNVERIFIED}")
+    for f in _motion(model):
+        yield f if msm2 else Finding(f.code, INFO, f"{f.message} {_UNVERIFIED}", f.where)
     present = {s.tag for s in model.sections}
     for a, b, severity in PAIRS:
         if (a in present) != (b in present):
@@ -183,7 +212,10 @@ def _container(model: AnimclipFile, sizes: list[int]) -> Iterator[Finding]:
     seen: dict[int, int] = {}
     for i, s in enumerate(model.sections):
         if s.tag not in SECTION_NAMES:
-            yield Finding("unknown-section", WARNING, f"tag {s.tag:08X} is none of the 19 known sections; kept as raw bytes", _where(model, i))
+            yield Finding(
+                "unknown-section", WARNING,
+                f"tag {s.tag:08X} is none of the {len(SECTION_NAMES)} known sections; kept as raw bytes", _where(model, i),
+            )
         first = seen.setdefault(s.tag, i)
         if first != i:
             yield Finding(
@@ -262,7 +294,10 @@ def _container(model: AnimclipFile, sizes: list[int]) -> Iterator[Finding]:
 def _built(model: AnimclipFile, i: int, s: Built, derived: dict[str, int], counts: bool) -> Iterator[Finding]:
     where = _where(model, i)
     name = model.string_at(s.ofs_name)
-    if name is None:
+    msm2 = model.is_msm2
+    if name is None and msm2 and not model.strings:
+        pass  # Spider-Man 2 clips as Luna writes them carry the name's hash only
+    elif name is None:
         yield Finding(
             "name-unresolved", ERROR,
             f"name offset {s.ofs_name} does not start a NUL-terminated UTF-8 string in the "
@@ -275,15 +310,15 @@ def _built(model: AnimclipFile, i: int, s: Built, derived: dict[str, int], count
             f"name {name!r} hashes to {crc32(name):08X}, Built stores {s.name_hash:08X}",
             where,
         )
-    if not (s.dead_marker_1 == 0xDEAD and s.dead_marker_2 == 0xDEAD):
+    if not msm2 and s.word_48 != 0xDEADDEAD:
         yield Finding(
             "dead-markers", WARNING,
-            f"+0x48/+0x4A hold {s.dead_marker_1:04X} {s.dead_marker_2:04X}, not DEAD DEAD "
-            "(ALERT notes they moved in \"i30\")",
+            f"+0x48/+0x4A hold {s.word_48 & 0xFFFF:04X} {s.word_48 >> 16:04X}, not DEAD DEAD "
+            "(a Remastered-era rule: Spider-Man 2 has them 4 bytes further on)",
             where,
         )
-    if s.zero_4c:
-        yield Finding("built-4c-nonzero", INFO, f"+0x4C is {s.zero_4c}, observed 0", where)
+    if not msm2 and s.word_4c & 0xFFFF:
+        yield Finding("built-4c-nonzero", INFO, f"+0x4C is {s.word_4c & 0xFFFF}, observed 0", where)
     # Every use of the clip divides or multiplies by these (frames = duration x fps).
     if not (math.isfinite(s.fps) and s.fps > 0):
         yield Finding("clip-timing", ERROR, f"fps is {s.fps}; a clip's frame rate must be a positive number", {**where, "field": "fps"})
@@ -293,11 +328,13 @@ def _built(model: AnimclipFile, i: int, s: Built, derived: dict[str, int], count
         return
     labels = {
         "num_joints": "J (+0x20)", "num_base_state_things": "T (+0x2C)",
-        "num_custom_tracks": "tracks count (+0x3A)", "num_samples": "samples count (+0x24)",
+        "num_custom_tracks": "tracks count (+0x3A)", "num_elems": "element count (+0x24)",
+        "num_large_elems": "large element count (+0x44)",
     }
     counted = {
         "num_joints": "Base State joint records", "num_base_state_things": "Base State things",
-        "num_custom_tracks": "Custom Tracks entries", "num_samples": "Sample Elem elements",
+        "num_custom_tracks": "Custom Tracks entries", "num_elems": "Sample Elem small elements",
+        "num_large_elems": "Sample Elem large elements",
     }
     for name_ in DERIVED_COUNTS:
         value = getattr(s, name_)
@@ -305,6 +342,8 @@ def _built(model: AnimclipFile, i: int, s: Built, derived: dict[str, int], count
             continue
         if name_ in ("num_joints", "num_base_state_things") and model.section(TAG_BASE_STATE) is not None:
             continue  # reported as base-state-size
+        if name_ in ("num_elems", "num_large_elems") and model.section(TAG_SAMPLE_ELEM) is not None:
+            continue  # reported as sample-elem-past-end
         yield Finding(
             "count-mismatch", WARNING,
             f"{labels[name_]} is {value}, but there are {derived[name_]} {counted[name_]}",
@@ -350,7 +389,15 @@ def _base_state(
         yield Finding("base-state-extra", INFO, f"{len(s.extra)} bytes after the joint records and things (not described)", where)
     if len(s.joints):
         lengths = quaternion_lengths(s.joints) / 32768.0
-        bad = np.flatnonzero(np.abs(lengths - 1.0) > QUATERNION_TOLERANCE)
+        # A joint whose rotation a Sample Elem element animates has a base (the minimum of
+        # its components over the clip, Luna anim_export.py), not a rotation: skip it.
+        off = np.abs(lengths - 1.0) > QUATERNION_TOLERANCE
+        elem = model.section(TAG_SAMPLE_ELEM)
+        if isinstance(elem, SampleElem):
+            joint, component, _w, _s = elem.elements()
+            animated = joint[(component >= 4) & (component < 8) & (joint < len(off))]
+            off[animated] = False
+        bad = np.flatnonzero(off)
         if bad.size:
             first = int(bad[0])
             h = int(hashes.hashes[first]) if isinstance(hashes, JointHashes) and first < len(hashes.hashes) else None
@@ -359,7 +406,7 @@ def _base_state(
                 extra["joint_name"] = names[h]
             yield Finding(
                 "quaternion-length", WARNING,
-                f"{bad.size} of {len(s.joints)} rotations are not unit length after dividing by 32768 "
+                f"{bad.size} of {len(s.joints)} unanimated rotations are not unit length after dividing by 32768 "
                 f"(joint {first}: {lengths[first]:.4f}); is the divisor or the layout right? (spec 11.16)",
                 {**where, **extra},
             )
@@ -369,8 +416,11 @@ def _joint_hashes(model: AnimclipFile, i: int, s: JointHashes) -> Iterator[Findi
     where = _where(model, i)
     if s.trailing:
         yield Finding("joint-hashes-size", ERROR, f"{len(s.trailing)} bytes after the last whole u32 hash", where)
-    if not len(s.hashes) or int(s.hashes[-1]) != TERMINATOR_HASH:
-        yield Finding("joint-hashes-terminator", WARNING, "the last hash is not the FFFFFFFF terminator", where)
+    if not model.is_msm2 and (not len(s.hashes) or int(s.hashes[-1]) != TERMINATOR_HASH):
+        yield Finding(
+            "joint-hashes-terminator", WARNING,
+            "the last hash is not the FFFFFFFF terminator (a Remastered-era rule; Spider-Man 2 has none)", where,
+        )
 
 
 def _custom_tracks(model: AnimclipFile, i: int, s: CustomTracks) -> Iterator[Finding]:
@@ -416,22 +466,77 @@ def _custom_tracks(model: AnimclipFile, i: int, s: CustomTracks) -> Iterator[Fin
             yield Finding("custom-tracks-overlap", ERROR, f"values overlap those of track {t1}", {**where, "track": t2})
 
 
-def _sample_elem(model: AnimclipFile, i: int, s: SampleElem) -> Iterator[Finding]:
+def _sample_elem(model: AnimclipFile, i: int, s: SampleElem, size: int) -> Iterator[Finding]:
     where = _where(model, i)
-    n = len(s.values)
-    pad = (4 - n % 4) % 4
-    if len(s.padding) != pad:
-        yield Finding("sample-elem-size", ERROR, f"{len(s.padding)} padding bytes after {n} elements; expected {pad}", where)
+    built = model.built
+    n, m = len(s.offsets), len(s.large_offsets)
+    declared = (
+        (derived_or(built, "num_elems", n), derived_or(built, "num_large_elems", m)) if built is not None else (n, m)
+    )
+    if built is not None and sample_elem_split(size, declared) != (declared[0], -declared[0] % 4, declared[1]):
+        need = 5 * declared[0] + (-declared[0] % 4) + 6 * declared[1]
+        yield Finding(
+            "sample-elem-past-end", ERROR,
+            f"Built's {declared[0]} small and {declared[1]} large elements need {need} bytes; the section has {size} "
+            "(read as ALERT does: size / 5 small elements, no large table)",
+            where,
+        )
+    elif len(s.padding) != -n % 4:
+        yield Finding("sample-elem-size", ERROR, f"{len(s.padding)} padding bytes after {n} elements; expected {-n % 4}", where)
+    if s.trailing:
+        yield Finding("sample-elem-size", WARNING, f"{len(s.trailing)} bytes after the element tables", where)
     if s.padding.strip(b"\0"):
         yield Finding("sample-elem-padding", WARNING, "padding bytes are not zero", where)
-    values = np.asarray(s.values, np.int64)
+    values = np.asarray(s.offsets, np.int64)
     down = np.flatnonzero(np.diff(values) < 0)
     if down.size:
         yield Finding(
             "sample-elem-not-ascending", WARNING,
-            f"value {int(down[0]) + 1} ({int(values[down[0] + 1])}) is below the one before it; the seed says ascending",
+            f"offset {int(down[0]) + 1} ({int(values[down[0] + 1])}) is below the one before it; the seed says ascending",
             {**where, "element": int(down[0]) + 1},
         )
+
+
+def derived_or(built: Built, name: str, derived: int) -> int:
+    value = getattr(built, name)
+    return derived if value is None else value
+
+
+def _motion(model: AnimclipFile) -> Iterator[Finding]:
+    """Motion Data's header against its size and Built (Luna Engine IO Tools motion.py)."""
+    for i, s in enumerate(model.sections):
+        if s.tag != TAG_MOTION_DATA or not isinstance(getattr(s, "data", None), bytes):
+            continue
+        data = s.data
+        where = _where(model, i)
+        if len(data) < MOTION_HEADER_SIZE:
+            yield Finding("motion-data-size", WARNING, f"{len(data)} bytes; the motion header alone is {MOTION_HEADER_SIZE}", where)
+            continue
+        kind, flags, count = MOTION_HEADER.unpack_from(data, 0)
+        ofs = int.from_bytes(data[MOTION_SAMPLES_AT : MOTION_SAMPLES_AT + 4], "little")
+        per = MOTION_SAMPLE_SIZES.get(kind)
+        if per is None:
+            yield Finding("motion-data-size", WARNING, f"motion type {kind} is neither standard (0) nor full (1)", where)
+            continue
+        end = MOTION_HEADER_SIZE + ofs + per * count
+        if end > len(data):
+            yield Finding(
+                "motion-data-size", ERROR,
+                f"{count} samples of {per} bytes at header end + {ofs} run to {end}; the section has {len(data)}",
+                where,
+            )
+        built = model.built
+        if built is not None and count:
+            need = max(1, built.num_frames) + (1 if built.is_looping else 0)
+            if flags & MOTION_FLAG_SECONDARY:
+                need *= 2
+            if count != need:
+                yield Finding(
+                    "motion-sample-count", WARNING,
+                    f"{count} motion samples; Built's {built.num_frames} frames"
+                    + (" (looping: one more)" if built.is_looping else "") + f" call for {need}",
+                    where,
+                )
 
 
 def _trigger_data(model: AnimclipFile, i: int, s: TriggerData, size: int) -> Iterator[Finding]:

@@ -23,11 +23,20 @@ from .content import (
     CustomTracks,
     JointHashes,
     Path,
+    RawSection,
+    SampleElem,
     TriggerData,
     TriggerRecord,
 )
 from .tags import (
+    COMPONENTS_PER_JOINT,
     JOINT_DTYPE,
+    SAMPLE_LOOKUP_ALIGN,
+    TAG_SAMPLE_DATA,
+    TAG_SAMPLE_DATA_PAGED,
+    TAG_SAMPLE_DATA_RESIDENT,
+    TAG_SAMPLE_ELEM,
+    section_name,
     PAD_TO,
     QUATERNION_DIVISOR,
     TAG_BASE_STATE,
@@ -267,3 +276,187 @@ def set_trigger_records(model: AnimclipFile, records: Iterable[TriggerRecord]) -
     if not isinstance(trig, TriggerData):
         raise ValueError("the clip has no Trigger Data section")
     trig.records = list(records)
+
+
+# ---------------------------------------------------------------------------- per-frame sample inputs
+
+DECODE_FLOOR = 256 << 20
+DECODE_PER_FILE_BYTE = 64
+DECODE_BYTES_PER_JOINT = 40
+"""The decoder's memory bound, restated (one rule; the decode branch's ``samples.memory_bound``
+states it too, and these must stay equal): decoded transforms take 40 bytes (float32 scale,
+rotation, translation) per joint per decoded sample, plus per frame with a frame lookup, and
+may take at most max(256 MiB, 64 x the file's size) (``decode-size``). A real clip pays bytes
+for its frames; a static clip claiming 65,535 frames of thousands of joints would otherwise
+cost gigabytes from a few kilobytes."""
+
+
+@dataclass
+class SampleInputs:
+    """Everything a per-frame decoder needs from a model, checked against each other
+    (ksy/animclip.ksy ``sample_elem``, ``sample_data``, ``base_state``; Luna Engine IO Tools
+    anim_import.py). Arrays are views into the model where possible (no copies)."""
+
+    flags: int
+    """Built ``flags`` (looping 0x20, camera 0x10, frame lookup 0x10000, motion 0x800000)."""
+    num_frames: int
+    """Frames the clip plays (Built ``num_frames``)."""
+    stride: int
+    """Bytes per sample (Built ``stride``), a multiple of 4."""
+    base: np.ndarray
+    """(J, 12) int64: each joint's base integers, components 0-3 scale x, y, z and divisor
+    (all 2^log_scale), 4-7 qx, qy, qz, qw, 8-10 x, y, z, 11 log_scale2 (Base State)."""
+    joint: np.ndarray
+    component: np.ndarray
+    width: np.ndarray
+    shift: np.ndarray
+    """Per element, small ones then large ones (the order of the fields in each sample):
+    target joint, component 0..11, bit width, left shift (int64, Sample Elem)."""
+    lookup: np.ndarray | None
+    """u16 frame -> stored sample (``num_frames`` entries, +1 when looping), or None without
+    the frame-lookup flag (frame f plays sample f)."""
+    samples: np.ndarray
+    """(stored samples, stride) uint8: the sample records after the lookup table."""
+    section_tag: int | None
+    """The Sample Data section the samples come from (None: no samples)."""
+
+
+def sample_data_section(model: AnimclipFile) -> RawSection | None:
+    """The section holding the samples: Spider-Man 2's Paged block when Built counts paged
+    samples (Luna's importer prefers it), else Resident, else the one Sample Data section of
+    Remastered-era files."""
+    built = model.built
+    for tag in (TAG_SAMPLE_DATA_PAGED, TAG_SAMPLE_DATA_RESIDENT, TAG_SAMPLE_DATA):
+        s = model.section(tag)
+        if isinstance(s, RawSection):
+            if tag == TAG_SAMPLE_DATA_PAGED and built is not None and built.num_frames == 0:
+                continue
+            return s
+    return None
+
+
+def _base_components(joints: np.ndarray) -> np.ndarray:
+    base = np.zeros((len(joints), COMPONENTS_PER_JOINT), np.int64)
+    scale = np.left_shift(np.int64(1), np.minimum(joints["log_scale"].astype(np.int64), 62))
+    base[:, 0:4] = scale[:, None]
+    for k, name in enumerate(("qx", "qy", "qz", "qw", "x", "y", "z", "log_scale2")):
+        base[:, 4 + k] = joints[name]
+    return base
+
+
+def sample_problems(model: AnimclipFile) -> list[tuple[str, str, str]]:
+    """(finding code, severity "error"/"warning", message) for every way the per-frame data
+    contradicts itself: the validator reports them, :func:`sample_inputs` refuses on the
+    first error. Codes (docs/animclip.md, invariants): sample-stride, sample-bits-over-stride,
+    sample-elem-joint, frame-lookup-size, frame-lookup-range, sample-data-size,
+    sample-count-mismatch, decode-size."""
+    return _sample_problems(model)[0]
+
+
+def _sample_problems(model: AnimclipFile) -> tuple[list[tuple[str, str, str]], Any]:
+    out: list[tuple[str, str, str]] = []
+    built = model.built
+    elem = model.section(TAG_SAMPLE_ELEM)
+    data = sample_data_section(model)
+    base = model.section(TAG_BASE_STATE)
+    if built is None:
+        return out, None
+    stride = int(built.stride)
+    joint, component, width, shift = elem.elements() if isinstance(elem, SampleElem) else SampleElem().elements()
+    bits = int(width.sum())
+    num_joints = len(base.joints) if isinstance(base, BaseState) else 0
+    outside = np.flatnonzero(joint >= num_joints)
+    if outside.size:
+        e = int(outside[0])
+        out.append((
+            "sample-elem-joint", "error",
+            f"{outside.size} element(s) target a joint past the {num_joints} Base State records "
+            f"(element {e}: joint {int(joint[e])})",
+        ))
+    size = model.layout.dat1_size if model.layout else 0
+    limit = max(DECODE_FLOOR, DECODE_PER_FILE_BYTE * size)
+    lookup_on = built.has_frame_lookup
+    decoded = (built.num_unique_samples if lookup_on else built.num_frames) + (built.num_frames if lookup_on else 0)
+    need = DECODE_BYTES_PER_JOINT * num_joints * decoded
+    if need > limit:
+        out.append((
+            "decode-size", "error",
+            f"{built.num_frames} frame(s) of {num_joints} joint(s) would take {need >> 20} MiB to decode; the bound "
+            f"for this file is {limit >> 20} MiB (max(256 MiB, {DECODE_PER_FILE_BYTE} x its size))",
+        ))
+    if data is None:
+        return out, None  # no samples: the stride describes nothing
+    if stride % 4:
+        out.append(("sample-stride", "error", f"stride {stride} is not a whole number of u32 words"))
+    if bits > 8 * stride:
+        out.append((
+            "sample-bits-over-stride", "error",
+            f"the {len(width)} elements need {bits} bits per sample; the stride holds {8 * stride}",
+        ))
+    payload = memoryview(data.data)
+    lookup = None
+    start = 0
+    if built.has_frame_lookup:
+        n = built.num_lookup_entries
+        if 2 * n > len(payload):
+            out.append((
+                "frame-lookup-size", "error",
+                f"the frame lookup needs {2 * n} bytes ({n} entries); {section_name(data.tag)} holds {len(payload)}",
+            ))
+            return out, None
+        lookup = np.frombuffer(payload, "<u2", n)
+        start = min(-(-2 * n // SAMPLE_LOOKUP_ALIGN) * SAMPLE_LOOKUP_ALIGN, len(payload))
+    stored = (len(payload) - start) // stride if stride > 0 else 0
+    if lookup is not None and lookup.size and int(lookup.max()) >= stored:
+        bad = int(np.argmax(lookup >= stored))
+        out.append((
+            "frame-lookup-range", "error",
+            f"frame {bad} plays sample {int(lookup[bad])}; {section_name(data.tag)} stores {stored}",
+        ))
+    needed = (built.num_unique_samples if lookup is not None else built.num_frames) if len(width) else 0
+    if stride and needed > stored:
+        out.append((
+            "sample-data-size", "error",
+            f"{needed} samples of {stride} bytes are needed; {section_name(data.tag)} stores {stored}",
+        ))
+    elif len(width) and lookup is not None and built.num_unique_samples != stored:
+        out.append((
+            "sample-count-mismatch", "warning",
+            f"Built counts {built.num_unique_samples} unique samples; {section_name(data.tag)} stores {stored}",
+        ))
+    return out, (lookup, start, stored)
+
+
+def sample_inputs(model: AnimclipFile) -> SampleInputs:
+    """The decoder's inputs (:class:`SampleInputs`), or ValueError naming the first problem
+    :func:`sample_problems` reports as an error (nothing large is allocated before it)."""
+    problems, found = _sample_problems(model)
+    errors = [p for p in problems if p[1] == "error"]
+    if errors:
+        code, _severity, message = errors[0]
+        raise ValueError(f"{code}: {message}")
+    built = model.built
+    elem = model.section(TAG_SAMPLE_ELEM)
+    base = model.section(TAG_BASE_STATE)
+    joints = base.joints if isinstance(base, BaseState) else np.zeros(0, JOINT_DTYPE)
+    if isinstance(elem, SampleElem):
+        joint, component, width, shift = elem.elements()
+    else:
+        joint = component = width = shift = np.zeros(0, np.int64)
+    data = sample_data_section(model)
+    stride = int(built.stride) if built is not None else 0
+    lookup = None
+    samples = np.zeros((0, stride), np.uint8)
+    if found is not None and data is not None:
+        lookup, start, stored = found
+        samples = np.frombuffer(memoryview(data.data), np.uint8, stored * stride, start).reshape(stored, stride)
+    return SampleInputs(
+        flags=int(built.flags) if built is not None else 0,
+        num_frames=int(built.num_frames) if built is not None else 0,
+        stride=stride,
+        base=_base_components(joints),
+        joint=joint, component=component, width=width, shift=shift,
+        lookup=lookup,
+        samples=samples,
+        section_tag=None if data is None else data.tag,
+    )

@@ -62,13 +62,24 @@ from .tags import (
     JOINT_DTYPE,
     JOINT_FIELDS,
     OUTER_HEADER_UNK_SIZE,
+    CONTAINER_ASSET,
+    CONTAINER_DAT1,
+    CONTAINER_STG,
+    CONTAINERS,
+    STG_ASSET_HEADER,
+    STG_HEADER,
+    STG_MAGIC,
+    STG_SIZE_AT,
+    STG_TYPE_AT,
     THING_SIZE,
     TRIGGER_DTYPE,
     TRIGGER_FIELDS,
+    sample_elem_split,
+    stg_wrapper_size,
 )
 
 # Field widths, from the record layouts of .tags (the formats ksy/animclip.ksy's types give).
-_KINDS: dict[str, IntKind] = {"I": U4, "H": U2, "<u4": U4, "<u2": U2, "|u1": U1, "<i2": S2}
+_KINDS: dict[str, IntKind] = {"I": U4, "H": U2, "B": U1, "<u4": U4, "<u2": U2, "|u1": U1, "<i2": S2}
 _BUILT_CODES = "".join(code * int(count or 1) for count, code in re.findall(r"(\d*)([a-zA-Z])", BUILT_RECORD.format))
 _BUILT_KINDS: dict[str, Any] = {name: ("f4" if code == "f" else _KINDS[code]) for name, code in zip(BUILT_FIELDS, _BUILT_CODES)}
 _JOINT_KINDS = {name: _KINDS[JOINT_DTYPE[name].str] for name in JOINT_FIELDS}
@@ -156,6 +167,11 @@ class _Context:
             (self.count(built, "num_joints"), self.count(built, "num_base_state_things"))
             if built is not None else (0, 0)
         )
+        # Sample Elem is split with the LAST Built's element counts (ksy: dat1.num_elems_declared).
+        self.elems = (
+            (self.count(built, "num_elems"), self.count(built, "num_large_elems"))
+            if built is not None else None
+        )
 
     def count(self, built: Built, name: str) -> int:
         value = getattr(built, name)
@@ -200,13 +216,23 @@ def section_payload(section: Section, ctx: _Context, at: str) -> bytes:
         _short_tail(section.trailing, 4, f"{at}.trailing", "value")
         out.raw(section.trailing, f"{at}.trailing")
     elif isinstance(section, SampleElem):
-        values = _int_array(section.values, "<u4", U4, f"{at}.values")
-        ndx = _int_array(section.ndx, "u1", U1, f"{at}.ndx")
-        if len(ndx) * 4 != len(values):
-            raise WriteError(f"{at}.ndx", f"{len(ndx)} ndx bytes for {len(values) // 4} values; they pair up")
+        offsets = _int_array(section.offsets, "<u4", U4, f"{at}.offsets")
+        codes = _int_array(section.codes, "u1", U1, f"{at}.codes")
+        if len(codes) * 4 != len(offsets):
+            raise WriteError(f"{at}.codes", f"{len(codes)} codes for {len(offsets) // 4} offsets; they pair up")
+        large_offsets = _int_array(section.large_offsets, "<u4", U4, f"{at}.large_offsets")
+        large_codes = _int_array(section.large_codes, "<u2", U2, f"{at}.large_codes")
+        if len(large_codes) * 2 != len(large_offsets):
+            raise WriteError(f"{at}.large_codes", f"{len(large_codes) // 2} codes for {len(large_offsets) // 4} offsets; they pair up")
+        for name in ("padding", "trailing"):
+            if not isinstance(getattr(section, name), (bytes, bytearray)):
+                raise WriteError(f"{at}.{name}", "expected bytes")
         _short_tail(section.padding, 5, f"{at}.padding", "element")
-        out.raw(values + ndx, f"{at}.values")
+        out.raw(offsets + codes, f"{at}.offsets")
         out.raw(section.padding, f"{at}.padding")
+        out.raw(large_offsets + large_codes, f"{at}.large_offsets")
+        out.raw(section.trailing, f"{at}.trailing")
+        _check_sample_elem_split(section, ctx, at, len(out.buf))
     elif isinstance(section, TriggerData):
         _trigger(out, section, at)
     elif isinstance(section, TriggerJointNames):
@@ -245,6 +271,19 @@ def _check_base_state_split(section: BaseState, ctx: _Context, at: str, size: in
             f"Built says J = {j}, T = {t}, but this Base State holds {len(section.joints)} joint records and "
             f"{len(section.things)} bytes of things: it would read back split differently "
             "(set Built.num_joints / num_base_state_things to None to derive them)",
+        )
+
+
+def _check_sample_elem_split(section: SampleElem, ctx: _Context, at: str, size: int) -> None:
+    """The parser splits Sample Elem by Built's element counts when they fit, else as ALERT
+    does (ksy sample_elem); refuse a model it would split differently."""
+    n, pad, m = sample_elem_split(size, ctx.elems)
+    if (n, pad, m) != (len(section.codes), len(section.padding), len(section.large_codes)):
+        raise WriteError(
+            at,
+            f"Built says {ctx.elems} (small, large) elements, but this Sample Elem holds "
+            f"{len(section.codes)} and {len(section.large_codes)} with {len(section.padding)} padding bytes: it would "
+            "read back split differently (set Built.num_elems / num_large_elems to None to derive them)",
         )
 
 
@@ -291,9 +330,8 @@ def _check_file(model: AnimclipFile) -> None:
     if model.magic not in ASSET_MAGICS:
         known = ", ".join(f"{m:08X}" for m in ASSET_MAGICS)
         raise WriteError("magic", f"{model.magic:08X} is not an animclip magic ({known}); the parser rejects it")
-    if not isinstance(model.header_unk, (bytes, bytearray)) or len(model.header_unk) != OUTER_HEADER_UNK_SIZE:
-        raise WriteError("header_unk", f"needs exactly {OUTER_HEADER_UNK_SIZE} bytes")
     pack_int(U4, model.type_id, "type_id")
+    _check_container(model)
     if len(model.sections) > 0xFFFF:
         raise WriteError("num_sections", f"{len(model.sections)} sections; the count field holds at most 65535")
     if len(model.unknowns) > 0xFFFF:
@@ -308,6 +346,37 @@ def _check_file(model: AnimclipFile) -> None:
             piece.decode("utf-8")
         except UnicodeDecodeError:
             raise WriteError("strings", f"{piece!r} is not UTF-8; the parser decodes every string as UTF-8") from None
+
+
+def _check_container(model: AnimclipFile) -> None:
+    """The wrapper before the DAT1 must read back as the same container (ksy: the first
+    u32 tells them apart)."""
+    unk = model.header_unk
+    if model.container not in CONTAINERS:
+        raise WriteError("container", f"{model.container!r} is none of {', '.join(CONTAINERS)}")
+    if not isinstance(unk, (bytes, bytearray)):
+        raise WriteError("header_unk", "expected bytes")
+    if model.container == CONTAINER_ASSET:
+        if len(unk) != OUTER_HEADER_UNK_SIZE:
+            raise WriteError("header_unk", f"needs exactly {OUTER_HEADER_UNK_SIZE} bytes")
+        if model.magic in (int.from_bytes(STG_MAGIC, "little"), int.from_bytes(DAT1_MAGIC, "little")):
+            raise WriteError("magic", "this value would read back as another container")
+    elif model.container == CONTAINER_DAT1:
+        if unk:
+            raise WriteError("header_unk", "a bare DAT1 has no wrapper: expected no bytes")
+        if model.magic != model.type_id:
+            raise WriteError("magic", f"a bare DAT1's type is its type_id ({model.type_id:08X}); found {model.magic:08X}")
+    else:
+        if len(unk) < STG_HEADER.size or bytes(unk[:4]) != STG_MAGIC:
+            raise WriteError("header_unk", "an STG wrapper starts with the 16-byte STG\\0 header")
+        len_asset = int.from_bytes(unk[8:12], "little")
+        if len_asset < STG_ASSET_HEADER.size or stg_wrapper_size(len_asset) != len(unk):
+            raise WriteError(
+                "header_unk", f"{len(unk)} bytes do not hold an STG header with a {len_asset}-byte asset header "
+                f"(it needs at least {STG_ASSET_HEADER.size}, padded to a multiple of 16)",
+            )
+        if unk[STG_TYPE_AT : STG_TYPE_AT + 4] != bytes(4) or unk[STG_SIZE_AT : STG_SIZE_AT + 4] != bytes(4):
+            raise WriteError("header_unk", "the type (offset 16) and size (offset 24) slots must be zero; the writer fills them")
 
 
 def check_writable(model: AnimclipFile) -> None:
@@ -347,6 +416,14 @@ def is_unedited(model: AnimclipFile) -> bool:
 
 
 def _outer(model: AnimclipFile, len_dat1: int) -> bytes:
+    """What precedes the DAT1: the 36-byte outer header, the STG wrapper, or nothing."""
+    if model.container == CONTAINER_DAT1:
+        return b""
+    if model.container == CONTAINER_STG:
+        out = bytearray(model.header_unk)
+        out[STG_TYPE_AT : STG_TYPE_AT + 4] = pack_int(U4, model.magic, "magic")
+        out[STG_SIZE_AT : STG_SIZE_AT + 4] = pack_int(U4, len_dat1, "outer_len_dat1")
+        return bytes(out)
     out = _Out()
     out.int(U4, model.magic, "magic")
     out.int(U4, len_dat1, "outer_len_dat1")

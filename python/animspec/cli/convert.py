@@ -1,4 +1,4 @@
-"""``animspec convert``: glTF -> ANIMBIN, ANIMBIN -> glTF, .animclip base pose -> glTF.
+"""``animspec convert``: glTF -> ANIMBIN, ANIMBIN -> glTF, .animclip animation -> glTF.
 
 Argument parsing and printing only. The run is planned and each file converted by
 animspec.convert (the direction follows the input's bytes; with several inputs, or a folder
@@ -22,12 +22,13 @@ from .common import FORCE_HELP, OUTPUT_HELP, region, report_stream
 def add_commands(sub: argparse._SubParsersAction) -> None:
     c = sub.add_parser(
         "convert",
-        help="glTF -> ANIMBIN, ANIMBIN -> glTF (GLB), .animclip base pose -> glTF",
+        help="glTF -> ANIMBIN, ANIMBIN -> glTF (GLB), .animclip animation -> glTF",
         description=(
             "glTF/GLB in: every animation of its skin becomes one ANIMBIN animation, keyed on "
             "every vsync of --region as the engine needs. ANIMBIN in: a GLB with one animation "
-            "per clip on --skeleton (MESHBIN or glTF rig; a chain without). .animclip in: the "
-            "base pose applied by joint-name hash to --skeleton's nodes (a glTF rig)."
+            "per clip on --skeleton (MESHBIN or glTF rig; a chain without). .animclip in: every "
+            "frame applied by joint-name hash to --skeleton's nodes (a glTF rig), root motion on "
+            "a node above them; a camera clip becomes an animated glTF camera (no rig needed)."
         ),
     )
     c.add_argument("inputs", nargs="+", metavar="IN",
@@ -47,7 +48,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                         "followed): a key every frame, refuse past 30 frames; cut: drop frames past 30; "
                         "reduce: fewer keys within --max-error (the console will step); best: the "
                         "30 keys (--max-keys) placed and valued for the smallest largest error on screen")
-    g.add_argument("--max-error", type=float, metavar="DEG", help="--fit reduce: largest angle error allowed (default 1.0)")
+    g.add_argument("--max-error", type=float, metavar="DEG",
+                   help="--fit reduce, or an .animclip output: largest angle error allowed (default 1.0)")
     g.add_argument("--max-keys", type=int, metavar="N", help="keys per track allowed (1..30, default 30)")
     g.add_argument("--ps1-space", action="store_true",
                    help="the glTF's world is already the console's model space: no root axis change "
@@ -63,11 +65,20 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--markers", metavar="FILE.json", help='markers per animation: {"walk": [{"name": "step", "frame": 3}]}')
     g.add_argument("--one-shot", action="store_true", help="clear the looping flag (the exporter sets it on every clip)")
     g.add_argument("--split", action="store_true", help="more than 5 animations: write OUT_0.animbin, OUT_1.animbin, ...")
+    t = c.add_argument_group("glTF -> .animclip (OUT ending in .animclip)")
+    t.add_argument("--template", metavar="CLIP",
+                   help="an .animclip whose other sections (custom tracks, triggers, motion...), Built "
+                        "fields and looping flag the new clip keeps, byte for byte")
+    t.add_argument("--fps", type=float, metavar="HZ", help="frames per second to sample at (default 30)")
+    t.add_argument("--max-translation-error", type=float, metavar="UNITS",
+                   help="largest translation and scale error (default 0.001); --max-error bounds rotation, in degrees")
     a = c.add_argument_group("ANIMBIN / .animclip -> glTF")
     a.add_argument("--skeleton", metavar="FILE", help="MESHBIN or glTF rig (.animclip: a glTF rig, required)")
     a.add_argument("--bake-engine", action="store_true", help="write what the console shows (STEP keys per vsync)")
     a.add_argument("--no-skin", action="store_true", help="joints as plain nodes, no skin or bone mesh")
     a.add_argument("--joint-names", metavar="FILE", help=".animclip: joint names, one per line, to label the report")
+    a.add_argument("--no-root-motion", action="store_true",
+                   help=".animclip: leave the clip's root motion (Motion Data) out: the character stays in place")
     cli_batch.add_options(c)
     c.set_defaults(run=_convert)
 

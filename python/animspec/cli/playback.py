@@ -23,8 +23,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         "play",
         help="per-tick poses: what the console computes (engine) or what was authored (reference)",
         description=(
-            "ANIMBIN: play an animation tick by tick. .animclip: the base pose and the custom "
-            "tracks at a time (the frame data of .animclip is not decoded by anyone yet)."
+            "ANIMBIN: play an animation tick by tick. .animclip: every frame's local transforms "
+            "per joint (base state plus the decoded samples), root motion and custom tracks; "
+            "world positions on --skeleton."
         ),
     )
     play.add_argument("file", metavar="FILE", help="an ANIMBIN, or an .animclip (its base pose and custom tracks)")
@@ -34,7 +35,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                       help="ANIMBIN: engine (the default): the console's int16 quaternions, held keys and all; "
                            "reference: the clip as authored, interpolated")
     play.add_argument("--seconds", type=positive, metavar="S",
-                      help="how long to play (default: one pass); for .animclip, the time to sample")
+                      help="how long to play (default: one pass)")
     pacing = play.add_mutually_exclusive_group()
     pacing.add_argument("--step", type=vsync_step, metavar="N",
                         help="ANIMBIN: vsyncs per rendered frame: 1 full rate (the default), 2 a game at half rate")
@@ -124,7 +125,7 @@ data nobody decodes, so there is no animation to choose, no region, mode or paci
 
 
 def _play_animclip(args: argparse.Namespace, model: Any) -> int:
-    from ..animclip.pose import base_pose_report
+    from ..animclip.pose import clip_frames, frames_report
 
     for dest, flag in ANIMBIN_ONLY.items():
         if getattr(args, dest) is not None:
@@ -139,7 +140,10 @@ def _play_animclip(args: argparse.Namespace, model: Any) -> int:
         from ..rigs import load_skeleton
 
         skeleton = load_skeleton(args.skeleton)
-    report = base_pose_report(model.clip(names), skeleton, seconds=args.seconds)
+    frames = clip_frames(model, args.file)
+    if args.seconds is not None:  # how long to play: the frames up to that time
+        frames.frame_sample = frames.frame_sample[: int(args.seconds * frames.fps + 1e-9) + 1]
+    report = frames_report(model, frames, skeleton, names)
     if args.json:
         stdout_json(jsonfmt.dumps(report.to_json()))
     else:

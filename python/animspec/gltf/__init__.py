@@ -5,7 +5,9 @@
 * :func:`to_gltf`: ANIMBIN -> GLB on a skeleton (MESHBIN or a plain chain), keys as
   authored or the engine-faithful playback (:mod:`.from_animbin`); :func:`to_gltf_on_rig`:
   the same on a glTF rig's own document, its meshes and hierarchy kept.
-* :func:`animclip_to_gltf`: an .animclip base state posed on a glTF rig by joint-name hash
+* :func:`animclip_to_gltf`: an .animclip base state posed on a glTF rig by joint-name hash;
+  :func:`animclip_animation_to_gltf`: every decoded frame of a clip (and its root motion) on
+  a rig; :func:`camera_animation_to_gltf`: a camera clip as an animated glTF camera
   (:mod:`.from_animclip`).
 * :func:`read_rig` / :func:`skeleton_from_gltf`: a glTF skin as a :class:`animspec.skeleton.Skeleton`
   (:mod:`.rig`); :func:`animspec.rigs.load_skeleton` takes a MESHBIN or a glTF file.
@@ -25,13 +27,21 @@ The layers, reading and writing alike:
 from __future__ import annotations
 
 from .from_animbin import to_gltf, to_gltf_document, to_gltf_on_rig
-from .from_animclip import AnimclipMatch, animclip_to_gltf
+from .from_animclip import (
+    AnimclipMatch,
+    CameraAnimation,
+    ClipAnimation,
+    animclip_animation_to_gltf,
+    animclip_to_gltf,
+    camera_animation_to_gltf,
+)
 from .rig import GltfError, Rig, load_gltf, read_rig, skeleton_from_gltf
 from .to_animbin import ClipReport, Conversion, convert, read_markers_file
 
 
 __all__ = [
-    "AnimclipMatch", "ClipReport", "Conversion", "GltfError", "Rig", "animclip_to_gltf", "convert",
+    "AnimclipMatch", "CameraAnimation", "ClipAnimation", "ClipReport", "Conversion", "GltfError", "Rig", "animclip_animation_to_gltf", "animclip_to_gltf",
+    "camera_animation_to_gltf", "convert",
     "load_gltf", "read_markers_file", "read_rig", "skeleton_from_gltf",
     "to_gltf", "to_gltf_document", "to_gltf_on_rig",
 ]

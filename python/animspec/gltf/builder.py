@@ -36,8 +36,10 @@ from pygltflib import (
     Attributes,
     Buffer,
     BufferView,
+    Camera,
     Mesh,
     Node,
+    Perspective,
     Primitive,
     Scene,
     Skin,
@@ -62,11 +64,11 @@ class Channel:
     """One animated property of one node, as a converter hands it to the builder."""
 
     node: int
-    path: Literal["rotation", "translation"]
+    path: Literal["rotation", "translation", "scale"]
     times: np.ndarray
     """Key times in seconds (written float32; channels with the same times share an input)."""
     values: np.ndarray
-    """(keys, 4) rotations w, x, y, z (written x, y, z, w) or (keys, 3) translations."""
+    """(keys, 4) rotations w, x, y, z (written x, y, z, w) or (keys, 3) translations or scales."""
     interpolation: str
     """A glTF sampler interpolation: "LINEAR" or "STEP"."""
 
@@ -202,6 +204,26 @@ class DocumentBuilder:
             gltf.nodes.append(Node(name="bones", mesh=len(gltf.meshes) - 1, skin=skin))
             gltf.scenes[gltf.scene or 0].nodes.append(len(gltf.nodes) - 1)
         return skin
+
+    def parent_of_roots(self, name: str) -> int:
+        """A new node holding the default scene's root nodes (those without a skinned mesh: a
+        skinned mesh follows its joints, and glTF ignores its node's parents), made a root of
+        that scene in their place; returns its index (animating it moves the whole rig)."""
+        gltf = self.gltf
+        scene = gltf.scenes[gltf.scene if gltf.scene is not None else 0]
+        wrapped = [n for n in (scene.nodes or []) if gltf.nodes[n].skin is None]
+        gltf.nodes.append(Node(name=name, children=wrapped))
+        index = len(gltf.nodes) - 1
+        scene.nodes = [n for n in (scene.nodes or []) if n not in wrapped] + [index]
+        return index
+
+    def camera_node(self, name: str, *, yfov: float, aspect_ratio: float, znear: float) -> int:
+        """A node holding a new perspective camera; returns the node's index."""
+        gltf = self.gltf
+        gltf.cameras.append(Camera(type="perspective",
+                                   perspective=Perspective(aspectRatio=aspect_ratio, yfov=yfov, znear=znear)))
+        gltf.nodes.append(Node(name=name, camera=len(gltf.cameras) - 1))
+        return len(gltf.nodes) - 1
 
     # --- animations ----------------------------------------------------------------------
 

@@ -231,3 +231,197 @@ def animclip_to_gltf(
     builder = DocumentBuilder(gltf)
     builder.animation(name, channels, extras)
     return builder.glb(), match
+
+
+# ---------------------------------------------------------------------------- every frame
+
+ROOT_MOTION_NODE = "animclip_root_motion"
+"""The node added above the rig's roots to carry the clip's root motion."""
+CAMERA_NODE = "animclip_camera"
+DEFAULT_XFOV = math.pi / 4
+"""Horizontal field of view when a camera clip has no XFOV track (an assumption: 45 degrees)."""
+CAMERA_ASPECT = 16 / 9
+"""glTF cameras take a vertical field of view; an .animclip's XFOV track is horizontal. The
+aspect ratio is not in the clip: 16:9 is assumed (and written as the camera's aspectRatio)."""
+
+
+@dataclass
+class ClipAnimation:
+    """A decoded clip as this module takes it (built by :func:`animspec.convert` from
+    :class:`animspec.animclip.samples.ClipFrames`; arrays, no animclip types)."""
+
+    joint_hashes: np.ndarray
+    """(joints,) u32 joint-name CRC32s."""
+    times: np.ndarray
+    """(frames,) seconds."""
+    rotation: np.ndarray
+    """(frames, joints, 4) local rotations x, y, z, w (unit)."""
+    translation: np.ndarray
+    """(frames, joints, 3)"""
+    scale: np.ndarray
+    """(frames, joints, 3)"""
+    root_motion_times: np.ndarray | None = None
+    root_motion_translation: np.ndarray | None = None
+    """(n, 3) the character's root translation per motion sample, None without root motion."""
+    root_motion_rotation: np.ndarray | None = None
+    """(n, 4) x, y, z, w"""
+
+
+@dataclass
+class CameraAnimation:
+    """A camera clip: the camera's world transform per motion sample and its field of view."""
+
+    times: np.ndarray
+    translation: np.ndarray
+    """(n, 3)"""
+    rotation: np.ndarray
+    """(n, 4) x, y, z, w"""
+    xfov: np.ndarray | None = None
+    """Horizontal field of view per frame, radians (the clip's XFOV track), if any."""
+
+
+def _continuous_wxyz(xyzw: np.ndarray) -> np.ndarray:
+    """(keys, 4) x, y, z, w -> w, x, y, z, each key on the side of the previous one (LINEAR
+    interpolation then takes the short way)."""
+    return sign_continuous(xyzw_to_wxyz(np.asarray(xyzw, np.float64)))
+
+
+def _varies(values: np.ndarray, *, not_equal_to: Sequence[float] | None = None) -> bool:
+    values = np.asarray(values)
+    if values.shape[0] > 1 and np.ptp(values, axis=0).max() > 0:
+        return True
+    return not_equal_to is not None and not np.allclose(values[0], not_equal_to, rtol=0, atol=1e-9)
+
+
+def animclip_animation_to_gltf(
+    clip: ClipAnimation,
+    rig: GltfSource,
+    *,
+    name: str = "animclip",
+    root_motion: bool = True,
+    custom_tracks: Iterable[TrackInput] = (),
+    joint_names: dict[int, str] | None = None,
+) -> tuple[bytes, AnimclipMatch]:
+    """The rig as GLB with one more animation: every frame of the clip on the nodes whose name
+    hashes (DAT1 CRC32) to a clip joint, LINEAR keys at the frames' times. Each matched node
+    gets rotation and translation channels, and scale where the clip's scale moves or is not 1.
+    ``root_motion`` and a clip with root motion: a node named :data:`ROOT_MOTION_NODE` is added
+    above the rig's roots and animated with it (translation and rotation), so the character
+    travels; False leaves the character in place. One frame gives one key per channel.
+
+    Matching is reported as :func:`animclip_to_gltf` does (``few-joints-matched`` below half);
+    no match at all raises :class:`AnimspecError`."""
+    gltf = copy_gltf(load_gltf(rig))
+    names = dict(joint_names or {})
+    hashes = [int(h) & 0xFFFF_FFFF for h in np.asarray(clip.joint_hashes).tolist()]
+    column: dict[int, int] = {}
+    repeated = 0
+    for j, h in enumerate(hashes):
+        if h == NO_JOINT:
+            continue
+        repeated += h in column
+        column[h] = j
+    match = AnimclipMatch()
+    rig_joints = sorted({j for skin in gltf.skins for j in (skin.joints or [])}) or [
+        i for i, n in enumerate(gltf.nodes) if n.name
+    ]
+    node_hash = {i: crc32(node_name(gltf, i)) for i, n in enumerate(gltf.nodes) if n.name}
+    times = np.asarray(clip.times, np.float64)
+    channels = []
+    hit: set[int] = set()
+    for node, h in node_hash.items():
+        j = column.get(h)
+        if j is None:
+            continue
+        rest = node_rest(gltf, node)
+        use_trs(gltf, node, rest.translation, rest.rotation, rest.scale)
+        channels.append(Channel(node, "rotation", times, _continuous_wxyz(clip.rotation[:, j]), ANIM_LINEAR))
+        channels.append(Channel(node, "translation", times, clip.translation[:, j], ANIM_LINEAR))
+        if _varies(clip.scale[:, j], not_equal_to=(1.0, 1.0, 1.0)):
+            channels.append(Channel(node, "scale", times, clip.scale[:, j], ANIM_LINEAR))
+        match.matched.append((node_name(gltf, node), h))
+        hit.add(h)
+    match.clip_only = sorted(h for h in column if h not in hit)
+    match.rig_only = [node_name(gltf, n) for n in rig_joints if node_hash.get(n) not in column]
+    match.clip_joints = len(column)
+    match.lines.append(
+        f"{len(column)} clip joint(s), {len(rig_joints)} rig joint(s): {len(match.matched)} node(s) matched by CRC32 of the name"
+    )
+    if repeated:
+        match.lines.append(f"{repeated} clip joint hash(es) listed more than once: the last joint wins")
+    if match.clip_only:
+        match.lines.append("clip joints with no rig node: " + ", ".join(_label(h, names) for h in match.clip_only))
+    if match.rig_only:
+        match.lines.append("rig joints the clip does not pose (left in the rig pose): " + ", ".join(match.rig_only))
+    rig_label = f"{os.fspath(rig)}: " if isinstance(rig, (str, os.PathLike)) else ""
+    if not channels:
+        raise AnimspecError(
+            f"{rig_label}no rig node name hashes to any of the clip's {len(column)} joint(s), so there is "
+            "nothing to pose: give the rig the clip was made for with --skeleton (its node names must "
+            "be the clip's joint names; --joint-names FILE labels the clip's joints in this report); "
+            + "; ".join(match.lines)
+        )
+    if match.matched_joints < MIN_MATCHED_FRACTION * match.clip_joints:
+        match.findings.append(Finding(
+            "few-joints-matched", Severity.WARNING,
+            f"only {match.matched_joints} of the clip's {match.clip_joints} joints found a node in "
+            f"{os.fspath(rig) if rig_label else 'the rig'} (fewer than {MIN_MATCHED_FRACTION:.0%}): the output "
+            "mostly shows the rig's own pose, not the clip's; give the rig the clip was made for with --skeleton",
+        ))
+    roots = add_scene_if_none(gltf, name="animclip")
+    if roots is not None:
+        match.lines.append(f"the rig has no scene: added one holding its {len(roots)} root node(s), so viewers show it")
+    builder = DocumentBuilder(gltf)
+    has_motion = clip.root_motion_translation is not None and len(clip.root_motion_translation)
+    if has_motion and root_motion:
+        carrier = builder.parent_of_roots(ROOT_MOTION_NODE)
+        motion_times = np.asarray(clip.root_motion_times, np.float64)
+        channels.append(Channel(carrier, "translation", motion_times, clip.root_motion_translation, ANIM_LINEAR))
+        channels.append(Channel(carrier, "rotation", motion_times, _continuous_wxyz(clip.root_motion_rotation), ANIM_LINEAR))
+        match.lines.append(f"root motion: {len(motion_times)} key(s) on a node {ROOT_MOTION_NODE!r} above the rig's roots")
+    elif has_motion:
+        match.lines.append("root motion left out (--no-root-motion): the character stays in place")
+    tracks = dict(_track(t) for t in custom_tracks)
+    if tracks:
+        match.lines.append(f"{len(tracks)} custom track(s) kept in the animation's extras (glTF has no place for them)")
+    extras = {
+        "animclip": {
+            "source": "every frame: Base State plus the Sample Data deltas (Pcniado/luna_engine_io_tools "
+                      "anim_import.py describes the coding)",
+            "frames": int(times.size),
+            "custom_tracks": tracks,
+            "unmatched_clip_hashes": [f"{h:08X}" for h in match.clip_only],
+            "unposed_rig_joints": match.rig_only,
+        }
+    }
+    builder.animation(name, channels, extras)
+    return builder.glb(), match
+
+
+def camera_animation_to_gltf(camera: CameraAnimation, *, name: str = "animclip_camera") -> tuple[bytes, list[str]]:
+    """A GLB holding one perspective camera on a node animated with the clip's camera path.
+
+    The camera looks down its local -Z with +Y up in the clip as in glTF (Luna
+    camera_anim.py maps the engine camera onto Blender's camera, which has glTF's convention,
+    without a basis change besides the world's Y-up to Z-up), so the transform is written as
+    decoded. The field of view: glTF's core has no animated camera property, so the first
+    XFOV value sets ``yfov`` (through :data:`CAMERA_ASPECT`) and every value is kept in the
+    animation's extras."""
+    builder = DocumentBuilder()
+    xfov = float(camera.xfov[0]) if camera.xfov is not None and len(camera.xfov) else DEFAULT_XFOV
+    if not (0 < xfov < math.pi):
+        xfov = DEFAULT_XFOV
+    yfov = 2 * math.atan(math.tan(xfov / 2) / CAMERA_ASPECT)
+    node = builder.camera_node(CAMERA_NODE, yfov=yfov, aspect_ratio=CAMERA_ASPECT, znear=0.01)
+    builder.scene("animclip camera", [node])
+    times = np.asarray(camera.times, np.float64)
+    channels = [
+        Channel(node, "translation", times, camera.translation, ANIM_LINEAR),
+        Channel(node, "rotation", times, _continuous_wxyz(camera.rotation), ANIM_LINEAR),
+    ]
+    extras = {"animclip": {"xfov": [_json_float(float(v)) for v in camera.xfov] if camera.xfov is not None else [],
+                           "aspect_ratio_assumed": CAMERA_ASPECT}}
+    builder.animation(name, channels, extras)
+    lines = [f"camera clip: {len(times)} key(s) on node {CAMERA_NODE!r}, yfov {math.degrees(yfov):.2f} deg "
+             f"(XFOV {math.degrees(xfov):.2f} deg at an assumed {CAMERA_ASPECT:.4g} aspect)"]
+    return builder.glb(), lines

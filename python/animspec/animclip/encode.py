@@ -1,0 +1,445 @@
+"""Encode per-frame joint transforms into an .animclip animation: Base State, Sample Elem,
+Sample Data (with a frame lookup for repeated samples) and the Built fields that describe them.
+
+The codec (Pcniado/luna_engine_io_tools, anim_import.py and anim_export.py; restated in
+tests/fixtures/luna/README.md): each joint has 12 packed integer components, ``ci = joint * 12
++ component``: 0-2 scale x, y, z and 3 its divisor (both based at 2^scale exponent), 4-7 the
+rotation quaternion x, y, z, w, 8-10 the translation x, y, z and 11 its shift. A frame's
+component = Base State integer + (field << error shift), where the field is ``width`` bits of
+the frame's sample; rotation = the quaternion normalised, translation = value / 2^shift,
+scale = value / divisor.
+
+What this encoder chooses, per component, from the tolerance (:class:`Tolerance`):
+
+* the base (the smallest quantised value over the clip, so every field is unsigned);
+* the error shift: the coarsest step whose rounding stays within the tolerance, checked by
+  decoding (a rotation's error goes through normalisation), so a component that needs less
+  precision costs fewer bits (Luna's encoder always uses shift 0);
+* the width: the bit length of the largest field (no element at all for a constant component);
+  widths above 16 go to the "large" table;
+* scale: the exponent from the tolerance; a frame with a scale below 1 raises the divisor
+  component (fields are unsigned, so that is the only way down);
+* a frame lookup table (flag 0x10000) when repeated samples make it smaller than one sample
+  per frame (Luna's encoder writes neither scale nor lookups).
+
+Everything is vectorised over frames and joints; the only Python loops run over the elements
+(to place each field in the sample words) and over the shift refinements.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+COMPONENTS_PER_JOINT = 12
+ROTATION = slice(4, 8)
+TRANSLATION = slice(8, 11)
+SCALE = slice(0, 3)
+DIVISOR, SHIFT_COMPONENT = 3, 11
+QUATERNION_SCALE = 32767
+"""Quantised unit quaternion components: round(q * 32767) fits a signed 16-bit Base State value."""
+I16_MAX = 32767
+SMALL_WIDTH_MAX = 16
+"""A small element's code keeps width - 1 in 4 bits; wider fields go to the large table."""
+MAX_ERROR_SHIFT = 15
+"""The error shift fits a small element's 4-bit nibble; the encoder keeps every shift there."""
+LARGE_WIDTH_MAX = 32
+"""Fields up to 32 bits (one straddles at most two u32 words); the large code could say 256."""
+FLAG_LOOPING = 0x20
+FLAG_FRAME_LOOKUP = 0x10000
+LOOKUP_ALIGN = 16
+"""The lookup table's length is rounded up to 16 bytes before the samples start."""
+
+
+class EncodeError(ValueError):
+    """The input cannot be encoded (shapes, non-finite values, ranges); says which and why."""
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """The largest error allowed, per kind: translation in the clip's units (per axis),
+    rotation per component of the unit quaternion (about half the angle in radians), scale
+    per axis."""
+
+    rotation: float = 1e-4
+    translation: float = 1e-4
+    scale: float = 1e-4
+
+    @classmethod
+    def uniform(cls, max_error: float) -> "Tolerance":
+        if not max_error > 0 or not math.isfinite(max_error):
+            raise EncodeError(f"max error must be a positive number, not {max_error}")
+        return cls(max_error, max_error, max_error)
+
+
+@dataclass(frozen=True)
+class Frames:
+    """The input: per frame, per joint local transforms (frames x joints x ...)."""
+
+    rotations: np.ndarray
+    """(F, J, 4) quaternions x, y, z, w (need not be unit length: they are normalised)."""
+    translations: np.ndarray
+    """(F, J, 3)."""
+    scales: np.ndarray | None = None
+    """(F, J, 3), or None for scale 1 throughout."""
+
+    def checked(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        rot = np.asarray(self.rotations, dtype=np.float64)
+        pos = np.asarray(self.translations, dtype=np.float64)
+        if rot.ndim != 3 or rot.shape[2] != 4 or rot.shape[0] < 1:
+            raise EncodeError(f"rotations must be frames x joints x 4 with at least one frame, not {rot.shape}")
+        if pos.shape != rot.shape[:2] + (3,):
+            raise EncodeError(f"translations must be {rot.shape[:2] + (3,)}, not {pos.shape}")
+        scl = np.ones(pos.shape) if self.scales is None else np.asarray(self.scales, dtype=np.float64)
+        if scl.shape != pos.shape:
+            raise EncodeError(f"scales must be {pos.shape}, not {scl.shape}")
+        for name, arr in (("rotations", rot), ("translations", pos), ("scales", scl)):
+            if not np.isfinite(arr).all():
+                raise EncodeError(f"{name} hold a NaN or an infinity")
+        length = np.linalg.norm(rot, axis=-1)
+        if (length < 1e-6).any():
+            raise EncodeError("a rotation quaternion has zero length")
+        if (scl <= 0).any():
+            raise EncodeError("a scale is zero or negative (the format's scale is a positive ratio)")
+        return rot / length[..., None], pos, scl
+
+
+@dataclass(frozen=True)
+class ErrorReached:
+    """The largest error of the encoded clip against the input, decoded as a reader would."""
+
+    rotation: float
+    translation: float
+    scale: float
+
+    def within(self, tolerance: Tolerance) -> bool:
+        return (self.rotation <= tolerance.rotation and self.translation <= tolerance.translation
+                and self.scale <= tolerance.scale)
+
+
+@dataclass(frozen=True)
+class EncodedAnimation:
+    """An encoded animation: what Base State, Sample Elem, Sample Data and Built hold."""
+
+    base: np.ndarray
+    """(J, 12) int64, each packed component's base integer."""
+    scale_exponent: np.ndarray
+    """(J,) the Base State scale exponent: scale components and divisor are based at 2^it."""
+    components: np.ndarray
+    """(E,) packed component index of each element, small elements first, then large."""
+    widths: np.ndarray
+    shifts: np.ndarray
+    num_small: int
+    stride: int
+    """Bytes per sample (whole u32 words)."""
+    samples: np.ndarray
+    """(U, stride) uint8, the distinct samples (all frames' when there is no lookup)."""
+    lookup: np.ndarray | None
+    """u16 per frame (+1 when looping) naming its sample, or None (one sample per frame)."""
+    frames: int
+    looping: bool
+    error: ErrorReached
+    fields: np.ndarray = field(repr=False)
+    """(F, E) the fields per frame (before packing), kept for inspection and tests."""
+
+    @property
+    def joints(self) -> int:
+        return len(self.base)
+
+    @property
+    def num_large(self) -> int:
+        return len(self.components) - self.num_small
+
+    @property
+    def unique_samples(self) -> int:
+        return len(self.samples)
+
+    @property
+    def flags(self) -> int:
+        """The Built flag bits this encoding needs (looping, frame lookup)."""
+        return (FLAG_LOOPING if self.looping else 0) | (FLAG_FRAME_LOOKUP if self.lookup is not None else 0)
+
+    def base_state_records(self) -> np.ndarray:
+        """Base State's 16-byte joint records: i16 qx qy qz qw x y z, u8 scale exponent,
+        u8 translation shift (the dtype of :data:`.tags.JOINT_DTYPE`)."""
+        from .tags import JOINT_DTYPE
+
+        out = np.zeros(self.joints, JOINT_DTYPE)
+        for i, name in enumerate(("qx", "qy", "qz", "qw", "x", "y", "z")):
+            out[name] = self.base[:, 4 + i]
+        out["log_scale"] = self.scale_exponent
+        out["log_scale2"] = self.base[:, SHIFT_COMPONENT]
+        return out
+
+    def sample_elem_bytes(self) -> bytes:
+        """u32 offsets (ci * 4) and u8 codes of the small elements, zero padding to 4 bytes,
+        then the large elements' u32 offsets and u16 codes."""
+        n = self.num_small
+        offsets = (self.components * 4).astype("<u4")
+        small_codes = ((self.widths[:n] - 1) | (self.shifts[:n] << 4)).astype("u1")
+        large_codes = ((self.widths[n:] - 1) | (self.shifts[n:] << 8)).astype("<u2")
+        head = offsets[:n].tobytes() + small_codes.tobytes()
+        head += bytes(-len(head) % 4)
+        return head + offsets[n:].tobytes() + large_codes.tobytes()
+
+    def sample_data_bytes(self) -> bytes:
+        """The lookup table (if any, its length rounded up to 16 bytes), then the samples."""
+        if self.lookup is None:
+            return self.samples.tobytes()
+        table = self.lookup.astype("<u2").tobytes()
+        return table + bytes(-len(table) % LOOKUP_ALIGN) + self.samples.tobytes()
+
+
+# --------------------------------------------------------------------------- quantisation
+
+
+def _continuous(rot: np.ndarray) -> np.ndarray:
+    """Negate quaternions so each joint's consecutive frames have a non-negative dot product:
+    q and -q are the same rotation, and a continuous track has small deltas."""
+    dots = np.sum(rot[1:] * rot[:-1], axis=-1)
+    flips = np.concatenate([np.ones((1,) + rot.shape[1:2]), np.where(dots < 0, -1.0, 1.0)])
+    return rot * np.cumprod(flips, axis=0)[..., None]
+
+
+def _translation_shifts(pos: np.ndarray, tolerance: float, max_shift: int) -> np.ndarray:
+    """Per joint, the translation shift (values are t * 2^shift): the largest that keeps every
+    quantised translation inside a signed 16-bit value (as Base State holds the base), and
+    finer when the tolerance asks for it, as long as the base (the smallest value) still fits
+    16 bits; the fields then grow past 16 bits (large elements)."""
+    reach = np.abs(pos).max(axis=(0, 2))
+    if (reach > I16_MAX).any():
+        joint = int(np.argmax(reach))
+        raise EncodeError(f"joint {joint} translates {reach[joint]:g} units, beyond the format's range (+-{I16_MAX} at shift 0)")
+    lowest = np.abs(pos.min(axis=0)).max(axis=1)
+    with np.errstate(divide="ignore"):
+        by_range = np.floor(np.log2(I16_MAX / np.maximum(reach, 1e-300)))
+        by_base = np.floor(np.log2(I16_MAX / np.maximum(lowest, 1e-300)))
+    needed = math.ceil(math.log2(0.5 / tolerance))
+    finer = np.minimum(np.maximum(by_range, needed), by_base)
+    return np.clip(np.maximum(by_range, finer), 0, max_shift).astype(np.int64)
+
+
+def _fields(target: np.ndarray, base: np.ndarray, shifts: np.ndarray, ceiling: np.ndarray) -> np.ndarray:
+    """Unsigned fields so that base + (field << shift) is nearest to target (F, N), without
+    passing ``ceiling`` (the quantised range's top, e.g. i16 for quaternions; inf for none)."""
+    step = np.exp2(shifts)
+    fields = np.maximum(np.rint((target - base) / step), 0)
+    fields = np.minimum(fields, np.maximum(np.floor((ceiling - base) / step), 0))
+    return fields.astype(np.int64)
+
+
+def _shift_for(step: np.ndarray) -> np.ndarray:
+    """The largest shift s with 2^(s-1) <= step (rounding to a multiple of 2^s errs by half
+    of it at most), at least 0."""
+    with np.errstate(divide="ignore"):
+        return np.maximum(np.floor(np.log2(np.maximum(step, 1e-300) * 2)), 0).astype(np.int64)
+
+
+@dataclass
+class _Plan:
+    """Per packed component (J, 12): the value to approximate, the base, the shift."""
+
+    target: np.ndarray  # (F, J, 12) float, in quantised units
+    base: np.ndarray  # (J, 12) int64
+    shift: np.ndarray  # (J, 12) int64
+    ceiling: np.ndarray  # (J, 12) float, largest value allowed (inf: none)
+
+    def values(self) -> tuple[np.ndarray, np.ndarray]:
+        """The fields (F, J, 12) and the integer values base + (field << shift) they give."""
+        f, j, c = self.target.shape
+        fields = _fields(self.target.reshape(f, j * c), self.base.reshape(-1), self.shift.reshape(-1),
+                         self.ceiling.reshape(-1)).reshape(f, j, c)
+        return fields, self.base + (fields << self.shift)
+
+
+def decode_values(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Rotation (x, y, z, w unit), translation and scale from packed integer components
+    (..., 12), as a reader computes them."""
+    q = values[..., ROTATION].astype(np.float64)
+    rot = q / np.linalg.norm(q, axis=-1, keepdims=True)
+    pos = values[..., TRANSLATION] / np.exp2(values[..., SHIFT_COMPONENT:SHIFT_COMPONENT + 1].astype(np.float64))
+    scl = values[..., SCALE] / values[..., DIVISOR:DIVISOR + 1].astype(np.float64)
+    return rot, pos, scl
+
+
+def _errors(values: np.ndarray, rot: np.ndarray, pos: np.ndarray, scl: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Per joint (J,), the largest rotation, translation and scale error over all frames."""
+    r, p, s = decode_values(values)
+    return (np.abs(r - rot).max(axis=(0, 2)), np.abs(p - pos).max(axis=(0, 2)), np.abs(s - scl).max(axis=(0, 2)))
+
+
+def _choose_shifts(target: np.ndarray, base: np.ndarray, ceiling: np.ndarray, guess: np.ndarray, tol: float,
+                   error_of) -> np.ndarray:
+    """Per joint, the error shift of one kind (its components share it): from ``guess``, finer
+    while the decoded error is over ``tol``, then coarser while it stays within it (the guess
+    assumes the worst rounding). Each pass decodes only the joints still moving, so the cost
+    falls as joints settle. ``target`` (F, J, C) in quantised units, ``error_of(values, joints)``
+    the per-joint error of decoded integer values (F, len(joints), C)."""
+
+    def error(joints: np.ndarray, shifts: np.ndarray) -> np.ndarray:
+        step = np.exp2(shifts)[None, :, None]
+        b, top = base[joints][None], ceiling[joints][None]
+        fields = np.minimum(np.maximum(np.rint((target[:, joints] - b) / step), 0), np.maximum(np.floor((top - b) / step), 0))
+        return error_of(b + fields * step, joints)
+
+    shifts = np.minimum(guess.astype(np.int64), MAX_ERROR_SHIFT)
+    moving = np.flatnonzero((target.max(axis=0) - target.min(axis=0)).max(axis=1) > 0)
+    shifts[np.setdiff1d(np.arange(len(shifts)), moving)] = 0  # constant: no element, no shift
+    err = np.zeros(len(shifts))
+    err[moving] = error(moving, shifts[moving])
+    over = moving[(err[moving] > tol) & (shifts[moving] > 0)]
+    while len(over):
+        shifts[over] -= 1
+        err[over] = error(over, shifts[over])
+        over = over[(err[over] > tol) & (shifts[over] > 0)]
+    trying = moving[(err[moving] <= tol) & (shifts[moving] < MAX_ERROR_SHIFT)]
+    while len(trying):
+        coarser = error(trying, shifts[trying] + 1)
+        ok = coarser <= tol
+        shifts[trying[ok]] += 1
+        trying = trying[ok]
+        trying = trying[shifts[trying] < MAX_ERROR_SHIFT]
+    return shifts
+
+
+def encode(frames: Frames, tolerance: Tolerance = Tolerance(), *, looping: bool = False,
+           max_translation_shift: int = 15, lookup: bool | None = None, large: bool = True) -> EncodedAnimation:
+    """Encode ``frames`` within ``tolerance`` (as far as the format's precision allows: the
+    error reached is in the result's ``error``).
+
+    ``max_translation_shift``: the finest translation step is 2^-shift (Luna's encoder stops
+    at 12). ``lookup``: True/False forces the frame lookup table on/off; None uses it
+    when it makes Sample Data smaller. ``large``: False keeps every field within 16 bits (no
+    large elements) by coarsening the step of a component that would need more (its error
+    grows, and ``error`` says by how much)."""
+    rot, pos, scl = frames.checked()
+    rot = _continuous(rot)
+    n_frames, n_joints = rot.shape[:2]
+
+    # translation: per joint shift from the range, per component error shift from tolerance
+    t_shift = _translation_shifts(pos, tolerance.translation, max_translation_shift)
+    t_units = pos * np.exp2(t_shift)[None, :, None]
+
+    # scale: exponent from the tolerance; a frame with a scale below 1 raises the divisor
+    scaled = np.abs(scl - 1).max() > tolerance.scale / 2
+    s_exp = int(np.clip(math.ceil(math.log2(0.5 / tolerance.scale)), 0, 14)) if scaled else 12
+    one = float(1 << s_exp)
+    divisor = np.ceil(one * np.maximum(1 / scl.min(axis=-1), 1.0) - 1e-9) if scaled else np.full((n_frames, n_joints), one)
+    numerators = scl * divisor[..., None]
+
+    target = np.zeros((n_frames, n_joints, COMPONENTS_PER_JOINT))
+    target[..., SCALE] = numerators
+    target[..., DIVISOR] = divisor
+    target[..., ROTATION] = rot * QUATERNION_SCALE
+    target[..., TRANSLATION] = t_units
+    target[..., SHIFT_COMPONENT] = t_shift[None, :]
+
+    base = np.rint(target.min(axis=0)).astype(np.int64)
+    base[:, 0:4] = 1 << s_exp  # Base State stores only the exponent for scale and divisor
+    ceiling = np.full((n_joints, COMPONENTS_PER_JOINT), np.inf)
+    ceiling[:, ROTATION] = I16_MAX
+
+    shift = np.zeros((n_joints, COMPONENTS_PER_JOINT), dtype=np.int64)
+    kinds = (
+        (ROTATION, tolerance.rotation, _shift_for(np.full(n_joints, tolerance.rotation * QUATERNION_SCALE)),
+         lambda v, js: np.abs(v / np.linalg.norm(v, axis=-1, keepdims=True) - rot[:, js]).max(axis=(0, 2))),
+        (TRANSLATION, tolerance.translation, _shift_for(tolerance.translation * np.exp2(t_shift)),
+         lambda v, js: np.abs(v / np.exp2(t_shift[js])[None, :, None] - pos[:, js]).max(axis=(0, 2))),
+    )
+    for comps, tol, guess, error_of in kinds:
+        shift[:, comps] = _choose_shifts(target[..., comps], base[:, comps], ceiling[:, comps], guess, tol, error_of)[:, None]
+    plan = _Plan(target, base, shift, ceiling)
+    if not large:  # coarsen a component past 16 bits until its field fits 16 bits
+        for _ in range(MAX_ERROR_SHIFT + 1):
+            fields, _values = plan.values()
+            wide = fields.max(axis=0) >= 1 << SMALL_WIDTH_MAX
+            if not wide.any():
+                break
+            if (plan.shift[wide] >= MAX_ERROR_SHIFT).any():
+                raise EncodeError("a component's range needs an error shift past 15 to fit 16 bits")
+            plan.shift[wide] += 1
+    fields, values = plan.values()
+    r_err, t_err, s_err = _errors(values, rot, pos, scl)
+
+    flat_fields = fields.reshape(n_frames, -1)
+    widths = np.zeros(flat_fields.shape[1], dtype=np.int64)
+    top = flat_fields.max(axis=0)
+    widths[top > 0] = np.floor(np.log2(top[top > 0])).astype(np.int64) + 1
+    if (widths > LARGE_WIDTH_MAX).any():
+        raise EncodeError(f"a component needs {int(widths.max())} bits, more than the {LARGE_WIDTH_MAX} this encoder packs")
+    animated = np.flatnonzero(widths)
+    small_ones = animated[widths[animated] <= SMALL_WIDTH_MAX]
+    large_ones = animated[widths[animated] > SMALL_WIDTH_MAX]
+    order = np.concatenate([small_ones, large_ones])
+    elem_widths = widths[order]
+    elem_shifts = plan.shift.reshape(-1)[order]
+    if (elem_shifts[:len(small_ones)] > 15).any() or (elem_shifts[len(small_ones):] > 255).any():
+        raise EncodeError("an error shift does not fit its code")
+    elem_fields = flat_fields[:, order]
+
+    packed = pack_samples(elem_fields, elem_widths)
+    samples, table = _deduplicate(packed, looping, lookup)
+    return EncodedAnimation(
+        base=base, scale_exponent=np.full(n_joints, s_exp, dtype=np.int64), components=order,
+        widths=elem_widths, shifts=elem_shifts, num_small=len(small_ones), stride=packed.shape[1],
+        samples=samples, lookup=table, frames=n_frames, looping=looping,
+        error=ErrorReached(float(r_err.max()), float(t_err.max()), float(s_err.max())), fields=elem_fields,
+    )
+
+
+# --------------------------------------------------------------------------- bits
+
+
+def pack_samples(fields: np.ndarray, widths: np.ndarray) -> np.ndarray:
+    """(F, E) unsigned fields of the given widths -> (F, stride) bytes: fields one after the
+    other, LSB first, in little-endian u32 words; stride = the bits rounded up to words."""
+    n_frames = fields.shape[0]
+    starts = np.concatenate([[0], np.cumsum(widths)])
+    n_words = int(-(-starts[-1] // 32))
+    words = np.zeros((n_frames, n_words + 1), dtype=np.uint64)  # +1: a spill word, dropped
+    for e in range(len(widths)):  # one vectorised pass per element, over all frames
+        word, bit = divmod(int(starts[e]), 32)
+        shifted = fields[:, e].astype(np.uint64) << np.uint64(bit)
+        words[:, word] |= shifted & np.uint64(0xFFFFFFFF)
+        words[:, word + 1] |= shifted >> np.uint64(32)
+    return words[:, :n_words].astype("<u4").view(np.uint8).reshape(n_frames, 4 * n_words)
+
+
+def unpack_samples(samples: np.ndarray, widths: np.ndarray) -> np.ndarray:
+    """The inverse of :func:`pack_samples`: (S, stride) bytes -> (S, E) fields."""
+    words = np.zeros((samples.shape[0], samples.shape[1] // 4 + 1), dtype=np.uint64)
+    words[:, :-1] = np.ascontiguousarray(samples).view("<u4")
+    starts = np.concatenate([[0], np.cumsum(widths)])
+    out = np.zeros((samples.shape[0], len(widths)), dtype=np.int64)
+    for e, width in enumerate(widths):
+        word, bit = divmod(int(starts[e]), 32)
+        both = words[:, word] | (words[:, word + 1] << np.uint64(32))
+        out[:, e] = ((both >> np.uint64(bit)) & np.uint64((1 << int(width)) - 1)).astype(np.int64)
+    return out
+
+
+def _deduplicate(packed: np.ndarray, looping: bool, lookup: bool | None) -> tuple[np.ndarray, np.ndarray | None]:
+    """Distinct samples in first-use order and the frame -> sample table, if it pays (or is
+    forced). A looping clip's table has one more entry (Luna's reader expects it and uses the
+    first F); what the engine reads there is not known, so it names frame 0's sample: the
+    loop's wrap."""
+    n_frames, stride = packed.shape
+    if lookup is False or stride == 0 and lookup is None:
+        return packed, None
+    _, first, inverse = np.unique(packed, axis=0, return_index=True, return_inverse=True)
+    rank = np.argsort(np.argsort(first))  # renumber distinct samples by first appearance
+    table = rank[inverse.reshape(-1)]
+    samples = packed[np.sort(first)]
+    entries = n_frames + (1 if looping else 0)
+    table_bytes = -(-2 * entries // LOOKUP_ALIGN) * LOOKUP_ALIGN
+    if len(samples) > 0xFFFF:
+        if lookup:
+            raise EncodeError(f"{len(samples)} distinct samples do not fit a u16 frame lookup")
+        return packed, None
+    if lookup is None and table_bytes + samples.nbytes >= packed.nbytes:
+        return packed, None
+    if looping:
+        table = np.concatenate([table, table[:1]])
+    return samples, table.astype(np.uint16)

@@ -1,0 +1,663 @@
+"""Every frame of an .animclip: Sample Elem and Sample Data decoded over Base State.
+
+What is public (Pcniado/luna_engine_io_tools, GPL-3.0, read for facts only: ``anim_import.py``
+for the sample coding, ``binary.py`` for the bit order, ``motion.py`` for Motion Data,
+``constants.py`` / ``flags.py`` for Built and the flag bits), restated:
+
+* A joint has 12 integer **components**: 0-2 scale x, y, z and 3 the scale divisor, 4-7 the
+  rotation quaternion x, y, z, w, 8-10 the translation x, y, z and 11 its shift. Base State
+  gives their base values: each scale component and the divisor are ``2 ** log_scale``
+  (record byte +0xE), the quaternion and translation its i16 fields, the shift its byte +0xF.
+* **Sample Elem** lists the components that move: ``elements`` u32 byte offsets (offset / 4 =
+  ``joint * 12 + component``) then ``elements`` u8 codes (bit width = low nibble + 1, left
+  shift = high nibble), then from the next 4-byte boundary ``large_elements`` u32 offsets and
+  u16 codes (width = low byte + 1, shift = high byte). Element ``e``'s field starts at the sum
+  of the widths before it, small elements first.
+* **Sample Data** holds ``stride`` bytes per sample, little-endian u32 words whose fields are
+  packed from the least significant bit up (a field may straddle two words). A sample's pose
+  is the base plus, per element, ``field << shift`` added to its component. With the frame
+  lookup flag the block starts with one u16 sample index per frame (one more for a looping
+  clip), and the samples start at the next 16-byte boundary; without it frame ``f`` is sample
+  ``f``.
+* De-quantisation: rotation = the quaternion normalised (a zero one is the identity);
+  translation = components 8-10 / 2 ** component 11; scale = components 0-2 / component 3
+  (a zero divisor counts as 1).
+* **Motion Data** (root motion): a 0x7C-byte header (u8 type, u8 flags, u16 sample count; the
+  sample stream at 0x7C + u32 at +0x3C; initial rotation x, y, z, w f32 at +0x04 and initial
+  translation f32 x3 at +0x24), then 16-byte samples of type 0: i16 quaternion x, y, z, w
+  (/ 32768, normalised), i16 translation x, y, z, i8 log scale (clamped to 0..16: the
+  translation is divided by 2 ** it), i8 phase. Type 1 samples (32 bytes) and the secondary
+  stream (flag 0x04) are not described publicly: they are reported, not decoded.
+
+Where Luna's importer is silent or lenient this module refuses, with a :class:`ParseError`
+naming the section, byte and field: an element whose joint is past Built's joint count, a
+field wider than 32 bits or whose ``width + shift`` passes :data:`MAX_DELTA_BITS` (a value no
+float64 holds exactly), element bit ranges past the stride, a lookup entry naming a sample
+the block does not hold, and any decode whose results would pass the memory bound
+:func:`memory_bound` (``max(256 MiB, 64 x the file's size)``): a Built count cannot make a
+small file allocate gigabytes.
+
+Everything is vectorised over samples and elements: each element's field is gathered for all
+samples at once (its word, and the next word for the straddling ones), shifted and masked in
+uint32; no Python loop runs per frame or per sample.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..common.errors import ParseError
+from ..common.hashes import crc32
+
+# ---------------------------------------------------------------------------- facts
+
+COMPONENTS = 12
+"""Integer components per joint (Luna anim_import.py: 12 packed components per joint)."""
+SCALE, SCALE_DIVISOR, ROTATION, TRANSLATION, TRANSLATION_SHIFT = slice(0, 3), 3, slice(4, 8), slice(8, 11), 11
+
+FLAG_CAMERA = 0x10
+FLAG_LOOPING = 0x20
+FLAG_FRAME_LOOKUP = 0x10000
+FLAG_HAS_MOTION = 0x800000
+"""Built flag bits (Luna flags.py)."""
+
+TAG_SAMPLE_DATA_SINGLE = crc32("Anim Clip Sample Data")
+TAG_SAMPLE_DATA_RESIDENT = crc32("Anim Clip Sample Data Resident")
+TAG_SAMPLE_DATA_PAGED = crc32("Anim Clip Sample Data Paged")
+TAG_MOTION = crc32("Anim Clip Motion Data")
+TAG_BASE = crc32("Anim Clip Base State")
+TAG_ELEM = crc32("Anim Clip Sample Elem")
+TAG_HASHES = crc32("Anim Clip Joint Hashes")
+TAG_BUILT_SECTION = crc32("Anim Clip Built")
+"""Section tags: the Insomniac CRC32 of each section's name (Luna hashes.py names them)."""
+
+MAX_FIELD_BITS = 32
+"""Widest field decoded: a field then spans at most two u32 words (Luna's reader also reads
+two words per field). A wider one is refused."""
+MAX_DELTA_BITS = 52
+"""``width + shift`` above this could not be added exactly in float64: refused."""
+LOOKUP_ALIGN = 16
+"""Samples start at this boundary after the frame lookup table (Luna anim_import.py)."""
+MOTION_HEADER_SIZE = 0x7C
+MOTION_SAMPLE_SIZE = 16
+MOTION_FLAG_HAS_MOTION = 0x02
+MOTION_FLAG_SECONDARY = 0x04
+MOTION_LOG_SCALE_MAX = 16
+
+MEMORY_FLOOR = 256 << 20
+MEMORY_PER_FILE_BYTE = 64
+
+
+def memory_bound(file_size: int) -> int:
+    """The most bytes a decode's results may take: ``max(256 MiB, 64 x file size)`` (the
+    working memory on top is bounded by :data:`CHUNK_VALUES`). Poses are bigger than their
+    coding: 40 bytes of float32 transforms per joint and sample against ~10 bits per moving
+    component, so a clip of 150 joints whose Sample Data fills a 16 MB file decodes to about
+    13 x the file; 64x leaves room for that and for frame lookups, while a forged count in a
+    small file stays far from the machine's memory."""
+    return max(MEMORY_FLOOR, MEMORY_PER_FILE_BYTE * int(file_size))
+
+
+# ---------------------------------------------------------------------------- Built
+
+
+_BUILT_FIELDS = struct.Struct("<8xIff12xH2xII4xH14xfI")
+"""The Built fields the decoder uses, at their offsets (Luna constants.py ANIM_CLIP_BUILT_FORMAT):
+flags u32 +0x08, fps f32 +0x0C, duration f32 +0x10, joint count u16 +0x20, element count u32
++0x24, stride u32 +0x28, unique sample count u16 +0x30, resident fps f32 +0x40, large element
+count u32 +0x44. The sample counts are read separately (+0x22 paged or only, +0x3E resident)."""
+
+
+@dataclass(frozen=True)
+class SampleCoding:
+    """What Built says about the samples (Luna constants.py / anim_import.py)."""
+
+    flags: int
+    fps: float
+    duration: float
+    joints: int
+    elements: int
+    large_elements: int
+    stride: int
+    frames: int
+    """Frames of the clip: the sample count of the Sample Data block decoded."""
+    unique_samples: int
+
+    @property
+    def looping(self) -> bool:
+        return bool(self.flags & FLAG_LOOPING)
+
+    @property
+    def camera(self) -> bool:
+        return bool(self.flags & FLAG_CAMERA)
+
+    @property
+    def frame_lookup(self) -> bool:
+        return bool(self.flags & FLAG_FRAME_LOOKUP)
+
+
+def sample_coding(built: bytes, *, paged: bool) -> SampleCoding:
+    """Built's fields for decoding, from its 96 payload bytes. ``paged``: the samples come from
+    a "Sample Data Paged" block, whose count is at +0x22 (Spider-Man 2); otherwise a resident
+    block's count (+0x3E) when it is set, else +0x22 (the one Sample Data block of the earlier
+    games, ALERT's "frames count")."""
+    if len(built) < 96:
+        raise ParseError(None, len(built), "built", f"Anim Clip Built holds {len(built)} bytes; 96 are needed")
+    flags, fps, duration, joints, elements, stride, unique, resident_fps, large = _BUILT_FIELDS.unpack_from(built)
+    count_main, = struct.unpack_from("<H", built, 0x22)
+    count_resident, = struct.unpack_from("<H", built, 0x3E)
+    frames = count_main if paged or not count_resident else count_resident
+    if not paged and count_resident and resident_fps > 0:
+        fps = resident_fps
+    return SampleCoding(flags, float(fps), float(duration), joints, elements, large, stride, frames, unique)
+
+
+# ---------------------------------------------------------------------------- Sample Elem
+
+
+@dataclass(frozen=True)
+class Elements:
+    """One row per element, small ones first: what each field of a sample adds, and where."""
+
+    joint: np.ndarray
+    component: np.ndarray
+    width: np.ndarray
+    shift: np.ndarray
+    bit_offset: np.ndarray
+    """First bit of the element's field in its sample."""
+
+    @property
+    def count(self) -> int:
+        return int(self.width.size)
+
+    @property
+    def bits(self) -> int:
+        return int(self.width.sum())
+
+
+def _u(payload: bytes, dtype: str, count: int, at: int) -> np.ndarray:
+    return np.frombuffer(payload, dtype, count, at).astype(np.int64)
+
+
+def parse_elements(payload: bytes, elements: int, large_elements: int, joints: int) -> Elements:
+    """Sample Elem's two tables (module doc). Raises ParseError (offsets inside ``payload``,
+    field ``sample_elem...``) when the counts pass the payload, an element names a joint past
+    ``joints``, or a width or shift is out of range."""
+    small_end = 5 * elements
+    large_at = (small_end + 3) & ~3
+    need = large_at + 6 * large_elements
+    if need > len(payload):
+        raise ParseError(
+            None, len(payload), "sample_elem",
+            f"Built declares {elements} element(s) and {large_elements} large one(s), which take "
+            f"{need} bytes; the section holds {len(payload)}",
+        )
+    offsets = np.concatenate([_u(payload, "<u4", elements, 0), _u(payload, "<u4", large_elements, large_at)])
+    codes_small = _u(payload, "u1", elements, 4 * elements)
+    codes_large = _u(payload, "<u2", large_elements, large_at + 4 * large_elements)
+    width = np.concatenate([(codes_small & 0xF) + 1, (codes_large & 0xFF) + 1])
+    shift = np.concatenate([codes_small >> 4, codes_large >> 8])
+    index = offsets // 4
+    joint, component = index // COMPONENTS, index % COMPONENTS
+    where = np.concatenate([np.arange(elements) * 4, large_at + np.arange(large_elements) * 4])
+    code_at = np.concatenate([4 * elements + np.arange(elements), large_at + 4 * large_elements + 2 * np.arange(large_elements)])
+
+    def name(e: int) -> str:
+        return f"sample_elem.small[{e}]" if e < elements else f"sample_elem.large[{e - elements}]"
+
+    bad = np.flatnonzero(joint >= joints)
+    if bad.size:
+        e = int(bad[0])
+        raise ParseError(
+            None, int(where[e]), f"{name(e)}.offset",
+            f"component offset {int(offsets[e])} is joint {int(joint[e])}; the clip has {joints} joint(s)",
+        )
+    bad = np.flatnonzero((width > MAX_FIELD_BITS) | (width + shift > MAX_DELTA_BITS))
+    if bad.size:
+        e = int(bad[0])
+        raise ParseError(
+            None, int(code_at[e]), f"{name(e)}.code",
+            f"a {int(width[e])}-bit field shifted left by {int(shift[e])}: fields up to {MAX_FIELD_BITS} bits "
+            f"and width + shift up to {MAX_DELTA_BITS} are decoded",
+        )
+    bit_offset = np.concatenate([[0], np.cumsum(width)[:-1]]) if width.size else np.zeros(0, np.int64)
+    return Elements(joint, component, width, shift, bit_offset.astype(np.int64))
+
+
+# ---------------------------------------------------------------------------- Base State
+
+
+def base_components(records: np.ndarray) -> np.ndarray:
+    """(joints, 12) float64 base component values of Base State joint records (a structured
+    array with the fields qx qy qz qw x y z log_scale log_scale2; module doc). float64 holds
+    every i16 and every delta of at most :data:`MAX_DELTA_BITS` bits exactly."""
+    out = np.empty((len(records), COMPONENTS), np.float64)
+    out[:, 0:4] = np.ldexp(1.0, records["log_scale"].astype(np.int32))[:, None]
+    for k, name in enumerate(("qx", "qy", "qz", "qw", "x", "y", "z")):
+        out[:, 4 + k] = records[name]
+    out[:, 11] = records["log_scale2"]
+    return out
+
+
+# ---------------------------------------------------------------------------- Sample Data
+
+
+def frame_lookup(payload: bytes, frames: int, looping: bool) -> tuple[np.ndarray, int]:
+    """The frame -> sample table at the start of a Sample Data block and where the samples
+    start (the next 16-byte boundary). The extra entry of a looping clip is read past, not
+    returned (it is the first frame again)."""
+    entries = frames + (1 if looping else 0)
+    if 2 * entries > len(payload):
+        raise ParseError(None, len(payload), "sample_data.frame_lookup",
+                         f"{entries} u16 entries need {2 * entries} bytes; the block holds {len(payload)}")
+    table = np.frombuffer(payload, "<u2", entries, 0).astype(np.int64)[:frames]
+    start = (2 * entries + LOOKUP_ALIGN - 1) & ~(LOOKUP_ALIGN - 1)
+    return table, min(start, len(payload))
+
+
+def unpack_fields(words: np.ndarray, elements: Elements) -> np.ndarray:
+    """(samples, elements) uint32 field values of ``words``, a (samples, stride / 4) uint32
+    array; elements' bit ranges must lie inside a row (checked by :func:`decode_samples`)."""
+    samples, per_sample = words.shape
+    if elements.count == 0 or samples == 0:
+        return np.zeros((samples, elements.count), np.uint32)
+    first = elements.bit_offset >> 5
+    bit = (elements.bit_offset & 31).astype(np.uint32)
+    values = np.take(words, first, axis=1)
+    values >>= bit
+    straddle = np.flatnonzero((elements.bit_offset & 31) + elements.width > 32)
+    if straddle.size:
+        # The straddling field's high part: the next word's low bits, above the 32 - bit
+        # taken from the first (bit > 0 here, so the shift is 1..31).
+        values[:, straddle] |= np.take(words, first[straddle] + 1, axis=1) << (32 - bit[straddle])
+    values &= ((np.uint64(1) << elements.width.astype(np.uint64)) - np.uint64(1)).astype(np.uint32)
+    return values
+
+
+@dataclass
+class Transforms:
+    """Local transforms, one row per sample (or per frame)."""
+
+    scale: np.ndarray
+    """(n, joints, 3)"""
+    rotation: np.ndarray
+    """(n, joints, 4) unit quaternions x, y, z, w"""
+    translation: np.ndarray
+    """(n, joints, 3)"""
+
+    def take(self, index: np.ndarray) -> "Transforms":
+        return Transforms(self.scale[index], self.rotation[index], self.translation[index])
+
+
+def dequantise(components: np.ndarray) -> Transforms:
+    """Scale, rotation and translation of (..., 12) component values (module doc)."""
+    divisor = components[..., SCALE_DIVISOR : SCALE_DIVISOR + 1]
+    scale = components[..., SCALE] / np.where(divisor == 0, 1.0, divisor)
+    q = components[..., ROTATION]
+    norm = np.linalg.norm(q, axis=-1, keepdims=True)
+    identity = np.zeros_like(q)
+    identity[..., 3] = 1.0
+    rotation = np.where(norm > 0, q / np.where(norm > 0, norm, 1.0), identity)
+    shift = np.clip(components[..., TRANSLATION_SHIFT], -1100, 1100).astype(np.int32)
+    translation = np.ldexp(components[..., TRANSLATION], -shift[..., None])
+    return Transforms(scale, rotation, translation)
+
+
+@dataclass(frozen=True)
+class _Group:
+    """The elements that move one kind of transform (scale, rotation or translation: four
+    components each) and the joints they move, with where each element lands among them."""
+
+    first_component: int
+    joints: np.ndarray
+    """Joints with at least one moving component of this kind."""
+    elements: np.ndarray
+    """Indices of those elements, sorted by target."""
+    targets: np.ndarray
+    """Distinct targets: indices into the (moving joints x 4) values of the group."""
+    starts: np.ndarray | None
+    """Where each target's run of elements starts in ``elements`` when some target has
+    several (Luna's reader adds them all: they are summed first); None when none has."""
+
+
+def _groups(elements: Elements) -> list[_Group]:
+    groups = []
+    for first in (0, 4, 8):
+        pick = np.flatnonzero((elements.component >= first) & (elements.component < first + 4))
+        joints, local = np.unique(elements.joint[pick], return_inverse=True)
+        targets = local.reshape(-1) * 4 + (elements.component[pick] - first)
+        order = np.argsort(targets, kind="stable")
+        distinct, starts = np.unique(targets[order], return_index=True)
+        groups.append(_Group(first, joints, pick[order], distinct, None if distinct.size == order.size else starts))
+    return groups
+
+
+def _kind(values: np.ndarray, first: int) -> np.ndarray:
+    """The transforms of one kind from (joints, 4, samples) component values (module doc):
+    (joints, 3 or 4, samples)."""
+    if first == 0:
+        divisor = values[:, 3:4]
+        return values[:, 0:3] / np.where(divisor == 0, 1.0, divisor)
+    if first == 4:
+        norm = np.sqrt(np.einsum("jks,jks->js", values, values))[:, None]
+        unit = values / np.where(norm > 0, norm, 1.0)
+        unit[:, 3] = np.where(norm[:, 0] > 0, unit[:, 3], 1.0)  # a zero quaternion: identity
+        return unit
+    shift = np.clip(values[:, 3:4], -1100, 1100).astype(np.int32)
+    return np.ldexp(values[:, 0:3], -shift)
+
+
+def _fields_by_element(words: np.ndarray, elements: Elements) -> np.ndarray:
+    """(elements, samples) uint32 field values of ``words`` (samples, stride / 4): the same as
+    :func:`unpack_fields`, element-major, so that each step below moves whole rows."""
+    by_word = np.ascontiguousarray(words.T)
+    first = elements.bit_offset >> 5
+    bit = (elements.bit_offset & 31).astype(np.uint32)[:, None]
+    values = by_word[first]
+    values >>= bit
+    straddle = np.flatnonzero((elements.bit_offset & 31) + elements.width > 32)
+    if straddle.size:
+        values[straddle] |= by_word[first[straddle] + 1] << (32 - bit[straddle])
+    values &= ((np.uint64(1) << elements.width.astype(np.uint64)) - np.uint64(1)).astype(np.uint32)[:, None]
+    return values
+
+
+def _decode_chunk(out: Transforms, rows: slice, base: np.ndarray, groups: list[_Group], elements: Elements,
+                  words: np.ndarray) -> None:
+    """Write the transforms of the moving joints of samples ``rows`` (their ``words``) into
+    ``out``; the other joints were filled with the base pose."""
+    fields = _fields_by_element(words, elements)
+    deltas = np.ldexp(fields.astype(np.float64), elements.shift.astype(np.int32)[:, None])
+    samples = words.shape[0]
+    for group, target in zip(groups, (out.scale, out.rotation, out.translation)):
+        if not group.joints.size:
+            continue
+        values = np.empty((group.joints.size * 4, samples), np.float64)
+        values[:] = base[group.joints, group.first_component : group.first_component + 4].reshape(-1, 1)
+        mine = deltas[group.elements]
+        if group.starts is not None:
+            mine = np.add.reduceat(mine, group.starts, axis=0)
+        values[group.targets] += mine
+        result = _kind(values.reshape(group.joints.size, 4, samples), group.first_component)
+        target[rows][:, group.joints] = result.transpose(2, 0, 1)
+
+
+CHUNK_VALUES = 1 << 17
+"""Samples are decoded in chunks of about this many float64 component values (1 MB): the
+working memory stays bounded whatever the sample count (only the float32 results grow), and
+a chunk's transposes stay in the CPU's caches (bench/decode.py: 1 MB chunks decode 16 MB of
+Sample Data 1.4x faster than 32 MB ones)."""
+
+
+def decode_samples(
+    coding: SampleCoding, base: np.ndarray, elements: Elements, sample_data: bytes | memoryview | None, *,
+    budget: int,
+) -> tuple[Transforms, np.ndarray]:
+    """The clip's distinct samples as transforms (float32), and per frame the sample it shows.
+
+    ``base``: :func:`base_components` of the clip's joints. ``sample_data``: the Sample Data
+    block (None or empty when the clip has none). A clip without elements or without samples
+    is its base pose: one sample, every frame showing it. ``budget``: bytes the results may
+    take (:func:`memory_bound`)."""
+    frames = max(coding.frames, 1)
+    joints = base.shape[0]
+    if elements.count == 0 or not sample_data or coding.frames == 0:
+        _check_budget(frames, 1, joints, budget, lookup=True)
+        return _as_f32(dequantise(base[None])), np.zeros(frames, np.int64)
+    if coding.stride <= 0 or coding.stride % 4:
+        raise ParseError(None, None, "built.stride", f"a stride of {coding.stride} bytes: samples are whole u32 words")
+    if elements.bits > 8 * coding.stride:
+        raise ParseError(
+            None, None, "built.stride",
+            f"the elements' fields take {elements.bits} bits per sample; a {coding.stride}-byte stride holds "
+            f"{8 * coding.stride}",
+        )
+    data = memoryview(sample_data).cast("B")
+    start = 0
+    if coding.frame_lookup:
+        lookup, start = frame_lookup(data, coding.frames, coding.looping)
+    else:
+        lookup = np.arange(coding.frames, dtype=np.int64)
+    held = (len(data) - start) // coding.stride
+    bad = np.flatnonzero(lookup >= held)
+    if bad.size:
+        f = int(bad[0])
+        at = 2 * f if coding.frame_lookup else len(data)
+        what = (f"frame {f} shows sample {int(lookup[f])}" if coding.frame_lookup
+                else f"{coding.frames} frame(s) of {coding.stride} bytes")
+        raise ParseError(None, at, "sample_data.frame_lookup" if coding.frame_lookup else "sample_data",
+                         f"{what}; the block holds {held} sample(s) of {coding.stride} bytes after byte {start}")
+    if coding.frame_lookup:
+        used, index = np.unique(lookup, return_inverse=True)
+        index = index.reshape(-1).astype(np.int64)
+    else:  # frame f is sample f: no gather, and frames() can hand out the samples themselves
+        used, index = None, lookup
+    count = coding.frames if used is None else used.size
+    _check_budget(frames, count, joints, budget, lookup=coding.frame_lookup)
+    words = np.frombuffer(data, "<u4", held * coding.stride // 4, start).reshape(held, coding.stride // 4)
+    out = Transforms(np.empty((count, joints, 3), np.float32), np.empty((count, joints, 4), np.float32),
+                     np.empty((count, joints, 3), np.float32))
+    # Joints and kinds no element moves keep the base pose: filled once, then each chunk
+    # computes only the moving ones.
+    still = _as_f32(dequantise(base[None]))
+    out.scale[:], out.rotation[:], out.translation[:] = still.scale, still.rotation, still.translation
+    groups = _groups(elements)
+    step = max(1, CHUNK_VALUES // max(1, 4 * sum(g.joints.size for g in groups) + elements.count))
+    for first in range(0, count, step):
+        rows = slice(first, min(first + step, count))
+        chunk = words[rows] if used is None else words[used[rows]]
+        _decode_chunk(out, rows, base, groups, elements, chunk)
+    return out, index
+
+
+def _as_f32(t: Transforms) -> Transforms:
+    return Transforms(t.scale.astype(np.float32), t.rotation.astype(np.float32), t.translation.astype(np.float32))
+
+
+RESULT_BYTES_PER_JOINT = 40
+"""float32 scale (3), rotation (4) and translation (3) of one joint in one sample or frame."""
+
+
+def _check_budget(frames: int, samples: int, joints: int, budget: int, *, lookup: bool) -> None:
+    # The samples' transforms, and with a frame lookup the per-frame copy a caller makes.
+    need = RESULT_BYTES_PER_JOINT * joints * (samples + (frames if lookup else 0))
+    if need > budget:
+        raise ParseError(
+            None, None, "built",
+            f"{frames} frame(s), {samples} sample(s) of {joints} joint(s) would take {need >> 20} MiB to decode; "
+            f"the bound for this file is {budget >> 20} MiB (max(256 MiB, {MEMORY_PER_FILE_BYTE} x the file's size))",
+        )
+
+
+# ---------------------------------------------------------------------------- Motion Data
+
+
+@dataclass
+class RootMotion:
+    """Decoded Motion Data: the root's transform per motion sample (sample ``i`` at time
+    ``i / fps``; a looping clip has one more, its end equal to the start)."""
+
+    translation: np.ndarray
+    """(n, 3)"""
+    rotation: np.ndarray
+    """(n, 4) unit quaternions x, y, z, w"""
+    initial_translation: np.ndarray
+    """(3,) the header's initial translation (a camera clip's samples are relative to it)"""
+    initial_rotation: np.ndarray
+    """(4,) x, y, z, w"""
+
+
+def decode_motion(payload: bytes | memoryview) -> tuple[RootMotion | None, str]:
+    """Motion Data's type-0 samples, or None and why not (an unknown sample type, a secondary
+    stream, no motion flag, no samples). Raises ParseError when the header or the samples it
+    declares pass the payload."""
+    data = memoryview(payload).cast("B")
+    if len(data) < MOTION_HEADER_SIZE:
+        raise ParseError(None, len(data), "motion_data", f"{len(data)} bytes; the header alone takes {MOTION_HEADER_SIZE}")
+    kind, flags, count = struct.unpack_from("<BBH", data, 0)
+    rot0 = np.array(struct.unpack_from("<4f", data, 0x04), np.float64)
+    trans0 = np.array(struct.unpack_from("<3f", data, 0x24), np.float64)
+    sample_offset, = struct.unpack_from("<I", data, 0x3C)
+    if kind != 0:
+        return None, f"motion samples of type {kind} (32-byte \"full\" samples) are not publicly described"
+    if flags & MOTION_FLAG_SECONDARY:
+        return None, "a secondary motion stream is not publicly described"
+    if not flags & MOTION_FLAG_HAS_MOTION or count == 0:
+        return None, "no motion samples"
+    start = MOTION_HEADER_SIZE + sample_offset
+    if start + MOTION_SAMPLE_SIZE * count > len(data):
+        raise ParseError(None, 0x02, "motion_data.sample_count",
+                         f"{count} sample(s) of {MOTION_SAMPLE_SIZE} bytes from byte {start} pass the "
+                         f"section's {len(data)} bytes")
+    rows = np.frombuffer(data, np.dtype([("q", "<i2", 4), ("t", "<i2", 3), ("log_scale", "i1"), ("phase", "i1")]),
+                         count, start)
+    q = rows["q"].astype(np.float64) / 32768.0
+    norm = np.linalg.norm(q, axis=1, keepdims=True)
+    rotation = np.where(norm > 0, q / np.where(norm > 0, norm, 1.0), np.array([0.0, 0.0, 0.0, 1.0]))
+    log_scale = np.clip(rows["log_scale"].astype(np.int32), 0, MOTION_LOG_SCALE_MAX)
+    translation = np.ldexp(rows["t"].astype(np.float64), -log_scale[:, None])
+    return RootMotion(translation, rotation, trans0, rot0), ""
+
+
+# ---------------------------------------------------------------------------- the clip
+
+
+@dataclass
+class ClipFrames:
+    """Every frame of a clip: local transforms per joint, root motion, timing."""
+
+    coding: SampleCoding
+    fps: float
+    """Frames per second used for times (Built's, else derived from the duration, else 30)."""
+    joint_hashes: np.ndarray
+    """(joints,) u32 joint-name CRC32s (Joint Hashes, Built's joint count of them)."""
+    samples: Transforms
+    """The distinct samples decoded (a clip with no samples: one, its base pose)."""
+    frame_sample: np.ndarray
+    """(frames,) which sample each frame shows."""
+    root_motion: RootMotion | None = None
+    notes: list[str] = field(default_factory=list)
+    """What was not decoded, and why (e.g. a Motion Data type nobody has described)."""
+
+    animated: bool = False
+    """False when every frame is the base pose (the clip has no elements or no samples)."""
+
+    @property
+    def frame_count(self) -> int:
+        return int(self.frame_sample.size)
+
+    @property
+    def times(self) -> np.ndarray:
+        return np.arange(self.frame_count, dtype=np.float64) / self.fps
+
+    def frames(self, first: int = 0, stop: int | None = None) -> Transforms:
+        """Per-frame transforms of frames ``first`` to ``stop`` (frames x joints x ...): views of
+        the samples when frame f shows sample f, else a copy gathered through the lookup."""
+        index = self.frame_sample[first:stop]
+        n = index.size
+        if n and np.array_equal(index, np.arange(index[0], index[0] + n)):
+            rows = slice(int(index[0]), int(index[0]) + n)
+            return Transforms(self.samples.scale[rows], self.samples.rotation[rows], self.samples.translation[rows])
+        return self.samples.take(index)
+
+    @property
+    def first_frame(self) -> Transforms:
+        """Frame 0: the base plus sample 0 (or the base alone when the clip has no samples)."""
+        return self.frames(0, 1)
+
+
+def clip_fps(coding: SampleCoding) -> float:
+    """Built's fps, else frames / duration (frames - 1 unless looping), else 30 (the fallbacks
+    Luna anim_import.py uses)."""
+    if np.isfinite(coding.fps) and coding.fps > 0:
+        return coding.fps
+    span = coding.frames if coding.looping else max(1, coding.frames - 1)
+    if np.isfinite(coding.duration) and coding.duration > 0 and coding.frames > 0:
+        return span / coding.duration
+    return 30.0
+
+
+@dataclass(frozen=True)
+class ClipSections:
+    """The payloads the decoder reads, each with its section's DAT1 offset (None: absent)."""
+
+    built: tuple[bytes, int | None]
+    base_records: np.ndarray
+    base_at: int | None
+    joint_hashes: np.ndarray
+    elements: tuple[bytes, int | None] | None
+    sample_data: tuple[Any, int | None] | None
+    sample_data_name: str
+    paged: bool
+    motion: tuple[Any, int | None] | None
+    file_size: int
+
+
+def decode_clip(sections: ClipSections, path: str | None = None) -> ClipFrames:
+    """Decode a clip's frames from its sections (see :func:`animspec.animclip.pose.clip_sections`
+    for how they are taken from a model). Errors are :class:`ParseError` naming ``path``, the
+    section's DAT1 byte and the field."""
+    budget = memory_bound(sections.file_size)
+
+    def located(exc: ParseError, what: str, at: int | None) -> ParseError:
+        offset = None if exc.offset is None or at is None else at + exc.offset
+        return ParseError(path, offset, exc.field, f"{exc.reason} ({what})")
+
+    built_bytes, built_at = sections.built
+    try:
+        coding = sample_coding(built_bytes, paged=sections.paged)
+    except ParseError as exc:
+        raise located(exc, "Anim Clip Built", built_at) from None
+    joints = coding.joints
+    if joints > len(sections.base_records):
+        raise ParseError(path, sections.base_at, "base_state",
+                         f"Built names {joints} joint(s); Base State holds {len(sections.base_records)} record(s)")
+    base = base_components(sections.base_records[:joints])
+    elements = Elements(*(np.zeros(0, np.int64) for _ in range(5)))
+    if sections.elements is not None and coding.elements + coding.large_elements:
+        payload, at = sections.elements
+        try:
+            elements = parse_elements(payload, coding.elements, coding.large_elements, joints)
+        except ParseError as exc:
+            raise located(exc, "Anim Clip Sample Elem", at) from None
+    sample_payload, sample_at = sections.sample_data or (None, None)
+    try:
+        samples, frame_sample = decode_samples(coding, base, elements, sample_payload, budget=budget)
+    except ParseError as exc:
+        where = sample_at if exc.field.startswith("sample_data") else built_at
+        raise located(exc, sections.sample_data_name if exc.field.startswith("sample_data") else "Anim Clip Built",
+                      where) from None
+    hashes = np.asarray(sections.joint_hashes[:joints], dtype=np.uint32)
+    if hashes.size < joints:
+        hashes = np.concatenate([hashes, np.full(joints - hashes.size, 0xFFFFFFFF, np.uint32)])
+    notes = []
+    motion = None
+    if sections.motion is not None:
+        payload, at = sections.motion
+        try:
+            motion, why = decode_motion(payload)
+        except ParseError as exc:
+            raise located(exc, "Anim Clip Motion Data", at) from None
+        if why and why != "no motion samples":
+            notes.append(f"root motion not decoded: {why}")
+    animated = bool(elements.count and sample_payload and coding.frames)
+    return ClipFrames(coding, clip_fps(coding), hashes, samples, frame_sample, motion, notes, animated)
+
+
+def camera_path(motion: RootMotion) -> tuple[np.ndarray, np.ndarray]:
+    """A camera clip's world translation (n, 3) and rotation (n, 4, x y z w) per motion
+    sample: the header's initial transform composed with each sample's (Luna camera_anim.py:
+    initial matrix times the sample's matrix)."""
+    from ..quaternion import normalize, quat_multiply, wxyz_to_xyzw, xyzw_to_wxyz
+
+    q0 = normalize(xyzw_to_wxyz(motion.initial_rotation))
+    qs = xyzw_to_wxyz(motion.rotation)
+    rotation = wxyz_to_xyzw(normalize(quat_multiply(q0[None], qs)))
+    moved = np.concatenate([np.zeros((len(motion.translation), 1)), motion.translation], axis=1)
+    conj = q0 * np.array([1.0, -1.0, -1.0, -1.0])
+    rotated = quat_multiply(quat_multiply(q0[None], moved), conj[None])[:, 1:]
+    return motion.initial_translation[None] + rotated, rotation

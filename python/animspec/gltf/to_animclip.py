@@ -1,0 +1,107 @@
+"""glTF skinned animation -> .animclip animation (Base State, Sample Elem, Sample Data, Built).
+
+One glTF animation is sampled at ``fps`` from its first key time: frame k at first + k / fps,
+round(duration * fps) + 1 frames (a looping clip leaves the last one out: it is frame 0 again).
+Each joint's local transform is taken relative to its exported parent, a root's relative to
+the scene (glTF's Y-up space, the engine's joint space: tests/fixtures/luna/README.md), with
+the same composition of non-joint nodes as the ANIMBIN converter (:mod:`.sampling`). Scale is
+the joint node's own (sampled or rest) scale. Joints are named by the DAT1 name hash of their
+node names (Joint Hashes), in skin order or ``joint_names`` order.
+
+The encoding (:mod:`animspec.animclip.encode`) meets ``max_error`` per kind where the format
+allows it; the error reached is in the result. The sections the encoder does not produce come
+from ``template`` byte for byte (:mod:`animspec.animclip.animation_sections`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..animclip.animation_sections import clip_model
+from ..animclip.content import AnimclipFile
+from ..animclip.encode import EncodedAnimation, Frames, Tolerance, encode
+from ..common.hashes import crc32
+from ..quaternion import wxyz_to_xyzw
+from .rig import GltfError, GltfSource, Rig, load_gltf, node_rest, read_rig
+from .sampling import animation_span, local_rotations, local_translations, sample_channels
+
+
+@dataclass(frozen=True)
+class AnimclipConversion:
+    model: AnimclipFile
+    encoded: EncodedAnimation
+    rig: Rig
+    animation: str
+    fps: float
+
+    def report(self) -> str:
+        e, enc = self.encoded.error, self.encoded
+        return (
+            f"animation {self.animation!r}: {enc.frames} frames at {self.fps:g} fps, {enc.joints} joints, "
+            f"{enc.num_small} + {enc.num_large} elements, {enc.stride} bytes per sample, "
+            f"{enc.unique_samples} distinct samples{' (frame lookup)' if enc.lookup is not None else ''}; "
+            f"largest error: rotation {e.rotation:.2e}, translation {e.translation:.2e}, scale {e.scale:.2e}"
+        )
+
+
+def _pick(gltf, animation: str | None) -> int:
+    names = [a.name or f"animation {i}" for i, a in enumerate(gltf.animations or [])]
+    if not names:
+        raise GltfError("the glTF has no animation to encode")
+    if animation is None:
+        return 0
+    if animation not in names:
+        raise GltfError(f"no animation named {animation!r}; the glTF has {names}")
+    return names.index(animation)
+
+
+def sample_frames(rig: Rig, index: int, fps: float, looping: bool) -> Frames:
+    """The animation's per-frame local transforms of the rig's joints (see the module doc)."""
+    if not fps > 0:
+        raise GltfError(f"fps must be positive, not {fps}")
+    cache: dict = {}
+    start, end = animation_span(rig.gltf, index, cache)
+    count = int(round((end - start) * fps)) + (0 if looping else 1)
+    count = max(count, 1)
+    at = start + np.arange(count) / fps
+    wanted = {n for path in rig.paths for n in path}
+    channels = sample_channels(rig.gltf, index, wanted, at, cache)
+    rotations = wxyz_to_xyzw(local_rotations(rig, channels, count))
+    translations = local_translations(rig, channels, count)
+    scales = np.empty((count, len(rig.nodes), 3))
+    for j, node in enumerate(rig.nodes):
+        scales[:, j] = np.broadcast_to(channels.values.get(node, {}).get("scale", node_rest(rig.gltf, node).scale), (count, 3))
+    return Frames(rotations, translations, scales)
+
+
+def gltf_to_animclip(
+    source: GltfSource,
+    *,
+    animation: str | None = None,
+    skin: int = 0,
+    joint_names: Sequence[str] | None = None,
+    fps: float = 30.0,
+    max_error: float | Tolerance = 1e-3,
+    looping: bool = False,
+    template: AnimclipFile | None = None,
+    name: str | None = None,
+) -> AnimclipConversion:
+    """Encode one animation of a skinned glTF (the first, or the one named ``animation``) as an
+    .animclip model; write it with :func:`animspec.animclip.write.write_bytes`. ``name``: the
+    clip's name (default: the animation's name when there is no template). ``max_error``: one
+    number for every kind, or a :class:`Tolerance` per kind."""
+    gltf = load_gltf(source)
+    index = _pick(gltf, animation)
+    rig = read_rig(gltf, skin=skin, joint_names=joint_names)
+    frames = sample_frames(rig, index, fps, looping)
+    # large=False: the clip model holds no large Sample Elem table yet
+    tolerance = max_error if isinstance(max_error, Tolerance) else Tolerance.uniform(max_error)
+    encoded = encode(frames, tolerance, looping=looping, large=False)
+    anim_name = gltf.animations[index].name or f"animation {index}"
+    hashes = np.array([crc32(n) for n in rig.names], dtype=np.int64)
+    clip_name = name if name is not None else (anim_name if template is None else None)
+    model = clip_model(encoded, hashes, fps=fps, template=template, name=clip_name)
+    return AnimclipConversion(model, encoded, rig, anim_name, fps)

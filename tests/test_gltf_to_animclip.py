@@ -1,0 +1,139 @@
+"""glTF -> .animclip (animspec.gltf.to_animclip) on glTFs built here: the written clip, decoded
+with the reference decoder (tests/animclip_reference.py), gives the glTF's local transforms at
+every frame within the max error."""
+
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+import pytest
+from animclip_reference import Counts, decode_values, rotation_difference, transforms
+from test_gltf_support import AnimSpec, ChannelSpec, JointSpec, build_glb, quat_xyzw
+
+from animspec.animclip.parse import read_bytes, read_file
+from animspec.animclip.tags import TAG_BASE_STATE, TAG_JOINT_HASHES, TAG_SAMPLE_ELEM
+from animspec.animclip.write import write_bytes
+from animspec.common.hashes import crc32
+from animspec.gltf.rig import GltfError
+from animspec.gltf.to_animclip import gltf_to_animclip
+
+from conftest import ROOT
+
+JOINTS = [JointSpec("root", -1, (0.0, 0.0, 0.0)), JointSpec("spine", 0, (0.0, 1.0, 0.0)),
+          JointSpec("arm", 1, (0.3, 0.5, 0.0), quat_xyzw((0, 0, 1), 30))]
+
+
+def glb(seconds: float = 1.0) -> bytes:
+    times = np.linspace(0, seconds, 5)
+    return build_glb(JOINTS, [AnimSpec("wave", [
+        ChannelSpec(0, "translation", times, [(0.0, 0.0, -2.0 * t) for t in times]),
+        ChannelSpec(1, "rotation", times, [quat_xyzw((1, 0, 0), 40 * np.sin(4 * t)) for t in times]),
+        ChannelSpec(2, "rotation", times, [quat_xyzw((0, 0, 1), 30 + 60 * t) for t in times]),
+        ChannelSpec(2, "scale", times, [(1.0, 1.0 - 0.5 * t, 1.0) for t in times]),
+    ])])
+
+
+def payload(data: bytes, tag: int) -> bytes:
+    dat1 = data[36:]
+    count, = struct.unpack_from("<H", dat1, 12)
+    for i in range(count):
+        t, o, s = struct.unpack_from("<III", dat1, 16 + 12 * i)
+        if t == tag:
+            return dat1[o:o + s]
+    raise KeyError(hex(tag))
+
+
+@pytest.mark.parametrize("looping", [False, True])
+def test_every_frame_decodes_to_the_gltf_pose_within_the_max_error(looping):
+    result = gltf_to_animclip(glb(), fps=30.0, max_error=1e-3, looping=looping)
+    data = write_bytes(result.model)
+    enc = result.encoded
+    assert enc.frames == (30 if looping else 31)
+    counts = Counts(3, enc.frames, enc.num_small, enc.num_large, enc.stride, enc.flags)
+    sample_tag = [s.tag for s in result.model.sections if s.tag not in (0x9DF23F77, TAG_BASE_STATE, TAG_SAMPLE_ELEM, TAG_JOINT_HASHES)][0]
+    got = transforms(decode_values(payload(data, TAG_BASE_STATE), payload(data, TAG_SAMPLE_ELEM), payload(data, sample_tag), counts))
+    # the expected poses, from the curves (linear keys, so frame f is at f / 30 s)
+    t = np.arange(enc.frames) / 30.0
+    np.testing.assert_allclose(got["translation"][:, 0], np.stack([0 * t, 0 * t, -2 * t], axis=1), atol=1e-3)
+    spine = np.array([quat_xyzw((1, 0, 0), a) for a in np.interp(t, np.linspace(0, 1, 5), 40 * np.sin(4 * np.linspace(0, 1, 5)))])
+    assert rotation_difference(got["rotation_xyzw"][:, 1], spine) <= 1e-3 + 1e-9
+    arm = np.array([quat_xyzw((0, 0, 1), 30 + 60 * x) for x in t])
+    assert rotation_difference(got["rotation_xyzw"][:, 2], arm) <= 1e-3 + 1e-9
+    np.testing.assert_allclose(got["scale"][:, 2, 1], 1 - 0.5 * t, atol=1e-3)
+    np.testing.assert_allclose(got["translation"][:, 2], np.tile([0.3, 0.5, 0.0], (enc.frames, 1)), atol=1e-3)
+    assert max(enc.error.rotation, enc.error.translation, enc.error.scale) <= 1e-3
+
+
+def test_joints_are_named_by_hash_and_the_clip_by_the_animation():
+    result = gltf_to_animclip(glb(), max_error=1e-3)
+    model = read_bytes(write_bytes(result.model))
+    assert model.clip_name == "wave"
+    assert list(model.section(TAG_JOINT_HASHES).hashes) == [crc32(j.name) for j in JOINTS] + [0xFFFFFFFF]
+    assert "rotation" in result.report() and "31 frames" in result.report()
+
+
+def test_a_template_gives_the_other_sections():
+    template = read_file(ROOT / "examples" / "walk.animclip")
+    result = gltf_to_animclip(glb(), max_error=1e-3, template=template)
+    out = read_bytes(write_bytes(result.model))
+    assert out.clip_name == template.clip_name
+    assert out.section(0x14014CB6) == template.section(0x14014CB6)  # custom tracks kept
+
+
+def test_no_animation_or_a_wrong_name_is_a_clear_error():
+    with pytest.raises(GltfError, match="no animation named 'walk'"):
+        gltf_to_animclip(glb(), animation="walk")
+    with pytest.raises(GltfError, match="no animation to encode"):
+        gltf_to_animclip(build_glb(JOINTS, []))
+
+
+# --- the command line: animspec convert anim.glb -o out.animclip [--template CLIP] ----------------
+
+
+def test_convert_writes_an_animclip_within_the_asked_errors(tmp_path, capsys):
+    from animspec.cli import main
+
+    src, out = tmp_path / "wave.glb", tmp_path / "wave.animclip"
+    src.write_bytes(glb())
+    assert main(["convert", str(src), "-o", str(out), "--max-error", "0.1", "--max-translation-error", "1e-4"]) == 0
+    report = capsys.readouterr().out
+    assert "31 frames at 30 fps" in report and f"{out}: " in report
+    data = out.read_bytes()
+    model = read_bytes(data)
+    assert model.clip_name == "wave"
+    counts = Counts(3, 31, *_elem_counts(data), _flags(data))
+    got = transforms(decode_values(payload(data, TAG_BASE_STATE), payload(data, TAG_SAMPLE_ELEM),
+                                   payload(data, 0x8A9598E1), counts))
+    t = np.arange(31) / 30.0
+    np.testing.assert_allclose(got["translation"][:, 0, 2], -2 * t, atol=1e-4)
+    arm = np.array([quat_xyzw((0, 0, 1), 30 + 60 * x) for x in t])
+    assert rotation_difference(got["rotation_xyzw"][:, 2], arm) <= np.radians(0.1) / 4 + 1e-9
+
+
+def _elem_counts(data: bytes) -> tuple[int, int, int]:
+    built = payload(data, 0x9DF23F77)
+    small, stride = struct.unpack_from("<II", built, 0x24)
+    large, = struct.unpack_from("<I", built, 0x44)
+    return small, large, stride
+
+
+def _flags(data: bytes) -> int:
+    return struct.unpack_from("<I", payload(data, 0x9DF23F77), 0x08)[0]
+
+
+def test_convert_with_a_template_keeps_its_sections_and_refuses_other_outputs(tmp_path, capsys):
+    from animspec.cli import main
+
+    src = tmp_path / "wave.glb"
+    src.write_bytes(glb())
+    out = tmp_path / "out.animclip"
+    template = ROOT / "examples" / "walk.animclip"
+    assert main(["convert", str(src), "-o", str(out), "--template", str(template), "--fps", "24"]) == 0
+    made, kept = read_bytes(out.read_bytes()), read_file(template)
+    assert made.clip_name == kept.clip_name and made.section(0x14014CB6) == kept.section(0x14014CB6)
+    assert "25 frames at 24 fps" in capsys.readouterr().out
+    assert main(["convert", str(src), "-o", str(out), "--template", str(template)]) != 0  # exists: --force
+    assert "--force" in capsys.readouterr().err
+    assert main(["convert", str(src), "-o", str(tmp_path / "x.animbin"), "--template", str(template)]) != 0
+    assert "does not end in .animclip" in capsys.readouterr().err

@@ -37,7 +37,7 @@ NAMES = str(EXAMPLES / "joint_names.txt")
 def inputs(tmp_path_factory) -> dict[str, str]:
     """Every kind of input, one file each."""
     d = tmp_path_factory.mktemp("inputs")
-    files = {"animbin": SWING, "meshbin": MESHBIN, "animclip": WALK, "gltf": RIG}
+    files = {"animbin": SWING, "meshbin": MESHBIN, "animclip": WALK, "gltf": RIG, "gltf-animclip": RIG}
     # A glTF animspec wrote: it carries each clip's ANIMBIN layout in extras.
     assert main(["convert", SWING, "-o", str(d / "layout.glb")]) == 0
     files["gltf-layout"] = str(d / "layout.glb")
@@ -71,11 +71,13 @@ KINDS: dict[str, tuple[str, ...]] = {
     "play": ("animbin", "animclip"),
     "compare": ("animbin",),
     "plot": ("animbin",),
-    "convert": ("gltf", "animbin", "animclip"),
+    "convert": ("gltf", "gltf-animclip", "animbin", "animclip"),
 }
 """The kinds of input each command takes (``names``: hash takes names, not files)."""
 
-OUTPUT_EXTENSION = {"gltf": ".animbin", "gltf-layout": ".animbin", "animbin": ".glb", "animclip": ".glb"}
+OUTPUT_EXTENSION = {"gltf": ".animbin", "gltf-layout": ".animbin", "gltf-animclip": ".animclip", "animbin": ".glb",
+                    "animclip": ".glb"}
+"""Per kind, the output convert writes (a glTF becomes an .animclip animation when -o says so)."""
 
 
 def base_args(command: str, kind: str, f: dict[str, str]) -> list[str]:
@@ -128,7 +130,7 @@ CASES: dict[tuple[str, str], dict[str, list[str] | tuple[list[str], list[str]]]]
     ("convert", "--force"): {ANY: (["--force"], ["-o", "existing.out"])},
     ("convert", "--jsonl"): {ANY: ["--jsonl"]},
     ("convert", "--region"): {ANY: ["--region", "pal"]},
-    ("convert", "--animation"): {ANY: ["--animation", "swing"]},
+    ("convert", "--animation"): {ANY: ["--animation", "swing"], "gltf-animclip": ["--animation", "nod"]},
     ("convert", "--skin"): {ANY: ["--skin", "1"]},
     ("convert", "--joints"): {ANY: ["--joints", "{joints}"]},
     ("convert", "--fit"): {ANY: ["--fit", "reduce"], "gltf-layout": ["--fit", "reduce"]},
@@ -144,6 +146,10 @@ CASES: dict[tuple[str, str], dict[str, list[str] | tuple[list[str], list[str]]]]
     ("convert", "--one-shot"): {ANY: ["--one-shot"]},
     ("convert", "--split"): {ANY: ["--split"]},
     ("convert", "--skeleton"): {ANY: ["--skeleton", MESHBIN], "animclip": ["--skeleton", BIPED]},
+    ("convert", "--template"): {ANY: ["--template", WALK]},
+    ("convert", "--fps"): {ANY: ["--fps", "60"]},
+    ("convert", "--max-translation-error"): {ANY: ["--max-translation-error", "0.1"]},
+    ("convert", "--no-root-motion"): {ANY: ["--no-root-motion"]},
     ("convert", "--bake-engine"): {ANY: ["--bake-engine"]},
     ("convert", "--no-skin"): {ANY: ["--no-skin"]},
     ("convert", "--joint-names"): {ANY: ["--joint-names", NAMES]},
@@ -392,3 +398,17 @@ def test_the_joints_proposal_of_a_long_chain_keeps_its_top(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "--joints FILE needed for skin 0 (3000 joints" in out
     assert out.endswith("\n      " + ", ".join(f"j{i}" for i in range(15)) + "\n")  # the chain's top 15
+
+
+def test_max_translation_error_acts_on_an_animation_that_moves(tmp_path, capsys):
+    from conftest import anim_header, header, rot_key, track_header, trans_key
+
+    # One joint sliding along x (a translation track) while it turns: both tolerances matter.
+    slide = (header(1) + anim_header(b"slide", 1, 10, 2, 0) + track_header(0, 0, 2) + rot_key(0, 4096, 0, 0, 0)
+             + rot_key(9, 2896, 0, 2896, 0) + track_header(1, 0, 10) + b"".join(trans_key(f, f * 300, 0, 0) for f in range(10)))
+    (tmp_path / "slide.animbin").write_bytes(slide)
+    assert main(["convert", str(tmp_path / "slide.animbin"), "-o", str(tmp_path / "slide.glb")]) == 0
+    assert main(["convert", str(tmp_path / "slide.glb"), "-o", str(tmp_path / "a.animclip")]) == 0
+    assert main(["convert", str(tmp_path / "slide.glb"), "-o", str(tmp_path / "b.animclip"),
+                 "--max-translation-error", "0.1"]) == 0
+    assert (tmp_path / "a.animclip").read_bytes() != (tmp_path / "b.animclip").read_bytes()

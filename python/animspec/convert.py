@@ -487,16 +487,41 @@ def _write_gltf(path: str, glb: bytes, o: ConvertOptions, src: str) -> int:
     return len(data)
 
 
-def _from_gltf(src: str, out: str, o: ConvertOptions) -> Result:
-    from .animbin import read_bytes, write_bytes
-    from .gltf import convert
-
+def _check_skin(src: str, o: ConvertOptions) -> None:
+    """--skin N names a skin the glTF has (the option's own error, before any work)."""
     if "skin" in o.given:
         from .gltf.info import summarise
 
         skins = len(summarise(src).skins)
         if not 0 <= o.skin < skins:
             raise AnimspecError(f"--skin {o.skin}: {src} has {skins} skin(s), numbered from 0")
+
+
+def _check_moves(src: str, o: ConvertOptions) -> None:
+    """--max-translation-error bounds translation and scale: refused for an animation that
+    animates neither (it would change nothing)."""
+    if "max_translation_error" not in o.given:
+        return
+    from .gltf.rig import load_gltf
+
+    gltf = load_gltf(src)
+    names = [a.name or f"animation{i}" for i, a in enumerate(gltf.animations)]
+    wanted = o.animations[0] if o.animations else (names[0] if names else None)
+    if wanted not in names:
+        return  # (the conversion says what is missing)
+    animation = gltf.animations[names.index(wanted)]
+    if not any(c.target is not None and c.target.path in ("translation", "scale") for c in animation.channels or []):
+        raise AnimspecError(
+            f"--max-translation-error bounds translation and scale; animation {wanted!r} of {src} animates "
+            "neither: leave it out (--max-error bounds rotation)"
+        )
+
+
+def _from_gltf(src: str, out: str, o: ConvertOptions) -> Result:
+    from .animbin import read_bytes, write_bytes
+    from .gltf import convert
+
+    _check_skin(src, o)
     if "armature_space" in o.given:
         _nothing_above(src, o.skin, src)
     result = convert(
@@ -557,6 +582,8 @@ def _gltf_to_animclip(src: str, out: str, o: ConvertOptions) -> Result:
 
     if o.animations and len(o.animations) > 1:
         raise AnimspecError(f"{src}: an .animclip holds one animation; give one --animation")
+    _check_skin(src, o)
+    _check_moves(src, o)
     template = read_file(o.template) if o.template else None
     looping = False
     if template is not None and template.built is not None and not o.one_shot:

@@ -186,7 +186,7 @@ def option_flag(name: str) -> str:
     return {"animations": "--animation"}.get(name, "--" + name.replace("_", "-"))
 
 
-def check_options(options: ConvertOptions, kinds: set[str]) -> None:
+def check_options(options: ConvertOptions, kinds: set[str], output: str = "OUT") -> None:
     """Refuse (AnimspecError) an option the user gave that does nothing on a run over inputs
     of ``kinds``: one of another direction, --max-error without --fit reduce, --armature-space
     or --joints with no glTF rig to act on."""
@@ -196,6 +196,10 @@ def check_options(options: ConvertOptions, kinds: set[str]) -> None:
     for name in sorted(given):
         acts = ACTS_ON.get(name, tuple(DIRECTIONS))
         if not kinds & set(acts):
+            if acts == ("gltf-animclip",) and "gltf" in kinds:
+                raise AnimspecError(
+                    f"{option_flag(name)} is for an .animclip output; -o {output} does not end in .animclip"
+                )
             inputs = " and ".join(sorted(DIRECTIONS[k] for k in kinds))
             raise AnimspecError(
                 f"{option_flag(name)} acts on {' and '.join(DIRECTIONS[k] for k in acts)} only; "
@@ -358,7 +362,7 @@ def plan(inputs: Sequence[str], output: str, options: ConvertOptions) -> Convert
                    for ident, r in side.items()},
     )
     single = not selection.many and not os.path.isdir(output)
-    check_options(options, {direction(_kind_of(s.file), output, single) for s in selection.sources} - {None})  # type: ignore[misc]
+    check_options(options, {direction(_kind_of(s.file), output, single) for s in selection.sources} - {None}, output)  # type: ignore[misc]
     if not selection.many and not os.path.isdir(output):
         jobs = [ConvertJob(selection.sources[0].file, output)]
         return ConvertPlan(selection, jobs, ConvertTask(options, make_folders=False), single=True)

@@ -6,7 +6,8 @@ stride rounded up to whole words), with its Base State and Sample Elem.
 
 Compared, all from the same bytes in memory and checked to give the same poses:
 
-* animspec: :func:`animspec.animclip.samples.decode_samples`, every sample's scale, rotation
+* animspec: :func:`animspec.animclip.samples.decode_samples` on the inputs the clip model
+  gives (:func:`animspec.animclip.views.sample_inputs`), every sample's scale, rotation
   and translation per joint (float32), vectorised over samples and elements; and its first
   stage alone, :func:`~animspec.animclip.samples.unpack_fields` (every field of every sample);
 * a per-frame bit reader like the one public importers use (written here, after the
@@ -24,16 +25,10 @@ import math
 
 import numpy as np
 
-from animspec.animclip.samples import (
-    Elements,
-    SampleCoding,
-    base_components,
-    decode_samples,
-    memory_bound,
-    parse_elements,
-    unpack_fields,
-)
-from animspec.animclip.tags import JOINT_DTYPE
+from animspec.animclip.content import AnimclipFile, BaseState, Built, RawSection, SampleElem
+from animspec.animclip.samples import Elements, decode_samples, elements_of, memory_bound, unpack_fields
+from animspec.animclip.tags import JOINT_DTYPE, TAG_SAMPLE_DATA
+from animspec.animclip.views import sample_inputs
 
 JOINTS = 150
 SMALL = 400
@@ -49,7 +44,10 @@ class Workload:
         comps = comps // 11 * 12 + comps % 11
         widths = np.concatenate([rng.integers(1, 17, SMALL), rng.integers(17, 25, LARGE)])
         shifts = np.concatenate([rng.integers(0, 3, SMALL), rng.integers(0, 2, LARGE)])
-        self.elem_payload = self._elem(comps, widths, shifts)
+        self.sample_elem = SampleElem(
+            offsets=(comps[:SMALL] * 4).astype("<u4"), codes=((shifts[:SMALL] << 4) | (widths[:SMALL] - 1)).astype("u1"),
+            padding=bytes(-SMALL % 4), large_offsets=(comps[SMALL:] * 4).astype("<u4"),
+            large_codes=((shifts[SMALL:] << 8) | (widths[SMALL:] - 1)).astype("<u2"))
         bits = int(widths.sum())
         self.stride = 4 * ((bits + 31) // 32)
         self.samples = size // self.stride
@@ -60,18 +58,14 @@ class Workload:
         records["log_scale"] = 12
         records["log_scale2"] = 10
         self.records = records
-        self.coding = SampleCoding(flags=0, fps=30.0, duration=self.samples / 30, joints=JOINTS, elements=SMALL,
-                                   large_elements=LARGE, stride=self.stride, frames=self.samples,
-                                   unique_samples=self.samples)
-        self.elements = parse_elements(self.elem_payload, SMALL, LARGE, JOINTS)
+        # The elements as the model reads them (its Sample Elem columns), to pack the samples.
+        built = Built(fps=30.0, duration=self.samples / 30, num_frames=self.samples, stride=self.stride,
+                      num_unique_samples=self.samples)
+        self.model = AnimclipFile(sections=[built, BaseState(joints=records), self.sample_elem])
+        self.elements = elements_of(sample_inputs(self.model))
         self.data = self._pack(rng)
-
-    @staticmethod
-    def _elem(comps: np.ndarray, widths: np.ndarray, shifts: np.ndarray) -> bytes:
-        small = (comps[:SMALL] * 4).astype("<u4").tobytes() + ((shifts[:SMALL] << 4) | (widths[:SMALL] - 1)).astype("u1").tobytes()
-        small += bytes(-len(small) % 4)
-        large = (comps[SMALL:] * 4).astype("<u4").tobytes() + ((shifts[SMALL:] << 8) | (widths[SMALL:] - 1)).astype("<u2").tobytes()
-        return small + large
+        self.model.sections.append(RawSection(tag=TAG_SAMPLE_DATA, data=self.data))
+        self.inputs = sample_inputs(self.model)
 
     def _pack(self, rng: np.random.Generator) -> bytes:
         """Random fields packed LSB-first into u32 words, element by element over all samples."""
@@ -88,8 +82,7 @@ class Workload:
     # --- the three ways ------------------------------------------------------------------
 
     def animspec(self):
-        return decode_samples(self.coding, base_components(self.records), self.elements, self.data,
-                              budget=memory_bound(len(self.data)))[0]
+        return decode_samples(self.inputs, budget=memory_bound(len(self.data)))[0]
 
     def fields(self) -> np.ndarray:
         words = np.frombuffer(self.data, "<u4").reshape(self.samples, self.stride // 4)
@@ -102,8 +95,7 @@ class Workload:
         """The per-frame bit reader (module doc), on the first ``samples`` samples."""
         el = self.elements
         table = list(zip(el.joint.tolist(), el.component.tolist(), el.width.tolist(), el.shift.tolist()))
-        base = [[float(v) for v in row] for row in base_components(self.records)]
-        base = [[int(v) for v in row] for row in base]
+        base = [[int(v) for v in row] for row in self.inputs.base]
         words = np.frombuffer(self.data, "<u4")
         per = self.stride // 4
         scale = np.empty((samples, JOINTS, 3), np.float32)

@@ -28,7 +28,7 @@ from animspec.animclip.encode import (
 )
 from animspec.animclip.parse import read_bytes
 from animspec.animclip.tags import TAG_BASE_STATE, TAG_BUILT, TAG_JOINT_HASHES, TAG_SAMPLE_DATA, TAG_SAMPLE_ELEM
-from animspec.animclip.write import write_bytes
+from animspec.animclip.write import payloads, write_bytes
 
 LUNA = ROOT / "tests" / "fixtures" / "luna"
 
@@ -60,10 +60,16 @@ def synthetic(frames: int = 40, joints: int = 5, seed: int = 7) -> Frames:
     return Frames(rot, pos, scale)
 
 
+def sample_elem_payload(enc) -> bytes:
+    """Sample Elem as the writer lays out the model's columns that clip_model fills."""
+    model = clip_model(enc, np.arange(enc.joints))
+    return dict(zip([s.tag for s in model.sections], payloads(model)))[TAG_SAMPLE_ELEM]
+
+
 def reference_decode(enc) -> dict[str, np.ndarray]:
-    """Decode the encoder's section bytes with the reference decoder."""
+    """Decode the encoder's sections with the reference decoder."""
     counts = Counts(enc.joints, enc.frames, enc.num_small, enc.num_large, enc.stride, enc.flags)
-    return transforms(decode_values(enc.base_state_records().tobytes(), enc.sample_elem_bytes(),
+    return transforms(decode_values(enc.base_state_records().tobytes(), sample_elem_payload(enc),
                                     enc.sample_data_bytes(), counts))
 
 
@@ -123,7 +129,7 @@ def test_fields_wider_than_16_bits_go_to_the_large_table():
     assert enc.num_large >= 1 and (enc.widths[enc.num_small:] > 16).all() and (enc.widths[:enc.num_small] <= 16).all()
     got = errors(reference_decode(enc), frames)
     assert got == pytest.approx((enc.error.rotation, enc.error.translation, enc.error.scale), abs=1e-12)
-    codes = struct.unpack_from(f"<{enc.num_large}H", enc.sample_elem_bytes(), ((5 * enc.num_small + 3) & ~3) + 4 * enc.num_large)
+    codes = struct.unpack_from(f"<{enc.num_large}H", sample_elem_payload(enc), ((5 * enc.num_small + 3) & ~3) + 4 * enc.num_large)
     assert [(c & 0xFF) + 1 for c in codes] == enc.widths[enc.num_small:].tolist()
 
 
@@ -221,8 +227,6 @@ def _payload(data: bytes, tag: int) -> bytes:
 
 
 def test_a_template_keeps_every_section_the_encoder_does_not_produce():
-    from animspec.animclip.animation_sections import BUILT_WRITES
-
     template_bytes = (ROOT / "examples" / "walk.animclip").read_bytes()
     template = read_bytes(template_bytes)
     joints = len(template.section(TAG_BASE_STATE).joints)
@@ -240,7 +244,11 @@ def test_a_template_keeps_every_section_the_encoder_does_not_produce():
     before, after = bytearray(_payload(template_bytes, TAG_BUILT)), bytearray(_payload(out_bytes, TAG_BUILT))
     assert struct.unpack_from("<fHH", after, 0x0C)[0] == 24.0
     assert struct.unpack_from("<HH", after, 0x20) == (joints, 12)
-    for offset, fmt, _what in BUILT_WRITES:
+    # the values the encoder owns (Luna's layout, tests/fixtures/luna/README.md): flags, fps,
+    # duration, joints, frames, small elements, stride, distinct samples, resident samples,
+    # resident fps, large elements
+    for offset, fmt in ((0x08, "<I"), (0x0C, "<f"), (0x10, "<f"), (0x20, "<H"), (0x22, "<H"), (0x24, "<I"),
+                        (0x28, "<I"), (0x30, "<H"), (0x3E, "<H"), (0x40, "<f"), (0x44, "<I")):
         size = struct.calcsize(fmt)
         before[offset:offset + size] = after[offset:offset + size] = bytes(size)
     assert before == after
@@ -275,23 +283,26 @@ def test_large_false_keeps_fields_within_16_bits_at_a_reported_cost():
     assert narrow.error.translation >= wide.error.translation
 
 
-def test_large_elements_reach_the_model_or_are_refused_with_a_way_out():
-    """With a Sample Elem model that has the large table they are written (and decode); with
-    the older one that has not, clip_model says to encode with large=False."""
-    from dataclasses import fields
-
-    from animspec.animclip.content import SampleElem
+def test_large_elements_reach_the_file_and_decode_back():
+    """A clip with large elements (fields past 16 bits) goes through the model's large table:
+    written, read back, it has them, and animspec's decoder gives the encoded poses."""
+    from animspec.animclip.pose import clip_frames
 
     frames = source_frames(luna_record("wide_range"))
     enc = encode(frames, Tolerance.uniform(1e-4))
     assert enc.num_large >= 1
-    if "large_offsets" not in {f.name for f in fields(SampleElem)}:
-        with pytest.raises(ValueError, match="large=False"):
-            clip_model(enc, np.arange(enc.joints), name="x")
-        return
     data = write_bytes(clip_model(enc, np.arange(enc.joints), name="x"))
     counts = built_counts(_payload(data, TAG_BUILT))
     assert (counts.small, counts.large) == (enc.num_small, enc.num_large)
     values = decode_values(_payload(data, TAG_BASE_STATE), _payload(data, TAG_SAMPLE_ELEM),
                            _payload(data, TAG_SAMPLE_DATA_RESIDENT), counts)
     assert errors(transforms(values), frames)[1] == pytest.approx(enc.error.translation, abs=1e-12)
+    back = read_bytes(data, "x.animclip")
+    assert len(back.section(TAG_SAMPLE_ELEM).large_codes) == enc.num_large
+    decoded = clip_frames(back, "x.animclip").frames()
+    rot, pos, scl = frames.checked()
+    assert rotation_difference(decoded.rotation.astype(np.float64), rot) <= enc.error.rotation + 1e-6
+    assert np.abs(decoded.translation - pos).max() <= enc.error.translation + 1e-5
+    assert np.abs(decoded.scale - scl).max() <= enc.error.scale + 1e-5
+
+

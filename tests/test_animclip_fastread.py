@@ -175,3 +175,26 @@ def test_base_state_is_split_by_the_last_built():
     assert same_reading(data)
     base = read_bytes(data).section(TAG_BASE_STATE)
     assert (len(base.joints), len(base.things), len(base.extra)) == (3, 64, 40)
+
+
+def test_opaque_payloads_are_views_into_the_files_bytes_and_still_pickle_copy_and_write():
+    """Issue 22.6: Sample Data (and every RawSection) is not copied out of the file's bytes;
+    a model holding such views pickles (batch workers), deep-copies (templates), writes back
+    byte for byte and dumps to JSON like one holding bytes."""
+    import copy
+    import pickle
+
+    from animspec.animclip import RawSection
+    from animspec.animclip.jsonio import to_json
+
+    data = (EXAMPLES / "walk.animclip").read_bytes()
+    model = read_bytes(data)
+    raw = [s for s in model.sections if isinstance(s, RawSection)]
+    assert raw
+    for s in raw:
+        assert np.shares_memory(np.frombuffer(s.data, np.uint8), np.frombuffer(data, np.uint8))
+    assert pickle.loads(pickle.dumps(model.sections)) == model.sections
+    copied = copy.deepcopy(model)
+    assert copied == model and write_bytes(copied) == data
+    assert write_bytes(model) == data
+    assert to_json(model) == to_json(read_bytes(data, fast=False))

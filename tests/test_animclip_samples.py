@@ -15,15 +15,14 @@ import pytest
 from animspec.animclip import read_bytes
 from animspec.animclip.pose import clip_frames
 from animspec.animclip.samples import (
-    base_components,
     decode_motion,
     decode_samples,
+    elements_of,
     memory_bound,
-    parse_elements,
     sample_coding,
     unpack_fields,
 )
-from animspec.animclip.tags import JOINT_DTYPE
+from animspec.animclip.views import sample_inputs
 from animspec.common.errors import ParseError
 from animspec.common.hashes import crc32
 
@@ -467,17 +466,16 @@ def test_a_more_joints_than_base_state_records_is_refused():
     assert "Base State holds 5" in e.value.reason
 
 
-def test_pure_functions_on_payload_bytes():
+def test_pure_functions_on_the_models_inputs():
     clip = random_clip(18)
     stride = clip.stride()
-    coding = sample_coding(built_payload(joints=5, frames=7, elements=len(clip.small), large=len(clip.large),
-                                         stride=stride), paged=False)
+    inputs = sample_inputs(read_bytes(clip_file(clip, frames=7)))
+    coding = sample_coding(inputs)
     assert (coding.joints, coding.frames, coding.elements, coding.large_elements, coding.stride) == (
         5, 7, len(clip.small), len(clip.large), stride)
-    records = np.frombuffer(clip.base_payload(), JOINT_DTYPE)
-    el = parse_elements(clip.elem_payload(), coding.elements, coding.large_elements, coding.joints)
+    el = elements_of(inputs)
     assert el.width.tolist() == [w for _, _, w, _ in clip.elements]
-    transforms, index = decode_samples(coding, base_components(records), el, clip.sample_payload(stride), budget=1 << 30)
+    transforms, index = decode_samples(inputs, budget=1 << 30)
     assert index.tolist() == list(range(7))
     for s in range(7):
         np.testing.assert_allclose(transforms.rotation[s], [r for r, _, _ in clip.expected(s)], atol=1e-7)

@@ -137,3 +137,22 @@ def test_convert_with_a_template_keeps_its_sections_and_refuses_other_outputs(tm
     assert "--force" in capsys.readouterr().err
     assert main(["convert", str(src), "-o", str(tmp_path / "x.animbin"), "--template", str(template)]) != 0
     assert "does not end in .animclip" in capsys.readouterr().err
+
+
+def test_a_wide_translation_gets_large_elements_that_reach_the_file_and_decode_back():
+    """Translation over 0..11 units at a 1e-4 error needs fields past 16 bits: they go to Sample
+    Elem's large table (not coarsened to 16 bits), are written, read back and decoded by
+    animspec within the max error."""
+    from animspec.animclip.pose import clip_frames
+
+    times = np.linspace(0, 1, 5)
+    source = build_glb(JOINTS, [AnimSpec("reach", [
+        ChannelSpec(0, "translation", times, [(11.0 * t, 0.0, 0.0) for t in times]),
+    ])])
+    result = gltf_to_animclip(source, fps=30.0, max_error=1e-4)
+    assert result.encoded.num_large >= 1
+    back = read_bytes(write_bytes(result.model), "reach.animclip")
+    assert len(back.section(TAG_SAMPLE_ELEM).large_codes) == result.encoded.num_large
+    poses = clip_frames(back, "reach.animclip").frames()
+    t = np.arange(result.encoded.frames) / 30.0
+    np.testing.assert_allclose(poses.translation[:, 0, 0], 11.0 * t, atol=1e-4 + 1e-6)

@@ -151,6 +151,18 @@ def cases(tmp_path_factory) -> list[dict]:
         out.append({"name": f"{swing.stem}+{meshes[0].stem}", "files": [str(swing), str(meshes[0])], "via": "drop"})
     for name in ("edge_synthetic_lz4.animclip", "edge_msm2_stg.animclip", "edge_hazards.animbin", "edge_bad_magic.animbin"):
         out.append({"name": name, "files": [str(edge[name])], "via": "input"})
+    # .animclip playback: walk on its glTF rig (dropped together), and a looping Luna clip with root motion
+    out.append({"name": "walk+biped_rig", "files": [str(samples.EXAMPLES / "walk.animclip"), str(samples.EXAMPLES / "biped_rig.glb")],
+                "via": "drop"})
+    luna_loop = ROOT / "tests" / "fixtures" / "luna" / "root_motion_loop.animclip"
+    out.append({"name": luna_loop.name, "files": [str(luna_loop)], "via": "input"})
+    # a clip whose frames do not decode (an element names joint 7 of 5): the page says why
+    from test_animclip_samples import clip_file, random_clip
+
+    broken = random_clip(9)
+    broken.small[2] = (7, 4) + broken.small[2][2:]
+    (edge_dir / "edge_undecodable.animclip").write_bytes(clip_file(broken, frames=len(broken.samples)))
+    out.append({"name": "edge_undecodable.animclip", "files": [str(edge_dir / "edge_undecodable.animclip")], "via": "input"})
     for c in out:
         c.update(steps=STEPS, clicks=CLICKS, reference_steps=REFERENCE_STEPS)
     return out
@@ -201,7 +213,7 @@ def test_page_loads_cleanly_from_file_and_http(runs, cases):
 def test_every_file_is_detected_and_shown(runs, cases):
     for r in runs:
         files = [Path(f) for f in _case(cases, r["case"])["files"]]
-        expected = [(p.name, samples.detect(p.read_bytes(), p.name)) for p in files]
+        expected = [(p.name, "gltf" if p.suffix in (".glb", ".gltf") else samples.detect(p.read_bytes(), p.name)) for p in files]
         got = [(f["name"], f["format"]) for f in r["loaded"]["files"]]
         assert sorted(got) == sorted(expected), r["case"]
         assert sorted(r["shown"]["tabs"]) == sorted(p.name for p in files)
@@ -345,3 +357,234 @@ def test_the_3d_view_draws_something(runs):
     for r in runs:
         if r["loaded"]["animbin"]:
             assert r["canvas"]["colours"] > 20, (r["case"], r["url"], r["canvas"])
+
+
+# --- .animclip frames: the viewer's decoder against Python's ----------------------------------
+
+JS_CLIP = ROOT / "tests" / "web" / "js_clip.js"
+
+
+def _synthetic_clips(folder: Path) -> list[Path]:
+    """What the examples and Luna's clips never use (Luna writes shift 0, no large elements,
+    no frame lookup): clips from tests/test_animclip_samples.py's bit-level builders with
+    large elements, shifts, straddling and 32-bit fields, frame lookups (looping or not), two
+    elements on one component, the scale divisor and translation shift moving, Spider-Man 2's
+    paged and resident blocks, and root motion."""
+    import random
+
+    from test_animclip_samples import (
+        HAS_MOTION, LOOKUP, LOOPING, Clip, built_payload, clip_file, dat1_file, motion_payload, random_clip,
+    )
+    from animspec.common.hashes import crc32
+
+    out = {f"random_{seed}.animclip": clip_file(random_clip(seed), frames=7) for seed in (1, 2, 3)}
+    wide = Clip(2, random.Random(7))
+    wide.small = [(0, 4, 13, 0), (0, 5, 16, 1), (1, 8, 9, 0)]  # the 2nd straddles words 0 and 1
+    wide.large = [(1, 9, 32, 0), (0, 6, 31, 2), (1, 0, 17, 0)]
+    wide.samples = [[(1 << w) - 1 for _, _, w, _ in wide.elements], [0] * 6, [1 << (w - 1) for _, _, w, _ in wide.elements]]
+    wide.random_fields(4)
+    out["wide_fields.animclip"] = clip_file(wide, frames=7)
+    out["lookup_loop.animclip"] = clip_file(random_clip(6, samples=3), frames=7, flags=LOOKUP | LOOPING,
+                                            lookup=[0, 0, 1, 1, 1, 2, 0, 0])
+    out["lookup_once.animclip"] = clip_file(random_clip(7, samples=2), frames=9, flags=LOOKUP, lookup=[1, 0, 1, 0, 1, 0, 0, 1, 1])
+    twice = Clip(1, random.Random(2))
+    twice.small = [(0, 8, 4, 0), (0, 8, 4, 2), (0, 0, 5, 0), (0, 3, 3, 0), (0, 11, 2, 0)]
+    twice.samples = [[3, 5, 16, 0, 0], [0, 4, 0, 4, 1], [15, 15, 31, 7, 3]]
+    out["same_component.animclip"] = clip_file(twice, frames=3)
+    motion = motion_payload([((0, 0, 0, 32767), (k * 256, -k * 64, 3), 8) for k in range(4)]
+                            + [((0, 23170, 0, 23170), (256, -512, 1024), 40)])
+    out["root_motion_synthetic.animclip"] = clip_file(random_clip(8, samples=5), frames=5, flags=LOOPING | HAS_MOTION, motion=motion)
+    split = random_clip(21, samples=4)
+    stride = split.stride()
+    sections = {
+        crc32("Anim Clip Built"): built_payload(joints=5, frames=4, elements=len(split.small), large=len(split.large),
+                                                stride=stride, resident=2, resident_fps=15.0),
+        crc32("Anim Clip Base State"): split.base_payload(),
+        crc32("Anim Clip Sample Elem"): split.elem_payload(),
+        crc32("Anim Clip Sample Data Paged"): split.sample_payload(stride),
+        crc32("Anim Clip Sample Data Resident"): split.sample_payload(stride)[stride: 3 * stride],
+    }
+    out["msm2_paged.animclip"] = dat1_file(sections)
+    del sections[crc32("Anim Clip Sample Data Paged")]
+    out["msm2_resident.animclip"] = dat1_file(sections)
+    paths = []
+    for name, data in out.items():
+        (folder / name).write_bytes(data)
+        paths.append(folder / name)
+    return paths
+
+
+def _clip_files(folder: Path) -> list[Path]:
+    """walk.animclip, walk_lz4.animclip (and the other examples), every Luna fixture, and the
+    synthetic clips above."""
+    examples = [p for p in samples.example_files() if samples.detect(p.read_bytes(), p.name) == "animclip"]
+    luna = sorted((ROOT / "tests" / "fixtures" / "luna").glob("*.animclip"))
+    return examples + luna + _synthetic_clips(folder)
+
+
+def _assert_f32_equal(js, py, what):
+    """Equal within float32 rounding: both sides sum the components in float64 and round once
+    to float32; only the order of float64 operations (a norm's sum) may move the last bit."""
+    js = np.asarray(js, dtype=np.float32)
+    py = np.asarray(py, dtype=np.float32)
+    assert js.shape == py.shape, (what, js.shape, py.shape)
+    np.testing.assert_array_max_ulp(js, py, maxulp=1, dtype=np.float32)
+
+
+def test_viewer_decodes_every_animclip_frame_as_python_does(tmp_path):
+    from animspec.animclip import read_file
+    from animspec.animclip.pose import clip_frames
+
+    files = _clip_files(tmp_path)
+    names = {p.name for p in files}
+    assert {"walk.animclip", "walk_lz4.animclip", "loop_walk.animclip", "root_motion.animclip", "lookup_loop.animclip"} <= names
+    r = subprocess.run([NODE, str(JS_CLIP), *map(str, files)], capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert r.returncode == 0, r.stderr[-4000:]
+    shown = json.loads(r.stdout)["clips"]
+    assert len(shown) == len(files)
+    moving = 0
+    for path, js in zip(files, shown):
+        assert js["error"] is None and "decode_error" not in js, (path.name, js)
+        py = clip_frames(read_file(path), str(path))
+        poses = py.frames()
+        assert js["frame_count"] == py.frame_count, path.name
+        assert js["joints"] == len(py.joint_hashes), path.name
+        assert js["joint_hashes"] == [int(h) for h in py.joint_hashes], path.name
+        assert js["fps"] == pytest.approx(py.fps, rel=1e-12), path.name
+        assert js["looping"] == py.coding.looping and js["animated"] == py.animated, path.name
+        n, j = py.frame_count, len(py.joint_hashes)
+        _assert_f32_equal(np.array(js["rotation"]).reshape(n, j, 4), poses.rotation, (path.name, "rotation"))
+        _assert_f32_equal(np.array(js["translation"]).reshape(n, j, 3), poses.translation, (path.name, "translation"))
+        _assert_f32_equal(np.array(js["scale"]).reshape(n, j, 3), poses.scale, (path.name, "scale"))
+        if py.root_motion is None:
+            assert js["root_motion"] is None, path.name
+        else:
+            np.testing.assert_allclose(np.array(js["root_motion"]["translation"]).reshape(-1, 3),
+                                       py.root_motion.translation, rtol=1e-12, atol=1e-15, err_msg=path.name)
+            np.testing.assert_allclose(np.array(js["root_motion"]["rotation"]).reshape(-1, 4),
+                                       py.root_motion.rotation, rtol=1e-12, atol=1e-15, err_msg=path.name)
+        if py.animated and np.ptp(poses.rotation, axis=0).max() > 1e-3:
+            moving += 1
+    assert moving >= 3  # real motion is compared, not base poses only
+
+
+def _clip_runs(runs, cases):
+    """Runs where an .animclip plays in the 3D view, with the clip's path and rig (if any)."""
+    out = []
+    for r in runs:
+        if r["loaded"]["player"] != "clip":
+            continue
+        files = [Path(f) for f in _case(cases, r["case"])["files"]]
+        clip = next(p for p in files if p.name == r["loaded"]["clip"]["name"])
+        rig = next((p for p in files if p.suffix == ".glb"), None)
+        out.append((r, clip, rig))
+    return out
+
+
+def test_animclip_plays_frame_by_frame_in_the_3d_view(runs, cases):
+    from PIL import Image
+
+    checked = _clip_runs(runs, cases)
+    assert {r["case"] for r, _, _ in checked} >= {"walk.animclip", "walk_lz4.animclip", "walk+biped_rig", "root_motion_loop.animclip"}
+    for r, clip, rig in checked:
+        where = f"{r['case']} via {r['url']}"
+        first, middle = r["clipFrames"]
+        count = r["loaded"]["clip"]["frameCount"]
+        assert (first["frame"], middle["frame"]) == (0, count // 2)
+        assert first["state"]["clip"]["frame"] == 0 and middle["state"]["clip"]["frame"] == count // 2, where
+        assert f"frame {count // 2} / {count - 1}" in middle["shown"]["hud"], where
+        assert r["shown"]["canvas"] and r["canvas"]["colours"] > 20, where
+        assert r["clipPlayed"]["clip"]["frame"] > 0, where  # Play moved it on (0.5 s at the clip's fps)
+        if rig is not None:
+            assert r["loaded"]["rig"] == rig.name and "21 of 21 clip joints matched" in first["shown"]["hud"], where
+        else:
+            assert "chain of the clip's" in first["shown"]["hud"], where
+        a = np.asarray(Image.open(first["screenshot"]).convert("RGB"), dtype=np.int16)
+        b = np.asarray(Image.open(middle["screenshot"]).convert("RGB"), dtype=np.int16)
+        changed = int((np.abs(a - b).max(axis=2) > 24).sum())
+        if r["loaded"]["clip"]["animated"]:
+            assert changed > 500, (where, changed)  # the skeleton moved between the two frames
+
+
+def test_animclip_pose_in_the_viewer_is_python_forward_kinematics(runs, cases):
+    """The viewer's joint positions at the middle frame (root motion off) equal the Python
+    decoder's frame composed down the same skeleton: the glTF rig read by animspec (bones
+    matched by name hash, as ``animspec play --skeleton`` does), or the viewer's stand-in
+    chain of the clip's joints in file order."""
+    from animspec.animclip import read_file
+    from animspec.animclip.pose import clip_frames, frames_report
+    from animspec.gltf.rig import skeleton_from_gltf
+    from animspec.quaternion import xyzw_to_wxyz
+    from animspec.skeleton import Skeleton, forward_kinematics
+
+    checked = _clip_runs(runs, cases)
+    assert any(rig for _, _, rig in checked) and any(not rig for _, _, rig in checked)
+    for r, clip, rig in checked:
+        state = r["clipWithoutMotion"]
+        frame = state["clip"]["frame"]
+        model = read_file(clip)
+        decoded = clip_frames(model, str(clip))
+        if rig is not None:
+            skeleton = skeleton_from_gltf(str(rig))
+            assert state["boneNames"] == skeleton.names
+            world = frames_report(model, decoded, skeleton).world[frame]
+        else:
+            poses = decoded.frames()
+            n = len(decoded.joint_hashes)
+            chain = Skeleton(np.arange(-1, n - 1), np.zeros((n, 3)), np.tile([1.0, 0, 0, 0], (n, 1)), [str(j) for j in range(n)])
+            world = forward_kinematics(chain, xyzw_to_wxyz(poses.rotation[frame][None].astype(np.float64)),
+                                       poses.translation[frame][None].astype(np.float64))[0]
+        np.testing.assert_allclose(np.array(state["jointPositions"]), world[:, :3, 3], atol=1e-5, err_msg=r["case"])
+
+
+def test_viewer_refuses_the_clips_python_refuses(tmp_path):
+    """Where Python's decoder raises a ParseError, the viewer's refuses too (the page then
+    shows the reason instead of playing), naming the same section."""
+    from test_animclip_samples import LOOKUP, built_payload, clip_file, dat1_file, random_clip
+    from animspec.animclip import read_file
+    from animspec.animclip.pose import clip_frames
+    from animspec.common.errors import ParseError
+    from animspec.common.hashes import crc32
+
+    bad = {}
+    clip = random_clip(9)
+    clip.small[2] = (7, 4) + clip.small[2][2:]
+    bad["joint_past_the_clip.animclip"] = clip_file(clip, frames=len(clip.samples))
+    clip = random_clip(10)
+    bad["stride_too_small.animclip"] = clip_file(clip, frames=len(clip.samples), declared_stride=clip.stride() - 4)
+    bad["lookup_past_the_samples.animclip"] = clip_file(random_clip(13, samples=2), frames=3, flags=LOOKUP, lookup=[0, 1, 5])
+    bad["frames_past_the_samples.animclip"] = clip_file(random_clip(14, samples=2), frames=9)
+    clip = random_clip(15)
+    bad["counts_past_the_section.animclip"] = dat1_file({
+        crc32("Anim Clip Built"): built_payload(joints=5, frames=7, elements=0x7FFFFFFF, large=0x7FFFFFFF, stride=clip.stride()),
+        crc32("Anim Clip Base State"): clip.base_payload(), crc32("Anim Clip Sample Elem"): clip.elem_payload(),
+        crc32("Anim Clip Sample Data"): clip.sample_payload(clip.stride())})
+    # a large element Built declares but the section lacks: the spec's view falls back to
+    # ALERT's split (the small table alone), which would decode; the counts must be refused
+    clip = random_clip(16, large=False)
+    bad["large_table_missing.animclip"] = dat1_file({
+        crc32("Anim Clip Built"): built_payload(joints=5, frames=len(clip.samples), elements=len(clip.small), large=1,
+                                                stride=clip.stride()),
+        crc32("Anim Clip Base State"): clip.base_payload(), crc32("Anim Clip Sample Elem"): clip.elem_payload(),
+        crc32("Anim Clip Sample Data"): clip.sample_payload(clip.stride())})
+    paths = []
+    for name, data in bad.items():
+        (tmp_path / name).write_bytes(data)
+        paths.append(tmp_path / name)
+    r = subprocess.run([NODE, str(JS_CLIP), *map(str, paths)], capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert r.returncode == 0, r.stderr[-4000:]
+    for path, js in zip(paths, json.loads(r.stdout)["clips"]):
+        with pytest.raises(ParseError) as py:
+            clip_frames(read_file(path), str(path))
+        assert js.get("decode_error"), (path.name, js)
+        assert js["decode_error"]["name"] == "ClipDecodeError", (path.name, js)
+        section = py.value.field.split(".")[0].replace("frame_lookup", "lookup")
+        assert js["decode_error"]["field"].split(".")[0] == section, (path.name, js["decode_error"], py.value.field)
+
+
+def test_a_clip_whose_frames_do_not_decode_says_why(runs):
+    for r in _runs_for(runs, lambda r: r["case"] == "edge_undecodable.animclip"):
+        assert r["loaded"]["player"] is None and r["loaded"]["clip"] is None, r["loaded"]
+        error = r["shown"]["clipDecodeError"]
+        assert error and "sample_elem.elems[2].ofs_component" in error and "joint 7" in error, error
+        assert r["shown"]["sections"]  # the structure is still shown

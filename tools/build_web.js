@@ -8,7 +8,7 @@
 //   parsers.js       all of them in one classic script, plus window.ANIMSPEC_PARSERS
 //   KaitaiStream.js  the kaitai-struct 0.11 runtime (UMD: window.KaitaiStream)
 //   specs.js         the .ksy specs as JSON (window.ANIMSPEC_SPECS), for field names and docs
-//   three.js         three.js (ES modules only since r160) and its OrbitControls, rewritten
+//   three.js         three.js (ES modules only since r160), its OrbitControls and GLTFLoader, rewritten
 //                    into one classic script defining window.THREE, because Chromium does not
 //                    load ES modules from file:// pages
 //
@@ -96,20 +96,26 @@ function bundleThree() {
     ['three.core', path.join(threeDir, 'build', 'three.core.js')],
     ['three', path.join(threeDir, 'build', 'three.module.js')],
     ['OrbitControls', path.join(threeDir, 'examples', 'jsm', 'controls', 'OrbitControls.js')],
+    // GLTFLoader reads a glTF / GLB rig for .animclip playback (joint names, parents, rest pose)
+    ['BufferGeometryUtils', path.join(threeDir, 'examples', 'jsm', 'utils', 'BufferGeometryUtils.js')],
+    ['SkeletonUtils', path.join(threeDir, 'examples', 'jsm', 'utils', 'SkeletonUtils.js')],
+    ['GLTFLoader', path.join(threeDir, 'examples', 'jsm', 'loaders', 'GLTFLoader.js')],
   ];
   const resolve = (spec) => {
     if (spec === 'three') return 'three';
     if (spec === './three.core.js') return 'three.core';
+    if (spec === '../utils/BufferGeometryUtils.js') return 'BufferGeometryUtils';
+    if (spec === '../utils/SkeletonUtils.js') return 'SkeletonUtils';
     throw new Error(`unexpected import "${spec}"`);
   };
-  let out = `/* three.js ${version} (MIT, Copyright 2010-2026 Three.js Authors) and its OrbitControls addon,\n`
+  let out = `/* three.js ${version} (MIT, Copyright 2010-2026 Three.js Authors) and its OrbitControls and GLTFLoader addons,\n`
     + ` * rewritten from ES modules into one classic script by tools/build_web.js: window.THREE. */\n`
     + `(function (global) {\nvar __modules = {};\n`;
   for (const [id, file] of files) {
     if (!fs.existsSync(file)) die(`${file} is missing: run npm ci`);
     out += moduleToFunction(fs.readFileSync(file, 'utf8'), id, resolve);
   }
-  out += `var THREE = Object.assign({}, __modules['three']);\nTHREE.OrbitControls = __modules['OrbitControls'].OrbitControls;\nglobal.THREE = Object.freeze(THREE);\n})(typeof self !== 'undefined' ? self : this);\n`;
+  out += `var THREE = Object.assign({}, __modules['three']);\nTHREE.OrbitControls = __modules['OrbitControls'].OrbitControls;\nTHREE.GLTFLoader = __modules['GLTFLoader'].GLTFLoader;\nglobal.THREE = Object.freeze(THREE);\n})(typeof self !== 'undefined' ? self : this);\n`;
   return { source: out, version };
 }
 
@@ -166,8 +172,8 @@ function main() {
     vm.runInContext(fs.readFileSync(path.join(out, f), 'utf8'), ctx, { filename: f });
   }
   vm.runInContext('self.KaitaiStream = KaitaiStream;', ctx);
-  if (!ctx.THREE || !ctx.THREE.WebGLRenderer || !ctx.THREE.OrbitControls || ctx.THREE.REVISION !== three.version.split('.')[1]) {
-    die('the three.js bundle does not define THREE.WebGLRenderer / THREE.OrbitControls');
+  if (!ctx.THREE || !ctx.THREE.WebGLRenderer || !ctx.THREE.OrbitControls || !ctx.THREE.GLTFLoader || ctx.THREE.REVISION !== three.version.split('.')[1]) {
+    die('the three.js bundle does not define THREE.WebGLRenderer / THREE.OrbitControls / THREE.GLTFLoader');
   }
   for (const id of Object.keys(specs)) if (typeof ctx.ANIMSPEC_PARSERS[id] !== 'function') die(`parser ${id} missing from parsers.js`);
   console.log(`web/build: ${Object.keys(specs).join(', ')} parsers; three ${three.version}; open web/index.html`);

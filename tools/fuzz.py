@@ -116,7 +116,43 @@ def _seed_inputs() -> dict[str, list[tuple[str, bytes]]]:
         "pack_meshbin": dumps("meshbin", meshbin),
         "pack_animclip": dumps("animclip", animclip),
         "convert_gltf": glbs,
+        "gltf_rig_folder": _rig_folder_seeds(),
     }
+
+
+def _rig_folder_seeds() -> list[tuple[str, bytes]]:
+    """glTF JSON rigs (a chain of 4 joints, one rotation animation) whose buffer and image
+    are files in the folder gltf_rig_folder plants, or data: URIs."""
+    import base64
+    import json
+
+    def rig(buffer_uri: str, image_uri: str | None = None) -> bytes:
+        nodes = [{"name": f"j{i}", "translation": [0.0, 1.0, 0.0], "children": [i + 1]} for i in range(4)]
+        nodes[-1].pop("children")
+        doc = {
+            "asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}], "nodes": nodes,
+            "skins": [{"joints": [0, 1, 2, 3]}],
+            "buffers": [{"uri": buffer_uri, "byteLength": len(T.RIG_DATA)}],
+            "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 64},
+                            {"buffer": 0, "byteOffset": 64, "byteLength": 32}],
+            "accessors": [{"bufferView": 0, "componentType": 5126, "count": 2, "type": "SCALAR"},
+                          {"bufferView": 1, "componentType": 5126, "count": 2, "type": "VEC4"}],
+            "animations": [{"name": "turn", "samplers": [{"input": 0, "output": 1}],
+                            "channels": [{"sampler": 0, "target": {"node": 0, "path": "rotation"}}],
+                            "extras": {"markers": [{"name": "m", "frame": 1}]}}],
+        }
+        if image_uri is not None:
+            doc["images"] = [{"uri": image_uri}]
+        return json.dumps(doc, indent=1).encode()
+
+    inline = "data:application/octet-stream;base64," + base64.b64encode(T.RIG_DATA).decode()
+    return [
+        ("file.gltf", rig("data.bin")),
+        ("subfolder.gltf", rig("sub/data.bin")),
+        ("escaped.gltf", rig("sub%2Fdata.bin")),
+        ("inline.gltf", rig(inline)),
+        ("image.gltf", rig("data.bin", "sub/data.bin")),
+    ]
 
 
 def struct_object() -> bytes:

@@ -477,6 +477,39 @@ def animspec_through_luna(clip: Clip, source: dict, out_dir: Path, max_error: fl
     }
 
 
+def addon_through_luna(clip: Clip, source: dict, out_dir: Path, max_error: float) -> dict:
+    """Export the source action with animspec's Blender add-on (File > Export > .animclip
+    animation, no template), import that clip with Luna's importer, and measure Luna's reading
+    against the source. Root motion is not exported by the add-on (only the bones are compared)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "blender"))
+    from animspec_blender.animclip_anim import export_animclip, write_animclip
+
+    clear_scene()
+    rig = make_rig("rig")
+    key_action(rig, clip)
+    bpy.context.scene.render.fps, bpy.context.scene.render.fps_base = int(FPS), 1.0
+    # a rotation off by an angle a moves no unit-quaternion component by more than a / 4
+    result = export_animclip(rig, max_rotation_error_deg=math.degrees(4 * max_error), max_translation_error=max_error,
+                             looping=clip.looping)
+    path = out_dir / f"{clip.name}.addon.animclip"
+    path.unlink(missing_ok=True)
+    write_animclip(result, str(path))
+    rig, _empty = luna_import(path)
+    read = engine_locals(rig, clip.frames)
+    want_q, got_q = np.asarray(source["rotation_xyzw"]), np.asarray(read["rotation_xyzw"])
+    e = result.error
+    return {
+        "clip": path.name,
+        "bytes": path.stat().st_size,
+        "exporter_error": {"rotation": e.rotation, "translation": e.translation, "scale": e.scale},
+        "luna_read_error": {
+            "rotation": float(np.minimum(np.abs(got_q - want_q).max(-1), np.abs(got_q + want_q).max(-1)).max()),
+            "translation": largest_difference(read["translation"], source["translation"]),
+            "scale": largest_difference(read["scale"], source["scale"]),
+        },
+    }
+
+
 def write_record(record: dict, path: Path) -> None:
     tmp = path.with_suffix(".json.tmp")
     tmp.write_text(dumps(record) + "\n")
@@ -546,6 +579,14 @@ def main(argv: list[str] | None = None) -> int:
             if value > max(opts.max_error, enc_err[kind]) + 2e-5:
                 problems.append(f"{ours['clip']}: Luna reads {kind} {value:.2e} off the source, over the {opts.max_error:g} asked")
         write_record(ours, out_dir / f"{clip.name}.animspec.json")
+        addon = addon_through_luna(clip, record["source"]["engine_local"], out_dir, opts.max_error)
+        luna_err, enc_err = addon["luna_read_error"], addon["exporter_error"]
+        print(f"luna_check: {addon['clip']} (the Blender add-on's export): Luna reads it within rotation "
+              f"{luna_err['rotation']:.2e}, translation {luna_err['translation']:.2e}, scale {luna_err['scale']:.2e}")
+        for kind, value in luna_err.items():
+            if value > max(opts.max_error, enc_err[kind]) + 2e-5:
+                problems.append(f"{addon['clip']}: Luna reads {kind} {value:.2e} off the source, over the {opts.max_error:g} asked")
+        write_record(addon, out_dir / f"{clip.name}.addon.json")
     if opts.write:
         return 0
     problems += compare(out_dir, opts.compare, made["clips"])

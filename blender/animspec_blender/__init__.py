@@ -1,4 +1,5 @@
-"""animspec for Blender: File > Import ANIMBIN / MESHBIN / .animclip base pose, File > Export ANIMBIN / MESHBIN.
+"""animspec for Blender: File > Import ANIMBIN / MESHBIN / .animclip animation / .animclip base pose,
+File > Export ANIMBIN / MESHBIN / .animclip animation.
 
 The operators are thin: the work is in plain functions that the tests call headless
 (:mod:`.importer`, :mod:`.exporter`, :mod:`.rig`). Installed as a Blender extension (Blender
@@ -17,6 +18,15 @@ from bpy_extras.io_utils import ExportHelper, ImportHelper
 from animspec.common.errors import AnimspecError
 
 from .wording import (
+    LOOPING_LABEL,
+    MAX_ROTATION_ERROR_LABEL,
+    MAX_TRANSLATION_ERROR_LABEL,
+    OVERWRITE_LABEL,
+    ROOT_MOTION_LABEL,
+    ROOT_SPACE_AS_IMPORTED,
+    ROOT_SPACE_ITEMS,
+    ROOT_SPACE_LABEL,
+    TEMPLATE_LABEL,
     APPLY_MODIFIERS_LABEL,
     FITS,
     JOINT_NAMES_LABEL,
@@ -155,6 +165,91 @@ class ANIMSPEC_OT_import_animclip_base_pose(bpy.types.Operator, ImportHelper):
             say(self, "INFO", f"bones the clip does not pose: {', '.join(report.bones_only)}")
         say(self, "INFO", f"{report.action}: {len(report.matched)} bone(s) posed; custom tracks kept on the "
                               f"action: {', '.join(report.tracks) or 'none'}")
+        return {"FINISHED"}
+
+
+class ANIMSPEC_OT_import_animclip(bpy.types.Operator, ImportHelper):
+    """Key every frame of an Insomniac .animclip / .performanceclip on the active armature (bones matched by name hash), its root motion on the armature"""
+
+    bl_idname = "animspec.import_animclip"
+    bl_label = "Import .animclip animation"
+    bl_options = {"REGISTER", "UNDO"}
+
+    filename_ext = ".animclip"
+    filter_glob: StringProperty(default="*.animclip;*.performanceclip", options={"HIDDEN"})
+    first_frame: IntProperty(name="First frame", default=0, description="Blender frame of the clip's frame 0")
+    root_motion: BoolProperty(
+        name=ROOT_MOTION_LABEL, default=True,
+        description="Key the clip's root motion on the armature object (untick to keep the animation in place)",
+    )
+    set_scene_fps: BoolProperty(name="Scene at the clip's rate", default=True,
+                                description="Set the scene's frame rate to the clip's: one Blender frame per clip frame")
+    root_space: EnumProperty(name=ROOT_SPACE_LABEL, items=ROOT_SPACE_ITEMS, default="engine")
+
+    def execute(self, context):
+        from .animclip_anim import import_animclip
+
+        try:
+            report = import_animclip(context.active_object, self.filepath, first_frame=self.first_frame,
+                                     root_motion=self.root_motion, set_scene_fps=self.set_scene_fps,
+                                     root_space=self.root_space)
+        except (AnimspecError, OSError, ValueError) as exc:
+            say(self, "ERROR", str(exc))
+            return {"CANCELLED"}
+        for level, text in report.lines():
+            say(self, level, text)
+        return {"FINISHED"}
+
+
+class ANIMSPEC_OT_export_animclip(bpy.types.Operator, ExportHelper):
+    """Export the active armature's action as an Insomniac .animclip (bones named by hash); the other sections come from a template clip"""
+
+    bl_idname = "animspec.export_animclip"
+    bl_label = "Export .animclip animation"
+
+    filename_ext = ".animclip"
+    filter_glob: StringProperty(default="*.animclip;*.performanceclip", options={"HIDDEN"})
+    template: StringProperty(
+        name=TEMPLATE_LABEL, subtype="FILE_PATH",
+        description="A clip of the game whose other sections (custom tracks, triggers, markers, root motion...) "
+        "are kept byte for byte; empty: a clip of the animation alone",
+    )
+    max_rotation_error: FloatProperty(name=MAX_ROTATION_ERROR_LABEL, default=0.05, min=1e-5, max=10.0,
+                                      description="Largest rotation error allowed in the clip")
+    max_translation_error: FloatProperty(name=MAX_TRANSLATION_ERROR_LABEL, default=1e-4, min=1e-7, max=1.0,
+                                         precision=6, description="Largest translation (and scale) error allowed, in Blender units")
+    looping: EnumProperty(
+        name=LOOPING_LABEL, default="action",
+        items=[("action", "As the action notes it", "An imported clip's looping, else the template's, else not looping"),
+               ("yes", "Looping", "The last frame leads back to the first"),
+               ("no", "Not looping", "Played once")],
+    )
+    root_space: EnumProperty(name=ROOT_SPACE_LABEL, items=[ROOT_SPACE_AS_IMPORTED, *ROOT_SPACE_ITEMS], default="action")
+    overwrite: BoolProperty(name=OVERWRITE_LABEL, description="Replace an existing file")
+
+    def draw(self, context):
+        layout = self.layout
+        for name in ("template", "max_rotation_error", "max_translation_error", "looping", "root_space", "overwrite"):
+            layout.prop(self, name)
+
+    def execute(self, context):
+        from .animclip_anim import export_animclip, write_animclip
+
+        template = bpy.path.abspath(self.template) if self.template else None
+        try:
+            result = export_animclip(
+                context.active_object, template=template, max_rotation_error_deg=self.max_rotation_error,
+                max_translation_error=self.max_translation_error,
+                looping=None if self.looping == "action" else self.looping == "yes",
+                root_space=None if self.root_space == "action" else self.root_space,
+            )
+            write_animclip(result, self.filepath, template=template, force=self.overwrite)
+        except (AnimspecError, OSError, ValueError) as exc:
+            say(self, "ERROR", str(exc))
+            return {"CANCELLED"}
+        _report_lines(self, result.lines)
+        _report_lines(self, result.warnings, "WARNING")
+        say(self, "INFO", f"{self.filepath}: {len(result.data)} bytes")
         return {"FINISHED"}
 
 
@@ -386,15 +481,18 @@ class ANIMSPEC_PT_budget(bpy.types.Panel):
 def _menu_import(self, context):
     self.layout.operator(ANIMSPEC_OT_import_animbin.bl_idname, text="ANIMBIN (.animbin)")
     self.layout.operator(ANIMSPEC_OT_import_meshbin.bl_idname, text="MESHBIN skeleton (.meshbin)")
+    self.layout.operator(ANIMSPEC_OT_import_animclip.bl_idname, text="Insomniac .animclip animation")
     self.layout.operator(ANIMSPEC_OT_import_animclip_base_pose.bl_idname, text="Insomniac .animclip base pose")
 
 
 def _menu_export(self, context):
     self.layout.operator(ANIMSPEC_OT_export_animbin.bl_idname, text="ANIMBIN (.animbin)")
     self.layout.operator(ANIMSPEC_OT_export_meshbin.bl_idname, text="MESHBIN mesh and skeleton (.meshbin)")
+    self.layout.operator(ANIMSPEC_OT_export_animclip.bl_idname, text="Insomniac .animclip animation")
 
 
 CLASSES = (ANIMSPEC_OT_import_animbin, ANIMSPEC_OT_import_meshbin, ANIMSPEC_OT_import_animclip_base_pose,
+           ANIMSPEC_OT_import_animclip, ANIMSPEC_OT_export_animclip,
            ANIMSPEC_OT_export_animbin, ANIMSPEC_OT_export_meshbin, ANIMSPEC_PG_budget, ANIMSPEC_OT_check_budget, ANIMSPEC_PT_budget)
 
 

@@ -3,8 +3,8 @@
 What is known of the format (Tkachov/ALERT's animclip_to_gltf.py, restated): Base State
 holds one transform per joint, matched to a rig by the DAT1 CRC32 of the joint's name
 (:func:`animspec.common.hashes.crc32`, case-sensitive); each REPLACES the joint's transform relative
-to its parent (rotation, and translation when the clip has one). Per-frame data cannot be
-decoded by anyone yet, so the base pose is the only pose there is; custom tracks are plain
+to its parent (rotation, and translation when the clip has one). Every frame of a clip is imported by
+:mod:`.animclip_anim`; this keys the base state alone. Custom tracks are plain
 float curves (one value per frame, LABELLED) with no Blender counterpart.
 
 Here a bone named so that its hash is a clip joint's gets, at one frame, the pose whose

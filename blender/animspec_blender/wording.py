@@ -111,6 +111,24 @@ def in_blender_words(exc: AnimspecError, *, region: Refresh, armature: str = "",
     return str(exc)
 
 
+# --- .animclip import and export ---------------------------------------------------------------
+
+MAX_ROTATION_ERROR_LABEL = "Max rotation error (degrees)"
+MAX_TRANSLATION_ERROR_LABEL = "Max translation error"
+TEMPLATE_LABEL = "Template clip"
+LOOPING_LABEL = "Looping"
+OVERWRITE_LABEL = "Overwrite"
+ROOT_MOTION_LABEL = "Root motion"
+ROOT_SPACE_LABEL = "Root bones"
+ROOT_SPACE_ITEMS = [
+    ("engine", "Engine's Y-up space",
+     "A bone without parent is in the game's Y-up space, turned into Blender's Z-up (as the game and Luna Engine IO Tools have it)"),
+    ("armature", "Armature's own axes",
+     "A bone without parent is in the armature's own axes (an armature built from a glTF rig by Import .animclip base pose)"),
+]
+ROOT_SPACE_AS_IMPORTED = ("action", "As imported", "The root space the action was imported with (else the engine's)")
+
+
 # --- MESHBIN export ---------------------------------------------------------------------------
 
 APPLY_MODIFIERS_LABEL = "Apply Modifiers"

@@ -461,16 +461,30 @@ def convert_file(src: str, out: str, options: ConvertOptions) -> Result:
     check_output_name(out, kind)  # (after: writing over a file the run reads is the worse mistake)
     if kind == "gltf":
         if out.lower().endswith(".animclip"):
-            return _gltf_to_animclip(src, out, options)
+            return _naming_source(src, _gltf_to_animclip, out, options)
         if options.template:
             raise AnimspecError(f"{src}: --template is for an .animclip output; -o {out} does not end in .animclip")
-        return _from_gltf(src, out, options)
+        return _naming_source(src, _from_gltf, out, options)
     fmt, model = load(src)
     if fmt.name == "animbin":
         return _animbin_to_gltf(src, out, options, model)
     if fmt.name == "animclip":
         return _animclip_to_gltf(src, out, options, model)
     raise AnimspecError(f"{src}: {fmt.description} has nothing to convert")
+
+
+def _naming_source(src: str, convert_gltf: Callable[[str, str, ConvertOptions], Result], out: str,
+                   o: ConvertOptions) -> Result:
+    """``convert_gltf(src, out, o)``, its GltfError naming ``src`` as a batch's failures do
+    (the glTF layer names JSON paths and members, not the file they are in)."""
+    from .gltf.document import GltfError
+
+    try:
+        return convert_gltf(src, out, o)
+    except GltfError as exc:
+        if src in str(exc):
+            raise
+        raise GltfError(f"{src}: {exc}") from None
 
 
 def _write(path: str, data: bytes, o: ConvertOptions, src: str, verify: Callable[[bytes], None]) -> None:
@@ -578,7 +592,7 @@ def _gltf_to_animclip(src: str, out: str, o: ConvertOptions) -> Result:
     ``max_translation_error``; the other sections from ``template``."""
     import math
 
-    from .animclip.animation_sections import FLAG_LOOPING, built_flags
+    from .animclip.animation_sections import FLAG_LOOPING
     from .animclip.encode import Tolerance
     from .animclip.parse import read_bytes, read_file
     from .animclip.write import write_bytes
@@ -591,7 +605,7 @@ def _gltf_to_animclip(src: str, out: str, o: ConvertOptions) -> Result:
     template = read_file(o.template) if o.template else None
     looping = False
     if template is not None and template.built is not None and not o.one_shot:
-        looping = bool(built_flags(template.built) & FLAG_LOOPING)
+        looping = bool(template.built.flags & FLAG_LOOPING)
     # a rotation off by an angle a moves no unit-quaternion component by more than a / 4 (radians)
     tolerance = Tolerance(rotation=math.radians(o.max_error) / 4, translation=o.max_translation_error,
                           scale=o.max_translation_error)

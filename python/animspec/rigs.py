@@ -14,6 +14,11 @@ from .common.inputs import read_head_or_fail
 from .formats import HEAD_SIZE, RIG_FORMATS, sniff
 from .skeleton import Skeleton
 
+MAX_RIG_JOINTS = 4096
+"""Joints a glTF ``--skeleton`` rig may have in the order read (its skin, or the joint-names
+mapping): what a clip plays on is at most 256 joints (joint ids are bytes), and game rigs
+have hundreds; a rig of more is refused before its nodes are walked."""
+
 
 def load_rig_source(
     path: str | os.PathLike[str], *, joint_names: list[str] | None = None, armature_space: bool = False
@@ -36,9 +41,18 @@ def load_rig_source(
             raise AnimspecError(f"{path}: the MESHBIN skeleton cannot be posed: {exc}") from None
         return skeleton
     if fmt is not None and fmt.name == "gltf":
-        from .gltf import read_rig
+        from .gltf import GltfError, read_rig
 
-        return read_rig(path, joint_names=joint_names, armature_space=armature_space)
+        try:
+            return read_rig(
+                path, joint_names=joint_names, armature_space=armature_space, max_joints=MAX_RIG_JOINTS,
+                too_many=lambda joints: GltfError(
+                    f"{joints} joints; a --skeleton rig is read with at most {MAX_RIG_JOINTS} joints (MAX_RIG_JOINTS): "
+                    "name the joints the clip uses in a joint-names file (convert --joints FILE, play --joint-names FILE)"
+                ),
+            )
+        except GltfError as exc:  # name the file: the rig is a side input of the command
+            raise exc if str(exc).startswith(path) else GltfError(f"{path}: {exc}") from None
     raise AnimspecError(f"{path}: not a skeleton source (a MESHBIN file or a glTF/GLB with a skin)")
 
 

@@ -75,7 +75,11 @@ class Skeleton:
             if not 0 <= p < i:
                 raise ValueError(f"bone {i}: parent {p} does not come before it")
             depth[i] = depth[p] + 1
-        return [np.flatnonzero(depth == d) for d in range(int(depth.max(initial=-1)) + 1)]
+        # Grouped in one sort (stable: bone order within a level), not one scan per level:
+        # a chain of n bones has n levels.
+        order = np.argsort(depth, kind="stable")
+        counts = np.bincount(depth, minlength=int(depth.max(initial=-1)) + 1)
+        return np.split(order, np.cumsum(counts)[:-1]) if counts.size else []
 
 
 def _identity(n: int) -> np.ndarray:

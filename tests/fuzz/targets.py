@@ -16,6 +16,7 @@ broken promise the target checks (``pack(dump(f)) == f`` for every file that rea
 | convert_animbin   | ANIMBIN bytes         | ANIMBIN -> GLB (``to_gltf``), keys and engine bake         | ParseError, AnimspecError      |
 | convert_animclip  | .animclip bytes       | .animclip base pose -> GLB on a rig (``animclip_to_gltf``) | ParseError, AnimspecError      |
 | convert_meshbin_rig | MESHBIN bytes       | ANIMBIN -> GLB on the MESHBIN's skeleton (``--skeleton``)  | ParseError, AnimspecError      |
+| gltf_rig_folder   | glTF JSON text        | the .gltf in a folder beside a secret: read as --skeleton rig (GLB written) and converted to ANIMBIN | AnimspecError; the secret in no output |
 
 Seeds live in ``tests/fuzz/corpus/<target>/`` (``python tools/fuzz.py seed`` rebuilds them
 from examples/ and the tests' fixture builders); crashes found become
@@ -24,10 +25,15 @@ from examples/ and the tests' fixture builders); crashes found become
 
 from __future__ import annotations
 
+import atexit
 import functools
 import json
+import os
 import random
+import secrets
+import shutil
 import struct
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -51,7 +57,7 @@ class Target:
     name: str
     run: Callable[[bytes], None]
     kind: str
-    """"binary", "json" or "glb": which structure-aware mutator suits the input."""
+    """"binary", "json", "glb" or "gltf_json": which structure-aware mutator suits the input."""
 
     def seeds(self) -> list[bytes]:
         folder = CORPUS / self.name
@@ -246,6 +252,57 @@ def convert_meshbin_rig(data: bytes) -> None:
     _check_glb(glb)
 
 
+RIG_DATA = struct.pack("<2f", 0.0, 0.25) + bytes(56) + struct.pack("<8f", 0, 0, 0, 1, 0, 0.7071067, 0, 0.7071068)
+"""The 96 bytes of a gltf_rig_folder seed's buffer: two key times (in a 64-byte view) and
+two rotations."""
+
+
+@functools.lru_cache(maxsize=1)
+def _rig_folder() -> tuple[Path, bytes]:
+    """A scratch folder for this process: ``secret.txt`` (a random token, repeated) beside
+    ``rig/``, which holds what a hostile .gltf may name: data.bin (the seeds' buffer, also in
+    sub/), a symbolic link to the secret, a link to the folder above, and a FIFO."""
+    root = Path(tempfile.mkdtemp(prefix="animspec-fuzz-rig-"))
+    atexit.register(shutil.rmtree, root, True)
+    token = secrets.token_hex(16).encode()
+    (root / "secret.txt").write_bytes(token * 64)
+    rig = root / "rig"
+    (rig / "sub").mkdir(parents=True)
+    (rig / "data.bin").write_bytes(RIG_DATA)
+    (rig / "sub" / "data.bin").write_bytes(RIG_DATA)
+    (rig / "link.bin").symlink_to(root / "secret.txt")
+    (rig / "up").symlink_to(root, target_is_directory=True)
+    if hasattr(os, "mkfifo"):
+        os.mkfifo(rig / "fifo.bin")
+    return rig, token
+
+
+def gltf_rig_folder(data: bytes) -> None:
+    """A .gltf read from a folder, as ``convert X.animbin --skeleton rig.gltf`` and
+    ``convert rig.gltf`` read it: external buffers and images resolved, the rig's data
+    copied into a GLB. Only AnimspecError may escape, and the secret planted beside the
+    folder must reach no output and no message."""
+    from animspec.animbin import write_bytes
+    from animspec.common.errors import AnimspecError
+    from animspec.gltf import convert, read_rig, to_gltf_on_rig
+
+    rig, token = _rig_folder()
+    path = rig / "in.gltf"
+    path.write_bytes(data)
+    said: list[bytes] = []
+    try:
+        said.append(to_gltf_on_rig(_swing(), read_rig(str(path), armature_space=bool(data and data[-1] & 1))))
+    except AnimspecError as exc:
+        said.append(str(exc).encode("utf-8", "replace"))
+    try:
+        result = convert(str(path), fit="cut")
+        said += [write_bytes(m) for m in result.files] + [result.report().encode("utf-8", "replace")]
+    except AnimspecError as exc:
+        said.append(str(exc).encode("utf-8", "replace"))
+    if any(token in out for out in said):
+        raise Finding("a file outside the glTF's folder reached an output or a message")
+
+
 TARGETS: dict[str, Target] = {
     t.name: t
     for t in [
@@ -259,6 +316,7 @@ TARGETS: dict[str, Target] = {
         Target("convert_animbin", convert_animbin, "binary"),
         Target("convert_animclip", convert_animclip, "binary"),
         Target("convert_meshbin_rig", convert_meshbin_rig, "binary"),
+        Target("gltf_rig_folder", gltf_rig_folder, "gltf_json"),
     ]
 }
 
@@ -328,6 +386,14 @@ _HOSTILE_VALUES: list[Any] = [
     1 << 64, 10**30, 0.5, -0.0, 1e308, float("nan"), float("inf"), "", "x", "zz", "00", "0x", "-1", "+1", " 1",
     "nan", "nan:zz", "inf", "AAAA", "=", "\u00ff", "\ud800", "\0", [], [0], [[]], {}, {"a": 1},
 ]
+_GLTF_HOSTILE_VALUES: list[Any] = _HOSTILE_VALUES + [
+    # file names a glTF buffer or image may give (gltf_rig_folder plants these beside the rig)
+    "../secret.txt", "%2E%2E%2Fsecret.txt", "link.bin", "up/secret.txt", "fifo.bin", "sub/data.bin", "data.bin",
+    "/proc/self/environ", "file:///etc/passwd", "C:\\x", "data:application/octet-stream;base64,AAAA",
+    10**400, -(10**400), 1 << 50,
+]
+"""The glTF JSON mutator's values: the shared ones (kept as they were, so the other targets'
+derandomized runs stay the same) and what issue 21 found in glTF documents."""
 
 
 def _paths(doc: Any, prefix: tuple = (), out: list | None = None, limit: int = 4000) -> list[tuple]:
@@ -350,7 +416,7 @@ def _get(doc: Any, path: tuple) -> Any:
     return doc
 
 
-def mutate_json_doc(doc: Any, rng: random.Random) -> Any:
+def mutate_json_doc(doc: Any, rng: random.Random, hostile: list[Any] = _HOSTILE_VALUES) -> Any:
     """Change one to three members of a JSON document: a hostile value, a value from
     elsewhere in the same document, a deleted or duplicated member or element."""
     for _ in range(rng.randint(1, 3)):
@@ -362,7 +428,7 @@ def mutate_json_doc(doc: Any, rng: random.Random) -> Any:
         value = parent[key]
         op = rng.randrange(9)
         if op == 0:
-            parent[key] = _fresh(rng.choice(_HOSTILE_VALUES))
+            parent[key] = _fresh(rng.choice(hostile))
         elif op == 2:
             if isinstance(parent, dict):
                 del parent[key]
@@ -379,7 +445,7 @@ def mutate_json_doc(doc: Any, rng: random.Random) -> Any:
         elif op == 7:
             parent[key] = _fresh(_get(doc, rng.choice(paths)))
         else:
-            parent[key] = _fresh(rng.choice(_HOSTILE_VALUES))
+            parent[key] = _fresh(rng.choice(hostile))
     return doc
 
 
@@ -388,14 +454,19 @@ def _fresh(value: Any) -> Any:
     return json.loads(json.dumps(value)) if isinstance(value, (list, dict)) else value
 
 
-def mutate_json(data: bytes, rng: random.Random, max_size: int = MAX_INPUT) -> bytes:
+def mutate_gltf_json(data: bytes, rng: random.Random, max_size: int = MAX_INPUT) -> bytes:
+    """mutate_json with the glTF hostile values (escaping URIs, 400-digit numbers)."""
+    return mutate_json(data, rng, max_size, hostile=_GLTF_HOSTILE_VALUES)
+
+
+def mutate_json(data: bytes, rng: random.Random, max_size: int = MAX_INPUT, hostile: list[Any] = _HOSTILE_VALUES) -> bytes:
     try:
         doc = json.loads(data)
     except (ValueError, RecursionError):
         return mutate_binary(data, rng, max_size)
     if rng.random() < 0.1:
         return mutate_binary(data, rng, max_size)
-    doc = mutate_json_doc(doc, rng)
+    doc = mutate_json_doc(doc, rng, hostile)
     return json.dumps(doc, allow_nan=True).encode()[:max_size]
 
 
@@ -438,7 +509,7 @@ def mutate_glb(data: bytes, rng: random.Random, max_size: int = MAX_INPUT) -> by
     return make_glb(doc, blob)[:max_size]
 
 
-MUTATORS = {"binary": mutate_binary, "json": mutate_json, "glb": mutate_glb}
+MUTATORS = {"binary": mutate_binary, "json": mutate_json, "glb": mutate_glb, "gltf_json": mutate_gltf_json}
 
 
 def mutate(target: Target, data: bytes, rng: random.Random, max_size: int = MAX_INPUT) -> bytes:

@@ -51,6 +51,7 @@ async function shown(page) {
       customTracks: all('[data-testid=custom-tracks] tr', (e) => e.textContent).slice(1),
       baseState: all('[data-testid=base-state] tr', (e) => e.textContent).slice(1),
       clip: text('[data-testid=clip]'),
+      clipDecodeError: text('[data-testid=clip-decode-error]'),
       bones: all('[data-testid=bones] tr', (e) => e.textContent).slice(1),
       parseError: text('[data-testid=parse-error]'),
       structure: !!document.querySelector('[data-testid=structure] .tree summary'),
@@ -119,6 +120,34 @@ async function runCase(ctx, url, urlName, c, cfg) {
     await page.click('label[for=mode-engine]');
     await page.click('[data-testid=reset]');
     await page.evaluate((n) => window.animspecViewer.step(n), (c.steps || 0) + (c.clicks || 0));
+  }
+  if (out.loaded.player === 'clip') {
+    // an .animclip plays: two frames through the Frame slider, each with its screenshot and
+    // joint positions, then real-time play for a moment
+    const count = out.loaded.clip.frameCount;
+    out.clipFrames = [];
+    for (const f of [0, Math.floor(count / 2)]) {
+      await page.evaluate(() => window.animspecViewer.pause());
+      await page.locator('[data-testid=scrub]').fill(String(f));
+      await page.waitForTimeout(150);
+      const shot = { frame: f, state: await page.evaluate(() => window.animspecViewer.state()), shown: await shown(page) };
+      if (cfg.screenshots) {
+        fs.mkdirSync(cfg.screenshots, { recursive: true });
+        shot.screenshot = path.join(cfg.screenshots, `${c.name}-${urlName}-frame${f}.png`);
+        await page.locator('[data-testid=viewport]').screenshot({ path: shot.screenshot });
+      }
+      out.clipFrames.push(shot);
+    }
+    // the mid frame again without root motion: the local pose alone, for the positions check
+    await page.click('[data-testid=show-root-motion]');
+    out.clipWithoutMotion = await page.evaluate(() => window.animspecViewer.state());
+    await page.click('[data-testid=show-root-motion]');
+    await page.click('[data-testid=reset]');
+    await page.click('[data-testid=play]');
+    await page.waitForTimeout(500);
+    out.clipPlayed = await page.evaluate(() => window.animspecViewer.state());
+    await page.evaluate(() => window.animspecViewer.pause());
+    await page.evaluate((f) => window.animspecViewer.seek(f), Math.floor(count / 2));
   }
   await page.waitForTimeout(200);
   out.canvas = await canvasStats(page);

@@ -1,6 +1,7 @@
 /*
  * app.js: the viewer page. Loads dropped / opened files, shows each one's structure and
- * decoded data, validates ANIMBIN files and plays ANIMBIN clips on a skeleton.
+ * decoded data, validates ANIMBIN files and plays ANIMBIN clips on a skeleton, and plays
+ * .animclip / .performanceclip animations frame by frame (web/js/clip.js decodes them).
  *
  * window.animspecViewer is a small API for tests and the console (see the bottom).
  */
@@ -99,6 +100,14 @@
     scene: null,
     webgl: false,
     skeletonSource: null,
+    rig: null, // a glTF / GLB entry whose skin (joint names, parents, rest pose) clips play on
+    rigPose: null,
+    clip: null, // the .animclip entry whose frames play (entry.clip: AnimClip.decode's result)
+    player: null, // 'animbin' or 'clip': which of the two plays in the 3D view
+    clipTime: 0,
+    clipFrame: 0,
+    clipPose: null,
+    rootMotion: true,
   };
   var nextId = 1;
 
@@ -114,24 +123,85 @@
     });
   }
 
+  function isGltf(name, buffer) {
+    var b = new Uint8Array(buffer, 0, Math.min(4, buffer.byteLength));
+    return /\.(glb|gltf)$/i.test(name) || (b.length === 4 && String.fromCharCode(b[0], b[1], b[2], b[3]) === 'glTF');
+  }
+
+  /**
+   * A glTF / GLB rig, read by three.js's GLTFLoader: the bones of its first skin (else every
+   * bone) with names, parents and rest transforms, and the transform above the armature.
+   */
+  function rigModel(gltf) {
+    var skeleton = null, bones = [];
+    gltf.scene.updateMatrixWorld(true);
+    gltf.scene.traverse(function (o) { if (!skeleton && o.isSkinnedMesh) skeleton = o.skeleton; });
+    if (skeleton) bones = skeleton.bones.slice();
+    else gltf.scene.traverse(function (o) { if (o.isBone) bones.push(o); });
+    if (!bones.length) throw new Error('the glTF has no skin and no bones: nothing to play a clip on');
+    var model = bones.map(function (b) {
+      return {
+        name: b.name, hash: AnimClip.nameHash(b.name), parent: bones.indexOf(b.parent),
+        position: [b.position.x, b.position.y, b.position.z],
+        rotation: [b.quaternion.w, b.quaternion.x, b.quaternion.y, b.quaternion.z].map(function (c) { return c * 4096; }),
+      };
+    });
+    var top = bones.filter(function (b) { return bones.indexOf(b.parent) < 0; })[0];
+    var frame = null;
+    if (top && top.parent) {
+      var p = new THREE.Vector3(), q = new THREE.Quaternion(), sc = new THREE.Vector3();
+      top.parent.matrixWorld.decompose(p, q, sc);
+      frame = { position: p.toArray(), quaternion: q.toArray(), scale: sc.toArray() };
+    }
+    return { bones: model, frame: frame };
+  }
+
+  function addRig(name, buffer) {
+    var entry = { id: nextId++, name: name, size: buffer.byteLength, format: 'gltf', root: null, error: null, inflated: null, model: null, findings: null, rig: null };
+    return new Promise(function (resolve) {
+      try {
+        new THREE.GLTFLoader().parse(buffer, '', function (gltf) {
+          try { entry.rig = rigModel(gltf); } catch (e) { entry.error = e; }
+          resolve(entry);
+        }, function (e) { entry.error = e; resolve(entry); });
+      } catch (e) {
+        entry.error = e;
+        resolve(entry);
+      }
+    }).then(function (e) {
+      state.files = state.files.filter(function (f) {
+        if (f.name !== name) return true;
+        if (state.rig === f) state.rig = null;
+        return false;
+      });
+      state.files.push(e);
+      return e;
+    });
+  }
+
   function loadFiles(list) {
     var files = Array.prototype.slice.call(list || []);
     return Promise.all(files.map(function (f) {
       return readFile(f).then(function (buf) { return { name: f.name, buffer: buf }; });
     })).then(function (loaded) {
-      // meshbin before animbin, so a clip dropped with its skeleton plays on it at once
-      var order = { meshbin: 0, animclip: 1, animbin: 2 };
-      var entries = loaded.map(function (l) { return addFile(l.name, l.buffer); });
+      return Promise.all(loaded.map(function (l) { return isGltf(l.name, l.buffer) ? addRig(l.name, l.buffer) : addFile(l.name, l.buffer); }));
+    }).then(function (entries) {
+      // meshbin (and a glTF rig) before animbin, so a clip dropped with its skeleton plays on it at once
+      var order = { meshbin: 0, gltf: 0, animclip: 1, animbin: 2 };
       entries.sort(function (a, b) { return (order[a.format] || 3) - (order[b.format] || 3); });
       entries.forEach(function (entry) {
         if (entry.format === 'meshbin' && entry.model) state.meshbin = entry;
         if (entry.format === 'animbin' && entry.model) state.animbin = entry;
+        if (entry.format === 'animclip' && entry.clip) state.clip = entry;
+        if (entry.format === 'gltf' && entry.rig) state.rig = entry;
       });
       if (entries.length) {
         var show = entries.filter(function (e) { return e.format === 'animbin' || e.format === 'animclip'; });
         state.active = (show.length ? show[show.length - 1] : entries[entries.length - 1]).id;
       }
-      if (entries.some(function (e) { return (e.format === 'animbin' || e.format === 'meshbin') && e.model; })) {
+      var active = activeFile();
+      state.player = active && active === state.clip ? 'clip' : state.animbin ? 'animbin' : state.clip ? 'clip' : null;
+      if (entries.some(function (e) { return (e.format === 'animbin' || e.format === 'meshbin') && e.model || e.clip || e.rig; })) {
         state.animIndex = 0;
         state.trackIndex = 0;
         setupPlayback();
@@ -153,6 +223,14 @@
       if (!r.error && r.root) {
         if (r.format === 'animbin') entry.model = AnimFormats.animbinModel(r.root);
         if (r.format === 'meshbin') entry.model = AnimFormats.meshbinModel(r.root);
+        if (r.format === 'animclip') {
+          try {
+            entry.clip = AnimClip.decode(r.root, self.ANIMSPEC_PARSERS.animclip.SectionTag);
+            if (entry.clip && !(entry.clip.joints > 0 && entry.clip.frameCount > 0)) entry.clip = null;
+          } catch (e) {
+            entry.clipError = e;
+          }
+        }
       }
     } catch (e) {
       entry.error = e;
@@ -162,6 +240,7 @@
       if (f.name !== name) return true;
       if (state.animbin === f) state.animbin = null;
       if (state.meshbin === f) state.meshbin = null;
+      if (state.clip === f) state.clip = null;
       return false;
     });
     state.files.push(entry);
@@ -186,12 +265,19 @@
 
   // --- playback ------------------------------------------------------------------------------
 
+  /** True when the 3D view plays an .animclip's frames (not an ANIMBIN clip). */
+  function isClip() {
+    return state.player === 'clip' && !!(state.clip && state.clip.clip);
+  }
+
   function currentAnimation() {
+    if (isClip()) return null;
     var m = state.animbin && state.animbin.model;
     return m && m.animations[state.animIndex] ? m.animations[state.animIndex] : null;
   }
 
   function skeletonSpec() {
+    if (isClip()) return clipSkeleton(state.clip);
     var mesh = state.meshbin && state.meshbin.model;
     if (mesh && mesh.bones.length) {
       return { source: 'meshbin', label: state.meshbin.name, bones: mesh.bones, mesh: mesh };
@@ -206,6 +292,72 @@
     return { source: 'chain', label: 'a chain of ' + plural(n, 'bone') + ' (no .meshbin loaded)', bones: bones, mesh: mesh && !mesh.bones.length ? mesh : null };
   }
 
+  /**
+   * The stand-in a clip plays on: its joints in clip order, each the child of the one before
+   * (the viewer's stand-in chain), at frame 0's local transforms. An .animclip stores no
+   * parents (Joint Hashes are name CRC32s only) and the viewer loads no rig with joint names
+   * (a .meshbin's bones are unnamed), so this is a chain, not the character's hierarchy: it
+   * shows every joint's motion, composed down the chain. Joint space is Y-up (no turn).
+   */
+  function clipSkeleton(entry) {
+    var clip = entry.clip;
+    if (state.rig) return rigSkeleton(clip, state.rig);
+    var pose = AnimClip.poseArrays(clip.joints);
+    AnimClip.poseInto(clip, 0, pose.rotations, pose.translations, null, false);
+    var bones = [];
+    for (var j = 0; j < clip.joints; j++) {
+      bones.push({ parent: j - 1, position: pose.translations[j].slice(), rotation: pose.rotations[j].map(function (c) { return c * 4096; }) });
+    }
+    return { source: 'clip-chain', label: 'a chain of the clip\'s ' + plural(clip.joints, 'joint') + ' in file order (a clip stores no parents)', bones: bones, mesh: null, yUp: true };
+  }
+
+  /**
+   * A glTF rig: clip joints drive the bones whose name's CRC32 is their Joint Hashes entry
+   * (local rotation and translation replaced, as animspec play --skeleton does); the other
+   * bones keep their rest pose.
+   */
+  function rigSkeleton(clip, rig) {
+    var byHash = {};
+    rig.rig.bones.forEach(function (b, i) { if (!(b.hash in byHash)) byHash[b.hash] = i; });
+    var boneOfJoint = [];
+    var matched = 0;
+    for (var j = 0; j < clip.joints; j++) {
+      var bone = clip.jointHashes[j] in byHash ? byHash[clip.jointHashes[j]] : -1;
+      boneOfJoint.push(bone);
+      if (bone >= 0) matched++;
+    }
+    return {
+      source: 'gltf', label: rig.name + ' (' + matched + ' of ' + plural(clip.joints, 'clip joint') + ' matched by name hash)',
+      bones: rig.rig.bones, mesh: null, yUp: true, frame: rig.rig.frame, boneOfJoint: boneOfJoint,
+      roots: rig.rig.bones.map(function (b, i) { return b.parent < 0 ? i : -1; }).filter(function (i) { return i >= 0; }),
+    };
+  }
+
+  /** Frame f of the playing clip as the 3D view's pose arrays: on the chain, or on the rig's bones. */
+  function clipPose(f) {
+    var clip = state.clip.clip;
+    var skel = state.skeleton;
+    if (!state.clipPose || state.clipPose.rotations.length !== clip.joints) state.clipPose = AnimClip.poseArrays(clip.joints);
+    if (!skel || !skel.boneOfJoint) {
+      AnimClip.poseInto(clip, f, state.clipPose.rotations, state.clipPose.translations, [0], state.rootMotion);
+      return state.clipPose;
+    }
+    AnimClip.poseInto(clip, f, state.clipPose.rotations, state.clipPose.translations, null, false);
+    if (!state.rigPose || state.rigPose.rotations.length !== skel.bones.length) state.rigPose = AnimClip.poseArrays(skel.bones.length);
+    var rp = state.rigPose;
+    skel.bones.forEach(function (b, i) {
+      for (var k = 0; k < 4; k++) rp.rotations[i][k] = b.rotation[k] / 4096;
+      for (var a = 0; a < 3; a++) rp.translations[i][a] = b.position[a];
+    });
+    skel.boneOfJoint.forEach(function (bone, j) {
+      if (bone < 0) return;
+      for (var k = 0; k < 4; k++) rp.rotations[bone][k] = state.clipPose.rotations[j][k];
+      for (var a = 0; a < 3; a++) rp.translations[bone][a] = state.clipPose.translations[j][a];
+    });
+    if (state.rootMotion) AnimClip.applyRootMotion(clip, f, rp.rotations, rp.translations, skel.roots);
+    return rp;
+  }
+
   function setupPlayback() {
     var skel = skeletonSpec();
     state.skeleton = skel;
@@ -218,6 +370,18 @@
   /** Frame the camera on every pose the current clip takes (engine mode, one loop). */
   function fitView() {
     if (!state.scene || !state.skeleton) return;
+    if (isClip()) {
+      var clip = state.clip.clip;
+      var every = Math.max(1, Math.floor(clip.frameCount / 60));
+      var clipPoses = [];
+      for (var f = 0; f < clip.frameCount; f += every) {
+        var p = clipPose(f);
+        clipPoses.push({ rotations: p.rotations.map(function (q) { return q.slice(); }), translations: p.translations.map(function (t) { return t.slice(); }) });
+      }
+      state.scene.fitPoses(clipPoses);
+      applyPose();
+      return;
+    }
     var anim = currentAnimation();
     var poses = [null];
     if (anim) {
@@ -246,7 +410,9 @@
     state.engine = null;
     state.pose = null;
     state.translations = null;
-    if (skel) {
+    state.clipTime = 0;
+    state.clipFrame = 0;
+    if (skel && !isClip()) {
       state.engine = new AnimEngine.EngineSkeleton({ numJoints: skel.bones.length, restRotations: skel.bones.map(function (b) { return b.rotation; }) });
       if (anim) state.engine.setAnimation(anim);
     }
@@ -268,6 +434,13 @@
 
   /** One game frame: PlayAnimation(deltaTime) in engine mode, deltaTime vsyncs in reference mode. */
   function stepTick() {
+    if (isClip()) {
+      var clip = state.clip.clip;
+      var next = state.clipFrame + 1;
+      state.clipFrame = clip.looping ? next % clip.frameCount : Math.min(next, clip.frameCount - 1);
+      state.clipTime = state.clipFrame / clip.fps;
+      return;
+    }
     if (!currentAnimation() || !state.engine) return;
     if (state.mode === 'engine') {
       state.frame = state.engine.play(state.delta);
@@ -281,7 +454,11 @@
   }
 
   function applyPose() {
-    if (state.scene && state.skeleton) {
+    if (state.scene && state.skeleton && isClip()) {
+      var p = clipPose(state.clipFrame);
+      state.scene.setPose(p.rotations, p.translations);
+      state.scene.render();
+    } else if (state.scene && state.skeleton) {
       state.scene.setPose(state.pose, state.translations);
       state.scene.render();
     }
@@ -293,7 +470,16 @@
     if (lastTime === null) lastTime = now;
     var dt = Math.min((now - lastTime) / 1000, 0.25);
     lastTime = now;
-    if (state.playing && currentAnimation()) {
+    if (state.playing && isClip()) {
+      var clip = state.clip.clip;
+      state.clipTime += dt * state.speed;
+      var f = AnimClip.frameAt(clip, state.clipTime);
+      if (!clip.looping && state.clipTime * clip.fps >= clip.frameCount - 1) setPlaying(false); // once: stop on the last frame
+      if (f !== state.clipFrame) {
+        state.clipFrame = f;
+        applyPose();
+      }
+    } else if (state.playing && currentAnimation()) {
       var hz = AnimEngine.refreshHz(state.refresh);
       if (state.mode === 'engine') {
         state.vsyncAcc += dt * hz * state.speed;
@@ -315,11 +501,22 @@
   }
 
   function setPlaying(on) {
-    state.playing = on && !!currentAnimation();
+    if (on && isClip() && !state.clip.clip.looping && state.clipFrame >= state.clip.clip.frameCount - 1) {
+      state.clipFrame = 0; // a clip that plays once starts over from its end
+      state.clipTime = 0;
+    }
+    state.playing = on && (!!currentAnimation() || isClip());
     $('btn-play').textContent = state.playing ? '❚❚ Pause' : '▶ Play';
   }
 
   function seek(frame) {
+    if (isClip()) {
+      var clip = state.clip.clip;
+      state.clipFrame = Math.max(0, Math.min(clip.frameCount - 1, Math.round(frame)));
+      state.clipTime = state.clipFrame / clip.fps;
+      applyPose();
+      return;
+    }
     var anim = currentAnimation();
     if (!anim) return;
     if (state.mode === 'engine') {
@@ -339,12 +536,14 @@
     nav.innerHTML = '';
     state.files.forEach(function (f) {
       var roles = [];
-      if (f === state.animbin) roles.push('playing');
+      if (f === state.animbin && state.player === 'animbin') roles.push('playing');
+      if (f === state.clip && state.player === 'clip') roles.push('playing');
       if (f === state.meshbin) roles.push('skeleton');
+      if (f === state.rig) roles.push('the rig of .animclip playback');
       var tab = el('span', {
         class: 'file-tab' + (f.id === state.active ? ' active' : ''), 'data-testid': 'file-tab', 'data-name': f.name,
         title: roles.length ? 'used for ' + roles.join(' and ') : null,
-        onclick: function () { state.active = f.id; renderAll(); },
+        onclick: function () { selectFile(f); },
       }, [el('span', { class: 'badge ' + (f.error ? 'bad' : f.format || 'bad'), text: f.format || '?' }), f.name]);
       nav.appendChild(tab);
     });
@@ -373,6 +572,7 @@
     if (f.format === 'animbin' && f.model) renderAnimbin(view, f, summary);
     if (f.format === 'meshbin' && f.model) renderMeshbin(view, f, summary);
     if (f.format === 'animclip' && f.root) renderAnimclip(view, f, summary);
+    if (f.format === 'gltf' && f.rig) renderRig(view, f, summary);
     if (f.root && f.format && classMaps[f.format]) {
       var c = card(['Structure ', el('span', { class: 'muted', text: '(fields from ksy/' + f.format + '.ksy; hover a name for its doc)' })], [], { 'data-testid': 'structure' });
       AnimTree.render(c, f.root, classMaps[f.format], f.format);
@@ -422,7 +622,11 @@
       var playing = f === state.animbin && i === state.animIndex;
       table.appendChild(el('tr', {
         class: 'clickable' + (playing ? ' selected' : ''), 'data-testid': 'animation-row', 'data-name': a.name,
-        onclick: function () { state.animbin = f; selectAnimation(i); },
+        onclick: function () {
+          state.animbin = f;
+          if (state.player !== 'animbin') { state.player = 'animbin'; setPlaying(false); setupPlayback(); }
+          selectAnimation(i);
+        },
       }, [
         el('td', { class: 'num', text: i }), el('td', { class: 'mono', text: a.name + (a.nameInfo.terminated ? '' : ' (no NUL!)') }),
         el('td', { class: 'num', text: a.length }), el('td', { text: a.isLooping ? 'loops' : 'once' }),
@@ -524,6 +728,45 @@
     try { return fn(); } catch (e) { return undefined; }
   }
 
+  function renderRig(view, f, summary) {
+    var bones = f.rig.bones;
+    summary.appendChild(dl([
+      ['bones', bones.length],
+      ['used for', state.rig === f ? '.animclip playback: clip joints drive the bones whose name hashes match' : '–'],
+    ]));
+    var t = el('table', { class: 'grid small', 'data-testid': 'rig-bones' }, [el('tr', null, [el('th', { class: 'num', text: 'bone' }), el('th', { text: 'name' }),
+      el('th', { text: 'CRC32' }), el('th', { class: 'num', text: 'parent' }), el('th', { text: 'rest translation' })])]);
+    bones.forEach(function (b, i) {
+      t.appendChild(el('tr', null, [el('td', { class: 'num', text: i }), el('td', { class: 'mono', text: b.name }), el('td', { class: 'mono', text: hex(b.hash) }),
+        el('td', { class: 'num', text: b.parent }), el('td', { class: 'mono', text: b.position.map(function (c) { return c.toFixed(3); }).join(', ') })]));
+    });
+    view.appendChild(card('Rig (glTF skin)', [el('div', { class: 'scroll' }, [t])]));
+  }
+
+  /** What the frame decoder made of the clip (web/js/clip.js), or why it could not. */
+  function renderClipFrames(view, f) {
+    if (f.clipError) {
+      view.appendChild(card('Frames', [el('div', { class: 'parse-error', 'data-testid': 'clip-decode-error' }, [
+        'The frames do not decode' + (f.clipError.field ? ' (' + f.clipError.field + ')' : '') + ': ' + AnimFormats.describeError(f.clipError)])]));
+      return;
+    }
+    var c = f.clip;
+    if (!c) return;
+    var m = c.rootMotion;
+    var travel = m ? [0, 1, 2].map(function (i) { return (m.translation[3 * (m.count - 1) + i] - m.translation[i]).toFixed(3); }).join(', ') : null;
+    var rows = [
+      ['frames', c.frameCount + ' at ' + fmt(c.fps, 3) + ' fps (' + ((c.looping ? c.frameCount : c.frameCount - 1) / c.fps).toFixed(3) + ' s), ' + (c.looping ? 'looping' : 'plays once')],
+      ['samples', c.animated ? c.sampleCount + ' distinct, ' + plural(c.joints, 'joint') : 'none: every frame is the base pose'],
+      ['root motion', m ? plural(m.count, 'sample') + ', travel ' + travel : 'none'],
+    ];
+    c.notes.forEach(function (n) { rows.push(['note', n]); });
+    var body = [dl(rows)];
+    if (state.clip !== f || state.player !== 'clip') {
+      body.push(el('button', { class: 'button', text: '▶ Play in the 3D view', onclick: function () { selectFile(f); } }));
+    }
+    view.appendChild(card(['Frames ', el('span', { class: 'muted', text: '(Sample Elem + Sample Data over Base State, decoded here)' })], body, { 'data-testid': 'clip-frames' }));
+  }
+
   function renderAnimclip(view, f, summary) {
     var root = f.root;
     // 36-byte outer header, Spider-Man 2's STG wrapper, or a bare DAT1 (no header)
@@ -566,6 +809,8 @@
         ['sound event hash', builtSec.hasDeadMarkers ? 'DEADDEAD (none)' : '0x' + hex(builtSec.soundEventHash)],
       ])], { 'data-testid': 'clip' }));
     }
+
+    renderClipFrames(view, f);
 
     var st = el('table', { class: 'grid small', 'data-testid': 'sections' }, [el('tr', null, [el('th', { class: 'num', text: '#' }), el('th', { text: 'tag' }),
       el('th', { text: 'section' }), el('th', { class: 'num', text: 'offset' }), el('th', { class: 'num', text: 'size' }), el('th', { text: 'payload' })])]);
@@ -628,7 +873,7 @@
     var td = byTag.trigger_data && byTag.trigger_data.body;
     var other = [];
     if (se) other.push(['sample elements', se.numElems]);
-    if (sd) other.push(['sample data', sd.lenBody + ' bytes (encoding unknown)']);
+    if (sd) other.push(['sample data', sd.lenBody + ' bytes' + (f.clip ? ' (decoded: see Frames)' : '')]);
     if (td) other.push(['trigger records', td.numRecords]);
     if (hashes.length) other.push(['joint hashes', hashes.length + (hashes[hashes.length - 1] === 0xffffffff ? ' (ends with FFFFFFFF)' : '')]);
     if (other.length) view.appendChild(card('Other data', [dl(other)]));
@@ -639,6 +884,12 @@
   function renderAnimSelect() {
     var s = $('anim-select');
     s.innerHTML = '';
+    if (isClip()) {
+      var c = state.clip.clip;
+      s.appendChild(el('option', { text: state.clip.name + ' (' + plural(c.frameCount, 'frame') + ' at ' + fmt(c.fps, 3).replace(/\.?0+$/, '') + ' fps, ' + (c.looping ? 'loops' : 'once') + ')' }));
+      s.disabled = true;
+      return;
+    }
     var m = state.animbin && state.animbin.model;
     if (!m) { s.appendChild(el('option', { text: '(no .animbin loaded)' })); s.disabled = true; return; }
     s.disabled = false;
@@ -650,7 +901,22 @@
   function renderTimeline() {
     var tl = $('timeline');
     tl.innerHTML = '';
+    delete tl.dataset.span;
     $('timeline-label').textContent = '';
+    var scrub = $('scrub');
+    if (isClip()) {
+      var c = state.clip.clip;
+      var last = Math.max(c.frameCount - 1, 1);
+      tl.dataset.span = last;
+      var at = function (f) { return (f / last * 100).toFixed(3) + '%'; };
+      if (c.frameCount <= 200) for (var k = 0; k < c.frameCount; k++) tl.appendChild(el('div', { class: 'tick', style: 'left:' + at(k) + (k % 5 ? ';height:4px' : '') }));
+      tl.appendChild(el('div', { class: 'playhead', id: 'playhead', style: 'left:0%' }));
+      scrub.max = c.frameCount - 1;
+      scrub.value = state.clipFrame;
+      $('timeline-label').textContent = 'frames 0–' + (c.frameCount - 1) + ' at ' + fmt(c.fps, 3).replace(/\.?0+$/, '') + ' fps'
+        + (c.sampleCount < c.frameCount ? ' (' + plural(c.sampleCount, 'distinct sample') + ')' : '') + ' · click or drag the slider to scrub';
+      return;
+    }
     var a = currentAnimation();
     if (!a) return;
     var maxKey = 0;
@@ -674,7 +940,17 @@
     var a = currentAnimation();
     var hud = $('hud');
     var hz = AnimEngine.refreshHz(state.refresh);
-    if (!a) { hud.textContent = ''; }
+    if (isClip()) {
+      var c = state.clip.clip;
+      var m = AnimClip.rootMotionAt(c, state.clipFrame);
+      hud.textContent = state.clip.name + '  .animclip · ' + fmt(c.fps, 3).replace(/\.?0+$/, '') + ' fps · ' + (c.looping ? 'loops' : 'plays once') + '\n'
+        + 'frame ' + state.clipFrame + ' / ' + (c.frameCount - 1) + '   t = ' + (state.clipFrame / c.fps).toFixed(3) + ' s\n'
+        + 'root motion: ' + (!m ? 'none' : !state.rootMotion ? 'hidden' : [0, 1, 2].map(function (i) { return m.translation[i].toFixed(3); }).join(', ')) + '\n'
+        + 'skeleton: ' + (state.skeleton ? state.skeleton.label : '–');
+      hud.dataset.frame = String(state.clipFrame);
+      hud.dataset.tick = '';
+      $('scrub').value = state.clipFrame;
+    } else if (!a) { hud.textContent = ''; }
     else {
       var frameText = state.frame === null ? '–' : (state.mode === 'engine' ? String(state.frame) : state.frame.toFixed(2));
       hud.textContent = '"' + a.name + '"  ' + (state.mode === 'engine' ? 'engine FP12' : 'reference') + ' · ' + state.refresh.toUpperCase()
@@ -686,7 +962,8 @@
     }
     var ph = $('playhead');
     var tl = $('timeline');
-    if (ph && tl.dataset.span) ph.style.left = ((state.frame || 0) / Number(tl.dataset.span) * 100).toFixed(3) + '%';
+    var shownFrame = isClip() ? state.clipFrame : state.frame || 0;
+    if (ph && tl.dataset.span) ph.style.left = (shownFrame / Number(tl.dataset.span) * 100).toFixed(3) + '%';
     renderPose();
   }
 
@@ -694,6 +971,12 @@
     var table = $('pose-table');
     table.innerHTML = '';
     var skel = state.skeleton;
+    if (isClip()) {
+      $('pose-mode').textContent = '(local, unit quaternions w, x, y, z: the decoded frame; root motion not included)';
+      $('events').innerHTML = '';
+      renderClipPose(table);
+      return;
+    }
     $('pose-mode').textContent = state.mode === 'engine' ? '(raw FP12, 4096 = 1.0: what the console holds)' : '(unit quaternions, as authored)';
     if (!skel || !currentAnimation()) return;
     table.appendChild(el('tr', null, [el('th', { class: 'num', text: 'joint' }), el('th', { class: 'num', text: 'w' }), el('th', { class: 'num', text: 'x' }),
@@ -716,6 +999,34 @@
     }
   }
 
+  function renderClipPose(table) {
+    var c = state.clip.clip;
+    var t = AnimClip.frame(c, state.clipFrame);
+    var hashes = c.jointHashes;
+    table.appendChild(el('tr', null, [el('th', { class: 'num', text: 'joint' }), el('th', { text: 'hash' }), el('th', { class: 'num', text: 'w' }), el('th', { class: 'num', text: 'x' }),
+      el('th', { class: 'num', text: 'y' }), el('th', { class: 'num', text: 'z' }), el('th', { class: 'num', text: 'angle°' }), el('th', { text: 'translation' })]));
+    for (var j = 0; j < Math.min(c.joints, 32); j++) {
+      var q = [t.rotation[4 * j + 3], t.rotation[4 * j], t.rotation[4 * j + 1], t.rotation[4 * j + 2]];
+      var angle = 2 * Math.acos(Math.min(1, Math.abs(q[0]))) * 180 / Math.PI;
+      table.appendChild(el('tr', { 'data-testid': 'pose-row', 'data-joint': j, 'data-q': q.join(',') }, [el('td', { class: 'num', text: j }), el('td', { class: 'mono', text: hex(hashes[j]) })]
+        .concat(q.map(function (x) { return el('td', { class: 'num', text: x.toFixed(4) }); }))
+        .concat([el('td', { class: 'num', text: angle.toFixed(1) }), el('td', { class: 'mono', text: [0, 1, 2].map(function (i) { return t.translation[3 * j + i].toFixed(3); }).join(', ') })])));
+    }
+  }
+
+  /** A tab click: show the file; an ANIMBIN or a decodable .animclip also takes over the 3D view. */
+  function selectFile(f) {
+    state.active = f.id;
+    var player = f.format === 'animclip' && f.clip ? 'clip' : f.format === 'animbin' && f === state.animbin ? 'animbin' : null;
+    if (player && (player !== state.player || (player === 'clip' && state.clip !== f))) {
+      if (player === 'clip') state.clip = f;
+      state.player = player;
+      setPlaying(false);
+      setupPlayback();
+    }
+    renderAll();
+  }
+
   function renderAll() {
     renderTabs();
     renderFile();
@@ -724,15 +1035,20 @@
     var note = $('viewport-note');
     note.classList.remove('bottom');
     if (!state.webgl) { note.hidden = false; note.textContent = 'WebGL is not available in this browser: the 3D view is off (structure and findings still work).'; }
-    else if (!state.animbin) {
+    else if (isClip()) {
+      note.hidden = state.clip.clip.animated;
+      note.classList.add('bottom');
+      note.textContent = 'This clip has no samples: every frame is its base pose.';
+    } else if (!state.animbin) {
       note.hidden = false;
       if (state.meshbin) note.classList.add('bottom');
       note.textContent = state.meshbin ? 'Skeleton of ' + state.meshbin.name + ' at rest. Drop an .animbin to animate it.' : 'Drop an .animbin to play it here.';
     } else note.hidden = true;
     // Only .animclip (or unreadable) files: no 3D view, the file's data gets the width.
-    document.body.classList.toggle('no-3d', state.files.length > 0 && !state.animbin && !state.meshbin);
-    document.body.classList.toggle('no-anim', !currentAnimation());
-    $('btn-play').disabled = $('btn-step').disabled = $('btn-reset').disabled = !currentAnimation();
+    document.body.classList.toggle('no-3d', state.files.length > 0 && !state.animbin && !state.meshbin && !isClip());
+    document.body.classList.toggle('no-anim', !currentAnimation() && !isClip());
+    document.body.classList.toggle('clip-mode', isClip());
+    $('btn-play').disabled = $('btn-step').disabled = $('btn-reset').disabled = !currentAnimation() && !isClip();
     renderPlaybackInfo();
   }
 
@@ -805,6 +1121,8 @@
     $('delta-select').addEventListener('change', function (ev) { state.delta = Number(ev.target.value); renderPlaybackInfo(); });
     $('show-mesh').addEventListener('change', function (ev) { if (state.scene) { state.scene.showMesh = ev.target.checked; applyPose(); } });
     $('show-bones').addEventListener('change', function (ev) { if (state.scene) { state.scene.showBones = ev.target.checked; applyPose(); } });
+    $('scrub').addEventListener('input', function (ev) { setPlaying(false); seek(Number(ev.target.value)); });
+    $('show-root-motion').addEventListener('change', function (ev) { state.rootMotion = ev.target.checked; if (isClip()) fitView(); });
     $('timeline').addEventListener('click', function (ev) {
       var tl = $('timeline');
       if (!tl.dataset.span) return;
@@ -846,6 +1164,8 @@
       }));
     },
     play: function () { setPlaying(true); },
+    /** Show the loaded file of this name (a tab click): a decodable .animclip then plays. */
+    select: function (name) { var f = state.files.filter(function (x) { return x.name === name; })[0]; if (f) selectFile(f); return !!f; },
     pause: function () { setPlaying(false); },
     step: function (n) { setPlaying(false); for (var i = 0; i < (n || 1); i++) stepTick(); applyPose(); return state.frame; },
     reset: function () { resetPlayback(); },
@@ -860,6 +1180,7 @@
         format: f ? f.format : null,
         animbin: state.animbin ? state.animbin.name : null,
         meshbin: state.meshbin ? state.meshbin.name : null,
+        rig: state.rig ? state.rig.name : null,
         animations: state.animbin ? state.animbin.model.animations.map(function (a) { return a.name; }) : [],
         animIndex: state.animIndex,
         mode: state.mode,
@@ -873,6 +1194,12 @@
         jointPositions: state.scene ? state.scene.jointPositions() : null,
         skeleton: state.skeletonSource,
         findings: f && f.findings ? f.findings.map(function (x) { return x.code; }) : [],
+        player: state.player,
+        boneNames: state.skeleton ? state.skeleton.bones.map(function (b) { return b.name || null; }) : [],
+        clip: isClip() ? {
+          name: state.clip.name, frame: state.clipFrame, frameCount: state.clip.clip.frameCount, fps: state.clip.clip.fps,
+          looping: state.clip.clip.looping, animated: state.clip.clip.animated, rootMotion: !!state.clip.clip.rootMotion,
+        } : null,
         webgl: state.webgl,
       };
     },

@@ -71,11 +71,24 @@
 
   /**
    * skel: { bones: [{parent, position: [x,y,z] raw, rotation: [w,x,y,z] raw}], mesh: null or
-   * {vertices, colours, quads, boneForVertex}, label }.
+   * {vertices, colours, quads, boneForVertex}, label, yUp: true for a Y-up model space (no turn),
+   * frame: optional {position, quaternion, scale} of the model (a glTF armature's parent) }.
    */
   Scene3D.prototype.setSkeleton = function (skel) {
     var THREE = this.THREE;
     clearGroup(this.model);
+    // A glTF rig's armature may sit under a transform (frame: its parent's world position,
+    // quaternion x y z w and scale); an .animclip's stand-in chain has no turn (yUp); the
+    // console's skeletons turn +90 degrees about X.
+    this.model.position.set(0, 0, 0);
+    this.model.scale.set(1, 1, 1);
+    this.model.rotation.set(skel.yUp ? 0 : Math.PI / 2, 0, 0);
+    if (skel.frame) {
+      this.model.position.fromArray(skel.frame.position);
+      this.model.quaternion.fromArray(skel.frame.quaternion);
+      this.model.scale.fromArray(skel.frame.scale);
+    }
+    this.model.updateMatrixWorld(true);
     this.stubMeshes = [];
     this.skeleton = skel;
     var n = skel.bones.length;
@@ -184,7 +197,8 @@
     var m = this.skeleton.mesh;
     var stride = m ? Math.max(1, Math.floor(m.vertices.length / 500)) : 1;
     poses.forEach(function (pose) {
-      var world = self.worldFor(pose, null);
+      // a pose: rotations alone (rest translations), or {rotations, translations}
+      var world = pose && !Array.isArray(pose) ? self.worldFor(pose.rotations, pose.translations) : self.worldFor(pose, null);
       world.forEach(function (w, i) {
         box.expandByPoint(new THREE.Vector3().setFromMatrixPosition(w));
         if (!self.children[i].length) box.expandByPoint(new THREE.Vector3(0, self.stub, 0).applyMatrix4(w));

@@ -348,7 +348,15 @@ class RawSection(SectionBase):
     decoded (Sample Data, Motion Data, ...) or a tag ALERT does not know (spec 6)."""
 
     tag: int
-    data: bytes = b""
+    data: bytes | memoryview = b""
+    """The payload: bytes, or (as the fast reader leaves it) a read-only byte view into the
+    file's bytes, which it keeps alive. Pickling and deep copies turn a view into bytes."""
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        if isinstance(state["data"], memoryview):
+            state["data"] = state["data"].tobytes()
+        return state
 
     @property
     def words(self) -> np.ndarray:

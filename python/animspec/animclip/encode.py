@@ -173,17 +173,6 @@ class EncodedAnimation:
         out["log_scale2"] = self.base[:, SHIFT_COMPONENT]
         return out
 
-    def sample_elem_bytes(self) -> bytes:
-        """u32 offsets (ci * 4) and u8 codes of the small elements, zero padding to 4 bytes,
-        then the large elements' u32 offsets and u16 codes."""
-        n = self.num_small
-        offsets = (self.components * 4).astype("<u4")
-        small_codes = ((self.widths[:n] - 1) | (self.shifts[:n] << 4)).astype("u1")
-        large_codes = ((self.widths[n:] - 1) | (self.shifts[n:] << 8)).astype("<u2")
-        head = offsets[:n].tobytes() + small_codes.tobytes()
-        head += bytes(-len(head) % 4)
-        return head + offsets[n:].tobytes() + large_codes.tobytes()
-
     def sample_data_bytes(self) -> bytes:
         """The lookup table (if any, its length rounded up to 16 bytes), then the samples."""
         if self.lookup is None:

@@ -1,8 +1,8 @@
 """Read .animclip / .performanceclip files into the typed model.
 
 Two readers, one result. :mod:`.fastread` reads every valid file with struct and numpy
-straight from its bytes (one copy per payload; issue 15). Whatever it does not accept goes
-to :mod:`.adapt`, the parser generated from ksy/animclip.ksy in debug mode, whose recorded
+straight from its bytes (one copy per table, opaque payloads as views into the bytes; issues
+15 and 22.6). Whatever it does not accept goes to :mod:`.adapt`, the parser generated from ksy/animclip.ksy in debug mode, whose recorded
 positions word the error (field path and byte offset) - it is imported only then, so a
 valid file never pays for it. ``fast=False`` reads with the generated parser alone (the
 reference the tests hold the fast reader to).

@@ -14,7 +14,6 @@ Built +0x0C).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,14 +24,9 @@ from ..common.errors import AnimspecError
 from ..common.hashes import crc32
 from ..quaternion import xyzw_to_wxyz
 from ..skeleton import Skeleton, forward_kinematics, world_positions
-from .content import AnimclipFile, BaseState, JointHashes
-from .samples import (
-    TAG_BASE, TAG_BUILT_SECTION as TAG_BUILT, TAG_ELEM, TAG_HASHES, TAG_MOTION, TAG_SAMPLE_DATA_PAGED,
-    TAG_SAMPLE_DATA_RESIDENT, TAG_SAMPLE_DATA_SINGLE, ClipFrames, ClipSections, decode_clip,
-)
-from .tags import JOINT_DTYPE
+from .content import AnimclipFile
+from .samples import ClipFrames, decode_clip
 from .views import ClipView
-from .write import payloads
 
 
 @dataclass
@@ -176,65 +170,11 @@ def base_pose_report(
 
 # ---------------------------------------------------------------------------- every frame
 
-DAT1_AT = 36
-"""Where a plain (uncompressed) file's DAT1 starts: after the 36-byte outer header."""
 
-
-def _file_offset(model: AnimclipFile, dat1_offset: int | None) -> int | None:
-    """The file byte of a DAT1 offset, when the DAT1 is stored plain after the outer header
-    (a compressed body has no file byte for it: None)."""
-    layout = model.layout
-    if dat1_offset is None or layout is None or layout.compression is not None:
-        return None
-    return DAT1_AT + dat1_offset
-
-
-def clip_sections(model: AnimclipFile, *, file_size: int | None = None) -> ClipSections:
-    """What :func:`animspec.animclip.samples.decode_clip` reads, taken from ``model``: the
-    payloads of Built, Sample Elem, the Sample Data block and Motion Data (each with its file
-    byte), Base State's joint records and the joint hashes.
-
-    Which Sample Data block (Luna anim_import.py): "Sample Data Paged" when present and
-    Built's +0x22 count is set, else "Sample Data Resident", else the single "Sample Data"
-    block of the games before Spider-Man 2. ``file_size`` sets the memory bound (default: the
-    payloads' total)."""
-    payload_of = {id(s): p for s, p in zip(model.sections, payloads(model))}
-
-    def find(tag: int) -> tuple[Any, int | None] | None:
-        section = model.section(tag)
-        if section is None:
-            return None
-        return payload_of[id(section)], _file_offset(model, section.offset)
-
-    built = find(TAG_BUILT)
-    if built is None:
-        raise AnimspecError("the clip has no Anim Clip Built section: nothing says how its samples are coded")
-    paged = find(TAG_SAMPLE_DATA_PAGED)
-    paged_count = int.from_bytes(bytes(built[0][0x22:0x24]), "little") if len(built[0]) >= 0x24 else 0
-    if paged is not None and paged_count:
-        data, name, is_paged = paged, "Anim Clip Sample Data Paged", True
-    elif find(TAG_SAMPLE_DATA_RESIDENT) is not None:
-        data, name, is_paged = find(TAG_SAMPLE_DATA_RESIDENT), "Anim Clip Sample Data Resident", False
-    else:
-        data, name, is_paged = find(TAG_SAMPLE_DATA_SINGLE), "Anim Clip Sample Data", False
-    base = model.section(TAG_BASE)
-    records = base.joints if isinstance(base, BaseState) else np.zeros(0, JOINT_DTYPE)
-    hashes_section = model.section(TAG_HASHES)
-    hashes = hashes_section.hashes if isinstance(hashes_section, JointHashes) else np.zeros(0, "<u4")
-    if file_size is None:
-        file_size = sum(len(p) for p in payload_of.values())
-    return ClipSections(
-        built=built, base_records=records, base_at=_file_offset(model, base.offset) if base is not None else None,
-        joint_hashes=hashes, elements=find(TAG_ELEM), sample_data=data, sample_data_name=name, paged=is_paged,
-        motion=find(TAG_MOTION), file_size=file_size,
-    )
-
-
-def clip_frames(model: AnimclipFile, path: str | None = None, *, file_size: int | None = None) -> ClipFrames:
-    """Every frame of ``model`` (:func:`animspec.animclip.samples.decode_clip`); errors name ``path``."""
-    if file_size is None and path is not None and os.path.isfile(path):
-        file_size = os.path.getsize(path)
-    return decode_clip(clip_sections(model, file_size=file_size), path)
+def clip_frames(model: AnimclipFile, path: str | None = None) -> ClipFrames:
+    """Every frame of ``model`` (:func:`animspec.animclip.samples.decode_clip`, which takes its
+    inputs from the model); errors name ``path``, the byte and the field."""
+    return decode_clip(model, path)
 
 
 def first_frame(frames: ClipFrames) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -29,13 +29,16 @@ for the sample coding, ``binary.py`` for the bit order, ``motion.py`` for Motion
   translation is divided by 2 ** it), i8 phase. Type 1 samples (32 bytes) and the secondary
   stream (flag 0x04) are not described publicly: they are reported, not decoded.
 
-Where Luna's importer is silent or lenient this module refuses, with a :class:`ParseError`
-naming the section, byte and field: an element whose joint is past Built's joint count, a
-field wider than 32 bits or whose ``width + shift`` passes :data:`MAX_DELTA_BITS` (a value no
-float64 holds exactly), element bit ranges past the stride, a lookup entry naming a sample
-the block does not hold, and any decode whose results would pass the memory bound
-:func:`memory_bound` (``max(256 MiB, 64 x the file's size)``): a Built count cannot make a
-small file allocate gigabytes.
+The bytes are read once, by the model (ksy/animclip.ksy through :mod:`.adapt`): this module
+takes its inputs from :func:`.views.sample_inputs` (Built's fields, Sample Elem's columns, Base
+State's records, the frame lookup and the samples as a view into the Sample Data payload) and
+keeps only the arithmetic. Where Luna's importer is silent or lenient, ``sample_inputs``
+refuses with a :class:`ParseError` naming the file, byte and field: an element whose joint is
+past the joints, a field wider than 32 bits or whose ``width + shift`` passes
+:data:`.views.MAX_DELTA_BITS` (a value no float64 holds exactly), element bit ranges past the
+stride, a lookup entry naming a sample the block does not hold, and any decode whose results
+would pass the memory bound :func:`.views.memory_bound` (``max(256 MiB, 64 x the file's
+size)``): a Built count cannot make a small file allocate gigabytes.
 
 Everything is vectorised over samples and elements: each element's field is gathered for all
 samples at once (its word, and the next word for the straddling ones), shifted and masked in
@@ -46,12 +49,20 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
-from ..common.errors import ParseError
-from ..common.hashes import crc32
+from ..common.errors import AnimspecError, ParseError
+from .content import AnimclipFile, JointHashes, RawSection
+from .tags import FLAG_CAMERA, FLAG_FRAME_DATA_LOOKUP as FLAG_FRAME_LOOKUP, FLAG_LOOPING, TAG_JOINT_HASHES, TAG_MOTION_DATA
+from .views import (
+    DECODE_BYTES_PER_JOINT as RESULT_BYTES_PER_JOINT,
+    DECODE_PER_FILE_BYTE as MEMORY_PER_FILE_BYTE,
+    SampleInputs,
+    dat1_file_offset,
+    memory_bound,
+    sample_inputs,
+)
 
 # ---------------------------------------------------------------------------- facts
 
@@ -59,62 +70,17 @@ COMPONENTS = 12
 """Integer components per joint (Luna anim_import.py: 12 packed components per joint)."""
 SCALE, SCALE_DIVISOR, ROTATION, TRANSLATION, TRANSLATION_SHIFT = slice(0, 3), 3, slice(4, 8), slice(8, 11), 11
 
-FLAG_CAMERA = 0x10
-FLAG_LOOPING = 0x20
-FLAG_FRAME_LOOKUP = 0x10000
-FLAG_HAS_MOTION = 0x800000
-"""Built flag bits (Luna flags.py)."""
-
-TAG_SAMPLE_DATA_SINGLE = crc32("Anim Clip Sample Data")
-TAG_SAMPLE_DATA_RESIDENT = crc32("Anim Clip Sample Data Resident")
-TAG_SAMPLE_DATA_PAGED = crc32("Anim Clip Sample Data Paged")
-TAG_MOTION = crc32("Anim Clip Motion Data")
-TAG_BASE = crc32("Anim Clip Base State")
-TAG_ELEM = crc32("Anim Clip Sample Elem")
-TAG_HASHES = crc32("Anim Clip Joint Hashes")
-TAG_BUILT_SECTION = crc32("Anim Clip Built")
-"""Section tags: the Insomniac CRC32 of each section's name (Luna hashes.py names them)."""
-
-MAX_FIELD_BITS = 32
-"""Widest field decoded: a field then spans at most two u32 words (Luna's reader also reads
-two words per field). A wider one is refused."""
-MAX_DELTA_BITS = 52
-"""``width + shift`` above this could not be added exactly in float64: refused."""
-LOOKUP_ALIGN = 16
-"""Samples start at this boundary after the frame lookup table (Luna anim_import.py)."""
 MOTION_HEADER_SIZE = 0x7C
 MOTION_SAMPLE_SIZE = 16
 MOTION_FLAG_HAS_MOTION = 0x02
 MOTION_FLAG_SECONDARY = 0x04
 MOTION_LOG_SCALE_MAX = 16
 
-MEMORY_FLOOR = 256 << 20
-MEMORY_PER_FILE_BYTE = 64
-
-
-def memory_bound(file_size: int) -> int:
-    """The most bytes a decode's results may take: ``max(256 MiB, 64 x file size)`` (the
-    working memory on top is bounded by :data:`CHUNK_VALUES`). Poses are bigger than their
-    coding: 40 bytes of float32 transforms per joint and sample against ~10 bits per moving
-    component, so a clip of 150 joints whose Sample Data fills a 16 MB file decodes to about
-    13 x the file; 64x leaves room for that and for frame lookups, while a forged count in a
-    small file stays far from the machine's memory."""
-    return max(MEMORY_FLOOR, MEMORY_PER_FILE_BYTE * int(file_size))
-
-
-# ---------------------------------------------------------------------------- Built
-
-
-_BUILT_FIELDS = struct.Struct("<8xIff12xH2xII4xH14xfI")
-"""The Built fields the decoder uses, at their offsets (Luna constants.py ANIM_CLIP_BUILT_FORMAT):
-flags u32 +0x08, fps f32 +0x0C, duration f32 +0x10, joint count u16 +0x20, element count u32
-+0x24, stride u32 +0x28, unique sample count u16 +0x30, resident fps f32 +0x40, large element
-count u32 +0x44. The sample counts are read separately (+0x22 paged or only, +0x3E resident)."""
 
 
 @dataclass(frozen=True)
 class SampleCoding:
-    """What Built says about the samples (Luna constants.py / anim_import.py)."""
+    """What Built says about the samples of the block decoded (:func:`.views.sample_block`)."""
 
     flags: int
     fps: float
@@ -140,20 +106,11 @@ class SampleCoding:
         return bool(self.flags & FLAG_FRAME_LOOKUP)
 
 
-def sample_coding(built: bytes, *, paged: bool) -> SampleCoding:
-    """Built's fields for decoding, from its 96 payload bytes. ``paged``: the samples come from
-    a "Sample Data Paged" block, whose count is at +0x22 (Spider-Man 2); otherwise a resident
-    block's count (+0x3E) when it is set, else +0x22 (the one Sample Data block of the earlier
-    games, ALERT's "frames count")."""
-    if len(built) < 96:
-        raise ParseError(None, len(built), "built", f"Anim Clip Built holds {len(built)} bytes; 96 are needed")
-    flags, fps, duration, joints, elements, stride, unique, resident_fps, large = _BUILT_FIELDS.unpack_from(built)
-    count_main, = struct.unpack_from("<H", built, 0x22)
-    count_resident, = struct.unpack_from("<H", built, 0x3E)
-    frames = count_main if paged or not count_resident else count_resident
-    if not paged and count_resident and resident_fps > 0:
-        fps = resident_fps
-    return SampleCoding(flags, float(fps), float(duration), joints, elements, large, stride, frames, unique)
+def sample_coding(inputs: SampleInputs) -> SampleCoding:
+    """The coding of ``inputs`` (Built's fields as the model names them)."""
+    return SampleCoding(inputs.flags, inputs.fps, inputs.duration, len(inputs.base), inputs.num_elems,
+                        int(inputs.width.size) - inputs.num_elems, inputs.stride, inputs.num_frames,
+                        inputs.num_unique_samples)
 
 
 # ---------------------------------------------------------------------------- Sample Elem
@@ -179,85 +136,16 @@ class Elements:
         return int(self.width.sum())
 
 
-def _u(payload: bytes, dtype: str, count: int, at: int) -> np.ndarray:
-    return np.frombuffer(payload, dtype, count, at).astype(np.int64)
-
-
-def parse_elements(payload: bytes, elements: int, large_elements: int, joints: int) -> Elements:
-    """Sample Elem's two tables (module doc). Raises ParseError (offsets inside ``payload``,
-    field ``sample_elem...``) when the counts pass the payload, an element names a joint past
-    ``joints``, or a width or shift is out of range."""
-    small_end = 5 * elements
-    large_at = (small_end + 3) & ~3
-    need = large_at + 6 * large_elements
-    if need > len(payload):
-        raise ParseError(
-            None, len(payload), "sample_elem",
-            f"Built declares {elements} element(s) and {large_elements} large one(s), which take "
-            f"{need} bytes; the section holds {len(payload)}",
-        )
-    offsets = np.concatenate([_u(payload, "<u4", elements, 0), _u(payload, "<u4", large_elements, large_at)])
-    codes_small = _u(payload, "u1", elements, 4 * elements)
-    codes_large = _u(payload, "<u2", large_elements, large_at + 4 * large_elements)
-    width = np.concatenate([(codes_small & 0xF) + 1, (codes_large & 0xFF) + 1])
-    shift = np.concatenate([codes_small >> 4, codes_large >> 8])
-    index = offsets // 4
-    joint, component = index // COMPONENTS, index % COMPONENTS
-    where = np.concatenate([np.arange(elements) * 4, large_at + np.arange(large_elements) * 4])
-    code_at = np.concatenate([4 * elements + np.arange(elements), large_at + 4 * large_elements + 2 * np.arange(large_elements)])
-
-    def name(e: int) -> str:
-        return f"sample_elem.small[{e}]" if e < elements else f"sample_elem.large[{e - elements}]"
-
-    bad = np.flatnonzero(joint >= joints)
-    if bad.size:
-        e = int(bad[0])
-        raise ParseError(
-            None, int(where[e]), f"{name(e)}.offset",
-            f"component offset {int(offsets[e])} is joint {int(joint[e])}; the clip has {joints} joint(s)",
-        )
-    bad = np.flatnonzero((width > MAX_FIELD_BITS) | (width + shift > MAX_DELTA_BITS))
-    if bad.size:
-        e = int(bad[0])
-        raise ParseError(
-            None, int(code_at[e]), f"{name(e)}.code",
-            f"a {int(width[e])}-bit field shifted left by {int(shift[e])}: fields up to {MAX_FIELD_BITS} bits "
-            f"and width + shift up to {MAX_DELTA_BITS} are decoded",
-        )
-    bit_offset = np.concatenate([[0], np.cumsum(width)[:-1]]) if width.size else np.zeros(0, np.int64)
-    return Elements(joint, component, width, shift, bit_offset.astype(np.int64))
-
-
-# ---------------------------------------------------------------------------- Base State
-
-
-def base_components(records: np.ndarray) -> np.ndarray:
-    """(joints, 12) float64 base component values of Base State joint records (a structured
-    array with the fields qx qy qz qw x y z log_scale log_scale2; module doc). float64 holds
-    every i16 and every delta of at most :data:`MAX_DELTA_BITS` bits exactly."""
-    out = np.empty((len(records), COMPONENTS), np.float64)
-    out[:, 0:4] = np.ldexp(1.0, records["log_scale"].astype(np.int32))[:, None]
-    for k, name in enumerate(("qx", "qy", "qz", "qw", "x", "y", "z")):
-        out[:, 4 + k] = records[name]
-    out[:, 11] = records["log_scale2"]
-    return out
+def elements_of(inputs: SampleInputs) -> Elements:
+    """The elements of ``inputs`` with the first bit of each one's field (the sum of the widths
+    before it: fields are packed back to back, small elements first)."""
+    width = np.asarray(inputs.width, np.int64)
+    bit_offset = np.concatenate([[0], np.cumsum(width)[:-1]]).astype(np.int64) if width.size else np.zeros(0, np.int64)
+    return Elements(np.asarray(inputs.joint, np.int64), np.asarray(inputs.component, np.int64), width,
+                    np.asarray(inputs.shift, np.int64), bit_offset)
 
 
 # ---------------------------------------------------------------------------- Sample Data
-
-
-def frame_lookup(payload: bytes, frames: int, looping: bool) -> tuple[np.ndarray, int]:
-    """The frame -> sample table at the start of a Sample Data block and where the samples
-    start (the next 16-byte boundary). The extra entry of a looping clip is read past, not
-    returned (it is the first frame again)."""
-    entries = frames + (1 if looping else 0)
-    if 2 * entries > len(payload):
-        raise ParseError(None, len(payload), "sample_data.frame_lookup",
-                         f"{entries} u16 entries need {2 * entries} bytes; the block holds {len(payload)}")
-    table = np.frombuffer(payload, "<u2", entries, 0).astype(np.int64)[:frames]
-    start = (2 * entries + LOOKUP_ALIGN - 1) & ~(LOOKUP_ALIGN - 1)
-    return table, min(start, len(payload))
-
 
 def unpack_fields(words: np.ndarray, elements: Elements) -> np.ndarray:
     """(samples, elements) uint32 field values of ``words``, a (samples, stride / 4) uint32
@@ -393,52 +281,30 @@ a chunk's transposes stay in the CPU's caches (bench/decode.py: 1 MB chunks deco
 Sample Data 1.4x faster than 32 MB ones)."""
 
 
-def decode_samples(
-    coding: SampleCoding, base: np.ndarray, elements: Elements, sample_data: bytes | memoryview | None, *,
-    budget: int,
-) -> tuple[Transforms, np.ndarray]:
+def decode_samples(inputs: SampleInputs, *, budget: int) -> tuple[Transforms, np.ndarray]:
     """The clip's distinct samples as transforms (float32), and per frame the sample it shows.
 
-    ``base``: :func:`base_components` of the clip's joints. ``sample_data``: the Sample Data
-    block (None or empty when the clip has none). A clip without elements or without samples
-    is its base pose: one sample, every frame showing it. ``budget``: bytes the results may
-    take (:func:`memory_bound`)."""
-    frames = max(coding.frames, 1)
+    ``inputs``: :func:`.views.sample_inputs` (checked: element bit ranges inside the stride,
+    lookup entries inside the stored samples). A clip without elements or without samples is
+    its base pose: one sample, every frame showing it. ``budget``: bytes the results may take
+    (:func:`.views.memory_bound`)."""
+    elements = elements_of(inputs)
+    base = inputs.base.astype(np.float64)
+    frames = max(inputs.num_frames, 1)
     joints = base.shape[0]
-    if elements.count == 0 or not sample_data or coding.frames == 0:
+    if elements.count == 0 or not inputs.samples.size or inputs.num_frames == 0:
         _check_budget(frames, 1, joints, budget, lookup=True)
         return _as_f32(dequantise(base[None])), np.zeros(frames, np.int64)
-    if coding.stride <= 0 or coding.stride % 4:
-        raise ParseError(None, None, "built.stride", f"a stride of {coding.stride} bytes: samples are whole u32 words")
-    if elements.bits > 8 * coding.stride:
-        raise ParseError(
-            None, None, "built.stride",
-            f"the elements' fields take {elements.bits} bits per sample; a {coding.stride}-byte stride holds "
-            f"{8 * coding.stride}",
-        )
-    data = memoryview(sample_data).cast("B")
-    start = 0
-    if coding.frame_lookup:
-        lookup, start = frame_lookup(data, coding.frames, coding.looping)
-    else:
-        lookup = np.arange(coding.frames, dtype=np.int64)
-    held = (len(data) - start) // coding.stride
-    bad = np.flatnonzero(lookup >= held)
-    if bad.size:
-        f = int(bad[0])
-        at = 2 * f if coding.frame_lookup else len(data)
-        what = (f"frame {f} shows sample {int(lookup[f])}" if coding.frame_lookup
-                else f"{coding.frames} frame(s) of {coding.stride} bytes")
-        raise ParseError(None, at, "sample_data.frame_lookup" if coding.frame_lookup else "sample_data",
-                         f"{what}; the block holds {held} sample(s) of {coding.stride} bytes after byte {start}")
-    if coding.frame_lookup:
+    if inputs.lookup is not None:
+        lookup = inputs.lookup[: inputs.num_frames].astype(np.int64)
         used, index = np.unique(lookup, return_inverse=True)
         index = index.reshape(-1).astype(np.int64)
     else:  # frame f is sample f: no gather, and frames() can hand out the samples themselves
-        used, index = None, lookup
-    count = coding.frames if used is None else used.size
-    _check_budget(frames, count, joints, budget, lookup=coding.frame_lookup)
-    words = np.frombuffer(data, "<u4", held * coding.stride // 4, start).reshape(held, coding.stride // 4)
+        used, index = None, np.arange(inputs.num_frames, dtype=np.int64)
+    count = inputs.num_frames if used is None else used.size
+    _check_budget(frames, count, joints, budget, lookup=used is not None)
+    held = inputs.samples.shape[0]
+    words = np.frombuffer(inputs.samples, "<u4", held * inputs.stride // 4).reshape(held, inputs.stride // 4)
     out = Transforms(np.empty((count, joints, 3), np.float32), np.empty((count, joints, 4), np.float32),
                      np.empty((count, joints, 3), np.float32))
     # Joints and kinds no element moves keep the base pose: filled once, then each chunk
@@ -456,10 +322,6 @@ def decode_samples(
 
 def _as_f32(t: Transforms) -> Transforms:
     return Transforms(t.scale.astype(np.float32), t.rotation.astype(np.float32), t.translation.astype(np.float32))
-
-
-RESULT_BYTES_PER_JOINT = 40
-"""float32 scale (3), rotation (4) and translation (3) of one joint in one sample or frame."""
 
 
 def _check_budget(frames: int, samples: int, joints: int, budget: int, *, lookup: bool) -> None:
@@ -581,70 +443,35 @@ def clip_fps(coding: SampleCoding) -> float:
     return 30.0
 
 
-@dataclass(frozen=True)
-class ClipSections:
-    """The payloads the decoder reads, each with its section's DAT1 offset (None: absent)."""
-
-    built: tuple[bytes, int | None]
-    base_records: np.ndarray
-    base_at: int | None
-    joint_hashes: np.ndarray
-    elements: tuple[bytes, int | None] | None
-    sample_data: tuple[Any, int | None] | None
-    sample_data_name: str
-    paged: bool
-    motion: tuple[Any, int | None] | None
-    file_size: int
-
-
-def decode_clip(sections: ClipSections, path: str | None = None) -> ClipFrames:
-    """Decode a clip's frames from its sections (see :func:`animspec.animclip.pose.clip_sections`
-    for how they are taken from a model). Errors are :class:`ParseError` naming ``path``, the
-    section's DAT1 byte and the field."""
-    budget = memory_bound(sections.file_size)
-
-    def located(exc: ParseError, what: str, at: int | None) -> ParseError:
-        offset = None if exc.offset is None or at is None else at + exc.offset
-        return ParseError(path, offset, exc.field, f"{exc.reason} ({what})")
-
-    built_bytes, built_at = sections.built
-    try:
-        coding = sample_coding(built_bytes, paged=sections.paged)
-    except ParseError as exc:
-        raise located(exc, "Anim Clip Built", built_at) from None
+def decode_clip(model: AnimclipFile, path: str | None = None) -> ClipFrames:
+    """Every frame of ``model``: its inputs from :func:`.views.sample_inputs` (whose errors are
+    :class:`ParseError` naming ``path``, the byte and the field), Joint Hashes and Motion Data."""
+    if model.built is None:
+        raise AnimspecError("the clip has no Anim Clip Built section: nothing says how its samples are coded")
+    inputs = sample_inputs(model, path)
+    coding = sample_coding(inputs)
+    layout = model.layout
+    budget = memory_bound(layout.dat1_size if layout is not None else 0)
+    samples, frame_sample = decode_samples(inputs, budget=budget)
     joints = coding.joints
-    if joints > len(sections.base_records):
-        raise ParseError(path, sections.base_at, "base_state",
-                         f"Built names {joints} joint(s); Base State holds {len(sections.base_records)} record(s)")
-    base = base_components(sections.base_records[:joints])
-    elements = Elements(*(np.zeros(0, np.int64) for _ in range(5)))
-    if sections.elements is not None and coding.elements + coding.large_elements:
-        payload, at = sections.elements
-        try:
-            elements = parse_elements(payload, coding.elements, coding.large_elements, joints)
-        except ParseError as exc:
-            raise located(exc, "Anim Clip Sample Elem", at) from None
-    sample_payload, sample_at = sections.sample_data or (None, None)
-    try:
-        samples, frame_sample = decode_samples(coding, base, elements, sample_payload, budget=budget)
-    except ParseError as exc:
-        where = sample_at if exc.field.startswith("sample_data") else built_at
-        raise located(exc, sections.sample_data_name if exc.field.startswith("sample_data") else "Anim Clip Built",
-                      where) from None
-    hashes = np.asarray(sections.joint_hashes[:joints], dtype=np.uint32)
+    section = model.section(TAG_JOINT_HASHES)
+    hashes = np.asarray(section.hashes[:joints] if isinstance(section, JointHashes) else [], dtype=np.uint32)
     if hashes.size < joints:
         hashes = np.concatenate([hashes, np.full(joints - hashes.size, 0xFFFFFFFF, np.uint32)])
     notes = []
     motion = None
-    if sections.motion is not None:
-        payload, at = sections.motion
+    motion_section = model.section(TAG_MOTION_DATA)
+    if isinstance(motion_section, RawSection):
         try:
-            motion, why = decode_motion(payload)
+            motion, why = decode_motion(motion_section.data)
         except ParseError as exc:
-            raise located(exc, "Anim Clip Motion Data", at) from None
+            offset = None if exc.offset is None else dat1_file_offset(model, (motion_section.offset or 0) + exc.offset)
+            if motion_section.offset is None:
+                offset = None
+            raise ParseError(path, offset, exc.field, f"{exc.reason} (Anim Clip Motion Data)") from None
         if why and why != "no motion samples":
             notes.append(f"root motion not decoded: {why}")
-    animated = bool(elements.count and sample_payload and coding.frames)
+    animated = bool(inputs.width.size and inputs.samples.size and coding.frames)
     return ClipFrames(coding, clip_fps(coding), hashes, samples, frame_sample, motion, notes, animated)
 
 

@@ -505,7 +505,7 @@ def derived_or(built: Built, name: str, derived: int) -> int:
 def _motion(model: AnimclipFile) -> Iterator[Finding]:
     """Motion Data's header against its size and Built (Luna Engine IO Tools motion.py)."""
     for i, s in enumerate(model.sections):
-        if s.tag != TAG_MOTION_DATA or not isinstance(getattr(s, "data", None), bytes):
+        if s.tag != TAG_MOTION_DATA or not isinstance(getattr(s, "data", None), (bytes, memoryview)):
             continue
         data = s.data
         where = _where(model, i)

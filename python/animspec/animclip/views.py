@@ -13,6 +13,7 @@ from typing import Any, Iterable, Mapping
 
 import numpy as np
 
+from ..common.errors import ParseError
 from ..common.hashes import crc32
 from ..quaternion import normalize
 from .content import (
@@ -28,8 +29,16 @@ from .content import (
     TriggerData,
     TriggerRecord,
 )
+from .layout import payload_size
 from .tags import (
     COMPONENTS_PER_JOINT,
+    CONTAINER_ASSET,
+    CONTAINER_DAT1,
+    CONTAINER_STG,
+    LARGE_ELEM_SIZE,
+    OUTER_HEADER,
+    SAMPLE_ELEM_SIZE,
+    TAG_BUILT,
     JOINT_DTYPE,
     SAMPLE_LOOKUP_ALIGN,
     TAG_SAMPLE_DATA,
@@ -283,12 +292,49 @@ def set_trigger_records(model: AnimclipFile, records: Iterable[TriggerRecord]) -
 DECODE_FLOOR = 256 << 20
 DECODE_PER_FILE_BYTE = 64
 DECODE_BYTES_PER_JOINT = 40
-"""The decoder's memory bound, restated (one rule; the decode branch's ``samples.memory_bound``
-states it too, and these must stay equal): decoded transforms take 40 bytes (float32 scale,
-rotation, translation) per joint per decoded sample, plus per frame with a frame lookup, and
-may take at most max(256 MiB, 64 x the file's size) (``decode-size``). A real clip pays bytes
-for its frames; a static clip claiming 65,535 frames of thousands of joints would otherwise
-cost gigabytes from a few kilobytes."""
+"""The decoder's memory rule, stated here once (the decoder, :mod:`.samples`, imports it):
+decoded transforms take 40 bytes (float32 scale, rotation, translation) per joint per decoded
+sample, plus per frame with a frame lookup, and may take at most
+``max(256 MiB, 64 x the file's size)`` (finding ``decode-size``). Poses are bigger than their
+coding (40 bytes per joint and sample against ~10 bits per moving component), so a clip of 150
+joints whose Sample Data fills a 16 MB file decodes to about 13 x the file; 64x leaves room
+for that and for frame lookups, while a static clip claiming 65,535 frames of thousands of
+joints from a few kilobytes is refused before anything is allocated."""
+
+MAX_FIELD_BITS = 32
+"""Widest field decoded: a field then spans at most two u32 words (Luna's reader also reads
+two words per field). A wider one is refused."""
+MAX_DELTA_BITS = 52
+"""``width + shift`` above this could not be added exactly in float64: refused."""
+
+
+def memory_bound(file_size: int) -> int:
+    """The most bytes a decode's results may take (:data:`DECODE_FLOOR` and
+    :data:`DECODE_PER_FILE_BYTE`)."""
+    return max(DECODE_FLOOR, DECODE_PER_FILE_BYTE * int(file_size))
+
+
+class SampleInputError(ParseError, ValueError):
+    """A per-frame input the decoder refuses: a :class:`ParseError` (file, byte, field) whose
+    reason starts with the finding code, and a ValueError for callers of :func:`sample_inputs`."""
+
+
+@dataclass(frozen=True)
+class SampleProblem:
+    """One way the per-frame data contradicts itself: a finding for the validator, a refusal
+    for the decoder. ``field`` and ``at`` (a byte inside section ``tag``'s payload, or None)
+    locate it for a :class:`ParseError`."""
+
+    code: str
+    severity: str
+    """"error" or "warning"."""
+    message: str
+    field: str = "built"
+    tag: int | None = TAG_BUILT
+    at: int | None = None
+
+    def __iter__(self) -> Any:  # (code, severity, message), as the validator unpacks it
+        return iter((self.code, self.severity, self.message))
 
 
 @dataclass
@@ -300,7 +346,7 @@ class SampleInputs:
     flags: int
     """Built ``flags`` (looping 0x20, camera 0x10, frame lookup 0x10000, motion 0x800000)."""
     num_frames: int
-    """Frames the clip plays (Built ``num_frames``)."""
+    """Frames of the Sample Data block decoded (:func:`sample_block`)."""
     stride: int
     """Bytes per sample (Built ``stride``), a multiple of 4."""
     base: np.ndarray
@@ -319,20 +365,40 @@ class SampleInputs:
     """(stored samples, stride) uint8: the sample records after the lookup table."""
     section_tag: int | None
     """The Sample Data section the samples come from (None: no samples)."""
+    fps: float = 30.0
+    """Built's fps for the block (Spider-Man 2's resident fps for the Resident block)."""
+    duration: float = 0.0
+    num_elems: int = 0
+    """Small elements (the rest of ``width`` are large ones)."""
+    num_unique_samples: int = 0
+
+
+def sample_block(model: AnimclipFile) -> tuple[RawSection | None, int, float]:
+    """The section holding the samples, the frames it plays and their fps (Luna
+    anim_import.py): Spider-Man 2's Paged block when Built counts paged samples (``num_frames``
+    at ``fps``), else Resident, else the one Sample Data section of Remastered-era files (the
+    resident count and fps when Built sets them, else ``num_frames`` at ``fps``)."""
+    built = model.built
+    if built is None:
+        return None, 0, 30.0
+    paged = model.section(TAG_SAMPLE_DATA_PAGED)
+    if isinstance(paged, RawSection) and built.num_frames:
+        return paged, int(built.num_frames), float(built.fps)
+    for tag in (TAG_SAMPLE_DATA_RESIDENT, TAG_SAMPLE_DATA):
+        s = model.section(tag)
+        if isinstance(s, RawSection):
+            break
+    else:
+        s = None
+    if built.num_resident_samples:
+        fps = built.resident_fps if built.resident_fps > 0 else built.fps
+        return s, int(built.num_resident_samples), float(fps)
+    return s, int(built.num_frames), float(built.fps)
 
 
 def sample_data_section(model: AnimclipFile) -> RawSection | None:
-    """The section holding the samples: Spider-Man 2's Paged block when Built counts paged
-    samples (Luna's importer prefers it), else Resident, else the one Sample Data section of
-    Remastered-era files."""
-    built = model.built
-    for tag in (TAG_SAMPLE_DATA_PAGED, TAG_SAMPLE_DATA_RESIDENT, TAG_SAMPLE_DATA):
-        s = model.section(tag)
-        if isinstance(s, RawSection):
-            if tag == TAG_SAMPLE_DATA_PAGED and built is not None and built.num_frames == 0:
-                continue
-            return s
-    return None
+    """The section holding the samples (:func:`sample_block`)."""
+    return sample_block(model)[0]
 
 
 def _base_components(joints: np.ndarray) -> np.ndarray:
@@ -344,20 +410,33 @@ def _base_components(joints: np.ndarray) -> np.ndarray:
     return base
 
 
-def sample_problems(model: AnimclipFile) -> list[tuple[str, str, str]]:
-    """(finding code, severity "error"/"warning", message) for every way the per-frame data
-    contradicts itself: the validator reports them, :func:`sample_inputs` refuses on the
-    first error. Codes (docs/animclip.md, invariants): sample-stride, sample-bits-over-stride,
-    sample-elem-joint, frame-lookup-size, frame-lookup-range, sample-data-size,
-    sample-count-mismatch, decode-size."""
+def _element_field(elem: SampleElem, e: int, what: str) -> tuple[str, int]:
+    """Field name and payload byte of element ``e``'s offset or code, from the sizes of the
+    model's own columns (small offsets, small codes, padding, large offsets, large codes)."""
+    n = len(elem.offsets)
+    if e < n:
+        at = 4 * e if what == "offset" else elem.offsets.nbytes + elem.codes.itemsize * e
+        return f"sample_elem.small[{e}].{what}", at
+    k = e - n
+    large_at = elem.offsets.nbytes + elem.codes.nbytes + len(elem.padding)
+    at = large_at + (4 * k if what == "offset" else elem.large_offsets.nbytes + elem.large_codes.itemsize * k)
+    return f"sample_elem.large[{k}].{what}", at
+
+
+def sample_problems(model: AnimclipFile) -> list[SampleProblem]:
+    """Every way the per-frame data contradicts itself (:class:`SampleProblem`, which unpacks
+    as (finding code, severity, message)): the validator reports them, :func:`sample_inputs`
+    refuses on the first error. Codes (docs/animclip.md, invariants): sample-stride,
+    sample-bits-over-stride, sample-elem-joint, frame-lookup-size, frame-lookup-range,
+    sample-data-size, sample-count-mismatch, decode-size."""
     return _sample_problems(model)[0]
 
 
-def _sample_problems(model: AnimclipFile) -> tuple[list[tuple[str, str, str]], Any]:
-    out: list[tuple[str, str, str]] = []
+def _sample_problems(model: AnimclipFile) -> tuple[list[SampleProblem], Any]:
+    out: list[SampleProblem] = []
     built = model.built
     elem = model.section(TAG_SAMPLE_ELEM)
-    data = sample_data_section(model)
+    data, frames, _fps = sample_block(model)
     base = model.section(TAG_BASE_STATE)
     if built is None:
         return out, None
@@ -366,42 +445,50 @@ def _sample_problems(model: AnimclipFile) -> tuple[list[tuple[str, str, str]], A
     bits = int(width.sum())
     num_joints = len(base.joints) if isinstance(base, BaseState) else 0
     outside = np.flatnonzero(joint >= num_joints)
-    if outside.size:
+    if outside.size and isinstance(elem, SampleElem):
         e = int(outside[0])
-        out.append((
+        name, at = _element_field(elem, e, "offset")
+        out.append(SampleProblem(
             "sample-elem-joint", "error",
             f"{outside.size} element(s) target a joint past the {num_joints} Base State records "
-            f"(element {e}: joint {int(joint[e])})",
+            f"(element {e}: component offset {int(component[e] + 12 * joint[e]) * 4} is joint {int(joint[e])})",
+            name, TAG_SAMPLE_ELEM, at,
         ))
     size = model.layout.dat1_size if model.layout else 0
-    limit = max(DECODE_FLOOR, DECODE_PER_FILE_BYTE * size)
+    limit = memory_bound(size)
     lookup_on = built.has_frame_lookup
-    decoded = (built.num_unique_samples if lookup_on else built.num_frames) + (built.num_frames if lookup_on else 0)
+    # The clip's frames (Built's full count) or the block's, whichever is more: a bound on
+    # what any reader of the clip decodes.
+    played = max(frames, int(built.num_frames))
+    decoded = (built.num_unique_samples if lookup_on else played) + (played if lookup_on else 0)
     need = DECODE_BYTES_PER_JOINT * num_joints * decoded
     if need > limit:
-        out.append((
+        out.append(SampleProblem(
             "decode-size", "error",
-            f"{built.num_frames} frame(s) of {num_joints} joint(s) would take {need >> 20} MiB to decode; the bound "
+            f"{played} frame(s) of {num_joints} joint(s) would take {need >> 20} MiB to decode; the bound "
             f"for this file is {limit >> 20} MiB (max(256 MiB, {DECODE_PER_FILE_BYTE} x its size))",
         ))
     if data is None:
         return out, None  # no samples: the stride describes nothing
     if stride % 4:
-        out.append(("sample-stride", "error", f"stride {stride} is not a whole number of u32 words"))
+        out.append(SampleProblem("sample-stride", "error", f"stride {stride} is not a whole number of u32 words",
+                                 "built.stride"))
     if bits > 8 * stride:
-        out.append((
+        out.append(SampleProblem(
             "sample-bits-over-stride", "error",
-            f"the {len(width)} elements need {bits} bits per sample; the stride holds {8 * stride}",
+            f"the {len(width)} elements need {bits} bits per sample; the stride holds {8 * stride}", "built.stride",
         ))
     payload = memoryview(data.data)
     lookup = None
     start = 0
-    if built.has_frame_lookup:
-        n = built.num_lookup_entries
-        if 2 * n > len(payload):
-            out.append((
+    if lookup_on:
+        n = frames + (1 if built.is_looping else 0)
+        declared = max(n, built.num_lookup_entries)
+        if 2 * declared > len(payload):
+            out.append(SampleProblem(
                 "frame-lookup-size", "error",
-                f"the frame lookup needs {2 * n} bytes ({n} entries); {section_name(data.tag)} holds {len(payload)}",
+                f"the frame lookup needs {2 * declared} bytes ({declared} entries); {section_name(data.tag)} holds "
+                f"{len(payload)}", "sample_data.frame_lookup", data.tag, len(payload),
             ))
             return out, None
         lookup = np.frombuffer(payload, "<u2", n)
@@ -409,54 +496,118 @@ def _sample_problems(model: AnimclipFile) -> tuple[list[tuple[str, str, str]], A
     stored = (len(payload) - start) // stride if stride > 0 else 0
     if lookup is not None and lookup.size and int(lookup.max()) >= stored:
         bad = int(np.argmax(lookup >= stored))
-        out.append((
+        out.append(SampleProblem(
             "frame-lookup-range", "error",
-            f"frame {bad} plays sample {int(lookup[bad])}; {section_name(data.tag)} stores {stored}",
+            f"frame {bad} shows sample {int(lookup[bad])}; {section_name(data.tag)} stores {stored} sample(s) of "
+            f"{stride} bytes after byte {start}", "sample_data.frame_lookup", data.tag, 2 * bad,
         ))
-    needed = (built.num_unique_samples if lookup is not None else built.num_frames) if len(width) else 0
+    needed = (built.num_unique_samples if lookup is not None else frames) if len(width) else 0
     if stride and needed > stored:
-        out.append((
+        out.append(SampleProblem(
             "sample-data-size", "error",
-            f"{needed} samples of {stride} bytes are needed; {section_name(data.tag)} stores {stored}",
+            f"{needed} samples of {stride} bytes are needed; {section_name(data.tag)} stores {stored} sample(s)",
+            "sample_data", data.tag, len(payload),
         ))
     elif len(width) and lookup is not None and built.num_unique_samples != stored:
-        out.append((
+        out.append(SampleProblem(
             "sample-count-mismatch", "warning",
             f"Built counts {built.num_unique_samples} unique samples; {section_name(data.tag)} stores {stored}",
+            "built.num_unique_samples",
         ))
     return out, (lookup, start, stored)
 
 
-def sample_inputs(model: AnimclipFile) -> SampleInputs:
-    """The decoder's inputs (:class:`SampleInputs`), or ValueError naming the first problem
-    :func:`sample_problems` reports as an error (nothing large is allocated before it)."""
-    problems, found = _sample_problems(model)
-    errors = [p for p in problems if p[1] == "error"]
-    if errors:
-        code, _severity, message = errors[0]
-        raise ValueError(f"{code}: {message}")
+def _decode_refusals(model: AnimclipFile) -> list[SampleProblem]:
+    """What the decoder refuses beyond the findings: Built's counts disagreeing with the
+    sections they count (each would be read differently by the game and by the model), and
+    fields it cannot add exactly."""
+    out: list[SampleProblem] = []
     built = model.built
+    base = model.section(TAG_BASE_STATE)
+    elem = model.section(TAG_SAMPLE_ELEM)
+    records = len(base.joints) if isinstance(base, BaseState) else 0
+    if built is not None and built.num_joints is not None and built.num_joints != records:
+        out.append(SampleProblem(
+            "joint-count", "error", f"Built names {built.num_joints} joint(s); Base State holds {records} record(s)",
+            "base_state", TAG_BASE_STATE, 0,
+        ))
+    if not isinstance(elem, SampleElem) or built is None:
+        return out
+    n, m = len(elem.offsets), len(elem.large_offsets)
+    small = n if built.num_elems is None else int(built.num_elems)
+    large = m if built.num_large_elems is None else int(built.num_large_elems)
+    if (small, large) != (n, m):
+        need = SAMPLE_ELEM_SIZE * small + (-small % 4) + LARGE_ELEM_SIZE * large
+        out.append(SampleProblem(
+            "sample-elem-past-end", "error",
+            f"Built declares {small} element(s) and {large} large one(s), which take {need} bytes; the section "
+            f"holds {payload_size(elem)}", "sample_elem", TAG_SAMPLE_ELEM, payload_size(elem),
+        ))
+        return out
+    _joint, _component, width, shift = elem.elements()
+    bad = np.flatnonzero((width > MAX_FIELD_BITS) | (width + shift > MAX_DELTA_BITS))
+    if bad.size:
+        e = int(bad[0])
+        name, at = _element_field(elem, e, "code")
+        out.append(SampleProblem(
+            "sample-elem-width", "error",
+            f"a {int(width[e])}-bit field shifted left by {int(shift[e])}: fields up to {MAX_FIELD_BITS} bits "
+            f"and width + shift up to {MAX_DELTA_BITS} are decoded", name, TAG_SAMPLE_ELEM, at,
+        ))
+    return out
+
+
+def _refuse(model: AnimclipFile, problem: SampleProblem, path: str | None) -> SampleInputError:
+    section = model.section(problem.tag) if problem.tag is not None else None
+    at = None
+    if section is not None and section.offset is not None and problem.at is not None:
+        at = dat1_file_offset(model, section.offset + problem.at)
+    name = section_name(problem.tag) if problem.tag is not None else "Anim Clip Built"
+    return SampleInputError(path, at, problem.field, f"{problem.code}: {problem.message} ({name})")
+
+
+def dat1_file_offset(model: AnimclipFile, dat1_offset: int | None) -> int | None:
+    """The file byte of a DAT1 offset when the DAT1 is stored plain (a compressed body has no
+    file byte for it: None)."""
+    layout = model.layout
+    if dat1_offset is None or layout is None or layout.compression is not None:
+        return None
+    start = {CONTAINER_ASSET: OUTER_HEADER.size, CONTAINER_STG: len(model.header_unk), CONTAINER_DAT1: 0}
+    return start[model.container] + dat1_offset if model.container in start else None
+
+
+def sample_inputs(model: AnimclipFile, path: str | None = None) -> SampleInputs:
+    """The decoder's inputs (:class:`SampleInputs`), or :class:`SampleInputError` (a ParseError
+    naming ``path``, the byte and the field, and a ValueError) for the first problem that makes
+    the samples undecodable. Nothing large is allocated before the checks."""
+    built = model.built
+    if built is None:
+        raise SampleInputError(path, None, "built", "the clip has no Anim Clip Built section: nothing says how "
+                               "its samples are coded")
+    problems, found = _sample_problems(model)
+    refusals = _decode_refusals(model)
+    errors = refusals[:1] + [p for p in problems if p.severity == "error"] + refusals[1:]
+    if errors:
+        raise _refuse(model, errors[0], path)
     elem = model.section(TAG_SAMPLE_ELEM)
     base = model.section(TAG_BASE_STATE)
     joints = base.joints if isinstance(base, BaseState) else np.zeros(0, JOINT_DTYPE)
     if isinstance(elem, SampleElem):
         joint, component, width, shift = elem.elements()
+        num_elems = len(elem.offsets)
     else:
         joint = component = width = shift = np.zeros(0, np.int64)
-    data = sample_data_section(model)
-    stride = int(built.stride) if built is not None else 0
+        num_elems = 0
+    data, frames, fps = sample_block(model)
+    stride = int(built.stride)
     lookup = None
     samples = np.zeros((0, stride), np.uint8)
     if found is not None and data is not None:
         lookup, start, stored = found
         samples = np.frombuffer(memoryview(data.data), np.uint8, stored * stride, start).reshape(stored, stride)
     return SampleInputs(
-        flags=int(built.flags) if built is not None else 0,
-        num_frames=int(built.num_frames) if built is not None else 0,
-        stride=stride,
-        base=_base_components(joints),
-        joint=joint, component=component, width=width, shift=shift,
-        lookup=lookup,
-        samples=samples,
-        section_tag=None if data is None else data.tag,
+        flags=int(built.flags), num_frames=frames, stride=stride, base=_base_components(joints),
+        joint=joint, component=component, width=width, shift=shift, lookup=lookup, samples=samples,
+        section_tag=None if data is None else data.tag, fps=fps, duration=float(built.duration),
+        num_elems=num_elems, num_unique_samples=int(built.num_unique_samples),
     )

@@ -245,9 +245,12 @@ def section_payload(section: Section, ctx: _Context, at: str) -> bytes:
         if section.tag in TYPED_SECTIONS:
             cls = TYPED_SECTIONS[section.tag].__name__
             raise WriteError(f"{at}.tag", f"tag {section.tag:08X} is read as {cls}; use that class, not RawSection")
-        if not isinstance(section.data, (bytes, bytearray)):
-            raise WriteError(f"{at}.data", f"expected bytes, found {type(section.data).__name__}")
-        return bytes(section.data)  # the very object for bytes: a 16 MB payload is not copied
+        data = section.data
+        if isinstance(data, memoryview) and data.contiguous and data.itemsize == 1:
+            return data.cast("B") if data.format != "B" else data  # a view is joined, not copied
+        if not isinstance(data, (bytes, bytearray)):
+            raise WriteError(f"{at}.data", f"expected bytes, found {type(data).__name__}")
+        return bytes(data)  # the very object for bytes: a 16 MB payload is not copied
     else:
         raise WriteError(at, f"{type(section).__name__} is not a section")
     return out.getvalue()

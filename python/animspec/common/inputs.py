@@ -66,11 +66,11 @@ def not_regular_reason(path: str | os.PathLike[str]) -> str | None:
     return None if stat.S_ISREG(mode) else f"{_kind(mode)}, not a regular file: not read"
 
 
-def _open(path: str) -> tuple[int, os.stat_result]:
+def _open(path: str, extra_flags: int = 0) -> tuple[int, os.stat_result]:
     try:
         # O_NONBLOCK: opening a FIFO must not wait for a writer. It does not change how a
         # regular file reads.
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | extra_flags)
     except OSError as exc:
         raise InputError(path, f"cannot open: {exc.strerror or exc}") from None
     try:
@@ -96,8 +96,10 @@ def read_input(path: str | os.PathLike[str], *, limit: int = MAX_INPUT_BYTES) ->
         first = os.read(fd, st.st_size) if st.st_size else b""
         chunks = [first]
         total = len(first)
+        probe = 1 << 12  # os.read allocates what it asks for: the end-of-file check asks little
         while True:
-            chunk = os.read(fd, 1 << 20)
+            chunk = os.read(fd, probe)
+            probe = 1 << 20
             if not chunk:
                 break
             total += len(chunk)
@@ -145,3 +147,57 @@ def read_text(path: str | os.PathLike[str], *, what: str = "text file", limit: i
             path, exc.start, f"line {line}",
             f"this {what} is not UTF-8 text (byte 0x{data[exc.start]:02x}); save it as UTF-8",
         ) from None
+
+
+def _inside(folder: str, path: str) -> bool:
+    """True when the resolved ``path`` is ``folder`` or below it (both already resolved)."""
+    try:
+        return os.path.commonpath([folder, path]) == folder
+    except ValueError:  # different drives, or one relative and one absolute
+        return False
+
+
+def read_within(
+    folder: str | os.PathLike[str], relative: str, *, size: int | None = None, limit: int = MAX_INPUT_BYTES
+) -> bytes:
+    """The regular file ``relative`` to ``folder``, which must resolve (symbolic links
+    followed) to a file INSIDE ``folder``: a file a document names (a glTF buffer or image)
+    is never read from anywhere else. ``size``: exactly that many first bytes (the file must
+    have them); else the whole file. At most ``limit`` bytes either way. Opened like every
+    input (``O_NONBLOCK``, the opened descriptor checked to be a regular file), and, where
+    the system says which file a descriptor is (``/proc/self/fd``), checked again after the
+    open, so a path swapped for a link to elsewhere between the check and the open is
+    refused too. :class:`InputError` naming ``relative`` otherwise."""
+    root = os.path.realpath(os.fspath(folder))
+    if os.path.isabs(relative) or "\0" in relative:
+        raise InputError(relative, "not a relative path inside the document's folder: not read")
+    try:
+        target = os.path.realpath(os.path.join(root, relative))
+    except (ValueError, UnicodeError) as exc:  # a name this system cannot encode
+        raise InputError(repr(relative), f"not a file name: {exc}") from None
+    if target == root or not _inside(root, target):
+        raise InputError(relative, f"resolves outside the document's folder {root}: not read")
+    if size is not None and size > limit:
+        raise InputError(relative, f"{size} bytes is more than the {limit} bytes animspec reads")
+    fd, st = _open(target, getattr(os, "O_NOFOLLOW", 0))
+    try:
+        opened = f"/proc/self/fd/{fd}"
+        if os.path.islink(opened) and not _inside(root, os.path.realpath(opened)):
+            raise InputError(relative, f"resolves outside the document's folder {root}: not read")
+        if st.st_size > limit and size is None:
+            raise InputError(relative, f"{st.st_size} bytes is more than the {limit} bytes animspec reads")
+        want = st.st_size if size is None else size
+        if st.st_size < want:
+            raise InputError(relative, f"{want} bytes wanted, the file has {st.st_size}")
+        chunks, total = [], 0
+        while total < want:
+            chunk = os.read(fd, min(want - total, 1 << 24))
+            if not chunk:
+                raise InputError(relative, f"{want} bytes wanted, the file ended after {total}")
+            chunks.append(chunk)
+            total += len(chunk)
+    except OSError as exc:
+        raise InputError(relative, f"cannot read: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)

@@ -15,9 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Literal
-from urllib.parse import unquote
 
 import numpy as np
 from pygltflib import (
@@ -47,7 +45,7 @@ from pygltflib import (
 
 from ..quaternion import normalize, wxyz_to_xyzw
 from ..skeleton import Skeleton
-from .document import GltfError, alignment, copy_gltf, flatten_buffers, write_glb
+from .document import alignment, copy_gltf, flatten_buffers, read_external, write_glb
 from .rig import read_accessor
 
 GENERATOR = "animspec"
@@ -202,7 +200,8 @@ class DocumentBuilder:
             )
             gltf.meshes.append(Mesh(name="bones", primitives=[primitive]))
             gltf.nodes.append(Node(name="bones", mesh=len(gltf.meshes) - 1, skin=skin))
-            gltf.scenes[gltf.scene or 0].nodes.append(len(gltf.nodes) - 1)
+            scene = gltf.scenes[gltf.scene or 0]
+            scene.nodes = [*(scene.nodes or []), len(gltf.nodes) - 1]  # a scene may list no nodes
         return skin
 
     def parent_of_roots(self, name: str) -> int:
@@ -260,15 +259,11 @@ class DocumentBuilder:
     def embed_images(self) -> None:
         """Images the rig keeps in files next to it go into the GLB, so it stands alone."""
         gltf = self.gltf
-        folder = getattr(gltf, "_path", None)
         for i, image in enumerate(gltf.images or []):
             if image.uri is None or image.uri.startswith("data:"):
                 continue
-            path = Path(folder or ".", unquote(image.uri))
-            try:
-                data = path.read_bytes()
-            except OSError as exc:
-                raise GltfError(f"image {i}: {path}: {exc.strerror or exc}") from None
+            # Read like a buffer: only a file in the rig's own folder, regular, at most 1 GiB.
+            data = read_external(gltf, image.uri, f"image {i}", None)
             offset = self._append(data)
             gltf.bufferViews.append(BufferView(buffer=0, byteOffset=offset, byteLength=len(data)))
             image.bufferView, image.uri = len(gltf.bufferViews) - 1, None

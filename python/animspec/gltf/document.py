@@ -24,6 +24,7 @@ import copy
 import json
 import math
 import os
+import re
 import struct
 import warnings
 from pathlib import Path
@@ -33,7 +34,7 @@ from urllib.parse import unquote
 from pygltflib import GLTF2, Buffer
 
 from ..common.errors import AnimspecError
-from ..common.inputs import read_input
+from ..common.inputs import MAX_INPUT_BYTES, InputError, read_input, read_within
 
 GLB_MAGIC = b"glTF"
 GLB_VERSION = 2
@@ -174,6 +175,7 @@ def document_from_json(text: bytes | str, name: str = "<json>", folder: Path | N
         gltf._path = folder  # type: ignore[attr-defined]
         gltf._name = name  # type: ignore[attr-defined]
     gltf._animspec_has_bin = False  # type: ignore[attr-defined]
+    gltf._animspec_opaque_views = _names_buffer_data(doc)  # type: ignore[attr-defined]
     return gltf
 
 
@@ -236,8 +238,23 @@ class _Json:
         if not isinstance(v, list) or len(v) != count:
             raise self.fail(f"expected an array of {count} numbers")
         for x in v:
-            if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
-                raise self.fail(f"expected {count} finite numbers, found {x!r}")
+            if isinstance(x, bool) or not isinstance(x, (int, float)) or not _finite(x):
+                shown = f"an integer of {x.bit_length()} bits" if isinstance(x, int) else repr(x)
+                raise self.fail(f"expected {count} finite numbers, found {shown}")
+
+
+def _finite(x: int | float) -> bool:
+    """A JSON number that is a finite float: an integer of 400 digits is not (math.isfinite
+    would raise OverflowError on it)."""
+    return abs(x) < 2.0**1023 if isinstance(x, int) else math.isfinite(x)
+
+
+def _file_uri(uri: _Json) -> None:
+    """A buffer's or image's URI is a data: URI or a plain relative path in the folder
+    (:func:`external_file`), checked when the document is read, whether or not the data is
+    used: a document that names a file outside its folder is refused by every command."""
+    if isinstance(uri.value, str) and not uri.value.startswith("data:"):
+        external_file(uri.value, f"{uri.name}: {uri.path}")
 
 
 def _kind(value: Any) -> str:
@@ -262,6 +279,10 @@ def check_json(doc: Any, name: str = "<json>") -> None:
     for b in buffers:
         b.get("uri").string()
         b.get("byteLength").integer(0, required=True)
+        _file_uri(b.get("uri"))
+    for image in root.items("images"):
+        image.get("uri").string()
+        _file_uri(image.get("uri"))
     for v in views:
         v.get("buffer").index(len(buffers), "buffers", required=True)
         v.get("byteOffset").integer(0)
@@ -291,6 +312,15 @@ def check_json(doc: Any, name: str = "<json>") -> None:
         n.get("translation").numbers(3)
         n.get("rotation").numbers(4)
         n.get("scale").numbers(3)
+    scenes = root.items("scenes")
+    root.get("scene").index(len(scenes), "scenes", required=False)
+    for scene in scenes:
+        listed = scene.get("nodes")
+        if listed.value is not None:
+            if not isinstance(listed.value, list):
+                raise listed.fail("expected an array of node indices")
+            for i, n in enumerate(listed.value):
+                _Json(n, f"{listed.path}[{i}]", name).index(len(nodes), "nodes", required=True)
     for s in root.items("skins"):
         joints = s.get("joints")
         if not isinstance(joints.value, list):
@@ -318,9 +348,80 @@ def check_json(doc: Any, name: str = "<json>") -> None:
 # --------------------------------------------------------------------------- buffer data
 
 
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+"""The start of an absolute URI (RFC 3986 section 3.1: a scheme and a colon); also matches a
+Windows drive letter ("C:")."""
+
+
+def external_file(uri: str, what: str) -> str:
+    """The relative file path a buffer's or image's ``uri`` names, percent-decoded, when it
+    is a plain relative reference (RFC 3986 section 4.2, "relative-path reference"): no
+    scheme (``data:`` is handled before), no absolute path, no ``..`` segment, no query or
+    fragment, no backslash, drive letter or NUL, before or after decoding. GltfError naming
+    ``what`` (``buffer 3``) and the URI otherwise.
+
+    Stricter than glTF and its tools, on purpose: glTF 2.0 (section 3.3 "URIs") allows any
+    URI, and Khronos' UriTest sample asset points at parent folders; the Khronos validator
+    only warns (NON_RELATIVE_URI) on a scheme, authority or absolute path
+    (KhronosGroup/glTF-Validator, lib/src/utils.dart ``isNonRelativeUri``) and leaves the
+    reading to its caller; Blender's importer joins the unquoted URI to the file's folder
+    and reads whatever that names, ``..`` and absolute paths included
+    (KhronosGroup/glTF-Blender-IO, addons/io_scene_gltf2/io/imp/gltf2_io_gltf.py
+    ``load_uri``). animspec copies a rig's buffers into the GLB it writes, so a path leaving
+    the folder would copy another file (a key, ``/proc/self/environ``) into an output that
+    is then shared; a rig's own files sit next to it.
+    """
+    def refuse(reason: str) -> GltfError:
+        return GltfError(f"{what}: uri {uri!r}: {reason}; only a relative path to a file in the glTF's own folder is read")
+
+    if _SCHEME.match(uri):
+        raise refuse(f"a URI with a scheme ({uri.split(':', 1)[0]}:) is not read")
+    if "?" in uri or "#" in uri:
+        raise refuse("a URI with a query or fragment is not a file path")
+    try:
+        path = unquote(uri, errors="strict")
+    except UnicodeDecodeError:
+        raise refuse("a percent-escape that is not UTF-8") from None
+    for text in (uri, path):
+        if "\\" in text or "\0" in text:
+            raise refuse("a backslash or NUL in a URI")
+        if text.startswith("/") or _SCHEME.match(text) or os.path.isabs(text):
+            raise refuse("an absolute path")
+        if ".." in text.split("/"):
+            raise refuse("a '..' segment leaves the folder")
+    if not path or path.endswith("/"):
+        raise refuse("no file name")
+    try:
+        os.fsencode(path)
+    except UnicodeError:  # a lone surrogate (JSON "\ud800"): no file can have that name
+        raise refuse("a character no file name can hold") from None
+    return path
+
+
+def read_external(gltf: GLTF2, uri: str, what: str, size: int | None) -> bytes:
+    """The bytes of the file ``uri`` next to the document (see :func:`external_file`):
+    exactly ``size`` first bytes, or the whole file; read like any input (regular files only,
+    never blocking, at most 1 GiB) and only from inside the document's folder."""
+    folder = getattr(gltf, "_path", None)
+    if folder is None:
+        raise GltfError(f"{what}: uri {uri!r}: an external file, but the glTF was not read from a folder")
+    path = external_file(uri, what)
+    if size is not None and size > MAX_INPUT_BYTES:
+        raise GltfError(
+            f"{what}: uri {uri!r}: byteLength {size} is more than the {MAX_INPUT_BYTES} bytes (1 GiB) animspec reads"
+        )
+    try:
+        return read_within(folder, path, size=size)
+    except InputError as exc:
+        raise GltfError(f"{what}: uri {uri!r}: {exc}") from None
+
+
 def buffer_bytes(gltf: GLTF2, index: int, cache: dict[int, bytes]) -> bytes:
-    """The bytes of buffer ``index``: the GLB's BIN chunk, a data: URI, or a file next to
-    the .gltf. At most the buffer's byteLength is read, and fewer is an error."""
+    """The bytes of buffer ``index``: the GLB's BIN chunk, a data: URI, or a file in the
+    .gltf's folder (:func:`read_external`). Exactly the buffer's byteLength is kept, and
+    fewer is an error. A buffer is read only when something reads one of its views (so a
+    buffer nothing uses costs nothing); the bytes read are recorded on the document
+    (:func:`buffers_read`), which is what the accessor budget is counted on."""
     if index in cache:
         return cache[index]
     if not 0 <= index < len(gltf.buffers):
@@ -328,34 +429,39 @@ def buffer_bytes(gltf: GLTF2, index: int, cache: dict[int, bytes]) -> bytes:
     buffer = gltf.buffers[index]
     length = int(buffer.byteLength or 0)
     uri = buffer.uri
+    what = f"buffer {index}"
+    source = getattr(gltf, "_source", None) or getattr(gltf, "_name", None)
+    if source:
+        what = f"{source}: {what}"
     if uri is None:
         if index != 0 or not getattr(gltf, "_animspec_has_bin", bool(gltf.binary_blob())):
-            raise GltfError(f"buffer {index} has no uri and is not the GLB's BIN chunk (there is none)")
-        data = bytes(gltf.binary_blob() or b"")
+            raise GltfError(f"{what} has no uri and is not the GLB's BIN chunk (there is none)")
+        data = gltf.binary_blob() or b""
     elif uri.startswith("data:"):
         head, sep, payload = uri.partition(",")
         if not sep or not head.endswith(";base64"):
-            raise GltfError(f"buffer {index}: a data: URI must be base64 ('data:...;base64,...')")
+            raise GltfError(f"{what}: a data: URI must be base64 ('data:...;base64,...')")
         try:
             data = base64.b64decode(payload, validate=True)
         except (binascii.Error, ValueError):
-            raise GltfError(f"buffer {index}: the data: URI is not valid base64") from None
+            raise GltfError(f"{what}: the data: URI is not valid base64") from None
     else:
-        folder = getattr(gltf, "_path", None)
-        if folder is None:
-            raise GltfError(f"buffer {index}: external file {uri!r}, but the glTF was not read from a folder")
-        path = Path(folder, unquote(uri))
-        if not path.is_file():
-            raise GltfError(f"buffer {index}: {path} is not a file")
-        try:
-            with open(path, "rb") as f:
-                data = f.read(length)
-        except OSError as exc:
-            raise GltfError(f"buffer {index}: {path}: {exc.strerror or exc}") from None
+        data = read_external(gltf, uri, what, length)
     if len(data) < length:
-        raise GltfError(f"buffer {index}: byteLength is {length}, the data has {len(data)} bytes")
-    cache[index] = data[:length]
+        raise GltfError(f"{what}: byteLength is {length}, the data has {len(data)} bytes")
+    cache[index] = bytes(data[:length]) if len(data) != length or not isinstance(data, bytes) else data
+    sizes = buffers_read(gltf)
+    sizes.setdefault(index, length)
     return cache[index]
+
+
+def buffers_read(gltf: GLTF2) -> dict[int, int]:
+    """Buffer index -> bytes, for every buffer of ``gltf`` read so far (by any reader)."""
+    sizes = getattr(gltf, "_animspec_buffers_read", None)
+    if sizes is None:
+        sizes = {}
+        gltf._animspec_buffers_read = sizes  # type: ignore[attr-defined]
+    return sizes
 
 
 def view_bytes(gltf: GLTF2, view_index: int, cache: dict[int, bytes]) -> memoryview:
@@ -381,18 +487,76 @@ def alignment(gltf: GLTF2) -> int:
     return max(GLB_ALIGNMENT, int(gltf.required_alignment()))
 
 
+def views_in_use(gltf: GLTF2) -> list[int]:
+    """The bufferViews something reads: an accessor (its own view, or a sparse accessor's
+    indices and values) or an image. When an extension names a view or buffer
+    (``_animspec_opaque_views``, set from the JSON; e.g. KHR_draco_mesh_compression), every
+    view counts as used, since what an unknown extension reads cannot be told."""
+    if getattr(gltf, "_animspec_opaque_views", False):
+        return list(range(len(gltf.bufferViews)))
+    used: set[Any] = set()
+    for accessor in gltf.accessors:
+        used.add(accessor.bufferView)
+        sparse = accessor.sparse
+        if sparse is not None:
+            used.add(getattr(sparse.indices, "bufferView", None))
+            used.add(getattr(sparse.values, "bufferView", None))
+    for image in gltf.images or []:
+        used.add(image.bufferView)
+    used.discard(None)
+    for index in used:
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(gltf.bufferViews):
+            raise GltfError(f"bufferView {index!r} is named but does not exist (there are {len(gltf.bufferViews)})")
+    return sorted(used)
+
+
 def flatten_buffers(gltf: GLTF2) -> bytes:
-    """Every bufferView's bytes copied into one blob (each view aligned, in view order), the
-    views pointed at it; for adding data to a rig read from a .gltf/.glb and writing one GLB."""
+    """The bytes of every bufferView in use (:func:`views_in_use`) copied into one blob (each
+    view aligned, in view order), the views pointed at it and renumbered; for adding data to
+    a rig read from a .gltf/.glb and writing one GLB. A view nothing reads is dropped, so a
+    buffer only it names is never read."""
     cache: dict[int, bytes] = {}
     step = alignment(gltf)
     blob = bytearray()
-    for i, view in enumerate(gltf.bufferViews):
+    kept: list[Any] = []
+    renumber: dict[int, int] = {}
+    for i in views_in_use(gltf):
+        view = gltf.bufferViews[i]
         data = view_bytes(gltf, i, cache)
         blob += bytes(-len(blob) % step)
         view.buffer, view.byteOffset = 0, len(blob)
         blob += data
+        renumber[i] = len(kept)
+        kept.append(view)
+    if len(kept) != len(gltf.bufferViews):
+        gltf.bufferViews = kept
+        for accessor in gltf.accessors:
+            if accessor.bufferView is not None:
+                accessor.bufferView = renumber[accessor.bufferView]
+            sparse = accessor.sparse
+            if sparse is not None:
+                for part in (sparse.indices, sparse.values):
+                    if getattr(part, "bufferView", None) is not None:
+                        part.bufferView = renumber[part.bufferView]
+        for image in gltf.images or []:
+            if image.bufferView is not None:
+                image.bufferView = renumber[image.bufferView]
     return bytes(blob)
+
+
+def _names_buffer_data(doc: dict[str, Any]) -> bool:
+    """True when an ``extensions`` object anywhere in the glTF JSON names a bufferView or a
+    buffer (what :func:`views_in_use` cannot see through). One pass over the JSON."""
+    stack: list[tuple[Any, bool]] = [(doc, False)]
+    while stack:
+        value, in_extension = stack.pop()
+        if isinstance(value, dict):
+            if in_extension and ("bufferView" in value or "buffer" in value):
+                return True
+            stack.extend((v, in_extension or k == "extensions") for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend((v, in_extension) for v in value)
+    return False
 
 
 def copy_gltf(gltf: GLTF2) -> GLTF2:
@@ -415,10 +579,28 @@ def load_path(path: str | os.PathLike[str]) -> GLTF2:
         gltf = document_from_json(data, str(path))
     gltf._path = path.parent  # type: ignore[attr-defined]
     gltf._name = path.name  # type: ignore[attr-defined]
+    gltf._source = str(path)  # type: ignore[attr-defined]
     return gltf
 
 
 # --------------------------------------------------------------------------- writing
+
+
+def _non_finite_member(gltf: GLTF2) -> str:
+    """The JSON path of the first NaN or infinite number of ``gltf`` (a rig's member animspec
+    does not read, such as a material's or node's ``extras``, kept and written back)."""
+    from pygltflib import gltf_asdict
+
+    stack: list[tuple[Any, str]] = [(gltf_asdict(gltf), "$")]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, dict):
+            stack.extend((v, f"{path}.{k}") for k, v in reversed(list(value.items())))
+        elif isinstance(value, (list, tuple)):
+            stack.extend((v, f"{path}[{i}]") for i, v in reversed(list(enumerate(value))))
+        elif isinstance(value, float) and not math.isfinite(value):
+            return path
+    return "$"
 
 
 def write_glb(gltf: GLTF2) -> bytes:
@@ -440,7 +622,10 @@ def write_glb(gltf: GLTF2) -> bytes:
     else:
         step, blob = GLB_ALIGNMENT, None
         gltf.buffers = []
-    text = gltf.gltf_to_json(separators=(",", ":"), indent=None).encode("utf-8")
+    try:
+        text = gltf.gltf_to_json(separators=(",", ":"), indent=None).encode("utf-8")
+    except ValueError:  # "Out of range float values are not JSON compliant": say where
+        raise GltfError(f"{_non_finite_member(gltf)}: NaN or infinity, which glTF (JSON) cannot hold") from None
     # The BIN data (after its 8-byte chunk header) starts aligned: pad the JSON so.
     text += b" " * (-(12 + len(text)) % step)
     chunks = [struct.pack("<I4s", len(text), CHUNK_JSON), text]

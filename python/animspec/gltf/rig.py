@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Sequence, Union
+from typing import Callable, Sequence, Union
 
 import numpy as np
 from pygltflib import GLTF2
 
-from .document import GLB_MAGIC, GltfError, document_from_json, load_path, parse_glb, view_bytes
+from .document import GLB_MAGIC, GltfError, buffers_read, document_from_json, load_path, parse_glb, view_bytes
 
 from ..quaternion import matrix_to_quat, normalize, quat_multiply, quat_to_matrix, xyzw_to_wxyz
 from ..skeleton import Skeleton
@@ -66,16 +66,18 @@ def load_gltf(source: GltfSource) -> GLTF2:
 
 
 def _spend(gltf: GLTF2, elements: int, index: int) -> None:
-    budget = getattr(gltf, "_animspec_budget", None)
-    if budget is None:
-        data = sum(int(b.byteLength or 0) for b in gltf.buffers)
-        budget = BUDGET_PER_BYTE * data + MAX_ZERO_ELEMENTS
-    if elements > budget:
+    """Charge ``elements`` read by accessor ``index`` to the document's budget: 8 per byte
+    of the buffers actually read so far (:func:`.document.buffers_read`: buffers some
+    accessor reads, and only the bytes they have) plus MAX_ZERO_ELEMENTS. A buffer that
+    declares a huge byteLength but that nothing reads lifts nothing."""
+    spent = getattr(gltf, "_animspec_spent", 0) + elements
+    budget = BUDGET_PER_BYTE * sum(buffers_read(gltf).values()) + MAX_ZERO_ELEMENTS
+    if spent > budget:
         raise GltfError(
             f"accessor {index}: reading {elements} more elements would pass {BUDGET_PER_BYTE} per byte "
-            "of buffer data (accessors aliasing the same bytes over and over)"
+            "of the buffer data read (accessors aliasing the same bytes over and over)"
         )
-    gltf._animspec_budget = budget - elements  # type: ignore[attr-defined]
+    gltf._animspec_spent = spent  # type: ignore[attr-defined]
 
 
 def read_accessor(gltf: GLTF2, index: int, _cache: dict[int, bytes] | None = None) -> np.ndarray:
@@ -155,15 +157,40 @@ def trs_matrices(translation: np.ndarray, rotation: np.ndarray, scale: np.ndarra
 
 
 def node_parents(gltf: GLTF2) -> list[int]:
-    """Parent node index of every node (-1 for scene roots); rejects a node with two parents."""
-    parents = [-1] * len(gltf.nodes)
+    """Parent node index of every node (-1 for scene roots). GltfError naming the node when
+    the hierarchy is not a forest (glTF 2.0 section 3.5.4: "node hierarchy MUST be a set of
+    disjoint strict trees"): a node listed as a child twice, a node with two parents, a node
+    its own parent, or a cycle of parents. Linear in the nodes and children, so every walk
+    up the parents after it ends."""
+    count = len(gltf.nodes)
+    parents = [-1] * count
     for i, node in enumerate(gltf.nodes):
         for child in node.children or []:
-            if not 0 <= child < len(gltf.nodes):
+            if not 0 <= child < count:
                 raise GltfError(f"node {i} lists child {child}, which does not exist")
+            if child == i:
+                raise GltfError(f"node {i} ({node_name(gltf, i)!r}) lists itself as its child: a cycle")
+            if parents[child] == i:
+                raise GltfError(f"node {child} ({node_name(gltf, child)!r}) is listed twice as a child of node {i}")
             if parents[child] != -1:
-                raise GltfError(f"node {child} has two parents ({parents[child]} and {i})")
+                raise GltfError(f"node {child} ({node_name(gltf, child)!r}) has two parents ({parents[child]} and {i})")
             parents[child] = i
+    # Each node is walked up once: a walk stops at a root, at a node already known to reach
+    # one, or at a node met earlier in the same walk (a cycle).
+    state = [0] * count  # 0 not seen, 1 on the current walk, 2 reaches a root
+    for start in range(count):
+        walk, node = [], start
+        while node != -1 and state[node] == 0:
+            state[node] = 1
+            walk.append(node)
+            node = parents[node]
+        if node != -1 and state[node] == 1:
+            raise GltfError(
+                f"node {node} ({node_name(gltf, node)!r}) is its own ancestor (a cycle of parents through "
+                f"{len(walk) - walk.index(node)} node(s)); a glTF node hierarchy must be a tree"
+            )
+        for n in walk:
+            state[n] = 2
     return parents
 
 
@@ -179,7 +206,7 @@ class Rig:
     skin: int
     nodes: list[int]
     """Node index of each exported joint (position = ANIMBIN joint id)."""
-    paths: list[list[int]]
+    paths: Sequence[list[int]]
     """Per joint, the nodes whose transforms compose its local transform, joint node first
     and walking up (exclusive of the exported parent; for a root, up to the scene root)."""
     skeleton: Skeleton
@@ -214,7 +241,8 @@ class Rig:
 
 
 def read_rig(
-    source: GltfSource, *, skin: int = 0, joint_names: Sequence[str] | None = None, armature_space: bool = False
+    source: GltfSource, *, skin: int = 0, joint_names: Sequence[str] | None = None, armature_space: bool = False,
+    max_joints: int | None = None, too_many: Callable[[int], Exception] | None = None,
 ) -> Rig:
     """The joints of ``skin`` in skin order, or in ``joint_names`` order (a subset is allowed).
 
@@ -224,9 +252,26 @@ def read_rig(
 
     Raises :class:`GltfError` when there is no such skin, a mapped name is not one of the
     skin's joints (or is listed twice), or a joint comes before its parent: the engine
-    computes bone matrices in one pass in bone order, so parents must come first.
+    computes bone matrices in one pass in bone order, so parents must come first; when the
+    node hierarchy is not a tree (:func:`node_parents`); and when more than ``max_joints``
+    joints would be read (``too_many(count)`` is then the error raised, in the caller's
+    words), which is checked before any node is walked. The work is linear in the nodes: each node's
+    transform is composed once, however many joints lie below it.
     """
     gltf = load_gltf(source)
+    try:
+        return _read_rig(gltf, skin, joint_names, armature_space, max_joints, too_many)
+    except GltfError as exc:
+        name = getattr(gltf, "_source", None)  # the file, when read from one: say which
+        if name and not str(exc).startswith(name):
+            raise GltfError(f"{name}: {exc}") from None
+        raise
+
+
+def _read_rig(
+    gltf: GLTF2, skin: int, joint_names: Sequence[str] | None, armature_space: bool, max_joints: int | None,
+    too_many: Callable[[int], Exception] | None,
+) -> Rig:
     if not gltf.skins:
         raise GltfError("the glTF has no skin; nothing says which nodes are joints")
     if not 0 <= skin < len(gltf.skins):
@@ -250,20 +295,17 @@ def read_rig(
             raise GltfError(f"joint(s) {dupes} are listed more than once in the mapping")
         exported = [by_name[name] for name in joint_names]
 
+    if max_joints is not None and len(exported) > max_joints:
+        raise too_many(len(exported)) if too_many else GltfError(f"{len(exported)} joints; at most {max_joints} are read")
     parents_of = node_parents(gltf)
     skin_set, exported_index = set(skin_joints), {n: i for i, n in enumerate(exported)}
-    parents, paths = [], []
+    if len(exported_index) != len(exported):
+        twice = next(n for i, n in enumerate(exported) if exported_index[n] != i)
+        raise GltfError(f"node {twice} ({node_name(gltf, twice)!r}) is listed twice among skin {skin}'s joints")
+    chains = _Chains(gltf, parents_of, exported_index, skin_set if armature_space else None)
+    parents = []
     for i, n in enumerate(exported):
-        path, up, parent = [n], parents_of[n], -1
-        while up != -1:
-            if up in exported_index:
-                parent = exported_index[up]
-                break
-            path.append(up)
-            up = parents_of[up]
-        if parent == -1 and armature_space:
-            while len(path) > 1 and path[-1] not in skin_set:
-                path.pop()
+        parent = chains.exported_parent(n)
         if parent >= i:
             raise GltfError(
                 f"joint {i} ({node_name(gltf, n)!r}) comes before its parent {parent} "
@@ -271,27 +313,136 @@ def read_rig(
                 "give a joint mapping that lists parents before children"
             )
         parents.append(parent)
-        paths.append(path)
 
     translation, rotation = np.zeros((len(exported), 3)), np.zeros((len(exported), 4))
     above = np.zeros((len(exported), 4, 4))
     above_rotation = np.tile([1.0, 0.0, 0.0, 0.0], (len(exported), 1))
-    for i, path in enumerate(paths):
-        rests = [node_rest(gltf, n) for n in path]
-        m = np.eye(4)
-        for rest in reversed(rests[1:]):  # top of the path first
-            m = m @ trs_matrices(rest.translation, rest.rotation, rest.scale)
-        above[i] = m
-        if len(rests) > 1:
-            above_rotation[i] = compose_rotations([r.rotation for r in rests[1:]])
-        m = m @ trs_matrices(rests[0].translation, rests[0].rotation, rests[0].scale)
-        translation[i] = m[:3, 3]
-        rotation[i] = compose_rotations([r.rotation for r in rests])
+    for i, n in enumerate(exported):
+        # The nodes between the joint and its exported parent (or the top of its path) are
+        # composed once per node, not once per joint below them (_Chains).
+        m_above, q_above = chains.above(n)
+        above[i] = m_above
+        if q_above is not None:
+            above_rotation[i] = q_above
+        rest = node_rest(gltf, n)
+        translation[i] = (m_above @ trs_matrices(rest.translation, rest.rotation, rest.scale))[:3, 3]
+        rotation[i] = rest.rotation if q_above is None else quat_multiply(q_above, rest.rotation)
     skeleton = Skeleton(
         np.asarray(parents, dtype=np.int64), translation, rotation, [node_name(gltf, n) for n in exported]
     )
     skipped = [node_name(gltf, n) for n in skin_joints if n not in exported_index]
+    paths = _Paths(chains, list(exported))
     return Rig(gltf, skin, list(exported), paths, skeleton, above, above_rotation, skipped)
+
+
+class _Chains:
+    """Per node, the composed rest transform of the chain from the top of its path down to
+    it, memoised: a path runs up from a joint node to (excluding) its nearest exported
+    ancestor, or to the scene root (in armature space, for a root joint: to the topmost
+    skin joint on the way). Every node is composed once, top first, in the same order
+    (left to right) as composing the whole path would, so N joints under a chain of D
+    nodes cost N + D products, not N x D."""
+
+    def __init__(self, gltf: GLTF2, parents: list[int], exported: dict[int, int], skin: set[int] | None):
+        self.gltf, self.parents, self.exported, self.skin = gltf, parents, exported, skin
+        self._matrix: dict[int, np.ndarray] = {}
+        self._rotation: dict[int, np.ndarray] = {}
+        self._parent: dict[int, int] = {}
+        self._top: dict[int, bool] = {}
+
+    def exported_parent(self, node: int) -> int:
+        """The exported index of ``node``'s nearest exported strict ancestor, -1 for none."""
+        walk, up = [], self.parents[node]
+        while up != -1 and up not in self.exported and up not in self._parent:
+            walk.append(up)
+            up = self.parents[up]
+        found = -1 if up == -1 else self.exported[up] if up in self.exported else self._parent[up]
+        for n in walk:
+            self._parent[n] = found
+        return found
+
+    def _has_skin_above(self, node: int) -> bool:
+        """Armature space: a skin joint is at or above ``node`` on its way to the root."""
+        walk, up, found = [], node, False
+        while up != -1:
+            if up in self._top:
+                found = self._top[up]
+                break
+            if up in self.skin:  # type: ignore[operator]
+                found = True
+                walk.append(up)
+                break
+            walk.append(up)
+            up = self.parents[up]
+        if found:  # every node below a skin joint on this walk has one above it
+            for n in walk:
+                self._top[n] = True
+        else:
+            for n in walk:
+                self._top[n] = False
+        return found
+
+    def _starts_path(self, node: int, root_joint: bool) -> bool:
+        """Whether the path of a joint stops above ``node`` (``node`` is its topmost node)."""
+        up = self.parents[node]
+        if up == -1 or up in self.exported:
+            return True
+        if root_joint and self.skin is not None:
+            # Nodes above the topmost skin joint are left out: ``node`` is the top when it is
+            # a skin joint with no skin joint above it.
+            return node in self.skin and not self._has_skin_above(up)
+        return False
+
+    def _compose(self, node: int, root_joint: bool) -> tuple[np.ndarray, np.ndarray]:
+        """The matrix and rotation of the chain from the top of the path down to ``node``."""
+        walk, n = [], node
+        while n not in self._matrix:
+            walk.append(n)
+            if self._starts_path(n, root_joint):
+                break
+            n = self.parents[n]
+        for n in reversed(walk):  # top first
+            rest = node_rest(self.gltf, n)
+            local = trs_matrices(rest.translation, rest.rotation, rest.scale)
+            if self._starts_path(n, root_joint):
+                self._matrix[n], self._rotation[n] = local, rest.rotation
+            else:
+                up = self.parents[n]
+                self._matrix[n] = self._matrix[up] @ local
+                self._rotation[n] = quat_multiply(self._rotation[up], rest.rotation)
+        return self._matrix[node], self._rotation[node]
+
+    def above(self, node: int) -> tuple[np.ndarray, np.ndarray | None]:
+        """The composed transform of the joint node's path above it (identity and None when
+        the path is the joint node alone)."""
+        root_joint = self.exported_parent(node) == -1
+        if self._starts_path(node, root_joint):
+            return np.eye(4), None
+        m, q = self._compose(self.parents[node], root_joint)
+        return m, q
+
+    def path(self, node: int) -> list[int]:
+        """The nodes of the joint node's path, joint first and walking up."""
+        root_joint = self.exported_parent(node) == -1
+        out = [node]
+        while not self._starts_path(out[-1], root_joint):
+            out.append(self.parents[out[-1]])
+        return out
+
+
+class _Paths(Sequence[list[int]]):
+    """:attr:`Rig.paths`, each built when asked for (all of them together are N x D)."""
+
+    def __init__(self, chains: _Chains, nodes: list[int]):
+        self._chains, self._nodes = chains, nodes
+
+    def __len__(self) -> int:
+        return len(self._nodes)
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            return [self._chains.path(n) for n in self._nodes[index]]
+        return self._chains.path(self._nodes[index])
 
 
 def compose_rotations(rotations: Sequence[np.ndarray]) -> np.ndarray:

@@ -70,7 +70,7 @@ from ..quaternion import IDENTITY, angle_between, continuity_signs
 from .axes import rotations_to_ps1, vectors_to_ps1
 from .info import joints_hint
 from .keyfit import ReduceAdvice, ReduceRule, fit_track, reduce_advice
-from .rig import GltfSource, Rig, load_gltf, node_name, read_rig
+from .rig import GltfError, GltfSource, Rig, load_gltf, node_name, read_rig
 from .sampling import Channels, animation_span, local_rotations, local_translations, sample_channels
 
 Fit = Literal["bake", "cut", "reduce", "best"]
@@ -422,7 +422,11 @@ def convert(
     if not max_error_deg > 0:
         raise AnimspecError("max_error_deg must be positive")
     gltf = load_gltf(source)
-    rig = read_rig(gltf, skin=skin, joint_names=joint_names, armature_space=armature_space)
+    # The joint limit is checked before any node is walked (read_rig).
+    rig = read_rig(
+        gltf, skin=skin, joint_names=joint_names, armature_space=armature_space, max_joints=MAX_BONES,
+        too_many=lambda joints: TooManyJointsError(joints, MAX_BONES),
+    )
     hz = refresh_hz(region)
     settings = _Settings(
         hz, fit, max_error_deg, ps1_space, translations, translation_scale, markers, looping, fp12, max_keys,
@@ -523,6 +527,38 @@ class _Layout:
     """Per track: joint id, track type, and (frame, key type) per key."""
 
 
+EXTRAS_READ = ("animbin", "markers")
+"""The members of a glTF animation's ``extras`` the conversion reads."""
+MAX_EXTRAS_NUMBER = 1 << 53
+"""Largest magnitude of a number in those extras: every integer up to it is a float too, so
+``int()``/``float()`` of it never overflow (the values meant are frames, flags, joint ids,
+a refresh rate, seconds)."""
+
+
+def check_extras(gltf: GLTF2, index: int) -> None:
+    """Every number under animation ``index``'s ``extras.animbin`` and ``extras.markers``
+    finite and within MAX_EXTRAS_NUMBER; GltfError naming its JSON path otherwise. JSON may
+    hold 1e400 (read as infinity), NaN, Infinity or a 400-digit integer, on which float()
+    and int() raise OverflowError or give a value no frame count can use. One pass over the
+    members read (a list or object at a time, no recursion)."""
+    extras = gltf.animations[index].extras
+    if not isinstance(extras, Mapping):
+        return
+    stack = [(extras[key], f"$.animations[{index}].extras.{key}") for key in EXTRAS_READ if key in extras]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, Mapping):
+            stack.extend((v, f"{path}.{k}") for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend((v, f"{path}[{i}]") for i, v in enumerate(value))
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            if isinstance(value, float) and not math.isfinite(value):
+                raise GltfError(f"{path}: {value!r} is not a finite number")
+            if abs(value) > MAX_EXTRAS_NUMBER:
+                shown = f"{value:.3g}" if isinstance(value, float) else f"an integer of {value.bit_length()} bits"
+                raise GltfError(f"{path}: {shown} is out of range (at most 2^53 in magnitude)")
+
+
 def _layout(extras: Any, hz: float, where: str, warnings: list[str]) -> _Layout | None:
     info = extras.get("animbin") if isinstance(extras, Mapping) else None
     if not isinstance(info, Mapping) or info.get("mode") != "keys" or "tracks" not in info:
@@ -581,6 +617,8 @@ def _convert_one(
 ) -> tuple[Animation, ClipReport, int | None]:
     where = f"animation {source_name!r}"
     hz, fit = o.hz, o.fit
+    for index in indices:
+        check_extras(gltf, index)
     spans = [animation_span(gltf, i, cache) for i in indices]
     start = min(s for s, _ in spans)
     seconds = max(e for _, e in spans) - start

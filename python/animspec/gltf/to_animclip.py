@@ -97,9 +97,8 @@ def gltf_to_animclip(
     index = _pick(gltf, animation)
     rig = read_rig(gltf, skin=skin, joint_names=joint_names)
     frames = sample_frames(rig, index, fps, looping)
-    # large=False: the clip model holds no large Sample Elem table yet
     tolerance = max_error if isinstance(max_error, Tolerance) else Tolerance.uniform(max_error)
-    encoded = encode(frames, tolerance, looping=looping, large=False)
+    encoded = encode(frames, tolerance, looping=looping)
     anim_name = gltf.animations[index].name or f"animation {index}"
     hashes = np.array([crc32(n) for n in rig.names], dtype=np.int64)
     clip_name = name if name is not None else (anim_name if template is None else None)

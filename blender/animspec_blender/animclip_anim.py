@@ -1,0 +1,440 @@
+"""A whole Insomniac .animclip / .performanceclip animation onto a Blender armature, and an
+action back to .animclip.
+
+Which bone is which joint: a clip's Joint Hashes hold, per joint, the DAT1 CRC32 of the joint's
+name (:func:`animspec.common.hashes.crc32`). The name is hashed exactly as written, case and all:
+ALERT hashes model joint names without its path normalisation (Tkachov/ALERT,
+dat1lib/types/sections/model/joints.py: ``crc32.hash(name, False)``; the normalising variant,
+which lower-cases, is for asset paths), and Luna Engine IO Tools hashes each Blender bone's
+name as it is to find the bone of a joint, on import and on export (Pcniado/luna_engine_io_tools,
+anim_import.py and anim_export.py, ``string_crc32(b.name)``). So "Spine" and "spine" are
+different joints, and Blender's ".001" suffixes break a match.
+
+What a joint's local transform is relative to (the convention of Luna's importer and exporter,
+measured in tests/fixtures/luna/README.md): the bone frames are Blender's own (Y along the
+bone); a joint with a parent bone is relative to its parent's posed frame
+(``parent.matrix.inverted() @ bone.matrix`` in armature space); a bone without a parent is in
+the engine's Y-up space, i.e. Blender's Z-up armature space turned -90 degrees about X. So the
+pose-bone channels (Blender's basis, relative to the rest pose) of a bone whose clip-local
+transform is ``L`` are ``rest_local.inverted() @ L``, with ``rest_local`` the bone's rest
+relative to its parent's rest (a root: the Y-up turn times its rest). A rest frame is a rigid
+motion, so this is done per bone on all frames at once: rotation ``rest_q^-1 * q``, location
+``rest_R^T (t - rest_t)``, scale unchanged.
+
+Root motion (Motion Data: per sample, the root's transform in engine space relative to frame
+0, sample ``i`` at time ``i / fps``) goes onto the armature object, composed with where the
+object stands when the clip is imported. Looping and fps are noted on the action
+(:data:`LOOPING_PROPERTY`, :data:`FPS_PROPERTY`); the export reads them back.
+
+The export samples the evaluated pose on every frame of the action's range (what the viewport
+shows, constraints included), takes each bone's clip-local transform as above and encodes them
+with animspec's encoder (:mod:`animspec.animclip.encode`) within the errors asked; the sections
+the encoder does not produce come from a template clip byte for byte
+(:mod:`animspec.animclip.animation_sections`).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field
+
+import bpy
+import numpy as np
+from mathutils import Matrix, Quaternion, Vector
+
+from animspec.common.errors import AnimspecError
+from animspec.common.hashes import crc32
+from animspec.quaternion import conjugate, quat_multiply, sign_continuous, xyzw_to_wxyz
+
+from .animclip_pose import FPS_PROPERTY
+from .wording import MAX_ROTATION_ERROR_LABEL, MAX_TRANSLATION_ERROR_LABEL, OVERWRITE_LABEL, TEMPLATE_LABEL
+
+ENGINE_FROM_BLENDER = Matrix.Rotation(-math.pi / 2, 4, "X")
+"""Blender's Z-up armature space to the engine's Y-up joint space (tools/luna_check.py)."""
+LOOPING_PROPERTY = "animclip_looping"
+"""On an imported action: the clip loops (Built's looping flag); the export writes it back."""
+ROOT_SPACE_PROPERTY = "animclip_root_space"
+"""On an imported action: the root space it was imported with; the export uses it again."""
+ROOT_SPACES = ("engine", "armature")
+"""Where a bone without parent is: "engine", the engine's Y-up space (Luna's convention, the
+game's); "armature", the armature's own axes (an armature built from a glTF rig's nodes by
+:func:`.animclip_pose.armature_from_gltf`, whose axes are the rig's)."""
+NO_JOINT = 0xFFFF_FFFF
+
+
+
+def _few(items: list[str], limit: int = 12) -> str:
+    shown = ", ".join(items[:limit])
+    return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
+
+
+def _joint_label(h: int) -> str:
+    return f"0x{h:08X}"
+
+
+# ------------------------------------------------------------------------------ import
+
+
+@dataclass
+class AnimclipImport:
+    """What an import did, for the operator's messages (:meth:`lines`) and for tests."""
+
+    action: str
+    frames: int
+    fps: float
+    looping: bool
+    matched: list[tuple[str, str]] = field(default_factory=list)
+    """(bone, joint hash) pairs."""
+    joints_without_bone: list[str] = field(default_factory=list)
+    bones_without_joint: list[str] = field(default_factory=list)
+    root_motion: str = ""
+    """What became of the clip's root motion, in a few words."""
+    notes: list[str] = field(default_factory=list)
+
+    def lines(self) -> list[tuple[str, str]]:
+        """(level, text): one line per kind of news, each list in one line."""
+        out = []
+        if self.joints_without_bone:
+            out.append(("WARNING", f"clip joints with no bone of that name (name hashes): {_few(self.joints_without_bone)}"))
+        if self.bones_without_joint:
+            out.append(("INFO", f"bones the clip does not move: {_few(self.bones_without_joint)}"))
+        for note in self.notes:
+            out.append(("WARNING", note))
+        loop = ", looping" if self.looping else ""
+        out.append(("INFO", f"{self.action}: {self.frames} frame(s) at {self.fps:g} fps{loop}, {len(self.matched)} "
+                            f"bone(s) keyed on every frame; root motion: {self.root_motion}"))
+        return out
+
+
+def _root_turn(root_space: str) -> Matrix:
+    if root_space not in ROOT_SPACES:
+        raise AnimspecError(f"root space {root_space!r} is not one of {ROOT_SPACES}")
+    return ENGINE_FROM_BLENDER if root_space == "engine" else Matrix.Identity(4)
+
+
+def _rest_local(bone: bpy.types.Bone, root_space: str = "engine") -> Matrix:
+    """The bone's rest relative to its parent's rest (a root: in the root space)."""
+    if bone.parent is None:
+        return _root_turn(root_space) @ bone.matrix_local
+    return bone.parent.matrix_local.inverted() @ bone.matrix_local
+
+
+def clip_local_to_basis(rest_local: Matrix, rotation_xyzw: np.ndarray, translation: np.ndarray,
+                        scale: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Pose-bone channels (location, rotation w x y z, scale), one row per frame, of a bone whose
+    clip-local transforms are given (frames x 4 / 3 / 3): ``rest_local^-1 @ L`` (module doc)."""
+    loc, rot, _ = rest_local.decompose()
+    rest_r = np.array(rot.to_matrix(), dtype=np.float64)
+    rest_q = np.array([rot.w, rot.x, rot.y, rot.z], dtype=np.float64)
+    q = quat_multiply(conjugate(rest_q)[None], xyzw_to_wxyz(np.asarray(rotation_xyzw, dtype=np.float64)))
+    location = (np.asarray(translation, dtype=np.float64) - np.array(loc)[None]) @ rest_r  # rest_R^T (t - rest_t)
+    return location, sign_continuous(q), np.asarray(scale, dtype=np.float64)
+
+
+def _channelbag(owner: bpy.types.ID, action: bpy.types.Action):
+    from bpy_extras import anim_utils
+
+    owner.animation_data_create()
+    owner.animation_data.action = action
+    slot = owner.animation_data.action_slot
+    if slot is None:  # a new action has no slot yet (Blender 4.4+ layered actions)
+        slot = action.slots.new(id_type="OBJECT", name=owner.name)
+        owner.animation_data.action_slot = slot
+    return anim_utils.action_ensure_channelbag_for_slot(action, slot)
+
+
+_LINEAR = bpy.types.Keyframe.bl_rna.properties["interpolation"].enum_items.keys().index("LINEAR")
+
+
+def _key(bag, path: str, group: str, frames: np.ndarray, values: np.ndarray) -> None:
+    """One F-curve per component of ``values`` (frames x components), a LINEAR key per frame,
+    written in one go (exact values, no keying sets)."""
+    for axis in range(values.shape[1]):
+        curve = bag.fcurves.find(path, index=axis)
+        if curve is not None:
+            bag.fcurves.remove(curve)
+        curve = bag.fcurves.new(path, index=axis, group_name=group)
+        curve.keyframe_points.add(len(frames))
+        co = np.empty((len(frames), 2), dtype=np.float64)
+        co[:, 0], co[:, 1] = frames, values[:, axis]
+        curve.keyframe_points.foreach_set("co", co.ravel())
+        curve.keyframe_points.foreach_set("interpolation", [_LINEAR] * len(frames))
+        curve.update()
+
+
+def import_animclip(arm: bpy.types.Object, path: str, *, first_frame: int = 0, root_motion: bool = True,
+                    set_scene_fps: bool = True, root_space: str = "engine") -> AnimclipImport:
+    """Key every frame of the clip at ``path`` on the bones of ``arm`` whose names hash to its
+    joints (one new action, named after the file), and its root motion on ``arm`` itself
+    unless ``root_motion`` is False. Frame ``i`` of the clip is Blender frame ``first_frame + i``.
+    ``root_space``: see :data:`ROOT_SPACES`."""
+    from animspec.animclip import read_file
+    from animspec.animclip.pose import clip_frames
+
+    if arm is None or arm.type != "ARMATURE":
+        raise AnimspecError("select the armature to animate (its bone names must be the game's joint names)")
+    _root_turn(root_space)
+    model = read_file(path)
+    clip = clip_frames(model, path)
+    if clip.coding.camera:
+        raise AnimspecError(f"{path} is a camera clip (it moves a camera, not bones); this import keys armatures only")
+    hashes = [int(h) for h in clip.joint_hashes]
+    by_hash = {crc32(b.name): b.name for b in arm.data.bones}
+    name = os.path.splitext(os.path.basename(path))[0]
+    report = AnimclipImport(action="", frames=clip.frame_count, fps=float(clip.fps), looping=clip.coding.looping,
+                            notes=list(clip.notes))
+    columns: dict[str, int] = {}
+    for j, h in enumerate(hashes):
+        if h == NO_JOINT:
+            continue
+        bone = by_hash.get(h)
+        if bone is None:
+            report.joints_without_bone.append(_joint_label(h))
+        elif bone not in columns:
+            columns[bone] = j
+            report.matched.append((bone, _joint_label(h)))
+    if not columns:
+        raise AnimspecError(
+            f"{path}: no bone of armature {arm.name!r} has a name whose hash is one of the clip's {len(hashes)} "
+            "joints; the bones must carry the game's joint names, exactly (case matters)")
+    report.bones_without_joint = [b.name for b in arm.data.bones if b.name not in columns]
+
+    poses = clip.frames()
+    keyed = first_frame + np.arange(clip.frame_count, dtype=np.float64)
+    action = bpy.data.actions.new(name)
+    action.use_fake_user = True
+    bag = _channelbag(arm, action)
+    for bone_name, j in columns.items():
+        bone = arm.data.bones[bone_name]
+        location, rotation, scale = clip_local_to_basis(
+            _rest_local(bone, root_space), poses.rotation[:, j], poses.translation[:, j], poses.scale[:, j])
+        arm.pose.bones[bone_name].rotation_mode = "QUATERNION"
+        prefix = f'pose.bones["{bpy.utils.escape_identifier(bone_name)}"]'
+        _key(bag, f"{prefix}.location", bone_name, keyed, location)
+        _key(bag, f"{prefix}.rotation_quaternion", bone_name, keyed, rotation)
+        _key(bag, f"{prefix}.scale", bone_name, keyed, scale)
+
+    motion = clip.root_motion
+    if motion is None:
+        report.root_motion = "none in the clip"
+    elif not root_motion:
+        report.root_motion = f"left out ({len(motion.translation)} sample(s) in the clip)"
+    else:
+        _key_root_motion(arm, bag, motion, first_frame, _root_turn(root_space))
+        report.root_motion = f"{len(motion.translation)} sample(s) keyed on armature {arm.name!r}"
+
+    action[LOOPING_PROPERTY] = bool(clip.coding.looping)
+    action[ROOT_SPACE_PROPERTY] = root_space
+    action[FPS_PROPERTY] = float(clip.fps)
+    action.use_frame_range = True
+    action.frame_start = first_frame
+    action.frame_end = first_frame + max(clip.frame_count - 1, 0)
+    if set_scene_fps:
+        scene = bpy.context.scene
+        whole = max(1, int(round(clip.fps)))
+        scene.render.fps, scene.render.fps_base = whole, whole / float(clip.fps)
+    report.action = action.name
+    bpy.context.scene.frame_set(first_frame)
+    return report
+
+
+def _key_root_motion(arm: bpy.types.Object, bag, motion, first_frame: int, turn: Matrix) -> None:
+    """Motion sample ``i`` (the root space, relative to frame 0) on the armature object at frame
+    ``first_frame + i``, after the object's transform at import."""
+    start = arm.matrix_basis.copy()
+    turn_back = turn.inverted()
+    locations, rotations = [], []
+    for t, q in zip(motion.translation, motion.rotation):
+        engine = Matrix.Translation(Vector(t.tolist())) @ Quaternion((q[3], q[0], q[1], q[2])).to_matrix().to_4x4()
+        loc, rot, _ = (start @ turn_back @ engine @ turn).decompose()
+        locations.append(tuple(loc))
+        rotations.append((rot.w, rot.x, rot.y, rot.z))
+    arm.rotation_mode = "QUATERNION"
+    keyed = first_frame + np.arange(len(locations), dtype=np.float64)
+    _key(bag, "location", "Object Transforms", keyed, np.array(locations))
+    _key(bag, "rotation_quaternion", "Object Transforms", keyed, sign_continuous(np.array(rotations)))
+
+
+# ------------------------------------------------------------------------------ export
+
+
+@dataclass
+class AnimclipExport:
+    """An action encoded as a clip, not yet written (:func:`write_animclip`)."""
+
+    data: bytes
+    action: str
+    frames: int
+    fps: float
+    looping: bool
+    bones: list[str]
+    error: object
+    """:class:`animspec.animclip.encode.ErrorReached`"""
+    tolerance: object
+    """:class:`animspec.animclip.encode.Tolerance`"""
+    lines: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def _action_of(arm: bpy.types.Object, action_name: str | None) -> bpy.types.Action:
+    if action_name:
+        action = bpy.data.actions.get(action_name)
+        if action is None:
+            raise AnimspecError(f"there is no action {action_name!r}")
+        return action
+    data = arm.animation_data
+    if data is None or data.action is None:
+        raise AnimspecError(f"armature {arm.name!r} has no action assigned: assign the action to export "
+                            "(Dope Sheet > Action Editor)")
+    return data.action
+
+
+def sample_action(arm: bpy.types.Object, action: bpy.types.Action, frames: list[int],
+                  bones: list[str], root_space: str = "engine") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per frame and bone, the clip-local rotation (x, y, z, w), translation and scale of the
+    evaluated pose (module doc). The armature's action, slot and frame are put back."""
+    turn = _root_turn(root_space)
+    scene = bpy.context.scene
+    data = arm.animation_data
+    assigned, slot = data.action, data.action_slot
+    frame_before = scene.frame_current
+    data.action = action
+    if data.action_slot is None and action.slots:
+        data.action_slot = action.slots[0]
+    rot = np.empty((len(frames), len(bones), 4))
+    pos = np.empty((len(frames), len(bones), 3))
+    scl = np.empty((len(frames), len(bones), 3))
+    try:
+        for i, frame in enumerate(frames):
+            scene.frame_set(frame)
+            depsgraph = bpy.context.evaluated_depsgraph_get()
+            pose = arm.evaluated_get(depsgraph).pose.bones
+            for j, name in enumerate(bones):
+                pb = pose[name]
+                parent = pb.parent
+                local = turn @ pb.matrix if parent is None else parent.matrix.inverted_safe() @ pb.matrix
+                t, q, s = local.decompose()
+                rot[i, j], pos[i, j], scl[i, j] = (q.x, q.y, q.z, q.w), tuple(t), tuple(s)
+    finally:
+        data.action = assigned
+        if assigned is not None and slot is not None:
+            data.action_slot = slot
+        scene.frame_set(frame_before)
+    return rot, pos, scl
+
+
+def _object_moves(action: bpy.types.Action) -> bool:
+    from .exporter import channelbags
+
+    return any(c.data_path in ("location", "rotation_quaternion", "rotation_euler")
+               for bag in channelbags(action) for c in bag.fcurves)
+
+
+def export_animclip(arm: bpy.types.Object, *, action: str | None = None, template: str | None = None,
+                    max_rotation_error_deg: float = 0.05, max_translation_error: float = 1e-4,
+                    looping: bool | None = None, root_space: str | None = None) -> AnimclipExport:
+    """Encode an action of ``arm`` (the assigned one, or the one named ``action``) on every
+    frame of its range. ``looping`` None: as the action notes it (an imported clip), else as the
+    template's Built says, else not. ``root_space`` None: as the action notes it, else "engine"
+    (:data:`ROOT_SPACES`). Refusals are :class:`AnimspecError` in the Export panel's words."""
+    from animspec.animclip import read_file, write_bytes
+    from animspec.animclip.animation_sections import FLAG_LOOPING, clip_model
+    from animspec.animclip.encode import EncodeError, Frames, Tolerance, encode
+
+    if arm is None or arm.type != "ARMATURE":
+        raise AnimspecError("select the armature whose action to export")
+    act = _action_of(arm, action)
+    if not max_rotation_error_deg > 0 or not max_translation_error > 0:
+        raise AnimspecError(f"'{MAX_ROTATION_ERROR_LABEL}' and '{MAX_TRANSLATION_ERROR_LABEL}' must be above 0")
+    template_model = None
+    if template:
+        try:
+            template_model = read_file(template)
+        except AnimspecError as exc:
+            raise AnimspecError(f"the '{TEMPLATE_LABEL}' cannot be read as a clip: {exc}") from None
+    start, end = (int(round(v)) for v in act.frame_range)
+    frames = list(range(start, end + 1))
+    if looping is None:
+        if LOOPING_PROPERTY in act:
+            looping = bool(act[LOOPING_PROPERTY])
+        elif template_model is not None and template_model.built is not None:
+            looping = bool(template_model.built.flags & FLAG_LOOPING)
+        else:
+            looping = False
+    scene = bpy.context.scene
+    fps = float(act[FPS_PROPERTY]) if FPS_PROPERTY in act else scene.render.fps / scene.render.fps_base
+    bones = [b.name for b in arm.data.bones]
+    if root_space is None:
+        root_space = str(act.get(ROOT_SPACE_PROPERTY, "engine"))
+    rot, pos, scl = sample_action(arm, act, frames, bones, root_space)
+
+    for what, values in (("rotation", rot), ("location", pos), ("scale", scl)):
+        bad = np.argwhere(~np.isfinite(values).all(axis=-1))
+        if bad.size:
+            f, j = bad[0]
+            raise AnimspecError(f"action {act.name!r}: bone {bones[j]!r} has a {what} that is not a number at frame "
+                                f"{frames[f]}; fix its keys")
+    flat = np.argwhere((scl <= 1e-9).any(axis=-1))
+    if flat.size:
+        f, j = flat[0]
+        raise AnimspecError(f"action {act.name!r}: bone {bones[j]!r} has a zero or negative scale at frame {frames[f]}; "
+                            "the clip stores scale as a positive ratio: key a positive scale there")
+    # a rotation off by an angle a moves no unit-quaternion component by more than a / 4 (radians)
+    tolerance = Tolerance(rotation=math.radians(max_rotation_error_deg) / 4, translation=max_translation_error,
+                          scale=max_translation_error)
+    try:
+        encoded = encode(Frames(rot, pos, scl), tolerance, looping=looping)
+    except EncodeError as exc:
+        if "error shift" in str(exc):
+            raise AnimspecError(
+                f"action {act.name!r}: a bone moves or turns too far in this action to be stored in 16-bit steps "
+                f"within '{MAX_TRANSLATION_ERROR_LABEL}' {max_translation_error:g}: raise "
+                f"'{MAX_TRANSLATION_ERROR_LABEL}'") from None
+        raise AnimspecError(f"action {act.name!r}: {exc}") from None
+    hashes = np.array([crc32(b) for b in bones], dtype=np.int64)
+    model = clip_model(encoded, hashes, fps=fps, template=template_model,
+                       name=act.name if template_model is None else None)
+    data = write_bytes(model)
+
+    e = encoded.error
+    result = AnimclipExport(data=data, action=act.name, frames=len(frames), fps=fps, looping=looping, bones=bones,
+                            error=e, tolerance=tolerance)
+    result.lines.append(
+        f"action {act.name!r}: frames {start}..{end} ({len(frames)}) at {fps:g} fps{', looping' if looping else ''}, "
+        f"{len(bones)} bone(s), {encoded.stride} bytes per frame, {encoded.unique_samples} distinct pose(s)")
+    result.lines.append(
+        f"largest error reached: rotation {math.degrees(e.rotation * 4):.3g} degrees, translation "
+        f"{e.translation:.3g}, scale {e.scale:.3g}")
+    if not e.within(tolerance):
+        result.warnings.append(
+            f"the clip's precision reaches only the error above (asked: '{MAX_ROTATION_ERROR_LABEL}' "
+            f"{max_rotation_error_deg:g}, '{MAX_TRANSLATION_ERROR_LABEL}' {max_translation_error:g})")
+    if template_model is not None:
+        from animspec.animclip.content import JointHashes
+        from animspec.animclip.tags import TAG_JOINT_HASHES
+
+        section = template_model.section(TAG_JOINT_HASHES)
+        template_joints = {int(h) for h in section.hashes} - {NO_JOINT} if isinstance(section, JointHashes) else set()
+        missing = sorted(template_joints - set(int(h) for h in hashes))
+        if missing:
+            result.warnings.append(f"template joints that no bone names (not in the new clip): "
+                                   f"{_few([_joint_label(h) for h in missing])}")
+    if _object_moves(act):
+        result.warnings.append(
+            f"action {act.name!r} moves the armature object; root motion is not written yet: the clip keeps "
+            + ("the template's Motion Data" if template_model is not None else "no root motion"))
+    return result
+
+
+def write_animclip(result: AnimclipExport, path: str, *, template: str | None = None, force: bool = False) -> None:
+    """Write atomically; refused (nothing written) over the template, or over an existing file
+    unless ``force``."""
+    from animspec.animclip import read_bytes
+    from animspec.common.atomic import write_atomic
+
+    if template and os.path.exists(path) and os.path.samefile(path, template):
+        raise AnimspecError(f"{path} is the '{TEMPLATE_LABEL}': choose another file to export to")
+    if os.path.exists(path) and not force:
+        raise AnimspecError(f"{path} exists; tick '{OVERWRITE_LABEL}' on the Export panel to replace it")
+    write_atomic(path, result.data, lambda written: read_bytes(written, path))

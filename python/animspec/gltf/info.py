@@ -234,6 +234,10 @@ def _parents_first(nodes: list[int], above: dict[int, int]) -> list[int]:
     return ordered
 
 
+HINT_JOINTS = 64
+"""Joints an error message lists at most (``info`` lists them all)."""
+
+
 def joints_hint(source: GltfSource, skin: int = 0) -> str:
     """For the refusal of a skin with too many joints: its joints in skin order and the
     proposal a ``--joints`` file could start from."""
@@ -241,7 +245,9 @@ def joints_hint(source: GltfSource, skin: int = 0) -> str:
     if not 0 <= skin < len(summary.skins):
         return ""
     joints = summary.skins[skin].joints
-    listed = ", ".join(f"{i}={name}" for i, (_, name) in enumerate(joints))
+    listed = ", ".join(f"{i}={name}" for i, (_, name) in enumerate(joints[:HINT_JOINTS]))
+    if len(joints) > HINT_JOINTS:
+        listed += f", ... ({len(joints) - HINT_JOINTS} more)"
     text = f"its joints in skin order: {listed}"
     if skin == 0:
         text += f"; for example these {len(summary.joints_file)}: {', '.join(summary.joints_file)}"

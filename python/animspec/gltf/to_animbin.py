@@ -425,7 +425,7 @@ def convert(
     # The joint limit is checked before any node is walked (read_rig).
     rig = read_rig(
         gltf, skin=skin, joint_names=joint_names, armature_space=armature_space, max_joints=MAX_BONES,
-        too_many=lambda joints: TooManyJointsError(joints, MAX_BONES),
+        too_many=lambda joints: TooManyJointsError(joints, MAX_BONES, joints_hint(gltf, skin)),
     )
     hz = refresh_hz(region)
     settings = _Settings(

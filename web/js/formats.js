@@ -20,6 +20,16 @@
   var DAT1_MAGIC = 0x44415431; // "1TAD" as u32le
   var OUTER_HEADER_SIZE = 36;
   var MAX_DAT1_SIZE = 1 << 30;
+  /**
+   * The most a DAT1 may expand from its LZ4 block: 64x the block, plus 64 bytes
+   * (python/animspec/animclip/reading.py LZ4_MAX_RATIO and lz4_max_size). A larger declared
+   * size is refused before anything is allocated: a 61-byte file declaring 1 GiB is a bomb.
+   */
+  var LZ4_MAX_RATIO = 64;
+
+  function lz4MaxSize(compressedSize) {
+    return LZ4_MAX_RATIO * compressedSize + 64;
+  }
 
   function u32le(b, o) {
     return (b[o] | (b[o + 1] << 8) | (b[o + 2] << 16) | (b[o + 3] << 24)) >>> 0;
@@ -129,6 +139,10 @@
     for (var i = 0; i < candidates.length; i++) {
       var size = candidates[i];
       if (size > MAX_DAT1_SIZE) { problems.push(size + ' bytes is too large'); continue; }
+      if (size > lz4MaxSize(body.length)) {
+        problems.push(size + ' bytes is more than ' + LZ4_MAX_RATIO + 'x the ' + body.length + '-byte block (an LZ4 bomb, not an animation)');
+        continue;
+      }
       try {
         var dat1 = lz4DecodeBlock(body, size);
         if (u32le(dat1, 8) !== size) { problems.push('size field differs after decoding to ' + size); continue; }
@@ -304,6 +318,8 @@
     describeError: describeError,
     lz4DecodeBlock: lz4DecodeBlock,
     inflateAnimclip: inflateAnimclip,
+    lz4MaxSize: lz4MaxSize,
+    LZ4_MAX_RATIO: LZ4_MAX_RATIO,
     animbinModel: animbinModel,
     meshbinModel: meshbinModel,
     latin1: latin1,

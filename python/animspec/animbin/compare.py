@@ -24,7 +24,7 @@ import numpy as np
 
 from ..skeleton import angle_between
 from .model import NTSC_VSYNC_HZ, PAL_VSYNC_HZ, Animation, RotationKey
-from .playback import Refresh, play_engine, refresh_hz, sample_reference, sample_reference_frames, vsync_deltas
+from .playback import ReferenceSampler, Refresh, check_vsyncs, play_engine_chunks, refresh_hz, vsync_deltas
 
 QUANTISATION_NOISE_DEGREES = 0.1
 """Differences below this on keyed frames are the int16 encoding, not a playback effect."""
@@ -105,41 +105,44 @@ def compare(
     hz = refresh_hz(region)
     authored_hz = refresh_hz(authored) if authored is not None else hz
     ticks = max(1, int(round(seconds * hz)) if seconds is not None else max(animation.length, 1))
-    engine = play_engine(animation, vsync_deltas(ticks), num_joints=num_joints)
-    joints = engine.num_joints
-    # The engine samples its counter *before* adding deltaTime, so tick i shows the clip at
-    # i vsyncs after the start: i / hz seconds.
-    times = np.arange(ticks) / hz
-    reference = sample_reference(animation, times, refresh=authored_hz, num_joints=joints)
-    # The authored clip at exactly the frames the engine showed separates playback effects
-    # (held keys, quantisation) from timing.
-    same_frames = sample_reference_frames(animation, engine.frames.astype(np.float64), num_joints=joints)
-    engine_q = engine.rotations_float()
-    angles = angle_between(engine_q, reference.rotations)
-    playback_angles = angle_between(engine_q, same_frames.rotations)
-    timing_angles = angle_between(same_frames.rotations, reference.rotations)
+    check_vsyncs(ticks, hz)
+    stats: _JointStats | None = None
+    sampler: ReferenceSampler | None = None
+    # Played in chunks of ticks, each joint's statistics gathered as they go: memory is one
+    # chunk's, not ticks x joints.
+    for first, engine in play_engine_chunks(animation, vsync_deltas(ticks), num_joints=num_joints):
+        if sampler is None:
+            sampler = ReferenceSampler(animation, num_joints=engine.num_joints)
+            stats = _JointStats(engine.num_joints, _keyed_codes(animation, engine.num_joints))
+        # The engine samples its counter *before* adding deltaTime, so tick i shows the clip at
+        # i vsyncs after the start: i / hz seconds.
+        times = (first + np.arange(engine.num_ticks)) / hz
+        reference = sampler.at_times(times, authored_hz)
+        # The authored clip at exactly the frames the engine showed separates playback effects
+        # (held keys, quantisation) from timing.
+        same_frames = sampler.at_frames(engine.frames.astype(np.float64))
+        engine_q = engine.rotations_float()
+        stats.add(first, engine.frames, angle_between(engine_q, reference.rotations),
+                  angle_between(engine_q, same_frames.rotations),
+                  angle_between(same_frames.rotations, reference.rotations))
+    assert stats is not None and sampler is not None  # ticks >= 1
 
-    keyed = _keyed_frames(animation, joints)
     report_joints = []
-    for j in range(joints):
-        if not reference.has_rotation[j]:
+    for j in range(stats.joints):
+        if not sampler.has_rotation[j]:
             continue
-        a = angles[:, j]
-        worst = int(np.argmax(a))
-        on_key = np.isin(engine.frames, list(keyed[j]))
-        held = int(np.count_nonzero(~on_key))
-        p = playback_angles[:, j]
+        worst = int(stats.worst_tick[j])
         diff = JointDifference(
             joint=j,
-            max_degrees=float(a[worst]),
-            mean_degrees=float(a.mean()),
+            max_degrees=float(stats.max[j]),
+            mean_degrees=float(stats.sum[j] / ticks),
             worst_tick=worst,
-            worst_frame=int(engine.frames[worst]),
-            worst_seconds=float(times[worst]),
-            held_ticks=held,
-            max_held_degrees=_max(p[~on_key]),
-            max_quantisation_degrees=_max(p[on_key]),
-            max_timing_degrees=_max(timing_angles[:, j]),
+            worst_frame=int(stats.worst_frame[j]),
+            worst_seconds=float(worst / hz),
+            held_ticks=int(stats.held[j]),
+            max_held_degrees=float(stats.max_held[j]),
+            max_quantisation_degrees=float(stats.max_quantisation[j]),
+            max_timing_degrees=float(stats.max_timing[j]),
             opposite_hemisphere_pairs=_opposite_pairs(animation, j),
         )
         diff.causes = _causes(diff, hz, authored_hz, ticks)
@@ -160,12 +163,49 @@ def compare(
     )
 
 
-def _keyed_frames(animation: Animation, joints: int) -> list[set[int]]:
-    keyed: list[set[int]] = [set() for _ in range(joints)]
-    for track in animation.tracks:
-        if track.joint_id < joints:
-            keyed[track.joint_id].update(k.frame for k in track.keys if isinstance(k, RotationKey))
-    return keyed
+class _JointStats:
+    """Per joint, what the report needs from every tick, gathered chunk by chunk."""
+
+    def __init__(self, joints: int, keyed_codes: np.ndarray) -> None:
+        self.joints = joints
+        self.keyed_codes = keyed_codes
+        self.max = np.full(joints, -1.0)
+        self.worst_tick = np.zeros(joints, dtype=np.int64)
+        self.worst_frame = np.zeros(joints, dtype=np.int64)
+        self.sum = np.zeros(joints)
+        self.held = np.zeros(joints, dtype=np.int64)
+        self.max_held = np.zeros(joints)
+        self.max_quantisation = np.zeros(joints)
+        self.max_timing = np.zeros(joints)
+
+    def add(self, first: int, frames: np.ndarray, angles: np.ndarray, playback: np.ndarray, timing: np.ndarray) -> None:
+        """Ticks ``first..`` with the engine's ``frames`` and [ticks, joints] angles: engine vs
+        authored, engine vs authored at the same frame, authored at that frame vs on time."""
+        worst = np.argmax(angles, axis=0)
+        cols = np.arange(self.joints)
+        peak = angles[worst, cols]
+        better = peak > self.max  # strictly: the first tick reaching the maximum is reported
+        self.max = np.where(better, peak, self.max)
+        self.worst_tick = np.where(better, first + worst, self.worst_tick)
+        self.worst_frame = np.where(better, frames.astype(np.int64)[worst], self.worst_frame)
+        self.sum += angles.sum(axis=0)
+        codes = cols[None, :] * 0x10000 + frames.astype(np.int64)[:, None]
+        on_key = np.isin(codes, self.keyed_codes)
+        self.held += np.count_nonzero(~on_key, axis=0)
+        self.max_held = np.maximum(self.max_held, np.where(on_key, 0.0, playback).max(axis=0, initial=0.0))
+        self.max_quantisation = np.maximum(self.max_quantisation, np.where(on_key, playback, 0.0).max(axis=0, initial=0.0))
+        self.max_timing = np.maximum(self.max_timing, timing.max(axis=0, initial=0.0))
+
+
+def _keyed_codes(animation: Animation, joints: int) -> np.ndarray:
+    """``joint * 65536 + frame`` for every ROTATION key of a joint played: the frames on which
+    the joint has a key of its own (sorted, distinct)."""
+    codes = {
+        track.joint_id * 0x10000 + (k.frame & 0xFFFF)
+        for track in animation.tracks if track.joint_id < joints
+        for k in track.keys if isinstance(k, RotationKey)
+    }
+    return np.array(sorted(codes), dtype=np.int64)
 
 
 def _opposite_pairs(animation: Animation, joint: int) -> list[tuple[int, int]]:
@@ -178,10 +218,6 @@ def _opposite_pairs(animation: Animation, joint: int) -> list[tuple[int, int]]:
             if sum(x * y for x, y in zip(a.quaternion, b.quaternion)) < 0:
                 pairs.append((a.frame, b.frame))
     return pairs
-
-
-def _max(values: np.ndarray) -> float:
-    return float(values.max()) if values.size else 0.0
 
 
 def _causes(d: JointDifference, hz: float, authored_hz: float, ticks: int) -> list[str]:

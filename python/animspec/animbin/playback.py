@@ -37,7 +37,7 @@ arithmetic with the engine mode.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Literal, Union
@@ -72,7 +72,8 @@ from .model import (
 
 __all__ = [
     "EmptyTrackPolicy", "EngineEvent", "EngineEventKind", "EnginePlayback", "EngineSkeleton",
-    "ReferenceSamples", "Refresh", "key_rotation_view", "play_engine", "refresh_hz",
+    "MAX_VSYNCS", "ReferenceSampler", "ReferenceSamples", "Refresh", "check_vsyncs", "key_rotation_view",
+    "max_seconds", "play_engine", "play_engine_chunks", "refresh_hz", "ticks_per_chunk",
     "sample_reference", "sample_reference_frames", "sample_times", "slerp", "vsync_count",
     "vsync_deltas",
 ]
@@ -303,14 +304,15 @@ def _key_arrays(keys: list[Key]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return kf, rot, is_rot
 
 
-def _track_table(keys: list[Key], frames: np.ndarray, empty_track: EmptyTrackPolicy) -> _TrackTable:
+def _track_table(keys: list[Key], frames: np.ndarray, empty_track: EmptyTrackPolicy,
+                 arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> _TrackTable:
     n_frames = frames.shape[0]
     if not keys:
         writes = np.full(n_frames, empty_track == "identity")
         values = np.tile(np.array(IDENTITY16, dtype=np.int16), (n_frames, 1))
         return _TrackTable(writes, values, np.zeros(n_frames, dtype=bool), True)
 
-    kf, rot, is_rot = _key_arrays(keys)
+    kf, rot, is_rot = arrays if arrays is not None else _key_arrays(keys)
     cur = frames.astype(np.int64)
     n = len(keys)
 
@@ -365,6 +367,17 @@ def play_engine(
     if empty_track not in ("unchanged", "identity"):
         raise ValueError(f"unknown empty_track policy {empty_track!r}")
     rest = _rest_array(rest_rotations, num_joints, _joint_count(animation))
+    return _play(animation, deltas, rest, start_frame, empty_track, None)
+
+
+def _play(
+    animation: Animation,
+    deltas: Sequence[int] | np.ndarray,
+    rest: np.ndarray,
+    start_frame: int,
+    empty_track: EmptyTrackPolicy,
+    key_arrays: list[tuple[np.ndarray, np.ndarray, np.ndarray] | None] | None,
+) -> EnginePlayback:
     n_joints = rest.shape[0]
     frames, end_frame = _sampled_frames(animation, deltas, start_frame)
     n_ticks = frames.shape[0]
@@ -379,7 +392,7 @@ def play_engine(
     ticks = np.arange(n_ticks)
 
     for t_index, track in enumerate(animation.tracks):
-        table = _track_table(track.keys, unique, empty_track)
+        table = _track_table(track.keys, unique, empty_track, key_arrays[t_index] if key_arrays else None)
         all_values.append(table.values)
         joint = track.joint_id
         if n_ticks == 0:
@@ -412,6 +425,66 @@ def play_engine(
         has = source >= 0
         rotations[has] = stacked[source[has]]
     return EnginePlayback(frames, rotations, end_frame, log.events())
+
+
+MAX_VSYNCS = 1 << 16
+"""The longest run :func:`play_engine_chunks` and the commands play: the engine's frame
+counter is a uint16, so in 65,536 vsyncs it has taken every value it can; a longer run only
+shows again what was shown (1,093 s on NTSC, 1,311 s on PAL)."""
+
+CHUNK_ELEMENTS = 1 << 16
+"""Ticks x joints (or ticks x keys of the longest track) played at once by the streaming
+forms: about 2 MB per float64 quaternion array, whatever the clip's length."""
+
+
+def max_seconds(refresh: Refresh) -> float:
+    """The longest ``seconds`` the streaming forms accept on ``refresh`` (:data:`MAX_VSYNCS`)."""
+    return MAX_VSYNCS / refresh_hz(refresh)
+
+
+def check_vsyncs(vsyncs: int, refresh: Refresh) -> None:
+    """ValueError when a run of ``vsyncs`` is longer than :data:`MAX_VSYNCS`."""
+    if vsyncs > MAX_VSYNCS:
+        raise ValueError(
+            f"{vsyncs} vsyncs is longer than the console can show apart: its frame counter is 16-bit, "
+            f"so the largest run is {MAX_VSYNCS} vsyncs ({max_seconds(refresh):.3f} s at {refresh_hz(refresh):.2f} Hz)"
+        )
+
+
+def ticks_per_chunk(animation: Animation, num_joints: int) -> int:
+    """How many ticks :func:`play_engine_chunks` plays at once for ``animation``."""
+    widest = max([num_joints, 1] + [len(t.keys) for t in animation.tracks])
+    return max(1, CHUNK_ELEMENTS // widest)
+
+
+def play_engine_chunks(
+    animation: Animation,
+    deltas: Sequence[int] | np.ndarray,
+    *,
+    num_joints: int | None = None,
+    rest_rotations: np.ndarray | Sequence[Sequence[int]] | None = None,
+    start_frame: int = 0,
+    empty_track: EmptyTrackPolicy = "unchanged",
+    chunk_ticks: int | None = None,
+) -> Iterator[tuple[int, EnginePlayback]]:
+    """:func:`play_engine` in pieces of ``chunk_ticks`` ticks (default :func:`ticks_per_chunk`):
+    yields (index of the piece's first tick, its playback), events' ticks counted from the
+    start. The pieces put together equal :func:`play_engine`'s result, but memory is that of
+    one piece: each piece starts where the previous one left the counter and the bones."""
+    if empty_track not in ("unchanged", "identity"):
+        raise ValueError(f"unknown empty_track policy {empty_track!r}")
+    rest = _rest_array(rest_rotations, num_joints, _joint_count(animation))
+    size = chunk_ticks if chunk_ticks is not None else ticks_per_chunk(animation, rest.shape[0])
+    if size < 1:
+        raise ValueError("chunk_ticks must be at least 1")
+    key_arrays = [_key_arrays(t.keys) if t.keys else None for t in animation.tracks]
+    frame = start_frame
+    for first in range(0, len(deltas), size):
+        played = _play(animation, deltas[first:first + size], rest, frame, empty_track, key_arrays)
+        for event in played.events:
+            event.first_tick += first
+        yield first, played
+        rest, frame = played.rotations[-1], played.end_frame
 
 
 class EngineSkeleton:
@@ -593,6 +666,95 @@ def sample_reference(
     return _sample(animation, t * refresh_hz(refresh), t, num_joints, rest_rotations, rest_translations)
 
 
+class ReferenceSampler:
+    """The authored clip ready to be sampled many times (its keys sorted and converted once):
+    what :func:`sample_reference` and :func:`sample_reference_frames` do, for callers that
+    sample a long run piece by piece. Arguments as for :func:`sample_reference_frames`."""
+
+    def __init__(
+        self,
+        animation: Animation,
+        *,
+        num_joints: int | None = None,
+        rest_rotations: np.ndarray | Sequence[Sequence[int]] | None = None,
+        rest_translations: np.ndarray | Sequence[Sequence[int]] | None = None,
+    ) -> None:
+        self.animation = animation
+        if rest_rotations is not None:
+            rest_q = np.asarray(rest_rotations, dtype=np.float64) / FP12_ONE
+            if rest_q.ndim != 2 or rest_q.shape[1] != 4:
+                raise ValueError("rest_rotations must have shape [joints, 4]")
+            if num_joints is not None and num_joints != rest_q.shape[0]:
+                raise ValueError("num_joints disagrees with len(rest_rotations)")
+        else:
+            if num_joints is None:
+                num_joints = len(rest_translations) if rest_translations is not None else _joint_count(animation)
+            rest_q = np.zeros((num_joints, 4))
+            rest_q[:, 0] = 1.0
+        n_joints = rest_q.shape[0]
+        if rest_translations is not None:
+            rest_t = np.asarray(rest_translations, dtype=np.float64) / FP12_ONE
+            if rest_t.shape != (n_joints, 3):
+                raise ValueError("rest_translations must have shape [joints, 3]")
+        else:
+            rest_t = np.zeros((n_joints, 3))
+        self.rest_rotations = normalize(rest_q)
+        self.rest_translations = rest_t
+        self.has_rotation = np.zeros(n_joints, dtype=bool)
+        self.has_translation = np.zeros(n_joints, dtype=bool)
+        # Per track in file order (a later track wins per channel): (joint, rotation keys'
+        # frames and unit quaternions or None, translation keys' frames and vectors or None).
+        self._tracks: list[tuple[int, tuple[np.ndarray, np.ndarray] | None, tuple[np.ndarray, np.ndarray] | None]] = []
+        for track in animation.tracks:
+            j = track.joint_id
+            if j >= n_joints:
+                continue
+            rotation = translation = None
+            rkeys = sorted((k for k in track.keys if isinstance(k, RotationKey)), key=lambda k: k.frame)
+            if rkeys:
+                rotation = (np.array([k.frame for k in rkeys], dtype=np.float64),
+                            normalize(np.array([k.quaternion for k in rkeys], dtype=np.float64)))
+                self.has_rotation[j] = True
+            tkeys = sorted((k for k in track.keys if isinstance(k, TranslationKey)), key=lambda k: k.frame)
+            if tkeys:
+                translation = (np.array([k.frame for k in tkeys], dtype=np.float64),
+                               np.array([k.vector for k in tkeys], dtype=np.float64) / FP12_ONE)
+                self.has_translation[j] = True
+            if rotation is not None or translation is not None:
+                self._tracks.append((j, rotation, translation))
+
+    @property
+    def num_joints(self) -> int:
+        return int(self.rest_rotations.shape[0])
+
+    def at_times(self, times: np.ndarray | Sequence[float], refresh: Refresh = "ntsc") -> ReferenceSamples:
+        """:func:`sample_reference` at ``times`` (seconds)."""
+        t = np.asarray(times, dtype=np.float64).reshape(-1)
+        return self._sample(t * refresh_hz(refresh), t)
+
+    def at_frames(self, frames: np.ndarray | Sequence[float]) -> ReferenceSamples:
+        """:func:`sample_reference_frames` at ``frames``."""
+        raw = np.asarray(frames, dtype=np.float64).reshape(-1)
+        return self._sample(raw, np.full(raw.shape[0], np.nan))
+
+    def _sample(self, raw_frames: np.ndarray, times: np.ndarray) -> ReferenceSamples:
+        wrapped = _wrap_frames(self.animation, raw_frames)
+        n, n_joints = wrapped.shape[0], self.num_joints
+        rotations = np.broadcast_to(self.rest_rotations, (n, n_joints, 4)).copy()
+        translations = np.broadcast_to(self.rest_translations, (n, n_joints, 3)).copy()
+        for j, rotation, translation in self._tracks:
+            if rotation is not None:
+                kf, kq = rotation
+                i0, i1, t = _bracket(kf, wrapped)
+                rotations[:, j] = slerp(kq[i0], kq[i1], t)
+            if translation is not None:
+                kf, kv = translation
+                i0, i1, t = _bracket(kf, wrapped)
+                translations[:, j] = kv[i0] + (kv[i1] - kv[i0]) * t[:, None]
+        return ReferenceSamples(times, wrapped, rotations, translations,
+                                self.has_rotation.copy(), self.has_translation.copy())
+
+
 def _sample(
     animation: Animation,
     raw_frames: np.ndarray,
@@ -601,49 +763,6 @@ def _sample(
     rest_rotations: np.ndarray | Sequence[Sequence[int]] | None,
     rest_translations: np.ndarray | Sequence[Sequence[int]] | None,
 ) -> ReferenceSamples:
-    wrapped = _wrap_frames(animation, raw_frames)
-    if rest_rotations is not None:
-        rest_q = np.asarray(rest_rotations, dtype=np.float64) / FP12_ONE
-        if rest_q.ndim != 2 or rest_q.shape[1] != 4:
-            raise ValueError("rest_rotations must have shape [joints, 4]")
-        if num_joints is not None and num_joints != rest_q.shape[0]:
-            raise ValueError("num_joints disagrees with len(rest_rotations)")
-    else:
-        if num_joints is None:
-            num_joints = len(rest_translations) if rest_translations is not None else _joint_count(animation)
-        rest_q = np.zeros((num_joints, 4))
-        rest_q[:, 0] = 1.0
-    n_joints = rest_q.shape[0]
-    if rest_translations is not None:
-        rest_t = np.asarray(rest_translations, dtype=np.float64) / FP12_ONE
-        if rest_t.shape != (n_joints, 3):
-            raise ValueError("rest_translations must have shape [joints, 3]")
-    else:
-        rest_t = np.zeros((n_joints, 3))
-
-    n = wrapped.shape[0]
-    rotations = np.broadcast_to(normalize(rest_q), (n, n_joints, 4)).copy()
-    translations = np.broadcast_to(rest_t, (n, n_joints, 3)).copy()
-    has_rot = np.zeros(n_joints, dtype=bool)
-    has_trans = np.zeros(n_joints, dtype=bool)
-
-    for track in animation.tracks:
-        j = track.joint_id
-        if j >= n_joints:
-            continue
-        rkeys = sorted((k for k in track.keys if isinstance(k, RotationKey)), key=lambda k: k.frame)
-        if rkeys:
-            kf = np.array([k.frame for k in rkeys], dtype=np.float64)
-            kq = normalize(np.array([k.quaternion for k in rkeys], dtype=np.float64))
-            i0, i1, t = _bracket(kf, wrapped)
-            rotations[:, j] = slerp(kq[i0], kq[i1], t)
-            has_rot[j] = True
-        tkeys = sorted((k for k in track.keys if isinstance(k, TranslationKey)), key=lambda k: k.frame)
-        if tkeys:
-            kf = np.array([k.frame for k in tkeys], dtype=np.float64)
-            kv = np.array([k.vector for k in tkeys], dtype=np.float64) / FP12_ONE
-            i0, i1, t = _bracket(kf, wrapped)
-            translations[:, j] = kv[i0] + (kv[i1] - kv[i0]) * t[:, None]
-            has_trans[j] = True
-
-    return ReferenceSamples(times, wrapped, rotations, translations, has_rot, has_trans)
+    sampler = ReferenceSampler(animation, num_joints=num_joints, rest_rotations=rest_rotations,
+                               rest_translations=rest_translations)
+    return sampler._sample(raw_frames, times)

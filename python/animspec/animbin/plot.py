@@ -15,16 +15,37 @@ import numpy as np
 
 from ..common.errors import AnimspecError
 from .model import Animation
-from .playback import Refresh, play_engine, refresh_hz, sample_reference, vsync_deltas
+from .playback import ReferenceSampler, Refresh, play_engine_chunks, refresh_hz, ticks_per_chunk, vsync_deltas
 
 COMPONENTS = ("w", "x", "y", "z")
 COLOURS = ("#444444", "#d62728", "#2ca02c", "#1f77b4")
 REFERENCE_SAMPLES_PER_VSYNC = 8
+MAX_REFERENCE_SAMPLES = 4096
+"""Points of each dashed curve at most: a panel is 650 pixels wide, so more show nothing more."""
+MAX_PLOT_TICKS = 8192
+"""Vsyncs one picture shows at most (137 s on NTSC, 164 s on PAL: 12 per pixel already); a
+longer run is refused, the caller narrowing it (``animspec plot --seconds``)."""
+MAX_PLOT_JOINTS = 16
+"""Panels at most (the engine animates at most 15 bones); further joints are named in the title."""
+
+
+class PlotTooLong(ValueError):
+    """The run has more vsyncs than :data:`MAX_PLOT_TICKS`."""
+
+
+def plot_ticks(animation: Animation, region: Refresh = "ntsc", seconds: float | None = None) -> int:
+    """The vsyncs :func:`plot_png` draws for these arguments."""
+    hz = refresh_hz(region)
+    return max(1, int(round(seconds * hz)) if seconds is not None else max(animation.length, 1))
 
 
 def plot_png(animation: Animation, *, region: Refresh = "ntsc", seconds: float | None = None) -> bytes:
     """PNG bytes of the curves for one pass through ``animation`` (or ``seconds``).
-    AnimspecError naming the extra to install when matplotlib is missing."""
+
+    At most :data:`MAX_PLOT_TICKS` vsyncs (:class:`PlotTooLong` otherwise) and the first
+    :data:`MAX_PLOT_JOINTS` animated joints; what is held is those joints' curves only, the
+    playback itself runs chunk by chunk. AnimspecError naming the extra to install when
+    matplotlib is missing."""
     try:
         import matplotlib
     except ImportError:  # an optional dependency: say what to type, not a traceback
@@ -36,25 +57,43 @@ def plot_png(animation: Animation, *, region: Refresh = "ntsc", seconds: float |
     import matplotlib.pyplot as plt
 
     hz = refresh_hz(region)
-    ticks = max(1, int(round(seconds * hz)) if seconds is not None else max(animation.length, 1))
-    engine = play_engine(animation, vsync_deltas(ticks))
+    ticks = plot_ticks(animation, region, seconds)
+    if ticks > MAX_PLOT_TICKS:
+        raise PlotTooLong(
+            f"{ticks} vsyncs ({ticks / hz:.3f} s at {hz:.2f} Hz) do not fit one picture: at most "
+            f"{MAX_PLOT_TICKS} ({MAX_PLOT_TICKS / hz:.3f} s)"
+        )
     tick_times = np.arange(ticks) / hz
-    fine = np.arange(ticks * REFERENCE_SAMPLES_PER_VSYNC) / (hz * REFERENCE_SAMPLES_PER_VSYNC)
-    reference = sample_reference(animation, fine, refresh=hz, num_joints=engine.num_joints)
-    engine_q = engine.rotations_float()
+    n_fine = min(ticks * REFERENCE_SAMPLES_PER_VSYNC, MAX_REFERENCE_SAMPLES)
+    fine = np.arange(n_fine) * (ticks / (hz * n_fine))
+    engine_q: np.ndarray | None = None
+    joints: list[int] = []
+    animated = 0
+    for first, played in play_engine_chunks(animation, vsync_deltas(ticks)):
+        if engine_q is None:
+            sampler = ReferenceSampler(animation, num_joints=played.num_joints)
+            all_joints = [j for j in range(played.num_joints) if sampler.has_rotation[j]]
+            animated = len(all_joints)
+            joints = all_joints[:MAX_PLOT_JOINTS]
+            engine_q = np.empty((ticks, len(joints), 4))
+        engine_q[first:first + played.num_ticks] = played.rotations_float()[:, joints]
+    assert engine_q is not None
+    ref_q = np.empty((n_fine, len(joints), 4))
+    size = ticks_per_chunk(animation, sampler.num_joints)
+    for first in range(0, n_fine, size):
+        ref_q[first:first + size] = sampler.at_times(fine[first:first + size], hz).rotations[:, joints]
     # q and -q are one rotation: show the reference on the engine's side so curves overlay.
     nearest_tick = np.minimum((fine * hz).astype(int), ticks - 1)
-    sign = np.sign(np.sum(reference.rotations * engine_q[nearest_tick], axis=-1, keepdims=True))
-    ref_q = reference.rotations * np.where(sign == 0, 1.0, sign)
+    sign = np.sign(np.sum(ref_q * engine_q[nearest_tick], axis=-1, keepdims=True))
+    ref_q *= np.where(sign == 0, 1.0, sign)
 
-    joints = [j for j in range(engine.num_joints) if reference.has_rotation[j]]
     cols = min(2, max(1, len(joints)))
     rows = max(1, math.ceil(len(joints) / cols))
     fig, axes = plt.subplots(rows, cols, figsize=(6.5 * cols, 2.6 * rows), squeeze=False, sharex=True)
-    for panel, j in zip(axes.flat, joints):
+    for k, (panel, j) in enumerate(zip(axes.flat, joints)):
         for c, (name, colour) in enumerate(zip(COMPONENTS, COLOURS)):
-            panel.plot(fine, ref_q[:, j, c], linestyle="--", linewidth=1.0, color=colour, alpha=0.8)
-            panel.step(tick_times, engine_q[:, j, c], where="post", linewidth=1.6, color=colour, label=name)
+            panel.plot(fine, ref_q[:, k, c], linestyle="--", linewidth=1.0, color=colour, alpha=0.8)
+            panel.step(tick_times, engine_q[:, k, c], where="post", linewidth=1.6, color=colour, label=name)
         panel.set_title(f"joint {j}", fontsize=10)
         panel.set_ylim(-1.05, 1.05)
         panel.grid(alpha=0.3)
@@ -65,7 +104,10 @@ def plot_png(animation: Animation, *, region: Refresh = "ntsc", seconds: float |
     axes.flat[0].legend(loc="lower left", ncol=4, fontsize=8, title="solid: console   dashed: authored",
                         title_fontsize=8)
     region_name = region if isinstance(region, str) else f"{hz:g} Hz"
-    fig.suptitle(f"{str(animation.name)!r} on {region_name.upper()} ({hz:.2f} Hz vsync), {ticks} vsyncs")
+    title = f"{str(animation.name)!r} on {region_name.upper()} ({hz:.2f} Hz vsync), {ticks} vsyncs"
+    if animated > len(joints):
+        title += f"\nfirst {len(joints)} of {animated} animated joints shown"
+    fig.suptitle(title)
     fig.tight_layout()
     out = io.BytesIO()
     fig.savefig(out, format="png", dpi=100)

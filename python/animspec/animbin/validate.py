@@ -21,7 +21,7 @@ import math
 from operator import add, mul, sub
 from typing import Iterator, Sequence
 
-from ..common.findings import Finding, Severity, capped
+from ..common.findings import MAX_PER_CODE, Finding, Severity, capped
 from . import keys as key_columns
 from .model import (
     FP12_ONE,
@@ -49,7 +49,26 @@ ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 def validate(model: AnimbinFile, *, bone_count: int | None = None) -> list[Finding]:
     """Every finding for ``model``. ``bone_count``: the skeleton's bone count, when known
     (joint ids must be below it as well as below MAX_BONES)."""
-    return capped(_file(model, bone_count))
+    return capped(_file(model, bone_count), per_code=findings_per_code(model))
+
+
+FINDINGS_PER_RECORD = 64
+"""At most one finding of a code per this many records (keys, tracks, markers) is listed;
+see :func:`findings_per_code`."""
+MIN_FINDINGS_PER_CODE = 100
+
+
+def findings_per_code(model: AnimbinFile) -> int:
+    """How many findings of one code are listed for ``model``: the common cap
+    (:data:`~animspec.common.findings.MAX_PER_CODE`), lowered for a small file to one per
+    :data:`FINDINGS_PER_RECORD` records (at least :data:`MIN_FINDINGS_PER_CODE`).
+
+    A finding costs about 440 bytes (its message and location) and a 3-byte key can raise
+    three, so 1,000 of each code took a 35 KB file past the memory bound of reading and
+    validating (48x the file + 1 MB; issue 21). The rest of each code is counted in one
+    finding, as past the common cap."""
+    records = sum(1 + len(a.markers) + sum(1 + len(t.keys) for t in a.tracks) for a in model.animations)
+    return min(MAX_PER_CODE, max(MIN_FINDINGS_PER_CODE, records // FINDINGS_PER_RECORD))
 
 
 def _file(model: AnimbinFile, bone_count: int | None) -> Iterator[Finding]:

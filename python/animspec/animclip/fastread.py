@@ -209,10 +209,19 @@ def _base_state_split(data: bytes, base: int, size: int, entries: list[tuple[int
             int.from_bytes(data[at + _NUM_LARGE_ELEMS_AT : at + _NUM_LARGE_ELEMS_AT + 4], "little"))
 
 
+_EMPTY: dict[np.dtype, np.ndarray] = {}
+
+
+def _empty(dtype: np.dtype) -> np.ndarray:
+    return _EMPTY.setdefault(dtype, np.zeros(0, dtype))
+
+
 def _array(data: bytes, dtype: np.dtype | str, count: int, at: int) -> np.ndarray:
     """``count`` records of ``dtype`` at ``at``: one copy, writable like the model's arrays."""
     if count == 0:
-        return np.zeros(0, dtype)
+        # One empty array per dtype, shared: a table of 16,000 tiny sections made two
+        # each (issue 21); a zero-length array has no element anyone could change.
+        return _empty(np.dtype(dtype))
     return np.frombuffer(data, dtype, count, at).copy()
 
 

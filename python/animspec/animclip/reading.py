@@ -60,7 +60,7 @@ def read_sections(
     is refused before its payload is copied."""
     shared: dict[Entry, Section] = {}
     raw_bytes: dict[tuple[int, int], bytes] = {}
-    parsed: dict[int, Section] = {}
+    parsed: list[Section | None] = [None] * len(entries)
     claimed = 0
     budget = MAX_CLAIMED_RATIO * dat1_size
     for i in sorted(range(len(entries)), key=lambda i: entries[i][0] != TAG_BUILT):
@@ -78,7 +78,7 @@ def read_sections(
             if isinstance(section, RawSection):
                 section.data = raw_bytes.setdefault((ofs, size), section.data)
         parsed[i] = section
-    return [parsed[i] for i in range(len(entries))]
+    return parsed  # type: ignore[return-value]  # every entry was read
 
 
 def assemble(

@@ -5,6 +5,7 @@ from what was authored. Argument handling only; the work is in animspec.animbin.
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from ..common import jsonfmt
@@ -99,7 +100,7 @@ def _play(args: argparse.Namespace) -> int:
         return _play_animclip(args, model)
     if fmt.name != "animbin":
         raise AnimspecError(f"{args.file}: nothing to play in {fmt.description}")
-    from ..animbin.poses import poses
+    from ..animbin.poses import pose_stream
 
     if args.joint_names and not _is_gltf(args.skeleton):
         raise AnimspecError(
@@ -108,20 +109,58 @@ def _play(args: argparse.Namespace) -> int:
             + ": leave --joint-names out"
         )
     animation = model.animation_or_first(args.anim)
-    result = poses(
-        animation, mode=args.mode or "engine", region=args.region or "ntsc", seconds=args.seconds,
-        step=args.step or 1, deltas=args.deltas, skeleton=_skeleton(args),
+    # (ANIMBIN: the defaults of the options left out; given or not, they all act here)
+    args.mode, args.region, args.step = args.mode or "engine", args.region or "ntsc", args.step or 1
+    if args.deltas is None:
+        _check_seconds(args)
+    stream = pose_stream(
+        animation, mode=args.mode, region=args.region, seconds=args.seconds,
+        step=args.step, deltas=args.deltas, skeleton=_skeleton(args),
     )
     if args.json:
-        stdout_json(jsonfmt.dumps(result.to_json()))
+        _check_json_size(args, stream)
+        # Tick by tick as they are computed: a long run never sits whole in memory.
+        stream.write_json(sys.stdout)
+        sys.stdout.write("\n")
     else:
-        print(result.summary())
+        print(stream.summary())
     return EXIT_OK
 
 
 ANIMBIN_ONLY = {"anim": "--anim", "region": "--region", "mode": "--mode", "step": "--step", "deltas": "--deltas"}
-"""play's options that act on ANIMBIN playback only: an .animclip is one clip whose frame
-data nobody decodes, so there is no animation to choose, no region, mode or pacing."""
+"""play's options that act on ANIMBIN playback only: an .animclip is one clip played at its
+own frame rate, so there is no animation to choose, no region, engine mode or vsync pacing."""
+
+
+def _check_json_size(args: argparse.Namespace, stream: Any) -> None:
+    """Refuse --json output of more than MAX_JSON_POSES poses, naming what fits."""
+    from ..animbin.poses import MAX_JSON_POSES
+
+    joints = max(stream.num_joints, 1)
+    if stream.num_ticks * joints <= MAX_JSON_POSES:
+        return
+    fits = MAX_JSON_POSES // joints
+    step = 1 if args.deltas is not None else args.step
+    raise AnimspecError(
+        f"{args.file}: --json would print {stream.num_ticks:,} ticks x {joints} joints, more than the "
+        f"{MAX_JSON_POSES:,} poses it prints at most; pass --seconds S with S at most "
+        f"{fits * step / stream.region_hz:.3f} ({fits:,} ticks), or leave out --json for the summary"
+    )
+
+
+def _check_seconds(args: argparse.Namespace) -> None:
+    """Refuse a --seconds longer than the console's frame counter can tell apart, naming the
+    largest value (what would be played past it is a repeat of what was)."""
+    from ..animbin.playback import MAX_VSYNCS, max_seconds, refresh_hz
+
+    if args.seconds is None or round(args.seconds * refresh_hz(args.region)) <= MAX_VSYNCS:
+        return
+    hz = refresh_hz(args.region)
+    raise AnimspecError(
+        f"--seconds {args.seconds:g} is longer than the console can play apart: the largest is "
+        f"{max_seconds(hz):.3f} at {hz:.2f} Hz ({MAX_VSYNCS:,} vsyncs; the engine's frame counter is "
+        "16-bit, so a longer run repeats what was shown)"
+    )
 
 
 def _play_animclip(args: argparse.Namespace, model: Any) -> int:
@@ -130,8 +169,8 @@ def _play_animclip(args: argparse.Namespace, model: Any) -> int:
     for dest, flag in ANIMBIN_ONLY.items():
         if getattr(args, dest) is not None:
             raise AnimspecError(
-                f"{flag} acts on ANIMBIN playback; {args.file} is an .animclip (one clip; its base pose and custom "
-                f"tracks are sampled at --seconds): leave {flag} out"
+                f"{flag} acts on ANIMBIN playback; {args.file} is an .animclip (one clip, played at its own "
+                f"frame rate for --seconds): leave {flag} out"
             )
 
     names = read_names_file(args.joint_names) if args.joint_names else None
@@ -154,6 +193,7 @@ def _play_animclip(args: argparse.Namespace, model: Any) -> int:
 def _compare(args: argparse.Namespace) -> int:
     from ..animbin.compare import compare
 
+    _check_seconds(args)
     model = _animbin(args.file)
     animations = [model.animation_or_first(args.anim)] if args.anim else model.animations
     reports = [compare(a, region=args.region, authored=args.authored, seconds=args.seconds) for a in animations]
@@ -165,11 +205,16 @@ def _compare(args: argparse.Namespace) -> int:
 
 
 def _plot(args: argparse.Namespace) -> int:
-    from ..animbin.plot import plot_png
+    from ..animbin.plot import PlotTooLong, plot_png
 
+    _check_seconds(args)
     check_output(args.output, force=args.force, inputs=[args.file])
     model = _animbin(args.file)
-    png = plot_png(model.animation_or_first(args.anim), region=args.region, seconds=args.seconds)
+    try:
+        png = plot_png(model.animation_or_first(args.anim), region=args.region, seconds=args.seconds)
+    except PlotTooLong as exc:
+        raise AnimspecError(f"{args.file}: {exc}; plot the start of it with --seconds S, "
+                            "S at most that") from None
     write_output(args.output, png, force=args.force, inputs=[args.file])
     print(f"{args.output}: {len(png)} bytes", file=report_stream(args.output))
     return EXIT_OK

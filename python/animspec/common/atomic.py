@@ -13,24 +13,47 @@ rename), or on a file system without hard links by reserving the name with
 ``O_CREAT | O_EXCL`` first. Checking for the file and renaming later would leave a window in
 which another process creates it and then loses it.
 
-Temporary files are named ``.NAME.animspec-PID-XXXXXXXX.tmp``. One left behind by a writer
-that was killed (SIGKILL, power loss) is removed by the next write of NAME in that folder,
-once no process with that PID runs on this machine; a live writer's file is never touched.
+Temporary files are named ``.NAME.animspec-PID-TOKEN.tmp``: TOKEN is 8 random hex digits
+followed by 8 derived from them (the marker: a file someone else named by hand almost never
+has it), PID is for people only. The writer holds an exclusive ``flock`` on its temporary
+file for the whole write; the file is created and locked under a name that cleanup never
+considers (``.new``) and only then renamed to ``.tmp``, so a ``.tmp`` file nobody holds a
+lock on is one whose writer is gone (killed, or the machine lost power), whatever PID
+namespace or machine it ran in. The next write of NAME removes such files, but only ours:
+a regular file (not a link) with the marker, owned by this user, on which the lock can be
+taken. Anything else in the folder, whatever its name, is left alone and never stops a
+write. SIGTERM and SIGHUP during a write remove the temporary file, then end the process as
+the signal would have (the handlers are installed only for the write, and only in the main
+thread). The published file never carries set-user-ID or set-group-ID bits, even when it
+replaces a file that did: the bytes are new, and so is their owner.
 This module knows nothing about which destinations are allowed: that is :mod:`.output`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import fcntl
+import hashlib
 import os
-import tempfile
-from typing import Callable
+import re
+import secrets
+import signal
+import stat
+import threading
+from typing import Callable, Iterator
 
 TEMP_TAG = "animspec-"
 TEMP_SUFFIX = ".tmp"
+_CREATING_SUFFIX = ".new"
+"""The name a temporary file has between its creation and its lock: cleanup ignores it."""
 _MAX_STEM = 100
 """Characters of NAME kept in a temporary file's name (NAME may be up to 255 already)."""
+_MARKER_KEY = b"animspec temporary file"
+_SET_ID_BITS = stat.S_ISUID | stat.S_ISGID
+_CLEANUP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 
+_NO_LOCKS = {errno.ENOLCK, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EINVAL, errno.ENOSYS}
 _NO_HARD_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK, errno.ENOSYS}
 
 
@@ -52,32 +75,114 @@ def write_atomic(
     folder = os.path.dirname(os.path.abspath(path))
     remove_stale_temporaries(path)
     mode = _mode_for(path)
-    fd, tmp = tempfile.mkstemp(prefix=_temp_prefix(path) + f"{os.getpid()}-", suffix=TEMP_SUFFIX, dir=folder)
+    fd, tmp = _create_locked_temporary(path, folder)
     try:
-        with os.fdopen(fd, "wb") as f:
-            # mkstemp makes the file 0600: give it the replaced file's mode, or the one a
-            # plain open() would (0666 less the umask).
-            os.fchmod(f.fileno(), mode)
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        with open(tmp, "rb") as f:
-            written = f.read()
-        if written != data:
-            raise OSError(errno.EIO, f"read back {len(written)} bytes differing from the {len(data)} written")
-        if verify is not None:
-            verify(written)
-        if replace:
-            os.replace(tmp, path)
-        else:
-            _create(tmp, path)
-        _fsync_folder(folder)
-    except BaseException:
+        with _removed_on_termination(tmp):
+            try:
+                # The file is made 0600: give it the replaced file's mode (less set-id bits),
+                # or the one a plain open() would (0666 less the umask).
+                os.fchmod(fd, mode)
+                _write_all(fd, data)
+                os.fsync(fd)
+                written = _read_all(tmp)
+                if written != data:
+                    raise OSError(errno.EIO, f"read back {len(written)} bytes differing from the {len(data)} written")
+                if verify is not None:
+                    verify(written)
+                if replace:
+                    os.replace(tmp, path)
+                else:
+                    _create(tmp, path)
+                _fsync_folder(folder)
+            except BaseException:
+                _unlink_quietly(tmp)
+                raise
+    finally:
+        os.close(fd)  # releases the lock, once the temporary file is gone
+
+
+def _create_locked_temporary(path: str, folder: str) -> tuple[int, str]:
+    """Create a new temporary file for ``path``, locked, under its ``.tmp`` name."""
+    prefix = os.path.join(folder, _temp_prefix(path))
+    for _ in range(100):
+        name = f"{prefix}{os.getpid()}-{_new_token()}"
+        creating = name + _CREATING_SUFFIX
         try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+            fd = os.open(creating, os.O_RDWR | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW | _O_CLOEXEC, 0o600)
+        except FileExistsError:
+            continue
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError as exc:
+                # A file system without flock (some network ones): write unlocked. Cleanup
+                # cannot take a lock there either, so it never removes this file.
+                if exc.errno not in _NO_LOCKS:
+                    raise
+            os.rename(creating, name + TEMP_SUFFIX)
+        except BaseException:
+            _unlink_quietly(creating)
+            os.close(fd)
+            raise
+        return fd, name + TEMP_SUFFIX
+    raise FileExistsError(errno.EEXIST, "no free temporary file name", prefix)
+
+
+_O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _read_all(tmp: str) -> bytes:
+    with open(tmp, "rb") as f:
+        return f.read()
+
+
+def _unlink_quietly(name: str) -> None:
+    try:
+        os.unlink(name)
+    except FileNotFoundError:
+        pass
+
+
+@contextlib.contextmanager
+def _removed_on_termination(tmp: str) -> Iterator[None]:
+    """While the block runs, SIGTERM and SIGHUP remove ``tmp`` before they take effect.
+
+    The previous handlers are restored afterwards. A signal the process ignores stays
+    ignored; one it handles itself reaches that handler after the removal; otherwise the
+    default action follows (the process ends with the signal's exit status).
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may set handlers; SIGKILL-like loss is cleaned later
+        return
+    previous: dict[int, object] = {}
+
+    def on_signal(signum: int, frame: object) -> None:
+        _unlink_quietly(tmp)
+        old = previous.get(signum, signal.SIG_DFL)
+        signal.signal(signum, old if old is not None else signal.SIG_DFL)  # type: ignore[arg-type]
+        if callable(old):
+            old(signum, frame)
+        else:
+            os.kill(os.getpid(), signum)
+
+    try:
+        for signum in _CLEANUP_SIGNALS:
+            old = signal.getsignal(signum)
+            if old is signal.SIG_IGN:
+                continue
+            previous[signum] = old
+            signal.signal(signum, on_signal)
+        yield
+    finally:
+        for signum, old in previous.items():
+            signal.signal(signum, old if old is not None else signal.SIG_DFL)  # type: ignore[arg-type]
 
 
 def _create(tmp: str, path: str) -> None:
@@ -107,41 +212,69 @@ def _temp_prefix(path: str) -> str:
     return f".{os.path.basename(path)[:_MAX_STEM]}.{TEMP_TAG}"
 
 
+def _marker(random_part: str) -> str:
+    return hashlib.blake2b(random_part.encode("ascii"), digest_size=4, key=_MARKER_KEY).hexdigest()
+
+
+def _new_token() -> str:
+    random_part = secrets.token_hex(4)
+    return random_part + _marker(random_part)
+
+
+_TEMP_NAME = re.compile(r"[0-9]{1,10}-([0-9a-f]{8})([0-9a-f]{8})" + re.escape(TEMP_SUFFIX))
+
+
+def is_our_temporary_name(path: str | os.PathLike[str], name: str) -> bool:
+    """Whether ``name`` (a file name in ``path``'s folder) has the form and the marker of a
+    temporary file this module makes for ``path``."""
+    prefix = _temp_prefix(os.fspath(path))
+    if not name.startswith(prefix):
+        return False
+    match = _TEMP_NAME.fullmatch(name[len(prefix):])
+    return match is not None and _marker(match.group(1)) == match.group(2)
+
+
 def remove_stale_temporaries(path: str | os.PathLike[str]) -> list[str]:
-    """Remove this module's temporary files for ``path`` whose writer no longer runs; return
-    their paths. A file whose PID is alive (or unreadable) is kept."""
+    """Remove this module's temporary files for ``path`` whose writer is gone; return their
+    paths. Only a regular file of this user with the marker in its name, on which the
+    writer's lock can be taken, is removed; nothing here raises."""
     path = os.fspath(path)
     folder = os.path.dirname(os.path.abspath(path))
-    prefix = _temp_prefix(path)
     removed = []
     try:
         names = os.listdir(folder)
     except OSError:
         return removed
     for name in names:
-        if not (name.startswith(prefix) and name.endswith(TEMP_SUFFIX)):
+        if not is_our_temporary_name(path, name):
             continue
-        pid_text = name[len(prefix):].split("-", 1)[0]
-        if not pid_text.isdigit() or _running(int(pid_text)):
-            continue
+        full = os.path.join(folder, name)
         try:
-            os.unlink(os.path.join(folder, name))
-            removed.append(os.path.join(folder, name))
-        except OSError:
-            pass
+            if _remove_if_abandoned(full):
+                removed.append(full)
+        except (OSError, ValueError):
+            pass  # not provably ours and abandoned: leave it
     return removed
 
 
-def _running(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+def _remove_if_abandoned(full: str) -> bool:
+    before = os.lstat(full)
+    if not stat.S_ISREG(before.st_mode) or before.st_uid != os.geteuid():
         return False
-    except OSError:
-        return True  # exists, owned by someone else
-    return True
+    fd = os.open(full, os.O_RDONLY | os.O_NONBLOCK | _O_NOFOLLOW | _O_CLOEXEC)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False  # its writer is still at work (in any PID namespace)
+        opened = os.fstat(fd)
+        now = os.lstat(full)
+        if (opened.st_dev, opened.st_ino) != (now.st_dev, now.st_ino):
+            return False  # the name changed hands meanwhile
+        os.unlink(full)
+        return True
+    finally:
+        os.close(fd)
 
 
 def _read_umask() -> int:
@@ -156,9 +289,12 @@ _UMASK = _read_umask()
 
 def _mode_for(path: str) -> int:
     try:
-        return os.stat(path).st_mode & 0o7777
+        mode = os.stat(path).st_mode & 0o7777
     except OSError:
-        return 0o666 & ~_UMASK
+        mode = 0o666 & ~_UMASK
+    # A set-id bit on new bytes would hand the replaced file's privileges to whatever the
+    # writer wrote (a root-owned setuid file, when root replaces another user's one).
+    return mode & ~_SET_ID_BITS
 
 
 def _fsync_folder(folder: str) -> None:

@@ -8,11 +8,51 @@ such lists (a key, a marker), stay on one line.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Iterator
 
 
 def dumps(value: Any, indent: int = 2) -> str:
     return _dumps(value, indent, 0)
+
+
+def iter_dumps(value: Any, indent: int = 2) -> Iterator[str]:
+    """The text of :func:`dumps` in pieces, none larger than one inline value: a dump of
+    millions of keys is written out without its whole text, or a list of every line, in
+    memory at once (issue 21)."""
+    return _iter_dumps(value, indent, 0)
+
+
+def _iter_dumps(value: Any, indent: int, level: int) -> Iterator[str]:
+    pad = " " * (indent * (level + 1))
+    end = " " * (indent * level)
+    if isinstance(value, dict):
+        if not value:
+            yield "{}"
+            return
+        if all(_is_flat(v) for v in value.values()):
+            inline = json.dumps(value, separators=(", ", ": "))
+            if len(inline) <= INLINE_WIDTH:
+                yield inline
+                return
+        separator = "{\n"
+        for k, v in value.items():
+            yield f"{separator}{pad}{json.dumps(str(k))}: "
+            yield from _iter_dumps(v, indent, level + 1)
+            separator = ",\n"
+        yield "\n" + end + "}"
+        return
+    if isinstance(value, list):
+        if all(_is_scalar(v) for v in value):
+            yield "[" + ", ".join(json.dumps(v) for v in value) + "]"
+            return
+        separator = "[\n"
+        for v in value:
+            yield separator + pad
+            yield from _iter_dumps(v, indent, level + 1)
+            separator = ",\n"
+        yield "\n" + end + "]"
+        return
+    yield json.dumps(value)
 
 
 INLINE_WIDTH = 100

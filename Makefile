@@ -1,8 +1,10 @@
 # animspec: every task a developer or CI needs, from a fresh clone.
-#   make demo      install into .venv and run info, validate, compare and dump on the shipped samples
-#   make test      install into .venv (the pinned compiler into node_modules, Blender's bpy into
-#                  .venv-blender, Debian's third-party glTF samples where it can:
-#                  tools/test_assets.sh) and run the tests
+#   make demo      install animspec alone into .venv (no test tools) and run info, validate,
+#                  compare, convert and dump on the shipped samples (outputs in build/demo/)
+#   make test      the full run CI does (.ci/run): install into .venv (the pinned compiler into
+#                  node_modules, Blender's bpy into .venv-blender, Debian's third-party glTF
+#                  samples where it can: tools/test_assets.sh) and run every test
+#   make test-quick  the tests without Blender and without Debian's glTF samples: day-to-day work
 #   make generate  recompile ksy/*.ksy into generated/ (needs node)
 #   make docs      redraw docs/diagrams/*.svg from ksy/*.ksy (needs node and graphviz)
 #   make webide-check IDE=DIR  open every spec with every example in the real Kaitai Web IDE
@@ -16,11 +18,16 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 SAMPLE := examples/swing.animbin
 
-.PHONY: demo test generate docs examples web bench fuzz mutation clean webide-check luna-check blender-extension
+.PHONY: demo test test-quick generate docs examples web bench fuzz mutation clean webide-check luna-check blender-extension
 
-$(VENV)/.installed: pyproject.toml
+# animspec itself (what `make demo` needs: its runtime dependencies only), then the test tools.
+$(VENV)/.installed-base: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed: $(VENV)/.installed-base
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 
@@ -66,15 +73,24 @@ LUNA_ARGS ?=
 luna-check: $(BLENDER_VENV)/.installed
 	$(BLENDER_VENV)/bin/python tools/luna_check.py --luna "$(LUNA)" $(LUNA_ARGS)
 
-demo: $(VENV)/.installed
+DEMO_OUT := build/demo
+demo: $(VENV)/.installed-base
 	$(BIN)/animspec info $(SAMPLE)
 	$(BIN)/animspec validate $(SAMPLE) examples/sparse.animbin
 	$(BIN)/animspec compare examples/sparse.animbin
-	$(BIN)/animspec dump --json $(SAMPLE) | head -24
+	mkdir -p $(DEMO_OUT)
+	$(BIN)/animspec convert $(SAMPLE) -o $(DEMO_OUT)/swing.glb --force
+	$(BIN)/animspec dump $(SAMPLE) -o $(DEMO_OUT)/swing.json --force
 
+# The full run, as CI does it (.ci/run calls this): about 15 minutes on 2 cores.
 test: $(VENV)/.installed node_modules/.installed $(BLENDER_VENV)/.installed
 	tools/test_assets.sh
 	$(BIN)/python -m pytest
+
+# Day to day: no Blender (its 800 MB venv is not made) and no Debian glTF samples (nothing
+# installed as root); everything else, the browser tests included when chromium is there.
+test-quick: $(VENV)/.installed node_modules/.installed
+	$(BIN)/python -m pytest -m "not blender and not debian_assets"
 
 # The Blender add-on (blender/animspec_blender) as build/blender/animspec_blender-<version>.zip:
 # the library and its dependencies as wheels (pip, for Blender's Python 3.11; numpy is

@@ -48,13 +48,13 @@ def test_format_is_detected_from_bytes_not_extension(tmp_path):
 @pytest.mark.parametrize("name", CLIPS)
 def test_dump_then_pack_is_byte_identical(tmp_path, name, capsys):
     dumped, out = tmp_path / f"{name}.json", tmp_path / name
-    assert main(["dump", "--json", str(EXAMPLES / name), "-o", str(dumped)]) == 0
+    assert main(["dump", str(EXAMPLES / name), "-o", str(dumped)]) == 0
     assert main(["pack", str(dumped), "-o", str(out)]) == 0
     assert out.read_bytes() == (EXAMPLES / name).read_bytes()
 
 
 def test_dump_shape_and_joint_names(capsys):
-    assert main(["dump", "--json", str(EXAMPLES / "walk.animclip"), "--joint-names", NAMES]) == 0
+    assert main(["dump", str(EXAMPLES / "walk.animclip"), "--joint-names", NAMES]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["format"] == "animclip" and set(doc) == {"format", "clip", "raw"}
     clip = doc["clip"]

@@ -141,7 +141,8 @@ def test_the_play_report_is_the_pose_and_the_tracks_sampled(walk):
     lines = report.summary().splitlines()
     assert lines[0] == f"{walk.name!r}: base pose on {pose.skeleton.bone_count} bone(s), {len(pose.matched)} posed by joint hash"
     assert not any("not in the skeleton" in line for line in lines)  # no rig given
-    assert len(lines) == 2 + len(walk.custom_tracks)
+    named = sum(1 for j in walk.joints if j.name)  # (the fixture's clip has joint names: one line says so)
+    assert lines[2 + len(walk.custom_tracks):] == [f"  joint names: {named} of {len(walk.joints)} clip joint(s) named"]
 
 
 def test_the_play_report_on_a_rig_says_what_did_not_match(walk):

@@ -29,13 +29,13 @@ def test_dump_then_pack_is_byte_identical(tmp_path, capsys):
         src = EXAMPLES / name
         dumped = tmp_path / f"{name}.json"
         out = tmp_path / name
-        assert main(["dump", "--json", str(src), "-o", str(dumped)]) == 0
+        assert main(["dump", str(src), "-o", str(dumped)]) == 0
         assert main(["pack", str(dumped), "-o", str(out)]) == 0
         assert out.read_bytes() == src.read_bytes()
 
 
 def test_dump_has_the_documented_shape(capsys):
-    assert main(["dump", "--json", str(EXAMPLES / "swing.animbin")]) == 0
+    assert main(["dump", str(EXAMPLES / "swing.animbin")]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["format"] == "animbin" and doc["version"] == 1
     anim = doc["animations"][0]

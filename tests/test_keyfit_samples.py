@@ -22,6 +22,8 @@ from animspec.common.errors import AnimspecError
 from animspec.gltf import convert, to_animbin
 from animspec.gltf.keyfit import playback_errors_deg
 
+pytestmark = pytest.mark.debian_assets  # Debian's glTF samples (tools/test_assets.sh); `make test-quick` leaves them out
+
 SAMPLES = {
     "SimpleSkin": ("/usr/share/assimp/models/glTF2/simple_skin/simple_skin.gltf", "assimp-testmodels"),
     "RiggedSimple": (

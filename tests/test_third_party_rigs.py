@@ -25,6 +25,8 @@ from animspec.cli import main
 from gltf_reference import Document, angle_deg, multiply
 from test_gltf_support import khronos_validate
 
+pytestmark = pytest.mark.debian_assets  # Debian's glTF samples (tools/test_assets.sh); `make test-quick` leaves them out
+
 QT = Path("/usr/lib/x86_64-linux-gnu/qt5/examples/qt3d/exampleresources/assets/gltf/2.0")
 ASSETS = {
     "SimpleSkin": (Path("/usr/share/assimp/models/glTF2/simple_skin/simple_skin.gltf"), "assimp-testmodels"),

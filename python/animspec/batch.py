@@ -461,9 +461,27 @@ class InfoTask:
     options: FormatOptions = NO_OPTIONS
 
     def __call__(self, source: Source) -> Result:
-        fmt, model = load(source.file)
+        try:
+            fmt, model = load(source.file)
+        except ParseError as exc:
+            if exc.field != "magic" or not _is_gltf(source.file):
+                raise
+            from .gltf.info import summarise  # glTF is not a FileFormat: its own summary
+
+            text = summarise(source.file).text()
+            return Result(source.file, "gltf", text=text, extra={"summary": text})
         text = fmt.info(model, self.options)
         return Result(source.file, fmt.name, text=text, extra={"summary": text})
+
+
+def is_known_or_gltf(head: bytes, path: str | None = None) -> bool:
+    """What ``animspec info`` picks in a folder: a file format's magic, or glTF."""
+    return sniff(head) is not None or sniff(head, ("gltf",)) is not None
+
+
+def _is_gltf(path: str) -> bool:
+    head = read_head(path, HEAD_SIZE)
+    return head is not None and sniff(head, ("gltf",)) is not None
 
 
 # ---------------------------------------------------------------------------- running

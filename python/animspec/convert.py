@@ -52,7 +52,9 @@ class ConvertOptions:
     skin: int = 0
     joints: tuple[str, ...] | None = None
     """Joint id order, glTF node names (read from --joints FILE)."""
-    fit: str = "bake"
+    fit: str | None = None
+    """bake, cut, reduce or best; None: bake, or the ANIMBIN layout a glTF carries in extras
+    (an explicit fit wins over that layout)."""
     max_error: float = 1.0
     """--fit reduce: the largest angle error allowed, degrees."""
     max_keys: int = 30
@@ -85,6 +87,9 @@ class ConvertOptions:
     make_folders: bool = False
     """Create the output's missing folders, right before writing it (batch runs): a file
     that fails before then leaves no empty folder behind. Not a command-line option."""
+    given: frozenset[str] = frozenset()
+    """The options the user gave (:func:`load_options` records them): each must act on some
+    input of the run (:func:`check_options`). Not a command-line option."""
     side_files: tuple[ReadFile, ...] = ()
     """The side files read for these options (--joints, --markers, --joint-names, as
     :func:`load_options` read them): inputs too, so never an output. Not a command-line option."""
@@ -96,7 +101,7 @@ class ConvertOptions:
         return skeleton + self.side_files
 
 
-_NOT_OPTIONS = {"make_folders", "side_files"}
+_NOT_OPTIONS = {"make_folders", "side_files", "given"}
 OPTION_NAMES = tuple(f.name for f in fields(ConvertOptions) if f.name not in _NOT_OPTIONS)
 """The command-line options of ``animspec convert``, by their argparse ``dest``."""
 
@@ -112,16 +117,157 @@ def load_options(
         from .gltf import read_markers_file
 
         loaded_markers = read_markers_file(markers)
+    named = frozenset(
+        [*given, *(n for n, v in (("joints", joints), ("markers", markers), ("joint_names", joint_names)) if v)]
+    )
     animations = given.pop("animations", None)
     side = [ReadFile(path, option) for path, option in
             ((joints, "--joints"), (markers, "--markers"), (joint_names, "--joint-names")) if path]
     return ConvertOptions(
+        given=named,
         animations=tuple(animations) if animations else None,
         joints=tuple(read_names_file(joints)) if joints else None,
         markers=loaded_markers,
         joint_names=tuple(read_names_file(joint_names)) if joint_names else None,
         side_files=tuple(side),
         **given,
+    )
+
+
+# ---------------------------------------------------------------------------- options that act
+
+DIRECTIONS = {
+    "gltf": "glTF -> ANIMBIN", "gltf-animclip": "glTF -> .animclip (-o ending in .animclip)",
+    "animbin": "ANIMBIN -> glTF", "animclip": ".animclip -> glTF",
+}
+"""Each direction a run converts in (by source, and for glTF by the output's name), as the
+command's help names them."""
+
+ACTS_ON: dict[str, tuple[str, ...]] = {
+    "region": ("gltf", "animbin"),
+    "animations": ("gltf", "gltf-animclip"),
+    "skin": ("gltf", "gltf-animclip"),
+    "joints": ("gltf", "gltf-animclip", "animbin"),
+    "fit": ("gltf",),
+    "max_error": ("gltf", "gltf-animclip"),
+    "max_keys": ("gltf",),
+    "template": ("gltf-animclip",),
+    "fps": ("gltf-animclip",),
+    "max_translation_error": ("gltf-animclip",),
+    "ps1_space": ("gltf", "animbin"),
+    "armature_space": ("gltf", "animbin"),
+    "fp12": ("gltf",),
+    "merge": ("gltf",),
+    "translations": ("gltf",),
+    "markers": ("gltf",),
+    "one_shot": ("gltf", "gltf-animclip"),
+    "split": ("gltf",),
+    "skeleton": ("animbin", "animclip"),
+    "bake_engine": ("animbin",),
+    "no_skin": ("animbin",),
+    "joint_names": ("animclip",),
+    "no_root_motion": ("animclip",),
+    "force": tuple(DIRECTIONS),
+}
+"""Option (its ``dest``) -> the directions it changes the result of. An option given for a
+run none of whose inputs it acts on is refused: it would do nothing, silently."""
+
+
+def direction(kind: str | None, output: str, single: bool) -> str | None:
+    """The direction a source of ``kind`` converts in: glTF to an .animclip when one file is
+    written to a name ending in .animclip, else by its kind."""
+    if kind == "gltf" and single and output.lower().endswith(".animclip"):
+        return "gltf-animclip"
+    return kind
+
+
+def option_flag(name: str) -> str:
+    """The command-line spelling of an option's ``dest`` (``max_error`` -> ``--max-error``)."""
+    return {"animations": "--animation"}.get(name, "--" + name.replace("_", "-"))
+
+
+def check_options(options: ConvertOptions, kinds: set[str], output: str = "OUT") -> None:
+    """Refuse (AnimspecError) an option the user gave that does nothing on a run over inputs
+    of ``kinds``: one of another direction, --max-error without --fit reduce, --armature-space
+    or --joints with no glTF rig to act on."""
+    given = options.given
+    if not kinds:
+        return
+    for name in sorted(given):
+        acts = ACTS_ON.get(name, tuple(DIRECTIONS))
+        if not kinds & set(acts):
+            if acts == ("gltf-animclip",) and "gltf" in kinds:
+                raise AnimspecError(
+                    f"{option_flag(name)} is for an .animclip output; -o {output} does not end in .animclip"
+                )
+            inputs = " and ".join(sorted(DIRECTIONS[k] for k in kinds))
+            raise AnimspecError(
+                f"{option_flag(name)} acts on {' and '.join(DIRECTIONS[k] for k in acts)} only; "
+                f"this run converts {inputs}: leave {option_flag(name)} out"
+            )
+    if "max_error" in given and options.fit != "reduce" and "gltf-animclip" not in kinds:
+        raise AnimspecError(
+            f"--max-error is the tolerance of --fit reduce; with --fit {options.fit or 'bake'} it does nothing: "
+            "give --fit reduce, or leave --max-error out"
+        )
+    if "one_shot" in given and kinds == {"gltf-animclip"} and not options.template:
+        raise AnimspecError(
+            "--one-shot clears the looping flag a --template clip passes on; without --template the new "
+            ".animclip does not loop anyway: leave --one-shot out"
+        )
+    rig_skeleton = options.skeleton is not None and _kind_of(options.skeleton, ("gltf",)) == "gltf"
+    if not {"gltf", "gltf-animclip"} & kinds and not rig_skeleton:
+        for name in ("armature_space", "joints"):
+            if name in given:
+                raise AnimspecError(
+                    f"{option_flag(name)} acts on a glTF rig (a glTF input, or --skeleton RIG.glb); "
+                    f"{'--skeleton ' + options.skeleton + ' is not one' if options.skeleton else 'there is none'}: "
+                    f"leave {option_flag(name)} out"
+                )
+    if "armature_space" in given and "gltf" not in kinds and rig_skeleton:
+        _nothing_above(options.skeleton, 0, "--skeleton " + str(options.skeleton))  # type: ignore[arg-type]
+
+
+def _nothing_above(rig: str, skin: int, what: str) -> None:
+    from .gltf.info import nodes_above_skin
+
+    if not nodes_above_skin(rig, skin):
+        raise AnimspecError(
+            f"--armature-space leaves out the nodes above the skeleton; {what} has none above skin {skin}, "
+            "so it would change nothing: leave it out"
+        )
+
+
+def _explicit_fit(o: ConvertOptions) -> str | None:
+    """Why a glTF's ANIMBIN layout in extras is not followed: an explicit fit or key budget."""
+    asked = [f"--fit {o.fit}"] if o.fit else []
+    asked += ["--max-keys"] if "max_keys" in o.given else []
+    return f"{' and '.join(asked)} given" if asked else None
+
+
+WRONG_EXTENSIONS = {
+    "gltf": {".glb": "a glTF", ".gltf": "a glTF", ".performanceclip": "a .performanceclip",
+             ".meshbin": "a MESHBIN", ".json": "JSON"},
+    "animbin": {".animbin": "an ANIMBIN", ".animclip": "an .animclip", ".performanceclip": "an .animclip",
+                ".meshbin": "a MESHBIN", ".json": "JSON"},
+}
+WRONG_EXTENSIONS["animclip"] = WRONG_EXTENSIONS["animbin"]
+"""Per convert source, output extensions that name another format than the one written."""
+
+
+def check_output_name(out: str, kind: str | None) -> None:
+    """Refuse an output whose extension names another format than the one ``kind`` becomes
+    (``convert swing.animbin -o out.animbin`` writes glTF). Names without a known extension,
+    ``-`` and devices are left alone."""
+    ext = os.path.splitext(out)[1].lower()
+    claims = WRONG_EXTENSIONS.get(kind or "", {}).get(ext)
+    if claims is None:
+        return
+    fits = (".animbin (or .animclip, for an .animclip animation)" if kind == "gltf"
+            else ".glb (binary glTF) or .gltf (JSON, buffer embedded)")
+    raise AnimspecError(
+        f"-o {out}: {DIRECTIONS[kind]} writes {'an ANIMBIN' if kind == 'gltf' else 'glTF'}, "  # type: ignore[index]
+        f"not {claims} as {ext} says; name it {fits}"
     )
 
 
@@ -215,6 +361,8 @@ def plan(inputs: Sequence[str], output: str, options: ConvertOptions) -> Convert
         pass_over={ident: f"read as {r.option} by this run: a side file is never converted"
                    for ident, r in side.items()},
     )
+    single = not selection.many and not os.path.isdir(output)
+    check_options(options, {direction(_kind_of(s.file), output, single) for s in selection.sources} - {None}, output)  # type: ignore[misc]
     if not selection.many and not os.path.isdir(output):
         jobs = [ConvertJob(selection.sources[0].file, output)]
         return ConvertPlan(selection, jobs, ConvertTask(options, make_folders=False), single=True)
@@ -306,10 +454,12 @@ def _jobs(
 def convert_file(src: str, out: str, options: ConvertOptions) -> Result:
     """Convert ``src`` to ``out`` in the direction ``src``'s bytes give; the report lines are
     the result's ``text``. Raises AnimspecError or OSError when it cannot."""
+    kind = _kind_of(src)
     if not options.make_folders or os.path.isdir(os.path.dirname(out) or "."):
         # (a batch output whose folder is still to be made cannot exist yet)
         check_output(out, force=options.force, inputs=[src, *options.read_files()])
-    if _kind_of(src) == "gltf":
+    check_output_name(out, kind)  # (after: writing over a file the run reads is the worse mistake)
+    if kind == "gltf":
         if out.lower().endswith(".animclip"):
             return _naming_source(src, _gltf_to_animclip, out, options)
         if options.template:
@@ -345,24 +495,61 @@ def _write(path: str, data: bytes, o: ConvertOptions, src: str, verify: Callable
     write_output(path, data, force=o.force, inputs=[src, *o.read_files()], verify=verify)
 
 
-def _readable_glb(out: str) -> Callable[[bytes], None]:
-    """A write_output check: the GLB on disk must read back as a glTF document."""
-    from .gltf.document import parse_glb
+def _write_gltf(path: str, glb: bytes, o: ConvertOptions, src: str) -> int:
+    """Write a converted glTF in the form ``path``'s extension asks for (.gltf: JSON with the
+    buffer embedded; otherwise GLB), checked to read back; returns the bytes written."""
+    from .gltf.format import file_bytes, read_back
 
-    return lambda written: parse_glb(written, out)
+    data = file_bytes(glb, path)
+    _write(path, data, o, src, verify=lambda written: read_back(written, path))
+    return len(data)
+
+
+def _check_skin(src: str, o: ConvertOptions) -> None:
+    """--skin N names a skin the glTF has (the option's own error, before any work)."""
+    if "skin" in o.given:
+        from .gltf.info import summarise
+
+        skins = len(summarise(src).skins)
+        if not 0 <= o.skin < skins:
+            raise AnimspecError(f"--skin {o.skin}: {src} has {skins} skin(s), numbered from 0")
+
+
+def _check_moves(src: str, o: ConvertOptions) -> None:
+    """--max-translation-error bounds translation and scale: refused for an animation that
+    animates neither (it would change nothing)."""
+    if "max_translation_error" not in o.given:
+        return
+    from .gltf.rig import load_gltf
+
+    gltf = load_gltf(src)
+    names = [a.name or f"animation{i}" for i, a in enumerate(gltf.animations)]
+    wanted = o.animations[0] if o.animations else (names[0] if names else None)
+    if wanted not in names:
+        return  # (the conversion says what is missing)
+    animation = gltf.animations[names.index(wanted)]
+    if not any(c.target is not None and c.target.path in ("translation", "scale") for c in animation.channels or []):
+        raise AnimspecError(
+            f"--max-translation-error bounds translation and scale; animation {wanted!r} of {src} animates "
+            "neither: leave it out (--max-error bounds rotation)"
+        )
 
 
 def _from_gltf(src: str, out: str, o: ConvertOptions) -> Result:
     from .animbin import read_bytes, write_bytes
     from .gltf import convert
 
+    _check_skin(src, o)
+    if "armature_space" in o.given:
+        _nothing_above(src, o.skin, src)
     result = convert(
         src,
         animations=list(o.animations) if o.animations else None,
         skin=o.skin,
         joint_names=list(o.joints) if o.joints else None,
         region=o.region,
-        fit=o.fit,
+        fit=o.fit or "bake",
+        layout_not_used=_explicit_fit(o),
         max_error_deg=o.max_error,
         ps1_space=o.ps1_space,
         translations=o.translations,
@@ -374,6 +561,10 @@ def _from_gltf(src: str, out: str, o: ConvertOptions) -> Result:
         armature_space=o.armature_space,
         max_keys=o.max_keys,
     )
+    if "split" in o.given and len(result.files) == 1:
+        raise AnimspecError(
+            f"{src}: --split: its {len(result.clips)} clip(s) fit one file (the engine holds 5 per file); leave --split out"
+        )
     lines = [result.report()]
     stem, ext = os.path.splitext(out)
     outputs = [out] if len(result.files) == 1 else [f"{stem}_{i}{ext or '.animbin'}" for i in range(len(result.files))]
@@ -409,6 +600,8 @@ def _gltf_to_animclip(src: str, out: str, o: ConvertOptions) -> Result:
 
     if o.animations and len(o.animations) > 1:
         raise AnimspecError(f"{src}: an .animclip holds one animation; give one --animation")
+    _check_skin(src, o)
+    _check_moves(src, o)
     template = read_file(o.template) if o.template else None
     looping = False
     if template is not None and template.built is not None and not o.one_shot:
@@ -465,11 +658,19 @@ def _animbin_to_gltf(src: str, out: str, o: ConvertOptions, model: Any) -> Resul
             raise AnimspecError(f"--joints names glTF nodes; {o.skeleton or 'no --skeleton'} is not a glTF rig")
         glb = to_gltf(model, source, o.region, o.bake_engine, axis_change=not o.ps1_space, skinned=not o.no_skin)
         rig = o.skeleton or "a simple chain"
-    _write(out, glb, o, src, verify=_readable_glb(out))
+    size = _write_gltf(out, glb, o, src)
     what = "engine-faithful playback" if o.bake_engine else "keys as authored"
-    text = "\n".join([f"{out}: {len(glb)} bytes, {len(model.animations)} animation(s), {what}, on {rig}"]
+    text = "\n".join([f"{out}: {size} bytes, {len(model.animations)} animation(s), {what}, on {rig}"]
                      + [f"warning: {w}" for w in warnings])
     return Result(src, "animbin", text=text, extra={"outputs": [out]})
+
+
+def names_line(joints: Sequence[Any]) -> str:
+    """What --joint-names did for an .animclip's joints (each has ``hash`` and ``name``)."""
+    named = [j for j in joints if j.name]
+    unnamed = [f"{j.hash:08X}" for j in joints if not j.name and j.hash is not None]
+    return (f"--joint-names: {len(named)} of {len(joints)} clip joint(s) named"
+            + (f"; no name for {', '.join(unnamed)}" if unnamed else ""))
 
 
 def _animclip_to_gltf(src: str, out: str, o: ConvertOptions, model: Any) -> Result:
@@ -492,8 +693,8 @@ def _animclip_to_gltf(src: str, out: str, o: ConvertOptions, model: Any) -> Resu
         xfov = next((np.asarray(values, np.float64) for name, values in tracks if name == "XFOV"), None)
         camera = CameraAnimation(np.arange(len(translation)) / frames.fps, translation, rotation, xfov)
         glb, lines = camera_animation_to_gltf(camera, name=clip.name or "animclip_camera")
-        _write(out, glb, o, src, verify=_readable_glb(out))
-        lines.append(f"{out}: {len(glb)} bytes, camera animation")
+        size = _write_gltf(out, glb, o, src)
+        lines.append(f"{out}: {size} bytes, camera animation")
         return Result(src, "animclip", [], text="\n".join(lines), extra={"outputs": [out]})
     if not o.skeleton:
         raise AnimspecError(f"{src}: an .animclip holds no hierarchy: give the rig with --skeleton RIG.glb")
@@ -518,11 +719,13 @@ def _animclip_to_gltf(src: str, out: str, o: ConvertOptions, model: Any) -> Resu
         )
     except AnimspecError as exc:
         raise AnimspecError(f"{src}: {exc}") from None
-    _write(out, glb, o, src, verify=_readable_glb(out))
+    size = _write_gltf(out, glb, o, src)
     lines = list(match.lines) + [f"note: {n}" for n in frames.notes]
+    if o.joint_names:
+        lines.append(names_line(clip.joints))
     what = (f"{frames.frame_count} frame(s) at {frames.fps:g} fps" if frames.animated
             else "the base pose (the clip has no samples)")
-    lines.append(f"{out}: {len(glb)} bytes, {what} on {len(match.matched)} node(s)")
+    lines.append(f"{out}: {size} bytes, {what} on {len(match.matched)} node(s)")
     if match.findings:
         lines.append(findings_text(out, match.findings))
     return Result(src, "animclip", match.findings, text="\n".join(lines), extra={"outputs": [out]})

@@ -27,7 +27,13 @@ def _dump_bytes(path: str | os.PathLike[str], options: FormatOptions) -> bytearr
     """The dump's text, encoded, built piece by piece (jsonfmt.iter_dumps): the peak is the
     JSON document plus its text once, not plus every line and the text a second time
     (docs/hardening.md: a dump costs at most DUMP_MEMORY_MULTIPLE x the file)."""
-    fmt, model = load(path)
+    try:
+        fmt, model = load(path)
+    except ParseError as exc:
+        gltf = _gltf_dump(path) if exc.field == "magic" else None
+        if gltf is None:
+            raise
+        return bytearray((jsonfmt.dumps(gltf) + "\n").encode("utf-8"))
     doc = fmt.to_json(model, options)
     del model
     out = bytearray()
@@ -42,6 +48,23 @@ DUMP_MEMORY_MULTIPLE = 100
 file (a compressed .animclip: its DAT1 decompressed) plus 1 MB; tests/test_costly_inputs.py
 holds it with tracemalloc. Measured worst: 96x, a file of 3-byte unknown ANIMBIN keys (the
 model and its JSON document are both alive while the document is built)."""
+
+
+def _gltf_dump(path: str | os.PathLike[str]) -> dict[str, Any] | None:
+    """A glTF's dump: what ``info`` lists (skins, joints, animations) and its JSON document
+    (buffers are not in it). None when ``path`` is not glTF. ``pack`` does not take it back:
+    animspec does not write glTF from a dump."""
+    from .common.inputs import read_head
+    from .formats import HEAD_SIZE, sniff
+
+    head = read_head(os.fspath(path), HEAD_SIZE)
+    if head is None or sniff(head, ("gltf",)) is None:
+        return None
+    from .gltf.info import document_json, summarise
+    from .gltf.rig import load_gltf
+
+    gltf = load_gltf(path)
+    return {"format": "gltf", "summary": summarise(gltf).to_json(), "document": document_json(gltf)}
 
 
 def dump_file(

@@ -99,6 +99,7 @@ def using_options(fn: Callable[..., Any], *names: str) -> Callable[[Any, FormatO
         return fn(model, **{name: getattr(options, name) for name in names})
 
     operation.__name__ = operation.__qualname__ = getattr(fn, "__name__", "operation")
+    operation.uses = names  # type: ignore[attr-defined]  # (which options act: the CLI refuses the others)
     operation.__doc__ = fn.__doc__
     return operation
 

@@ -13,6 +13,7 @@ import math
 
 import numpy as np
 
+from ..common.errors import AnimspecError
 from .model import Animation
 from .playback import ReferenceSampler, Refresh, play_engine_chunks, refresh_hz, ticks_per_chunk, vsync_deltas
 
@@ -43,8 +44,14 @@ def plot_png(animation: Animation, *, region: Refresh = "ntsc", seconds: float |
 
     At most :data:`MAX_PLOT_TICKS` vsyncs (:class:`PlotTooLong` otherwise) and the first
     :data:`MAX_PLOT_JOINTS` animated joints; what is held is those joints' curves only, the
-    playback itself runs chunk by chunk."""
-    import matplotlib
+    playback itself runs chunk by chunk. AnimspecError naming the extra to install when
+    matplotlib is missing."""
+    try:
+        import matplotlib
+    except ImportError:  # an optional dependency: say what to type, not a traceback
+        raise AnimspecError(
+            "plot needs matplotlib, which a plain install leaves out: pip install 'animspec[plot]'"
+        ) from None
 
     matplotlib.use("Agg")  # files only: no display is needed or wanted
     import matplotlib.pyplot as plt

@@ -106,6 +106,9 @@ class _Summary:
         self.previous_frame = -2
         self.first_pose: np.ndarray | None = None
         self.swing = np.zeros(joints)
+        self.first_positions: np.ndarray | None = None
+        self.travel: np.ndarray | None = None
+        """Per joint, the farthest its world position gets from the first tick's (a skeleton given)."""
 
     def add(self, chunk: PoseChunk) -> None:
         n = chunk.frames.shape[0]
@@ -133,6 +136,12 @@ class _Summary:
         # Swing: the largest rotation away from the joint's pose on the first tick.
         dot = np.abs(np.sum(_unit(q) * self.first_pose, axis=-1))
         self.swing = np.maximum(self.swing, np.degrees(2 * np.arccos(np.clip(dot, 0, 1))).max(axis=0))
+        if chunk.positions is not None:
+            if self.first_positions is None:
+                self.first_positions = np.array(chunk.positions[0], dtype=np.float64)
+                self.travel = np.zeros(chunk.positions.shape[1])
+            moved = np.linalg.norm(chunk.positions - self.first_positions, axis=-1).max(axis=0)
+            self.travel = np.maximum(self.travel, moved)
 
     def text(self) -> str:
         n = self.ticks
@@ -144,7 +153,11 @@ class _Summary:
             lines.append(f"  frames shown: {self._frame_runs()}")
             lines.append(f"  distinct poses: {len(self.digests)} of {n} ticks")
         for j in range(self.joints):
-            lines.append(f"  joint {j}: swings up to {self.swing[j]:.1f} deg from its first pose")
+            line = f"  joint {j}: swings up to {self.swing[j]:.1f} deg from its first pose"
+            if self.travel is not None:
+                # With a skeleton: how far the bone's world position travels (--json has them all).
+                line += f", its position moves up to {self.travel[j]:.2f} units"
+            lines.append(line)
         return "\n".join(lines)
 
     def _frame_runs(self) -> str:

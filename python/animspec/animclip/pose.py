@@ -113,6 +113,8 @@ class BasePoseReport:
     """Track name (or its hash, 8 hex digits, when the name is unknown) -> value at ``seconds``."""
     on_rig: bool
     """Posed on a given skeleton (so clip joints and bones may be left unmatched)."""
+    named_joints: tuple[int, int] = (0, 0)
+    """(joints with a name, joints): what a joint-names file did (--joint-names)."""
 
     def to_json(self) -> dict[str, Any]:
         pose = self.pose
@@ -144,6 +146,8 @@ class BasePoseReport:
         spread = np.ptp(pose.positions, axis=0) if pose.skeleton.bone_count else np.zeros(3)
         lines.append(f"  posed extent: {spread[0]:.3f} x {spread[1]:.3f} x {spread[2]:.3f}")
         lines += [f"  custom track {name!r} at {self.seconds:g} s: {value:.6g}" for name, value in self.custom_tracks.items()]
+        if self.named_joints[0]:
+            lines.append(f"  joint names: {self.named_joints[0]} of {self.named_joints[1]} clip joint(s) named")
         return "\n".join(lines)
 
 
@@ -160,7 +164,8 @@ def base_pose_report(
             tracks[track.name or f"{track.hash:08X}"] = sample_custom_track(track.values, clip.fps or 0.0, seconds=seconds)
         except ValueError as exc:
             raise AnimspecError(f"custom track {track.name!r}: {exc}") from None
-    return BasePoseReport(clip.name, seconds, clip.fps, base_pose(clip, skeleton), tracks, skeleton is not None)
+    named = (sum(1 for j in clip.joints if j.name), len(clip.joints))
+    return BasePoseReport(clip.name, seconds, clip.fps, base_pose(clip, skeleton), tracks, skeleton is not None, named)
 
 
 # ---------------------------------------------------------------------------- every frame

@@ -13,7 +13,7 @@ from typing import Any, Sequence
 from .. import __version__
 from . import batch as cli_batch, convert as cli_convert, playback as cli_playback, streams
 from ..common import jsonfmt
-from ..batch import InfoTask, Result, ValidateTask, collect
+from ..batch import InfoTask, Result, ValidateTask, collect, is_known_or_gltf
 from .common import FORCE_HELP, OUTPUT_HELP, bone_count, report_stream
 from ..common.errors import AnimspecError
 from ..common.findings import findings_text
@@ -30,7 +30,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     product is a verdict or files)."""
     saved = sys.stdout, sys.stderr
     try:
-        args = _parser().parse_args(argv)
+        args, unknown = _parser().parse_known_args(argv)
+        if unknown:  # the command's own usage, not the top level's (`animspec info x --josn`)
+            args.parser.error(f"unrecognized arguments: {' '.join(unknown)}")
         streams.guard(stop_on_broken_pipe=_prints_its_product(args))
         return args.run(args)
     except KeyboardInterrupt:
@@ -80,7 +82,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"animspec {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    info = sub.add_parser("info", help="readable summary of files (folders and globs: every file of a known format)")
+    info = sub.add_parser("info", help="readable summary of files (folders and globs: every file of a known format)",
+                          description="A readable summary of each file: ANIMBIN, MESHBIN, .animclip, and glTF (its "
+                                      "skins and joints, its animations, what a --joints file for convert would hold).")
     info.add_argument("files", nargs="+", metavar="PATH", help=cli_batch.PATHS_HELP)
     _joint_names_option(info)
     cli_batch.add_options(info)
@@ -98,27 +102,28 @@ def _parser() -> argparse.ArgumentParser:
     val.set_defaults(run=_validate)
 
     dump = sub.add_parser("dump", help="everything in a file as JSON (raw integer values)")
-    dump.add_argument("file")
-    dump.add_argument("--json", action="store_true", help="JSON output (the default and only form)")
+    dump.add_argument("file", metavar="FILE", help="an ANIMBIN, MESHBIN, .animclip or glTF file (pack takes back all but glTF)")
     dump.add_argument("-o", "--output", metavar="OUT", help="write to OUT instead of standard output (" + OUTPUT_HELP + ")")
     dump.add_argument("--force", action="store_true", help=FORCE_HELP)
     _joint_names_option(dump)
     dump.set_defaults(run=_dump)
 
     pack = sub.add_parser("pack", help="rebuild a binary file from a JSON dump")
-    pack.add_argument("dump", metavar="IN.json")
+    pack.add_argument("dump", metavar="IN.json", help="a JSON dump (animspec dump), edited or not")
     pack.add_argument("-o", "--output", required=True, metavar="OUT", help=OUTPUT_HELP)
     pack.add_argument("--force", "--in-place", dest="force", action="store_true",
                       help="replace OUT if it exists, e.g. the file the dump came from (atomically, once the new file reads back as the dump)")
     pack.set_defaults(run=_pack)
 
     hsh = sub.add_parser("hash", help="DAT1 CRC32 of names (joint, clip, track and section names; case-sensitive)")
-    hsh.add_argument("names", nargs="*", metavar="NAME")
+    hsh.add_argument("names", nargs="*", metavar="NAME", help="names to hash, as they are (case-sensitive)")
     hsh.add_argument("--names-file", metavar="FILE", help="also hash every line of FILE (one name per line)")
     hsh.set_defaults(run=_hash)
 
     cli_playback.add_commands(sub)
     cli_convert.add_commands(sub)
+    for command in sub.choices.values():
+        command.set_defaults(parser=command)  # main() reports an unknown option with its usage
     return p
 
 
@@ -129,8 +134,36 @@ def _joint_names_option(p: argparse.ArgumentParser) -> None:
     )
 
 
+OPTION_FLAGS = {"bone_count": "--bones", "joint_names": "--joint-names"}
+"""FormatOptions member -> the option that sets it."""
+
+
+def refuse_unused_options(args: argparse.Namespace, files: list[str], operation: str) -> None:
+    """Refuse a FormatOptions option the user gave when no format among ``files`` uses it
+    for ``operation`` (``validate --bones`` on .animclip files only): it would do nothing."""
+    from ..common.inputs import read_head
+    from ..formats import HEAD_SIZE, declaration, registered, sniff
+
+    given = [name for name in OPTION_FLAGS if getattr(args, name, None) is not None]
+    if not given:
+        return
+    every = [f.name for f in registered()]  # glTF too: it uses none of them
+    formats = {f for f in (sniff(h, every) for h in (read_head(p, HEAD_SIZE) for p in files) if h is not None) if f}
+    for name in given:
+        users = [f for f in formats if name in getattr(getattr(declaration(f), operation, None), "uses", ())]
+        if formats and not users:
+            from ..formats import FORMATS
+
+            wanted = [f.description for f in FORMATS if name in getattr(getattr(declaration(f), operation), "uses", ())]
+            raise AnimspecError(
+                f"{OPTION_FLAGS[name]}: {args.command} uses it on {' and '.join(wanted)} only, and none of the inputs "
+                f"is one: leave {OPTION_FLAGS[name]} out"
+            )
+
+
 def _info(args: argparse.Namespace) -> int:
-    selection = collect(args.files)
+    selection = collect(args.files, is_known_or_gltf)
+    refuse_unused_options(args, [s.file for s in selection.sources], "info")
     task = InfoTask(_format_options(args))
 
     def show(result: Result, out: cli_batch.Output) -> None:
@@ -146,6 +179,7 @@ def _validate(args: argparse.Namespace) -> int:
     if args.json and args.jsonl:
         raise AnimspecError("--json (one list at the end) and --jsonl (a line per file) exclude each other")
     selection = collect(args.files)
+    refuse_unused_options(args, [s.file for s in selection.sources], "validate")
     task = ValidateTask(_format_options(args))
 
     def show(result: Result, out: cli_batch.Output) -> None:
@@ -172,9 +206,11 @@ def _format_options(args: argparse.Namespace) -> FormatOptions:
 
 
 def _dump(args: argparse.Namespace) -> int:
+    refuse_unused_options(args, [args.file], "to_json")
     if args.output:
         side = [ReadFile(args.joint_names, "--joint-names")] if args.joint_names else []
-        dump_file(args.file, args.output, _format_options(args), force=args.force, side_files=side)
+        text = dump_file(args.file, args.output, _format_options(args), force=args.force, side_files=side)
+        print(f"{args.output}: {len(text.encode('utf-8'))} bytes (JSON dump of {args.file})", file=report_stream(args.output))
     else:
         sys.stdout.write(dump_text(args.file, _format_options(args)))
     return EXIT_OK

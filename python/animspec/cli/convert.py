@@ -9,9 +9,13 @@ or glob, ``-o`` is a folder), the files converted by animspec.gltf. Each option'
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from . import batch as cli_batch
 from ..batch import Result
+
+if TYPE_CHECKING:
+    from ..convert import ConvertOptions
 from .common import FORCE_HELP, OUTPUT_HELP, region, report_stream
 
 
@@ -32,27 +36,28 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     c.add_argument("-o", "--output", required=True, metavar="OUT",
                    help="the output file; a folder with several inputs, a folder or a glob (" + OUTPUT_HELP + ")")
     c.add_argument("--force", action="store_true", help=FORCE_HELP + "; in a batch, each output file")
-    c.add_argument("--region", type=region, default="ntsc", help="ntsc, pal or Hz: the vsync rate frames map to")
+    c.add_argument("--region", type=region, help="ntsc (the default), pal or Hz: the vsync rate frames map to")
     g = c.add_argument_group("glTF -> ANIMBIN")
     g.add_argument("--animation", dest="animations", action="append", metavar="NAME", help="convert only this glTF animation (repeatable)")
-    g.add_argument("--skin", type=int, default=0, metavar="N", help="which skin (default 0)")
+    g.add_argument("--skin", type=int, metavar="N", help="which skin (default 0)")
     g.add_argument("--joints", metavar="FILE",
                    help="joint id order: one node name per line (default: the skin's order); "
                         "give the same file when converting back onto the rig")
-    g.add_argument("--fit", choices=("bake", "cut", "reduce", "best"), default="bake",
-                   help="bake: a key every frame, refuse past 30 frames; cut: drop frames past 30; "
+    g.add_argument("--fit", choices=("bake", "cut", "reduce", "best"),
+                   help="bake (the default, unless the glTF carries an ANIMBIN layout in extras, which is then "
+                        "followed): a key every frame, refuse past 30 frames; cut: drop frames past 30; "
                         "reduce: fewer keys within --max-error (the console will step); best: the "
                         "30 keys (--max-keys) placed and valued for the smallest largest error on screen")
-    g.add_argument("--max-error", type=float, default=1.0, metavar="DEG",
-                   help="reduce (and .animclip out): largest angle error allowed")
-    g.add_argument("--max-keys", type=int, default=30, metavar="N", help="keys per track allowed (1..30, default 30)")
+    g.add_argument("--max-error", type=float, metavar="DEG",
+                   help="--fit reduce, or an .animclip output: largest angle error allowed (default 1.0)")
+    g.add_argument("--max-keys", type=int, metavar="N", help="keys per track allowed (1..30, default 30)")
     g.add_argument("--ps1-space", action="store_true",
                    help="the glTF's world is already the console's model space: no root axis change "
                         "(both ways)")
     g.add_argument("--armature-space", action="store_true",
                    help="roots relative to the node above the skeleton (Blender's armature object), as the "
                         "engine's exporter does: a moved or turned armature object is left out (both ways)")
-    g.add_argument("--fp12", choices=("round", "trunc"), default="round",
+    g.add_argument("--fp12", choices=("round", "trunc"),
                    help="round to nearest (default) or truncate toward zero as the engine's exporter does")
     g.add_argument("--merge", metavar="NAME",
                    help="one clip NAME from all the selected animations (they must drive different joints)")
@@ -64,8 +69,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     t.add_argument("--template", metavar="CLIP",
                    help="an .animclip whose other sections (custom tracks, triggers, motion...), Built "
                         "fields and looping flag the new clip keeps, byte for byte")
-    t.add_argument("--fps", type=float, default=30.0, metavar="HZ", help="frames per second to sample at (default 30)")
-    t.add_argument("--max-translation-error", type=float, default=1e-3, metavar="UNITS",
+    t.add_argument("--fps", type=float, metavar="HZ", help="frames per second to sample at (default 30)")
+    t.add_argument("--max-translation-error", type=float, metavar="UNITS",
                    help="largest translation and scale error (default 0.001); --max-error bounds rotation, in degrees")
     a = c.add_argument_group("ANIMBIN / .animclip -> glTF")
     a.add_argument("--skeleton", metavar="FILE", help="MESHBIN or glTF rig (.animclip: a glTF rig, required)")
@@ -78,10 +83,21 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     c.set_defaults(run=_convert)
 
 
+def options_given(args: argparse.Namespace) -> "ConvertOptions":
+    """The ConvertOptions of the options given on the command line, and only those: the
+    library has the defaults, and records what was asked for, so that an option that would do
+    nothing on the run's inputs is refused (animspec.convert.check_options)."""
+    from .. import convert
+
+    return convert.load_options(
+        **{name: getattr(args, name) for name in convert.OPTION_NAMES if getattr(args, name) not in (None, False)}
+    )
+
+
 def _convert(args: argparse.Namespace) -> int:
     from .. import convert  # here, not at the top: the other commands' start-up does not pay for it
 
-    options = convert.load_options(**{name: getattr(args, name) for name in convert.OPTION_NAMES})
+    options = options_given(args)
     work = convert.plan(args.inputs, args.output, options)
     if work.single and not args.jsonl:  # one file: its report, its errors raised to cli.main
         result = convert.convert_file(work.jobs[0].file, args.output, options)

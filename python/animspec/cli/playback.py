@@ -29,18 +29,21 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
             "world positions on --skeleton."
         ),
     )
-    play.add_argument("file")
-    play.add_argument("--anim", metavar="NAME", help="animation to play (default: the first)")
-    play.add_argument("--region", type=region, default="ntsc", help="ntsc (59.94 Hz), pal (50 Hz) or a rate in Hz")
-    play.add_argument("--mode", choices=("engine", "reference"), default="engine")
+    play.add_argument("file", metavar="FILE", help="an ANIMBIN, or an .animclip (its base pose and custom tracks)")
+    play.add_argument("--anim", metavar="NAME", help="ANIMBIN: animation to play (default: the first)")
+    play.add_argument("--region", type=region, help="ANIMBIN: ntsc (59.94 Hz, the default), pal (50 Hz) or a rate in Hz")
+    play.add_argument("--mode", choices=("engine", "reference"),
+                      help="ANIMBIN: engine (the default): the console's int16 quaternions, held keys and all; "
+                           "reference: the clip as authored, interpolated")
     play.add_argument("--seconds", type=positive, metavar="S",
                       help="how long to play (default: one pass)")
     pacing = play.add_mutually_exclusive_group()
-    pacing.add_argument("--step", type=vsync_step, default=1, metavar="N",
-                        help="vsyncs per rendered frame: 1 full rate, 2 a game at half rate")
-    pacing.add_argument("--deltas", type=deltas, metavar="LIST", help="explicit deltaTime per tick, e.g. 1,1,7,1")
+    pacing.add_argument("--step", type=vsync_step, metavar="N",
+                        help="ANIMBIN: vsyncs per rendered frame: 1 full rate (the default), 2 a game at half rate")
+    pacing.add_argument("--deltas", type=deltas, metavar="LIST", help="ANIMBIN: explicit deltaTime per tick, e.g. 1,1,7,1")
     play.add_argument("--skeleton", metavar="FILE", help="MESHBIN or glTF rig: adds world positions")
-    play.add_argument("--joint-names", metavar="FILE", help="glTF joint order or .animclip joint names, one per line")
+    play.add_argument("--joint-names", metavar="FILE",
+                      help="ANIMBIN with a glTF --skeleton: its joint order; .animclip: joint names, one per line")
     play.add_argument("--json", action="store_true", help="every tick as JSON instead of a summary")
     play.set_defaults(run=_play)
 
@@ -48,23 +51,31 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         "compare",
         help="per joint, how far the console's playback is from the authored clip, and why",
     )
-    cmp.add_argument("file")
+    cmp.add_argument("file", metavar="FILE", help="an ANIMBIN")
     cmp.add_argument("--anim", metavar="NAME", help="animation to compare (default: all)")
-    cmp.add_argument("--region", type=region, default="ntsc", help="where the console runs it")
+    cmp.add_argument("--region", type=region, default="ntsc", help="where the console runs it: ntsc (the default), pal or Hz")
     cmp.add_argument("--authored", type=region, metavar="REGION",
                      help="the refresh rate the clip was made for (default: the same as --region)")
     cmp.add_argument("--seconds", type=positive, metavar="S", help="how long to compare (default: one pass)")
-    cmp.add_argument("--json", action="store_true")
+    cmp.add_argument("--json", action="store_true", help="the comparison as JSON, per animation and joint")
     cmp.set_defaults(run=_compare)
 
     plot = sub.add_parser("plot", help="quaternion curves per joint, console and authored overlaid (PNG)")
-    plot.add_argument("file")
+    plot.add_argument("file", metavar="FILE", help="an ANIMBIN")
     plot.add_argument("--anim", metavar="NAME", help="animation to plot (default: the first)")
     plot.add_argument("-o", "--output", required=True, metavar="OUT.png", help=OUTPUT_HELP)
     plot.add_argument("--force", action="store_true", help=FORCE_HELP)
-    plot.add_argument("--region", type=region, default="ntsc")
-    plot.add_argument("--seconds", type=positive, metavar="S")
+    plot.add_argument("--region", type=region, default="ntsc", help="ntsc (the default), pal or a rate in Hz: the vsyncs plotted")
+    plot.add_argument("--seconds", type=positive, metavar="S", help="how long to plot (default: one pass)")
     plot.set_defaults(run=_plot)
+
+
+def _is_gltf(path: str | None) -> bool:
+    from ..common.inputs import read_head
+    from ..formats import HEAD_SIZE, sniff
+
+    head = read_head(path, HEAD_SIZE) if path else None
+    return head is not None and sniff(head, ("gltf",)) is not None
 
 
 def _animbin(path: str) -> Any:
@@ -91,7 +102,15 @@ def _play(args: argparse.Namespace) -> int:
         raise AnimspecError(f"{args.file}: nothing to play in {fmt.description}")
     from ..animbin.poses import pose_stream
 
+    if args.joint_names and not _is_gltf(args.skeleton):
+        raise AnimspecError(
+            "--joint-names gives a glTF --skeleton's joint order; "
+            + (f"--skeleton {args.skeleton} is a MESHBIN" if args.skeleton else "there is no --skeleton")
+            + ": leave --joint-names out"
+        )
     animation = model.animation_or_first(args.anim)
+    # (ANIMBIN: the defaults of the options left out; given or not, they all act here)
+    args.mode, args.region, args.step = args.mode or "engine", args.region or "ntsc", args.step or 1
     if args.deltas is None:
         _check_seconds(args)
     stream = pose_stream(
@@ -106,6 +125,11 @@ def _play(args: argparse.Namespace) -> int:
     else:
         print(stream.summary())
     return EXIT_OK
+
+
+ANIMBIN_ONLY = {"anim": "--anim", "region": "--region", "mode": "--mode", "step": "--step", "deltas": "--deltas"}
+"""play's options that act on ANIMBIN playback only: an .animclip is one clip played at its
+own frame rate, so there is no animation to choose, no region, engine mode or vsync pacing."""
 
 
 def _check_json_size(args: argparse.Namespace, stream: Any) -> None:
@@ -141,6 +165,13 @@ def _check_seconds(args: argparse.Namespace) -> None:
 
 def _play_animclip(args: argparse.Namespace, model: Any) -> int:
     from ..animclip.pose import clip_frames, frames_report
+
+    for dest, flag in ANIMBIN_ONLY.items():
+        if getattr(args, dest) is not None:
+            raise AnimspecError(
+                f"{flag} acts on ANIMBIN playback; {args.file} is an .animclip (one clip, played at its own "
+                f"frame rate for --seconds): leave {flag} out"
+            )
 
     names = read_names_file(args.joint_names) if args.joint_names else None
     skeleton = None

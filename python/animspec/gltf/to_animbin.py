@@ -68,6 +68,7 @@ from ..common.errors import AnimspecError
 from ..common.findings import Finding
 from ..quaternion import IDENTITY, angle_between, continuity_signs
 from .axes import rotations_to_ps1, vectors_to_ps1
+from .info import joints_hint
 from .keyfit import ReduceAdvice, ReduceRule, fit_track, reduce_advice
 from .rig import GltfError, GltfSource, Rig, load_gltf, node_name, read_rig
 from .sampling import Channels, animation_span, local_rotations, local_translations, sample_channels
@@ -111,8 +112,8 @@ class ClipTooLongError(AnimspecError):
     def __init__(self, animation: str, seconds: float, hz: float, frames: int, max_keys: int) -> None:
         self.animation, self.seconds, self.hz, self.frames, self.max_keys = animation, seconds, hz, frames, max_keys
         super().__init__(
-            f"animation {animation!r}: {seconds:.3f} s at {hz:.2f} Hz is {frames} frames; the engine holds {max_keys} "
-            "keys per track and does not interpolate, so every frame needs a key: choose the keys that "
+            f"animation {animation!r}: {seconds:.3f} s at {hz:.2f} Hz is {frames} frames; {_budget(max_keys)} "
+            "per track and does not interpolate, so every frame needs a key: choose the keys that "
             f"show the clip best with --fit best, keep the first {max_keys} frames with --fit cut, or "
             "key fewer frames within an angle with --fit reduce --max-error DEG (the console then "
             "steps), or shorten the animation"
@@ -122,11 +123,12 @@ class ClipTooLongError(AnimspecError):
 class TooManyJointsError(AnimspecError):
     """More joints than the engine's skeleton holds."""
 
-    def __init__(self, joints: int, limit: int) -> None:
-        self.joints, self.limit = joints, limit
+    def __init__(self, joints: int, limit: int, candidates: str = "") -> None:
+        self.joints, self.limit, self.candidates = joints, limit, candidates
         super().__init__(
             f"{joints} joints; the engine's skeleton holds {limit} (MAX_BONES): "
             f"give --joints FILE naming at most {limit} of them, parents first, one per line"
+            + (f"; {candidates}" if candidates else "")
         )
 
 
@@ -139,7 +141,8 @@ class ReduceOverBudgetError(AnimspecError):
         self.animation, self.joint, self.joint_name = animation, joint, joint_name
         self.max_keys, self.max_error_deg, self.advice = max_keys, max_error_deg, advice
         super().__init__(
-            f"animation {animation!r}: joint {joint} ({joint_name!r}) needs more than {max_keys} keys to stay within "
+            f"animation {animation!r}: joint {joint} ({joint_name!r}) needs more than {max_keys} keys"
+            f"{'' if max_keys == MAX_KEYS else ' (--max-keys)'} to stay within "
             f"{max_error_deg} degrees with --fit reduce; {advice}"
         )
 
@@ -363,6 +366,8 @@ class _Settings:
     looping: bool | None
     fp12: Fp12
     max_keys: int
+    layout_not_used: str | None = None
+    """Why an ANIMBIN layout in extras is not followed (an explicit request wins), or None."""
 
 
 def convert(
@@ -384,6 +389,7 @@ def convert(
     merge: str | None = None,
     armature_space: bool = False,
     max_keys: int = MAX_KEYS,
+    layout_not_used: str | None = None,
 ) -> Conversion:
     """Every animation of a skinned glTF (or those named in ``animations``) -> ANIMBIN.
 
@@ -402,6 +408,9 @@ def convert(
     selected animations (they must animate different joints; COLLADA-derived files hold one
     animation per joint on one timeline). ``armature_space``: roots relative to the node
     above the skeleton, as the engine's exporter measures them (see :func:`.rig.read_rig`).
+    ``layout_not_used``: why a clip's ANIMBIN layout in ``extras.animbin`` is set aside and
+    the curves sampled afresh with ``fit`` (e.g. "--fit reduce given": an explicit request
+    wins); the report says so. By default a layout that is there is followed.
     ``max_keys``: keys per track allowed (the engine's MAX_KEYS at most).
     """
     if fit not in ("bake", "cut", "reduce", "best"):
@@ -416,17 +425,18 @@ def convert(
     # The joint limit is checked before any node is walked (read_rig).
     rig = read_rig(
         gltf, skin=skin, joint_names=joint_names, armature_space=armature_space, max_joints=MAX_BONES,
-        too_many=lambda joints: TooManyJointsError(joints, MAX_BONES),
+        too_many=lambda joints: TooManyJointsError(joints, MAX_BONES, joints_hint(gltf, skin)),
     )
     hz = refresh_hz(region)
     settings = _Settings(
-        hz, fit, max_error_deg, ps1_space, translations, translation_scale, markers, looping, fp12, max_keys
+        hz, fit, max_error_deg, ps1_space, translations, translation_scale, markers, looping, fp12, max_keys,
+        layout_not_used,
     )
     lines: list[str] = []
     warnings: list[str] = []
     n_joints = len(rig.nodes)
     if n_joints > MAX_BONES:
-        raise TooManyJointsError(n_joints, MAX_BONES)
+        raise TooManyJointsError(n_joints, MAX_BONES, joints_hint(gltf, skin))
     order = "skin order" if joint_names is None else "mapping order"
     lines.append(f"skin {skin}: {n_joints} joint(s) in {order}: " + ", ".join(f"{i}={n}" for i, n in enumerate(rig.names)))
     if rig.skipped:
@@ -493,6 +503,11 @@ def _select_animations(gltf: GLTF2, names: Sequence[str] | None) -> list[tuple[i
     if missing:
         raise NoSuchAnimationError(missing, [n for _, n in available])
     return [(by_name[n], n) for n in names]
+
+
+def _budget(max_keys: int) -> str:
+    """Where a track's key budget comes from, for messages: the engine, or --max-keys."""
+    return f"the engine holds {max_keys} keys" if max_keys == MAX_KEYS else f"--max-keys allows {max_keys} keys"
 
 
 def _frame_count(seconds: float, hz: float) -> int:
@@ -609,6 +624,10 @@ def _convert_one(
     seconds = max(e for _, e in spans) - start
     extras = gltf.animations[indices[0]].extras if len(indices) == 1 else None
     layout = _layout(extras, hz, where, warnings)
+    if layout is not None and o.layout_not_used:
+        warnings.append(f"{where}: its ANIMBIN layout (extras.animbin) is not followed, {o.layout_not_used}: "
+                        f"sampled afresh with --fit {fit}")
+        layout = None
     if layout is not None:
         frames = layout.length
         start = 0.0  # the layout's key frames are the curves' own times, frame / Hz

@@ -295,18 +295,20 @@ def test_a_long_action_fits_in_30_keys_with_best_fit(run):
 
 def test_animclip_base_pose_on_an_armature_from_its_rig(run):
     """walk.animclip onto the armature built from biped_rig.glb: every bone's world transform
-    equals animspec's own base pose of the clip on that rig (forward kinematics of the base
-    state, matched by name hash), and the clip's custom tracks are on the action."""
+    equals animspec's own first frame of the clip on that rig (forward kinematics of Base
+    State plus sample 0, matched by name hash; walk animates its joints, so Base State alone
+    would differ), and the clip's custom tracks are on the action."""
     from animspec.animclip import read_file
-    from animspec.animclip.pose import base_pose
+    from animspec.animclip.pose import first_frame_pose
     from animspec.gltf import skeleton_from_gltf
 
     _, results = run
     clip_result = results["animclip"]
     assert clip_result["operator"] == ["FINISHED"]
     skeleton = skeleton_from_gltf(str(EXAMPLES / "biped_rig.glb"))
-    clip = read_file(str(EXAMPLES / "walk.animclip")).clip()
-    pose = base_pose(clip, skeleton)
+    model = read_file(str(EXAMPLES / "walk.animclip"))
+    clip = model.clip()
+    pose = first_frame_pose(model, skeleton)
     assert len(pose.matched) == 21 and clip_result["bones"] == skeleton.names
     assert clip_result["action"] == clip.name
     worst_pos = worst_rot = 0.0

@@ -1,4 +1,4 @@
-"""animspec for Blender: File > Import ANIMBIN / MESHBIN / .animclip animation / .animclip base pose,
+"""animspec for Blender: File > Import ANIMBIN / MESHBIN / .animclip animation / .animclip first pose,
 File > Export ANIMBIN / MESHBIN / .animclip animation.
 
 The operators are thin: the work is in plain functions that the tests call headless
@@ -131,10 +131,10 @@ class ANIMSPEC_OT_import_meshbin(bpy.types.Operator, ImportHelper):
 
 
 class ANIMSPEC_OT_import_animclip_base_pose(bpy.types.Operator, ImportHelper):
-    """Pose the active armature with an Insomniac .animclip's base state (bones matched by name hash)"""
+    """Pose the active armature with an Insomniac .animclip's first frame (bones matched by name hash)"""
 
     bl_idname = "animspec.import_animclip_base_pose"
-    bl_label = "Import .animclip base pose"
+    bl_label = "Import .animclip first pose"
     bl_options = {"REGISTER", "UNDO"}
 
     filename_ext = ".animclip"
@@ -146,7 +146,7 @@ class ANIMSPEC_OT_import_animclip_base_pose(bpy.types.Operator, ImportHelper):
     joint_names: StringProperty(
         name="Joint names", subtype="FILE_PATH", description="Names of the clip's joints, one per line (for the report)",
     )
-    frame: IntProperty(name="Frame", default=0, description="Frame to key the base pose on")
+    frame: IntProperty(name="Frame", default=0, description="Frame to key the first pose on")
 
     def execute(self, context):
         from .animclip_pose import armature_from_gltf, import_base_pose
@@ -482,7 +482,7 @@ def _menu_import(self, context):
     self.layout.operator(ANIMSPEC_OT_import_animbin.bl_idname, text="ANIMBIN (.animbin)")
     self.layout.operator(ANIMSPEC_OT_import_meshbin.bl_idname, text="MESHBIN skeleton (.meshbin)")
     self.layout.operator(ANIMSPEC_OT_import_animclip.bl_idname, text="Insomniac .animclip animation")
-    self.layout.operator(ANIMSPEC_OT_import_animclip_base_pose.bl_idname, text="Insomniac .animclip base pose")
+    self.layout.operator(ANIMSPEC_OT_import_animclip_base_pose.bl_idname, text="Insomniac .animclip first pose")
 
 
 def _menu_export(self, context):

@@ -64,13 +64,20 @@ def _local_rest(bone: bpy.types.Bone) -> Matrix:
 def import_base_pose(
     arm: bpy.types.Object, clip_path: str, *, frame: int = 0, joint_names: Sequence[str] | None = None,
 ) -> BasePoseReport:
-    """Key the clip's base state on the bones whose names hash to its joints (one new action
-    named after the clip). ``joint_names`` only label clip joints in the report."""
+    """Key the clip's first frame (Base State plus sample 0: Base State alone is the base the
+    samples are added to, not a pose, for a joint the clip animates) on the bones whose names
+    hash to its joints (one new action named after the clip). ``joint_names`` only label clip
+    joints in the report."""
     from animspec.animclip import read_file
+    from animspec.animclip.pose import clip_frames, first_frame
 
     if arm is None or arm.type != "ARMATURE":
         raise AnimspecError("select the armature to pose (its bone names must hash to the clip's joints)")
-    clip = read_file(clip_path).clip(list(joint_names) if joint_names else None)
+    model = read_file(clip_path)
+    clip = model.clip(list(joint_names) if joint_names else None)
+    frames = clip_frames(model, clip_path)
+    rotations, translations, _scales = first_frame(frames)
+    first = {int(h): j for j, h in enumerate(frames.joint_hashes)}
     joints = [j for j in clip.joints if j.hash is not None and j.rotation is not None]
     by_hash = {crc32(b.name): b.name for b in arm.data.bones}
     report = BasePoseReport(action="")
@@ -98,11 +105,12 @@ def import_base_pose(
     for bone_name, joint in matched:
         bone = arm.data.bones[bone_name]
         pb = arm.pose.bones[bone_name]
-        x, y, z, w = (float(c) for c in joint.rotation)
+        j = first[joint.hash]
+        x, y, z, w = (float(c) for c in rotations[j])
         rotation = Quaternion((w, x, y, z))
         rotation.normalize()
         rest = _local_rest(bone)
-        translation = Vector([float(c) for c in joint.translation]) if joint.translation is not None else rest.to_translation()
+        translation = Vector([float(c) for c in translations[j]])
         local = Matrix.Translation(translation) @ rotation.to_matrix().to_4x4()
         basis = rest.inverted() @ local
         pb.rotation_mode = "QUATERNION"

@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 import os
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Union
 
@@ -97,6 +97,41 @@ class AnimclipMatch:
     def matched_joints(self) -> int:
         """Clip joints that found at least one node."""
         return self.clip_joints - len(self.clip_only)
+
+    def conclude(self, gltf: Any, clip_hashes: Collection[int], hit: set[int], rig_joints: Sequence[int],
+                 node_hash: Mapping[int, int], repeated: int, names: dict[int, str], rig: Any,
+                 *, found_any: bool) -> None:
+        """Fill in what matched and what did not, once every clip joint has been tried: the
+        report lines, AnimspecError when no node was posed, ``few-joints-matched`` when too
+        few were (``rig``: the rig's path, for the messages, or its bytes)."""
+        self.clip_only = sorted(h for h in clip_hashes if h not in hit)
+        self.rig_only = [node_name(gltf, n) for n in rig_joints if node_hash.get(n) not in clip_hashes]
+        self.clip_joints = len(clip_hashes)
+        self.lines.append(f"{len(clip_hashes)} clip joint(s), {len(rig_joints)} rig joint(s): "
+                          f"{len(self.matched)} node(s) matched by CRC32 of the name")
+        if repeated:
+            self.lines.append(f"{repeated} clip joint hash(es) listed more than once: the last one wins")
+        if self.clip_only:
+            self.lines.append("clip joints with no rig node: " + ", ".join(_label(h, names) for h in self.clip_only))
+        if self.rig_only:
+            self.lines.append("rig joints the clip does not pose (left in the rig pose): " + ", ".join(self.rig_only))
+        rig_label = f"{os.fspath(rig)}: " if isinstance(rig, (str, os.PathLike)) else ""
+        if not found_any:
+            raise AnimspecError(
+                f"{rig_label}no rig node name hashes to any of the clip's {len(clip_hashes)} joint(s), so there is "
+                "nothing to pose: give the rig the clip was made for with --skeleton (its node names must "
+                "be the clip's joint names; --joint-names FILE labels the clip's joints in this report); "
+                + "; ".join(self.lines)
+            )
+        if self.matched_joints < MIN_MATCHED_FRACTION * self.clip_joints:
+            self.findings.append(Finding(
+                "few-joints-matched", Severity.WARNING,
+                f"only {self.matched_joints} of the clip's {self.clip_joints} joints found a node in "
+                f"{os.fspath(rig) if rig_label else 'the rig'} "
+                f"(fewer than {MIN_MATCHED_FRACTION:.0%}): the output mostly shows the rig's own pose, not the "
+                "clip's; give the rig the clip was made for with --skeleton (node names = the clip's joint "
+                "names; --joint-names FILE names the missing ones above)",
+            ))
 
 
 def _joint(item: Any) -> tuple[int, np.ndarray, np.ndarray | None, str | None]:
@@ -183,36 +218,7 @@ def animclip_to_gltf(
             channels.append(Channel(node, "translation", times, moves, ANIM_LINEAR))
         match.matched.append((node_name(gltf, node), h))
         hit_hashes.add(h)
-    match.clip_only = sorted(h for h in base if h not in hit_hashes)
-    match.rig_only = [node_name(gltf, n) for n in rig_joints if node_hash.get(n) not in base]
-    match.clip_joints = len(base)
-
-    match.lines.append(
-        f"{len(base)} clip joint(s), {len(rig_joints)} rig joint(s): {len(match.matched)} node(s) matched by CRC32 of the name"
-    )
-    if repeated:
-        match.lines.append(f"{repeated} clip joint hash(es) listed more than once: the last record wins")
-    if match.clip_only:
-        match.lines.append("clip joints with no rig node: " + ", ".join(_label(h, names) for h in match.clip_only))
-    if match.rig_only:
-        match.lines.append("rig joints the clip does not pose (left in the rig pose): " + ", ".join(match.rig_only))
-    rig_label = f"{os.fspath(rig)}: " if isinstance(rig, (str, os.PathLike)) else ""
-    if not channels:
-        raise AnimspecError(
-            f"{rig_label}no rig node name hashes to any of the clip's {len(base)} joint(s), so there is "
-            "nothing to pose: give the rig the clip was made for with --skeleton (its node names must "
-            "be the clip's joint names; --joint-names FILE labels the clip's joints in this report); "
-            + "; ".join(match.lines)
-        )
-    if match.matched_joints < MIN_MATCHED_FRACTION * match.clip_joints:
-        match.findings.append(Finding(
-            "few-joints-matched", Severity.WARNING,
-            f"only {match.matched_joints} of the clip's {match.clip_joints} joints found a node in "
-            f"{os.fspath(rig) if rig_label else 'the rig'} "
-            f"(fewer than {MIN_MATCHED_FRACTION:.0%}): the output mostly shows the rig's own pose, not the "
-            "clip's; give the rig the clip was made for with --skeleton (node names = the clip's joint "
-            "names; --joint-names FILE names the missing ones above)",
-        ))
+    match.conclude(gltf, base, hit_hashes, rig_joints, node_hash, repeated, names, rig, found_any=bool(channels))
     roots = add_scene_if_none(gltf, name="animclip")
     if roots is not None:
         match.lines.append(f"the rig has no scene: added one holding its {len(roots)} root node(s), so viewers show it")
@@ -341,33 +347,7 @@ def animclip_animation_to_gltf(
             channels.append(Channel(node, "scale", times, clip.scale[:, j], ANIM_LINEAR))
         match.matched.append((node_name(gltf, node), h))
         hit.add(h)
-    match.clip_only = sorted(h for h in column if h not in hit)
-    match.rig_only = [node_name(gltf, n) for n in rig_joints if node_hash.get(n) not in column]
-    match.clip_joints = len(column)
-    match.lines.append(
-        f"{len(column)} clip joint(s), {len(rig_joints)} rig joint(s): {len(match.matched)} node(s) matched by CRC32 of the name"
-    )
-    if repeated:
-        match.lines.append(f"{repeated} clip joint hash(es) listed more than once: the last joint wins")
-    if match.clip_only:
-        match.lines.append("clip joints with no rig node: " + ", ".join(_label(h, names) for h in match.clip_only))
-    if match.rig_only:
-        match.lines.append("rig joints the clip does not pose (left in the rig pose): " + ", ".join(match.rig_only))
-    rig_label = f"{os.fspath(rig)}: " if isinstance(rig, (str, os.PathLike)) else ""
-    if not channels:
-        raise AnimspecError(
-            f"{rig_label}no rig node name hashes to any of the clip's {len(column)} joint(s), so there is "
-            "nothing to pose: give the rig the clip was made for with --skeleton (its node names must "
-            "be the clip's joint names; --joint-names FILE labels the clip's joints in this report); "
-            + "; ".join(match.lines)
-        )
-    if match.matched_joints < MIN_MATCHED_FRACTION * match.clip_joints:
-        match.findings.append(Finding(
-            "few-joints-matched", Severity.WARNING,
-            f"only {match.matched_joints} of the clip's {match.clip_joints} joints found a node in "
-            f"{os.fspath(rig) if rig_label else 'the rig'} (fewer than {MIN_MATCHED_FRACTION:.0%}): the output "
-            "mostly shows the rig's own pose, not the clip's; give the rig the clip was made for with --skeleton",
-        ))
+    match.conclude(gltf, column, hit, rig_joints, node_hash, repeated, names, rig, found_any=bool(channels))
     roots = add_scene_if_none(gltf, name="animclip")
     if roots is not None:
         match.lines.append(f"the rig has no scene: added one holding its {len(roots)} root node(s), so viewers show it")

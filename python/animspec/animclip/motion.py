@@ -31,13 +31,11 @@ IDENTITY_XYZW = np.array([0.0, 0.0, 0.0, 1.0])
 
 def relative_to_first(translation: np.ndarray, rotation: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each frame's transform (translation, x, y, z, w rotation) relative to frame 0 (frame
-    0's inverse times frame k): what the samples hold. The rotations come back sign-continuous
-    (each in the hemisphere of the one before), x, y, z, w."""
+    0's inverse times frame k): what the samples hold; rotations x, y, z, w."""
     q = xyzw_to_wxyz(normalize(rotation, scalar_last=True))
     inverse0 = conjugate(q[0])
     rel_t = (translation - translation[0]) @ quat_to_matrix(inverse0).T
-    rel_q = sign_continuous(quat_multiply(inverse0[None, :], q))
-    return rel_t, wxyz_to_xyzw(rel_q)
+    return rel_t, wxyz_to_xyzw(quat_multiply(inverse0[None, :], q))
 
 
 def _log_scales(translation: np.ndarray) -> np.ndarray:
@@ -70,6 +68,9 @@ def encode_motion(translation: np.ndarray, rotation: np.ndarray | None = None, *
     rel_t, rel_q = relative_to_first(translation, rotation)
     if looping:
         rel_t, rel_q = np.vstack([rel_t, rel_t[:1]]), np.vstack([rel_q, rel_q[:1]])
+    # Each rotation in the hemisphere of the one before, the closing copy too (as Luna's
+    # exporter does), so playback interpolates the short way round.
+    rel_q = sign_continuous(rel_q)
     count = len(rel_t)
     if count > 0xFFFF:
         raise WriteError("motion_data.num_samples", f"{count} samples; the field holds at most 65535")

@@ -45,6 +45,8 @@ class AnimclipConversion:
     fps: float
     root_motion_node: int | None = None
     """The glTF node whose animation became the clip's Motion Data, or None."""
+    root_motion_left_out: int | None = None
+    """The root motion node ``root_motion=False`` left composed into the root joints, or None."""
 
     def report(self) -> str:
         e, enc = self.encoded.error, self.encoded
@@ -155,4 +157,5 @@ def gltf_to_animclip(
     hashes = np.array([crc32(n) for n in rig.names], dtype=np.int64)
     clip_name = name if name is not None else (anim_name if template is None else None)
     model = clip_model(encoded, hashes, fps=fps, template=template, name=clip_name)
-    return AnimclipConversion(model, encoded, rig, anim_name, fps, None if motion is None else motion.node)
+    left_out = None if root_motion else root_motion_node(rig, index)
+    return AnimclipConversion(model, encoded, rig, anim_name, fps, None if motion is None else motion.node, left_out)

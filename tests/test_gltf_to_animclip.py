@@ -191,7 +191,20 @@ def test_root_motion_survives_animclip_to_gltf_and_back(tmp_path, capsys, loopin
 
     kept = gltf_to_animclip(glb_bytes, fps=30.0, max_error=1e-4, looping=looping, root_motion=False)
     assert kept.root_motion_node is None and kept.encoded.motion_data is None
-    assert not int(kept.model.built.flags) & FLAG_HAS_MOTION
+    assert not int(kept.model.built.flags) & FLAG_HAS_MOTION and "Motion Data" not in kept.report()
+
+    # with a template: its Motion Data is replaced only when there is root motion, and the report says which
+    from animspec.animclip.tags import TAG_MOTION_DATA
+
+    template = source
+    template.section(TAG_MOTION_DATA).data = bytes(template.section(TAG_MOTION_DATA).data)[:-16] + bytes(range(16))
+    replaced = gltf_to_animclip(glb_bytes, fps=30.0, max_error=1e-4, looping=looping, template=template)
+    assert "replacing the template's Motion Data" in replaced.report()
+    assert replaced.model.section(TAG_MOTION_DATA).data != template.section(TAG_MOTION_DATA).data
+    held = gltf_to_animclip(glb_bytes, fps=30.0, max_error=1e-4, looping=looping, template=template, root_motion=False)
+    assert "Motion Data kept from the template" in held.report()
+    assert held.model.section(TAG_MOTION_DATA).data == template.section(TAG_MOTION_DATA).data
+    assert int(held.model.built.flags) & FLAG_HAS_MOTION
 
 
 def test_convert_takes_root_motion_from_the_node_above_the_rig_unless_told_not_to(tmp_path, capsys):

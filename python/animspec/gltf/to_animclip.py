@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..animclip.animation_sections import clip_model
+from ..animclip.animation_sections import TAG_MOTION_DATA, clip_model
 from ..animclip.content import AnimclipFile
 from ..animclip.encode import EncodedAnimation, Frames, Tolerance, encode
 from ..common.hashes import crc32
@@ -47,6 +47,8 @@ class AnimclipConversion:
     """The glTF node whose animation became the clip's Motion Data, or None."""
     root_motion_left_out: int | None = None
     """The root motion node ``root_motion=False`` left composed into the root joints, or None."""
+    motion_note: str = ""
+    """Where the clip's Motion Data comes from (empty: it has none)."""
 
     def report(self) -> str:
         e, enc = self.encoded.error, self.encoded
@@ -55,8 +57,7 @@ class AnimclipConversion:
             f"{enc.num_small} + {enc.num_large} elements, {enc.stride} bytes per sample, "
             f"{enc.unique_samples} distinct samples{' (frame lookup)' if enc.lookup is not None else ''}; "
             f"largest error: rotation {e.rotation:.2e}, translation {e.translation:.2e}, scale {e.scale:.2e}"
-            + (f"; root motion from node {self.root_motion_node} ({enc.frames + enc.looping} motion samples)"
-               if self.root_motion_node is not None else "")
+            + (f"; {self.motion_note}" if self.motion_note else "")
         )
 
 
@@ -158,4 +159,11 @@ def gltf_to_animclip(
     clip_name = name if name is not None else (anim_name if template is None else None)
     model = clip_model(encoded, hashes, fps=fps, template=template, name=clip_name)
     left_out = None if root_motion else root_motion_node(rig, index)
-    return AnimclipConversion(model, encoded, rig, anim_name, fps, None if motion is None else motion.node, left_out)
+    had_motion = template is not None and template.section(TAG_MOTION_DATA) is not None
+    if motion is not None:
+        node_name = gltf.nodes[motion.node].name or f"node {motion.node}"
+        note = (f"root motion from node {node_name!r} ({encoded.frames + encoded.looping} motion samples)"
+                + (", replacing the template's Motion Data" if had_motion else ""))
+    else:
+        note = "Motion Data kept from the template" if had_motion else ""
+    return AnimclipConversion(model, encoded, rig, anim_name, fps, None if motion is None else motion.node, left_out, note)

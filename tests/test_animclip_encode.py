@@ -29,6 +29,7 @@ from animspec.animclip.encode import (
 from animspec.animclip.parse import read_bytes
 from animspec.animclip.tags import TAG_BASE_STATE, TAG_BUILT, TAG_JOINT_HASHES, TAG_SAMPLE_DATA, TAG_SAMPLE_ELEM
 from animspec.animclip.write import payloads, write_bytes
+from animspec.common.hashes import crc32
 
 LUNA = ROOT / "tests" / "fixtures" / "luna"
 
@@ -306,3 +307,126 @@ def test_large_elements_reach_the_file_and_decode_back():
     assert np.abs(decoded.scale - scl).max() <= enc.error.scale + 1e-5
 
 
+
+
+# ---------------------------------------------------------------------------- root motion (Motion Data)
+
+
+def yaw_xyzw(angle: np.ndarray) -> np.ndarray:
+    """Turns about +Y (x, y, z, w)."""
+    return np.stack([0 * angle, np.sin(angle / 2), 0 * angle, np.cos(angle / 2)], axis=-1)
+
+
+def walk_and_turn(frames: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A root that starts away from the origin, turned, then walks and turns: (translation,
+    rotation xyzw, yaw angle) per frame."""
+    k = np.arange(frames)
+    angle = 0.4 + 0.05 * k
+    translation = np.stack([1.5 + 0.1 * k, 0.02 * np.sin(k), -3.0 + 0.25 * k], axis=1)
+    return translation, yaw_xyzw(angle), angle
+
+
+def expected_relative(translation: np.ndarray, angle: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Frame 0's inverse times each frame, worked out for turns about Y alone."""
+    d = translation - translation[0]
+    c, s = np.cos(-angle[0]), np.sin(-angle[0])
+    rel_t = np.stack([c * d[:, 0] + s * d[:, 2], d[:, 1], -s * d[:, 0] + c * d[:, 2]], axis=1)
+    return rel_t, yaw_xyzw(angle - angle[0])
+
+
+def same_rotations(a: np.ndarray, b: np.ndarray, atol: float) -> None:
+    np.testing.assert_allclose(np.abs(np.sum(a * b, axis=1)), 1.0, atol=atol)
+
+
+@pytest.mark.parametrize("looping", [False, True])
+def test_root_motion_is_written_as_motion_data_and_decodes_back(looping):
+    from animspec.animclip.samples import decode_clip
+    from animspec.animclip.tags import FLAG_HAS_MOTION, TAG_MOTION_DATA
+
+    frames = synthetic(frames=24, joints=3)
+    translation, rotation, angle = walk_and_turn(24)
+    enc = encode(frames, Tolerance.uniform(1e-4), looping=looping, root_translation=translation, root_rotation=rotation)
+    assert enc.flags & FLAG_HAS_MOTION
+    data = write_bytes(clip_model(enc, [crc32(f"j{i}") for i in range(3)], fps=30.0, name="walk"))
+    model = read_bytes(data)
+    assert model.built.flags & FLAG_HAS_MOTION
+    payload = _payload(data, TAG_MOTION_DATA)
+    assert len(payload) % 16 == 0 and struct.unpack_from("<BBH", payload) == (0, 2, 24 + looping)
+    motion = decode_clip(model).root_motion
+    want_t, want_q = expected_relative(translation, angle)
+    if looping:  # one more sample, a copy of the first
+        want_t, want_q = np.vstack([want_t, want_t[:1]]), np.vstack([want_q, want_q[:1]])
+    # quantised per sample at the finest step 2^-k that fits an s2 (2^-k < 2 * largest / 32767):
+    # within half a step
+    bound = np.abs(want_t).max(axis=1, keepdims=True) / 32767
+    assert (np.abs(motion.translation - want_t) <= bound + 1e-12).all()
+    same_rotations(motion.rotation, want_q, 1e-8)
+    assert (np.sum(motion.rotation[1:] * motion.rotation[:-1], axis=1) > 0).all()  # sign-continuous
+
+
+def test_root_translation_alone_means_no_turning():
+    from animspec.animclip.motion import encode_motion
+    from animspec.animclip.samples import decode_motion
+
+    translation = np.array([[0.0, 0.0, 0.0], [0.5, 0.0, 0.0], [1.0, 0.25, -2.0]])
+    motion, why = decode_motion(encode_motion(translation + 7.0))
+    assert why == ""
+    np.testing.assert_allclose(motion.translation, translation, atol=2e-5)
+    np.testing.assert_array_equal(motion.rotation, np.tile([0.0, 0.0, 0.0, 1.0], (3, 1)))
+
+
+def test_root_motion_errors_are_clear():
+    frames = synthetic(frames=20, joints=3)
+    with pytest.raises(EncodeError, match="root motion has"):
+        encode(frames, root_translation=np.zeros((19, 3)))
+    with pytest.raises(EncodeError, match="does not fit"):
+        encode(frames, root_translation=np.array([[0, 0, 0]] * 19 + [[40000.0, 0, 0]]))
+    with pytest.raises(EncodeError, match="non-finite"):
+        encode(frames, root_translation=np.array([[0, 0, 0]] * 19 + [[np.nan, 0, 0]]))
+
+
+def test_a_template_keeps_its_motion_data_unless_root_motion_is_given():
+    from animspec.animclip.samples import decode_motion
+    from animspec.animclip.tags import FLAG_HAS_MOTION, TAG_MOTION_DATA
+
+    template = luna_model("root_motion")
+    old = bytes(template.section(TAG_MOTION_DATA).data)
+    rec = luna_record("root_motion")
+    hashes = [int(j["hash"], 16) for j in rec["joints"]]
+    kept = read_bytes(write_bytes(clip_model(encode(source_frames(rec)), hashes, template=template)))
+    assert bytes(kept.section(TAG_MOTION_DATA).data) == old and kept.built.flags & FLAG_HAS_MOTION
+    translation = np.cumsum(np.full((rec["frames"], 3), 0.01), axis=0)
+    new = read_bytes(write_bytes(clip_model(encode(source_frames(rec), root_translation=translation), hashes,
+                                            template=template)))
+    assert [s.tag for s in new.sections].count(TAG_MOTION_DATA) == 1
+    motion, _ = decode_motion(new.section(TAG_MOTION_DATA).data)
+    np.testing.assert_allclose(motion.translation, translation - translation[0], atol=1e-5)
+
+
+def luna_model(name: str):
+    from test_animclip_samples import luna_model as read_luna
+
+    return read_luna(name)
+
+
+@pytest.mark.parametrize("name", ["root_motion", "root_motion_loop"])
+def test_lunas_root_motion_re_encoded_decodes_to_the_same_values(name):
+    """Luna's clip, its decoded root motion encoded again into a clip of its own source
+    (Luna's clip as the template): the Motion Data decodes to exactly what Luna's did."""
+    from animspec.animclip.samples import decode_clip
+    from animspec.animclip.tags import TAG_MOTION_DATA
+
+    rec = luna_record(name)
+    template = luna_model(name)
+    luna = decode_clip(template).root_motion
+    frames = rec["frames"]
+    assert len(luna.translation) == frames + rec["looping"]
+    enc = encode(source_frames(rec), looping=rec["looping"],
+                 root_translation=luna.translation[:frames], root_rotation=luna.rotation[:frames])
+    hashes = [int(j["hash"], 16) for j in rec["joints"]]
+    again = read_bytes(write_bytes(clip_model(enc, hashes, template=template)))
+    assert bytes(again.section(TAG_MOTION_DATA).data) != bytes(template.section(TAG_MOTION_DATA).data)  # ours, not kept
+    ours = decode_clip(again).root_motion
+    np.testing.assert_allclose(ours.translation, luna.translation, atol=1e-6)
+    np.testing.assert_allclose(ours.rotation, luna.rotation, atol=1e-6)
+    assert np.abs(luna.translation).max() > 0.5  # the fixture does move

@@ -109,3 +109,44 @@ def test_payload_sizes_are_what_the_writer_writes(model):
     assert payload_sizes(model) == [len(p) for p in payloads(model)]
     again = read_bytes(write_bytes(model))
     assert payload_sizes(again) == [len(p) for p in payloads(again)]
+
+
+def test_motion_data_the_writer_packs_is_the_specs_motion_header_and_samples():
+    """Motion Data's header and samples are written (animclip/motion.py) and read
+    (samples.decode_motion) through tags.MOTION_HEADER_DTYPE / MOTION_SAMPLE_DTYPE: every field
+    at the generated motion_header / motion_sample offsets, with the value written."""
+    from animspec.animclip.motion import encode_motion
+
+    angle = np.linspace(0, 1, 5)
+    rotation = np.stack([0 * angle, np.sin(angle / 2), 0 * angle, np.cos(angle / 2)], axis=1)
+    translation = np.stack([angle, 0.5 * angle, -3 * angle], axis=1)
+    payload = encode_motion(translation, rotation, looping=True)
+    body = Animclip.MotionData(KaitaiStream(BytesIO(payload)))
+    body._read()
+    header = body.header
+    written = np.frombuffer(payload, tags.MOTION_HEADER_DTYPE, 1)[0]
+    assert tags.MOTION_HEADER_DTYPE.names == tuple(header.SEQ_FIELDS)
+    assert tags.MOTION_HEADER_DTYPE.itemsize == tags.MOTION_HEADER_SIZE == 0x7C
+    for name in tags.MOTION_HEADER_DTYPE.names:
+        assert header._debug[name]["start"] == tags.MOTION_HEADER_DTYPE.fields[name][1], name
+        value = getattr(header, name)
+        want = written[name]
+        if isinstance(value, bytes):
+            assert value == bytes(want), name
+        elif isinstance(value, list):
+            assert value == want.tolist(), name
+        else:
+            assert int(value) == int(want), name
+    assert (header.motion_type, header.flags, header.num_samples) == (0, tags.MOTION_FLAG_HAS_MOTION, 6)
+    assert header._debug["ofs_samples"]["start"] == tags.MOTION_SAMPLES_AT
+    assert body.is_samples_in_range and len(body.samples) == 6
+    assert tags.MOTION_SAMPLE_DTYPE.names == tuple(body.samples[0].SEQ_FIELDS)
+    first = 0x7C + header.ofs_samples
+    assert body.samples[0]._debug["qx"]["start"] == first
+    assert body.samples[1]._debug["qx"]["start"] - first == tags.MOTION_SAMPLE_DTYPE.itemsize == 16
+    rows = np.frombuffer(payload, tags.MOTION_SAMPLE_DTYPE, 6, first)
+    for k, (sample, row) in enumerate(zip(body.samples, rows)):
+        for name in tags.MOTION_SAMPLE_DTYPE.names:
+            assert sample._debug[name]["start"] == first + 16 * k + tags.MOTION_SAMPLE_DTYPE.fields[name][1]
+            assert getattr(sample, name) == int(row[name])
+    assert len(payload) % tags.MOTION_ALIGN == 0 and header.ofs_segments == len(payload) - 0x7C

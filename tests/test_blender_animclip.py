@@ -220,9 +220,15 @@ def test_import_export_import_is_stable(run, stem):
     again, template = read_file(str(out / f"{stem}.again.animclip")), read_file(str(LUNA / f"{stem}.animclip"))
     motion = 0xE08AA35F  # "Anim Clip Motion Data"
     assert again.section(motion) is not None
-    assert bytes(again.section(motion).data) == bytes(template.section(motion).data)
     t_frames, _ = decoded(LUNA / f"{stem}.animclip")
     a_frames, _ = decoded(out / f"{stem}.again.animclip")
+    if t_frames.root_motion is None:  # the action does not move the object: the template's block stays
+        assert bytes(again.section(motion).data) == bytes(template.section(motion).data)
+    else:  # the object's movement, written back: the same root motion within float32 keys and quantisation
+        assert bytes(again.section(motion).data) != bytes(template.section(motion).data)
+        np.testing.assert_allclose(a_frames.root_motion.translation, t_frames.root_motion.translation, atol=1e-4)
+        dots = np.abs(np.sum(a_frames.root_motion.rotation * t_frames.root_motion.rotation, axis=1))
+        np.testing.assert_allclose(dots, 1.0, atol=1e-6)
     assert a_frames.coding.looping == t_frames.coding.looping and a_frames.frame_count == t_frames.frame_count
     # exported a second time: the same frames again
     _, a_poses = decoded(out / f"{stem}.again.animclip")
@@ -231,11 +237,14 @@ def test_import_export_import_is_stable(run, stem):
     assert apart(t_poses.translation, a_poses.translation) <= TRANSLATION_TOLERANCE + FLOAT32_KEYS
 
 
-def test_an_action_that_moves_the_object_says_root_motion_is_not_written(run):
+def test_an_action_that_moves_the_object_exports_it_as_root_motion(run):
     _, results = run
-    warned = [m["text"] for m in results["messages"] if m["case"] == "export root_motion" and m["level"] == "WARNING"]
-    assert warned == ["action 'root_motion' moves the armature object; root motion is not written yet: the clip "
-                      "keeps the template's Motion Data"]
+    said = [(m["level"], m["text"]) for m in results["messages"] if m["case"] == "export root_motion"]
+    assert ("INFO", "root motion: the armature object's movement, 20 sample(s), replacing the template's "
+                    "Motion Data") in said
+    assert not [text for level, text in said if level == "WARNING"]
+    kept = [m["text"] for m in results["messages"] if m["case"] == "export loop_walk"]
+    assert "root motion: the template's Motion Data, kept (the action does not move the armature object)" in kept
 
 
 # --- refusals --------------------------------------------------------------------------------

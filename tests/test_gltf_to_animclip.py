@@ -156,3 +156,81 @@ def test_a_wide_translation_gets_large_elements_that_reach_the_file_and_decode_b
     poses = clip_frames(back, "reach.animclip").frames()
     t = np.arange(result.encoded.frames) / 30.0
     np.testing.assert_allclose(poses.translation[:, 0, 0], 11.0 * t, atol=1e-4 + 1e-6)
+
+
+@pytest.mark.parametrize("looping", [False, True])
+def test_root_motion_survives_animclip_to_gltf_and_back(tmp_path, capsys, looping):
+    """.animclip with root motion -> glTF (root motion on the node above the rig) -> .animclip:
+    the Motion Data decodes to the same root motion, the flag is set, and the joints are not
+    moved twice (the root joint's translation stays the clip's)."""
+    from test_animclip_encode import synthetic, walk_and_turn
+    from test_gltf_animclip import _convert, _named_rig
+
+    from animspec.animclip.animation_sections import clip_model
+    from animspec.animclip.encode import Tolerance, encode
+    from animspec.animclip.samples import decode_clip
+    from animspec.animclip.tags import FLAG_HAS_MOTION
+
+    frames = synthetic(frames=16, joints=3)
+    translation, rotation, _ = walk_and_turn(16)
+    enc = encode(frames, Tolerance.uniform(1e-4), looping=looping, root_translation=translation, root_rotation=rotation)
+    source = read_bytes(write_bytes(clip_model(enc, [crc32(f"joint_{j}") for j in range(3)], fps=30.0, name="walk")))
+    before = decode_clip(source)
+    code, glb_bytes, _ = _convert(tmp_path, write_bytes(source), skeleton=_named_rig(3))
+    assert code == 0, capsys.readouterr().err
+
+    result = gltf_to_animclip(glb_bytes, fps=30.0, max_error=1e-4, looping=looping)
+    assert result.root_motion_node is not None and "root motion from node" in result.report()
+    after = decode_clip(read_bytes(write_bytes(result.model)))
+    assert after.frame_count == before.frame_count == 16
+    assert int(result.model.built.flags) & FLAG_HAS_MOTION
+    np.testing.assert_allclose(after.root_motion.translation, before.root_motion.translation, atol=2e-4)
+    dots = np.abs(np.sum(after.root_motion.rotation * before.root_motion.rotation, axis=1))
+    np.testing.assert_allclose(dots, 1.0, atol=1e-7)
+    np.testing.assert_allclose(after.frames().translation, before.frames().translation, atol=2e-4)
+
+    kept = gltf_to_animclip(glb_bytes, fps=30.0, max_error=1e-4, looping=looping, root_motion=False)
+    assert kept.root_motion_node is None and kept.encoded.motion_data is None
+    assert not int(kept.model.built.flags) & FLAG_HAS_MOTION and "Motion Data" not in kept.report()
+
+    # with a template: its Motion Data is replaced only when there is root motion, and the report says which
+    from animspec.animclip.tags import TAG_MOTION_DATA
+
+    template = source
+    template.section(TAG_MOTION_DATA).data = bytes(template.section(TAG_MOTION_DATA).data)[:-16] + bytes(range(16))
+    replaced = gltf_to_animclip(glb_bytes, fps=30.0, max_error=1e-4, looping=looping, template=template)
+    assert "replacing the template's Motion Data" in replaced.report()
+    assert replaced.model.section(TAG_MOTION_DATA).data != template.section(TAG_MOTION_DATA).data
+    held = gltf_to_animclip(glb_bytes, fps=30.0, max_error=1e-4, looping=looping, template=template, root_motion=False)
+    assert "Motion Data kept from the template" in held.report()
+    assert held.model.section(TAG_MOTION_DATA).data == template.section(TAG_MOTION_DATA).data
+    assert int(held.model.built.flags) & FLAG_HAS_MOTION
+
+
+def test_convert_takes_root_motion_from_the_node_above_the_rig_unless_told_not_to(tmp_path, capsys):
+    from test_gltf_animclip import _convert, _named_rig
+
+    from test_animclip_encode import synthetic
+
+    from animspec.animclip.animation_sections import clip_model
+    from animspec.animclip.encode import encode
+    from animspec.animclip.samples import decode_clip
+    from animspec.animclip.tags import FLAG_HAS_MOTION, TAG_MOTION_DATA
+    from animspec.cli import main
+
+    walk = np.stack([np.arange(20.0), 0 * np.arange(20.0), -0.5 * np.arange(20.0)], axis=1) / 10
+    enc = encode(synthetic(frames=20, joints=3), root_translation=walk + 5)
+    clip = write_bytes(clip_model(enc, [crc32(f"joint_{j}") for j in range(3)], name="walk"))
+    code, glb_bytes, _ = _convert(tmp_path, clip, skeleton=_named_rig(3))
+    assert code == 0, capsys.readouterr().err
+    src = tmp_path / "moving.glb"
+    src.write_bytes(glb_bytes)
+    on, off = tmp_path / "on.animclip", tmp_path / "off.animclip"
+    assert main(["convert", str(src), "-o", str(on)]) == 0
+    assert "root motion from node" in capsys.readouterr().out
+    got = decode_clip(read_bytes(on.read_bytes())).root_motion
+    np.testing.assert_allclose(got.translation, walk, atol=2 * 2.0 / 32767)  # quantised twice
+    assert main(["convert", str(src), "-o", str(off), "--no-root-motion"]) == 0
+    assert "root motion" not in capsys.readouterr().out
+    model = read_bytes(off.read_bytes())
+    assert model.section(TAG_MOTION_DATA) is None and not int(model.built.flags) & FLAG_HAS_MOTION

@@ -23,7 +23,8 @@ motion, so this is done per bone on all frames at once: rotation ``rest_q^-1 * q
 
 Root motion (Motion Data: per sample, the root's transform in engine space relative to frame
 0, sample ``i`` at time ``i / fps``) goes onto the armature object, composed with where the
-object stands when the clip is imported. Looping and fps are noted on the action
+object stands when the clip is imported; the export writes the object's movement back as
+Motion Data (a template's is kept only when the action does not move the object). Looping and fps are noted on the action
 (:data:`LOOPING_PROPERTY`, :data:`FPS_PROPERTY`); the export reads them back.
 
 The export samples the evaluated pose on every frame of the action's range (what the viewport
@@ -324,6 +325,37 @@ def sample_action(arm: bpy.types.Object, action: bpy.types.Action, frames: list[
     return rot, pos, scl
 
 
+def sample_object_motion(arm: bpy.types.Object, action: bpy.types.Action, frames: list[int],
+                         root_space: str = "engine") -> tuple[np.ndarray, np.ndarray]:
+    """Per frame, the armature object's transform in the root space: translation and rotation
+    (x, y, z, w) of ``turn @ basis @ turn^-1``, the inverse of how the import keys root motion
+    (the object's transform at import cancels once the encoder makes the motion relative to the
+    first frame). The armature's action, slot and frame are put back."""
+    turn = _root_turn(root_space)
+    turn_back = turn.inverted()
+    scene = bpy.context.scene
+    data = arm.animation_data
+    assigned, slot = data.action, data.action_slot
+    frame_before = scene.frame_current
+    data.action = action
+    if data.action_slot is None and action.slots:
+        data.action_slot = action.slots[0]
+    pos = np.empty((len(frames), 3))
+    rot = np.empty((len(frames), 4))
+    try:
+        for i, frame in enumerate(frames):
+            scene.frame_set(frame)
+            basis = arm.evaluated_get(bpy.context.evaluated_depsgraph_get()).matrix_basis
+            t, q, _ = (turn @ basis @ turn_back).decompose()
+            pos[i], rot[i] = tuple(t), (q.x, q.y, q.z, q.w)
+    finally:
+        data.action = assigned
+        if assigned is not None and slot is not None:
+            data.action_slot = slot
+        scene.frame_set(frame_before)
+    return pos, rot
+
+
 def _object_moves(action: bpy.types.Action) -> bool:
     from .exporter import channelbags
 
@@ -368,6 +400,9 @@ def export_animclip(arm: bpy.types.Object, *, action: str | None = None, templat
     if root_space is None:
         root_space = str(act.get(ROOT_SPACE_PROPERTY, "engine"))
     rot, pos, scl = sample_action(arm, act, frames, bones, root_space)
+    # The armature object's movement is the clip's root motion (as the import keys it).
+    moves = _object_moves(act)
+    root_pos, root_rot = sample_object_motion(arm, act, frames, root_space) if moves else (None, None)
 
     for what, values in (("rotation", rot), ("location", pos), ("scale", scl)):
         bad = np.argwhere(~np.isfinite(values).all(axis=-1))
@@ -384,7 +419,8 @@ def export_animclip(arm: bpy.types.Object, *, action: str | None = None, templat
     tolerance = Tolerance(rotation=math.radians(max_rotation_error_deg) / 4, translation=max_translation_error,
                           scale=max_translation_error)
     try:
-        encoded = encode(Frames(rot, pos, scl), tolerance, looping=looping)
+        encoded = encode(Frames(rot, pos, scl), tolerance, looping=looping,
+                         root_translation=root_pos, root_rotation=root_rot)
     except EncodeError as exc:
         if "error shift" in str(exc):
             raise AnimspecError(
@@ -420,10 +456,15 @@ def export_animclip(arm: bpy.types.Object, *, action: str | None = None, templat
         if missing:
             result.warnings.append(f"template joints that no bone names (not in the new clip): "
                                    f"{_few([_joint_label(h) for h in missing])}")
-    if _object_moves(act):
-        result.warnings.append(
-            f"action {act.name!r} moves the armature object; root motion is not written yet: the clip keeps "
-            + ("the template's Motion Data" if template_model is not None else "no root motion"))
+    from animspec.animclip.tags import TAG_MOTION_DATA
+
+    template_motion = template_model is not None and template_model.section(TAG_MOTION_DATA) is not None
+    if moves:
+        result.lines.append(
+            f"root motion: the armature object's movement, {len(frames) + looping} sample(s)"
+            + (", replacing the template's Motion Data" if template_motion else ""))
+    elif template_motion:
+        result.lines.append("root motion: the template's Motion Data, kept (the action does not move the armature object)")
     return result
 
 

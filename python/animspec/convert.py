@@ -81,7 +81,8 @@ class ConvertOptions:
     joint_names: tuple[str, ...] | None = None
     """.animclip in: joint names to label the report (read from --joint-names FILE)."""
     no_root_motion: bool = False
-    """.animclip in: leave the clip's root motion out (the character stays in place)."""
+    """.animclip in: leave the clip's root motion out (the character stays in place). glTF ->
+    .animclip: write no Motion Data from the node above the skeleton (a template's is kept)."""
     force: bool = False
     """Replace existing output files (animspec.common.output's policy, as every command)."""
     make_folders: bool = False
@@ -166,7 +167,7 @@ ACTS_ON: dict[str, tuple[str, ...]] = {
     "bake_engine": ("animbin",),
     "no_skin": ("animbin",),
     "joint_names": ("animclip",),
-    "no_root_motion": ("animclip",),
+    "no_root_motion": ("animclip", "gltf-animclip"),
     "force": tuple(DIRECTIONS),
 }
 """Option (its ``dest``) -> the directions it changes the result of. An option given for a
@@ -612,8 +613,13 @@ def _gltf_to_animclip(src: str, out: str, o: ConvertOptions) -> Result:
     result = gltf_to_animclip(
         src, animation=o.animations[0] if o.animations else None, skin=o.skin,
         joint_names=list(o.joints) if o.joints else None, fps=o.fps, max_error=tolerance,
-        looping=looping, template=template,
+        looping=looping, template=template, root_motion=not o.no_root_motion,
     )
+    if o.no_root_motion and result.root_motion_left_out is None:
+        raise AnimspecError(
+            f"{src}: --no-root-motion: the animation moves no node above the skeleton, so there is no root "
+            "motion to leave out: leave --no-root-motion out"
+        )
     data = write_bytes(result.model)
     _write(out, data, o, src, verify=lambda written: read_bytes(written, out))
     lines = [result.report(), f"{out}: {len(data)} bytes{', looping' if looping else ''}"]

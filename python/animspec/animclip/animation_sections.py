@@ -1,9 +1,10 @@
 """Put an encoded animation (:mod:`.encode`) into a clip model, which :mod:`.write` serialises.
 
 The sections the encoder produces replace the template's: Base State, Sample Elem, the sample
-data, Joint Hashes, and the Built fields that describe them. Every other section of the
-template (custom tracks, triggers, path, motion data, markers, unknown tags) is kept as it was,
-byte for byte, and so are the Built fields the encoder does not own.
+data, Joint Hashes, and the Built fields that describe them; Motion Data (and Built's "has
+motion" flag) only when the encoding holds root motion. Every other section of the template
+(custom tracks, triggers, path, motion data without new root motion, markers, unknown tags) is
+kept as it was, byte for byte, and so are the Built fields the encoder does not own.
 
 Built is set through the model's named fields (ksy/animclip.ksy ``built``, Luna Engine IO
 Tools' layout as Pcniado/luna_engine_io_tools anim_export.py writes it for Spider-Man 2): flags,
@@ -19,11 +20,12 @@ from __future__ import annotations
 import numpy as np
 
 from .content import AnimclipFile, BaseState, Built, JointHashes, RawSection, SampleElem
-from .encode import FLAG_FRAME_LOOKUP, FLAG_LOOPING, EncodedAnimation
+from .encode import FLAG_FRAME_LOOKUP, FLAG_HAS_MOTION, FLAG_LOOPING, EncodedAnimation
 from .tags import (
     TAG_BASE_STATE,
     TAG_BUILT,
     TAG_JOINT_HASHES,
+    TAG_MOTION_DATA,
     TAG_SAMPLE_DATA,
     TAG_SAMPLE_DATA_PAGED,
     TAG_SAMPLE_DATA_RESIDENT,
@@ -43,7 +45,10 @@ def _f32(value: float) -> float:
 def _set_built(built: Built, enc: EncodedAnimation, fps: float) -> None:
     """Set the fields the encoder owns; the rest of the template's Built stays as it was."""
     span = enc.frames if enc.looping else max(enc.frames - 1, 0)
-    built.flags = (int(built.flags) & ~ENCODER_FLAGS) | enc.flags
+    # "has motion" is the encoder's only when it brings root motion: else the template's Motion
+    # Data and its flag stay together.
+    owned = ENCODER_FLAGS | (FLAG_HAS_MOTION if enc.motion_data is not None else 0)
+    built.flags = (int(built.flags) & ~owned) | enc.flags
     built.fps = _f32(fps)
     built.duration = _f32(span / float(fps))
     built.num_frames = enc.frames
@@ -78,9 +83,11 @@ def clip_model(enc: EncodedAnimation, joint_hashes: np.ndarray, fps: float = 30.
     if hashes.shape != (enc.joints,):
         raise ValueError(f"{enc.joints} joints need {enc.joints} joint hashes, not {hashes.shape}")
     model = AnimclipFile() if template is None else _copy(template)
-    kept = [s for s in model.sections
-            if s.tag not in (TAG_BUILT, TAG_BASE_STATE, TAG_SAMPLE_ELEM, TAG_JOINT_HASHES,
-                             TAG_SAMPLE_DATA, TAG_SAMPLE_DATA_RESIDENT, TAG_SAMPLE_DATA_PAGED)]
+    replaced = {TAG_BUILT, TAG_BASE_STATE, TAG_SAMPLE_ELEM, TAG_JOINT_HASHES,
+                TAG_SAMPLE_DATA, TAG_SAMPLE_DATA_RESIDENT, TAG_SAMPLE_DATA_PAGED}
+    if enc.motion_data is not None:
+        replaced.add(TAG_MOTION_DATA)
+    kept = [s for s in model.sections if s.tag not in replaced]
     old_built = model.built
     built = Built() if old_built is None else _copy_built(old_built)
     _set_built(built, enc, fps)
@@ -104,6 +111,8 @@ def clip_model(enc: EncodedAnimation, joint_hashes: np.ndarray, fps: float = 30.
         RawSection(tag=data_tag, data=enc.sample_data_bytes()),
         JointHashes(hashes=hash_values.astype("<u4")),
     ]
+    if enc.motion_data is not None:
+        new.append(RawSection(tag=TAG_MOTION_DATA, data=enc.motion_data))
     model.sections = kept + new
     model.layout = None
     if name is not None:

@@ -20,7 +20,8 @@ What this encoder chooses, per component, from the tolerance (:class:`Tolerance`
 * scale: the exponent from the tolerance; a frame with a scale below 1 raises the divisor
   component (fields are unsigned, so that is the only way down);
 * a frame lookup table (flag 0x10000) when repeated samples make it smaller than one sample
-  per frame (Luna's encoder writes neither scale nor lookups).
+  per frame (Luna's encoder writes neither scale nor lookups);
+* root motion, when given: a Motion Data payload (:mod:`.motion`) and the "has motion" flag.
 
 Everything is vectorised over frames and joints; the only Python loops run over the elements
 (to place each field in the sample words) and over the shift refinements.
@@ -32,6 +33,10 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
+
+from ..common.errors import WriteError
+from .motion import encode_motion
+from .tags import FLAG_HAS_MOTION
 
 COMPONENTS_PER_JOINT = 12
 ROTATION = slice(4, 8)
@@ -143,6 +148,9 @@ class EncodedAnimation:
     error: ErrorReached
     fields: np.ndarray = field(repr=False)
     """(F, E) the fields per frame (before packing), kept for inspection and tests."""
+    motion_data: bytes | None = None
+    """The Motion Data payload of the root motion given to :func:`encode`, or None (no root
+    motion given: a template's Motion Data, if any, stays)."""
 
     @property
     def joints(self) -> int:
@@ -159,7 +167,8 @@ class EncodedAnimation:
     @property
     def flags(self) -> int:
         """The Built flag bits this encoding needs (looping, frame lookup)."""
-        return (FLAG_LOOPING if self.looping else 0) | (FLAG_FRAME_LOOKUP if self.lookup is not None else 0)
+        return ((FLAG_LOOPING if self.looping else 0) | (FLAG_FRAME_LOOKUP if self.lookup is not None else 0)
+                | (FLAG_HAS_MOTION if self.motion_data is not None else 0))
 
     def base_state_records(self) -> np.ndarray:
         """Base State's 16-byte joint records: i16 qx qy qz qw x y z, u8 scale exponent,
@@ -294,7 +303,8 @@ def _choose_shifts(target: np.ndarray, base: np.ndarray, ceiling: np.ndarray, gu
 
 
 def encode(frames: Frames, tolerance: Tolerance = Tolerance(), *, looping: bool = False,
-           max_translation_shift: int = 15, lookup: bool | None = None, large: bool = True) -> EncodedAnimation:
+           max_translation_shift: int = 15, lookup: bool | None = None, large: bool = True,
+           root_translation: np.ndarray | None = None, root_rotation: np.ndarray | None = None) -> EncodedAnimation:
     """Encode ``frames`` within ``tolerance`` (as far as the format's precision allows: the
     error reached is in the result's ``error``).
 
@@ -302,8 +312,20 @@ def encode(frames: Frames, tolerance: Tolerance = Tolerance(), *, looping: bool 
     at 12). ``lookup``: True/False forces the frame lookup table on/off; None uses it
     when it makes Sample Data smaller. ``large``: False keeps every field within 16 bits (no
     large elements) by coarsening the step of a component that would need more (its error
-    grows, and ``error`` says by how much)."""
+    grows, and ``error`` says by how much). ``root_translation`` (frames, 3) and
+    ``root_rotation`` (frames, 4, x, y, z, w; None: no turning): the clip's root motion per
+    frame, written as Motion Data relative to frame 0 (:func:`.motion.encode_motion`)."""
     rot, pos, scl = frames.checked()
+    motion_data = None
+    if root_translation is not None:
+        if np.shape(root_translation)[:1] != rot.shape[:1]:
+            raise EncodeError(f"root motion has {np.shape(root_translation)[:1]} frames; the joints have {rot.shape[0]}")
+        try:
+            motion_data = encode_motion(root_translation, root_rotation, looping=looping)
+        except WriteError as exc:
+            raise EncodeError(str(exc)) from None
+    elif root_rotation is not None:
+        raise EncodeError("root_rotation needs root_translation (give zeros for a turn in place)")
     rot = _continuous(rot)
     n_frames, n_joints = rot.shape[:2]
 
@@ -375,6 +397,7 @@ def encode(frames: Frames, tolerance: Tolerance = Tolerance(), *, looping: bool 
         widths=elem_widths, shifts=elem_shifts, num_small=len(small_ones), stride=packed.shape[1],
         samples=samples, lookup=table, frames=n_frames, looping=looping,
         error=ErrorReached(float(r_err.max()), float(t_err.max()), float(s_err.max())), fields=elem_fields,
+        motion_data=motion_data,
     )
 
 

@@ -47,14 +47,23 @@ uint32; no Python loop runs per frame or per sample.
 
 from __future__ import annotations
 
-import struct
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..common.errors import AnimspecError, ParseError
 from .content import AnimclipFile, JointHashes, RawSection
-from .tags import FLAG_CAMERA, FLAG_FRAME_DATA_LOOKUP as FLAG_FRAME_LOOKUP, FLAG_LOOPING, TAG_JOINT_HASHES, TAG_MOTION_DATA
+from .tags import (
+    FLAG_CAMERA,
+    FLAG_FRAME_DATA_LOOKUP as FLAG_FRAME_LOOKUP,
+    FLAG_LOOPING,
+    MOTION_FLAG_HAS_MOTION,
+    MOTION_FLAG_SECONDARY,
+    MOTION_HEADER_DTYPE,
+    MOTION_SAMPLE_DTYPE,
+    TAG_JOINT_HASHES,
+    TAG_MOTION_DATA,
+)
 from .views import (
     DECODE_BYTES_PER_JOINT as RESULT_BYTES_PER_JOINT,
     DECODE_PER_FILE_BYTE as MEMORY_PER_FILE_BYTE,
@@ -70,10 +79,8 @@ COMPONENTS = 12
 """Integer components per joint (Luna anim_import.py: 12 packed components per joint)."""
 SCALE, SCALE_DIVISOR, ROTATION, TRANSLATION, TRANSLATION_SHIFT = slice(0, 3), 3, slice(4, 8), slice(8, 11), 11
 
-MOTION_HEADER_SIZE = 0x7C
-MOTION_SAMPLE_SIZE = 16
-MOTION_FLAG_HAS_MOTION = 0x02
-MOTION_FLAG_SECONDARY = 0x04
+MOTION_HEADER_SIZE = MOTION_HEADER_DTYPE.itemsize
+MOTION_SAMPLE_SIZE = MOTION_SAMPLE_DTYPE.itemsize
 MOTION_LOG_SCALE_MAX = 16
 
 
@@ -415,10 +422,11 @@ def decode_motion(payload: bytes | memoryview) -> tuple[RootMotion | None, str]:
     data = memoryview(payload).cast("B")
     if len(data) < MOTION_HEADER_SIZE:
         raise ParseError(None, len(data), "motion_data", f"{len(data)} bytes; the header alone takes {MOTION_HEADER_SIZE}")
-    kind, flags, count = struct.unpack_from("<BBH", data, 0)
-    rot0 = np.array(struct.unpack_from("<4f", data, 0x04), np.float64)
-    trans0 = np.array(struct.unpack_from("<3f", data, 0x24), np.float64)
-    sample_offset, = struct.unpack_from("<I", data, 0x3C)
+    header = np.frombuffer(data, MOTION_HEADER_DTYPE, 1)[0]
+    kind, flags, count = int(header["motion_type"]), int(header["flags"]), int(header["num_samples"])
+    rot0 = header["initial_rot_0"].astype(np.float64)
+    trans0 = header["initial_trans_0"].astype(np.float64)
+    sample_offset = int(header["ofs_samples"])
     if kind != 0:
         return None, f"motion samples of type {kind} (32-byte \"full\" samples) are not publicly described"
     if flags & MOTION_FLAG_SECONDARY:
@@ -430,13 +438,13 @@ def decode_motion(payload: bytes | memoryview) -> tuple[RootMotion | None, str]:
         raise ParseError(None, 0x02, "motion_data.sample_count",
                          f"{count} sample(s) of {MOTION_SAMPLE_SIZE} bytes from byte {start} pass the "
                          f"section's {len(data)} bytes")
-    rows = np.frombuffer(data, np.dtype([("q", "<i2", 4), ("t", "<i2", 3), ("log_scale", "i1"), ("phase", "i1")]),
-                         count, start)
-    q = rows["q"].astype(np.float64) / 32768.0
+    rows = np.frombuffer(data, MOTION_SAMPLE_DTYPE, count, start)
+    q = np.stack([rows[c] for c in ("qx", "qy", "qz", "qw")], axis=1).astype(np.float64) / 32768.0
     norm = np.linalg.norm(q, axis=1, keepdims=True)
     rotation = np.where(norm > 0, q / np.where(norm > 0, norm, 1.0), np.array([0.0, 0.0, 0.0, 1.0]))
     log_scale = np.clip(rows["log_scale"].astype(np.int32), 0, MOTION_LOG_SCALE_MAX)
-    translation = np.ldexp(rows["t"].astype(np.float64), -log_scale[:, None])
+    units = np.stack([rows[c] for c in ("x", "y", "z")], axis=1).astype(np.float64)
+    translation = np.ldexp(units, -log_scale[:, None])
     return RootMotion(translation, rotation, trans0, rot0), ""
 
 

@@ -188,6 +188,26 @@ MOTION_SAMPLES_AT = 0x3C
 MOTION_SAMPLE_SIZES = {0: 16, 1: 32}
 """Bytes per Motion Data sample by motion_type (ksy motion_type: standard, full)."""
 MOTION_FLAG_SECONDARY = 0x04
+MOTION_FLAG_HAS_MOTION = 0x02
+"""Motion Data header ``flags`` bits: a secondary stream, samples to play (ksy motion_header)."""
+MOTION_ALIGN = 16
+"""Luna pads the whole Motion Data payload to a multiple of this (ksy motion_data)."""
+MOTION_HEADER_DTYPE = np.dtype([
+    ("motion_type", "u1"), ("flags", "u1"), ("num_samples", "<u2"),
+    ("initial_rot_0", "<f4", 4), ("initial_rot_1", "<f4", 4),
+    ("initial_trans_0", "<f4", 3), ("initial_trans_1", "<f4", 3),
+    ("ofs_samples", "<u4"), ("ofs_segments", "<u4"),
+    ("num_phase_blend_samples", "<u2"), ("num_segments", "u1"), ("unk_4b", "V5"),
+    ("bounds_min", "<f4", 3), ("unk_58", "V12"), ("bounds_max", "<f4", 3), ("unk_70", "V12"),
+])
+"""Motion Data's 0x7C-byte header in field order (ksy motion_header; Luna Engine IO Tools
+motion.py). The reader and the writer (:mod:`.motion`) both use it."""
+MOTION_SAMPLE_DTYPE = np.dtype(
+    [("qx", "<i2"), ("qy", "<i2"), ("qz", "<i2"), ("qw", "<i2"),
+     ("x", "<i2"), ("y", "<i2"), ("z", "<i2"), ("log_scale", "i1"), ("phase", "i1")]
+)
+"""One 16-byte standard Motion Data sample (ksy motion_sample): rotation / 32768 normalised,
+translation / 2^log_scale."""
 
 JOINT_FIELDS = ("qx", "qy", "qz", "qw", "x", "y", "z", "log_scale", "log_scale2")
 JOINT_DTYPE = np.dtype(

@@ -78,7 +78,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     a.add_argument("--no-skin", action="store_true", help="joints as plain nodes, no skin or bone mesh")
     a.add_argument("--joint-names", metavar="FILE", help=".animclip: joint names, one per line, to label the report")
     a.add_argument("--no-root-motion", action="store_true",
-                   help=".animclip: leave the clip's root motion (Motion Data) out: the character stays in place")
+                   help=".animclip: leave the clip's root motion (Motion Data) out: the character stays in place; "
+                        "glTF -> .animclip: write no Motion Data from the node above the skeleton")
     cli_batch.add_options(c)
     c.set_defaults(run=_convert)
 

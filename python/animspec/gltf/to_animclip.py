@@ -8,6 +8,13 @@ the same composition of non-joint nodes as the ANIMBIN converter (:mod:`.samplin
 the joint node's own (sampled or rest) scale. Joints are named by the DAT1 name hash of their
 node names (Joint Hashes), in skin order or ``joint_names`` order.
 
+Root motion: when every root joint hangs under one non-joint node at the top of the scene
+(the node ``convert clip.animclip --skeleton rig.glb`` adds, :data:`.from_animclip.ROOT_MOTION_NODE`)
+and the animation moves that node's translation, its translation and rotation per frame become
+the clip's Motion Data (relative to frame 0), and the joints see the node as it is at frame 0
+(so the motion is not counted twice). ``root_motion=False`` leaves it composed into the root
+joints instead, as before.
+
 The encoding (:mod:`animspec.animclip.encode`) meets ``max_error`` per kind where the format
 allows it; the error reached is in the result. The sections the encoder does not produce come
 from ``template`` byte for byte (:mod:`animspec.animclip.animation_sections`).
@@ -20,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..animclip.animation_sections import clip_model
+from ..animclip.animation_sections import TAG_MOTION_DATA, clip_model
 from ..animclip.content import AnimclipFile
 from ..animclip.encode import EncodedAnimation, Frames, Tolerance, encode
 from ..common.hashes import crc32
@@ -36,6 +43,12 @@ class AnimclipConversion:
     rig: Rig
     animation: str
     fps: float
+    root_motion_node: int | None = None
+    """The glTF node whose animation became the clip's Motion Data, or None."""
+    root_motion_left_out: int | None = None
+    """The root motion node ``root_motion=False`` left composed into the root joints, or None."""
+    motion_note: str = ""
+    """Where the clip's Motion Data comes from (empty: it has none)."""
 
     def report(self) -> str:
         e, enc = self.encoded.error, self.encoded
@@ -44,6 +57,7 @@ class AnimclipConversion:
             f"{enc.num_small} + {enc.num_large} elements, {enc.stride} bytes per sample, "
             f"{enc.unique_samples} distinct samples{' (frame lookup)' if enc.lookup is not None else ''}; "
             f"largest error: rotation {e.rotation:.2e}, translation {e.translation:.2e}, scale {e.scale:.2e}"
+            + (f"; {self.motion_note}" if self.motion_note else "")
         )
 
 
@@ -58,8 +72,32 @@ def _pick(gltf, animation: str | None) -> int:
     return names.index(animation)
 
 
-def sample_frames(rig: Rig, index: int, fps: float, looping: bool) -> Frames:
-    """The animation's per-frame local transforms of the rig's joints (see the module doc)."""
+def root_motion_node(rig: Rig, index: int) -> int | None:
+    """The node carrying animation ``index``'s root motion (see the module doc), or None."""
+    roots = [rig.paths[j] for j in np.flatnonzero(rig.skeleton.parents < 0)]
+    tops = {path[-1] for path in roots}
+    if len(tops) != 1:
+        return None
+    top = tops.pop()
+    if top in rig.nodes:
+        return None
+    channels = rig.gltf.animations[index].channels or []
+    return top if any(c.target.node == top and c.target.path == "translation" for c in channels) else None
+
+
+@dataclass(frozen=True)
+class RootMotionFrames:
+    node: int
+    translation: np.ndarray
+    """(frames, 3) the node's translation per frame."""
+    rotation: np.ndarray
+    """(frames, 4) x, y, z, w."""
+
+
+def sample_frames(rig: Rig, index: int, fps: float, looping: bool,
+                  root_motion: bool = False) -> tuple[Frames, RootMotionFrames | None]:
+    """The animation's per-frame local transforms of the rig's joints, and (``root_motion``
+    and a root motion node: :func:`root_motion_node`) the root motion (see the module doc)."""
     if not fps > 0:
         raise GltfError(f"fps must be positive, not {fps}")
     cache: dict = {}
@@ -69,12 +107,24 @@ def sample_frames(rig: Rig, index: int, fps: float, looping: bool) -> Frames:
     at = start + np.arange(count) / fps
     wanted = {n for path in rig.paths for n in path}
     channels = sample_channels(rig.gltf, index, wanted, at, cache)
+    motion = None
+    node = root_motion_node(rig, index) if root_motion else None
+    if node is not None:
+        rest = node_rest(rig.gltf, node)
+        animated = channels.values.get(node, {})
+        motion = RootMotionFrames(
+            node,
+            np.broadcast_to(animated.get("translation", rest.translation), (count, 3)).astype(np.float64),
+            wxyz_to_xyzw(np.broadcast_to(animated.get("rotation", rest.rotation), (count, 4))),
+        )
+        # The joints see the node held at frame 0: the motion from there on is Motion Data's.
+        channels.values[node] = {path: np.broadcast_to(v[:1], v.shape) for path, v in animated.items()}
     rotations = wxyz_to_xyzw(local_rotations(rig, channels, count))
     translations = local_translations(rig, channels, count)
     scales = np.empty((count, len(rig.nodes), 3))
     for j, node in enumerate(rig.nodes):
         scales[:, j] = np.broadcast_to(channels.values.get(node, {}).get("scale", node_rest(rig.gltf, node).scale), (count, 3))
-    return Frames(rotations, translations, scales)
+    return Frames(rotations, translations, scales), motion
 
 
 def gltf_to_animclip(
@@ -88,19 +138,32 @@ def gltf_to_animclip(
     looping: bool = False,
     template: AnimclipFile | None = None,
     name: str | None = None,
+    root_motion: bool = True,
 ) -> AnimclipConversion:
     """Encode one animation of a skinned glTF (the first, or the one named ``animation``) as an
     .animclip model; write it with :func:`animspec.animclip.write.write_bytes`. ``name``: the
     clip's name (default: the animation's name when there is no template). ``max_error``: one
-    number for every kind, or a :class:`Tolerance` per kind."""
+    number for every kind, or a :class:`Tolerance` per kind. ``root_motion``: take root motion
+    from the node above the skeleton (module doc); a template's Motion Data is replaced only
+    when there is some, else kept."""
     gltf = load_gltf(source)
     index = _pick(gltf, animation)
     rig = read_rig(gltf, skin=skin, joint_names=joint_names)
-    frames = sample_frames(rig, index, fps, looping)
+    frames, motion = sample_frames(rig, index, fps, looping, root_motion)
     tolerance = max_error if isinstance(max_error, Tolerance) else Tolerance.uniform(max_error)
-    encoded = encode(frames, tolerance, looping=looping)
+    encoded = encode(frames, tolerance, looping=looping,
+                     root_translation=None if motion is None else motion.translation,
+                     root_rotation=None if motion is None else motion.rotation)
     anim_name = gltf.animations[index].name or f"animation {index}"
     hashes = np.array([crc32(n) for n in rig.names], dtype=np.int64)
     clip_name = name if name is not None else (anim_name if template is None else None)
     model = clip_model(encoded, hashes, fps=fps, template=template, name=clip_name)
-    return AnimclipConversion(model, encoded, rig, anim_name, fps)
+    left_out = None if root_motion else root_motion_node(rig, index)
+    had_motion = template is not None and template.section(TAG_MOTION_DATA) is not None
+    if motion is not None:
+        node_name = gltf.nodes[motion.node].name or f"node {motion.node}"
+        note = (f"root motion from node {node_name!r} ({encoded.frames + encoded.looping} motion samples)"
+                + (", replacing the template's Motion Data" if had_motion else ""))
+    else:
+        note = "Motion Data kept from the template" if had_motion else ""
+    return AnimclipConversion(model, encoded, rig, anim_name, fps, None if motion is None else motion.node, left_out, note)

@@ -9,7 +9,7 @@ import sys
 
 import numpy as np
 import pytest
-from conftest import EXAMPLES
+from conftest import EXAMPLES, ROOT
 
 from animspec.animclip import read_file
 from animspec.animclip.pose import base_pose, base_pose_report, sample_custom_track
@@ -179,3 +179,17 @@ def test_play_prints_the_library_report():
                             "--joint-names", names, *extra], capture_output=True, text=True, timeout=120)
         assert r.returncode == 0, r.stderr
         assert r.stdout == expected
+
+
+def test_play_names_a_clip_without_a_name_by_its_hash_and_says_what_the_frames_show():
+    """Spider-Man 2 clips (Luna's among them) hold no name string: the summary shows Built's
+    name hash, never "None", and the frame lines say whose frames they are and how sparse."""
+    from animspec.animclip.pose import clip_frames, frames_report
+
+    path = ROOT / "tests" / "fixtures" / "luna" / "loop_walk.animclip"
+    model = read_file(path)
+    assert model.clip_name is None
+    text = frames_report(model, clip_frames(model, str(path))).summary()
+    first = text.splitlines()[0]
+    assert first.startswith(f"clip {model.built.name_hash:08X} (no name in the file): ") and "None" not in first
+    assert "the first joint that moves, every 3 frames (--json: every joint and frame):" in text

@@ -236,6 +236,13 @@ class FramesReport:
     skeleton: Skeleton | None = None
     bone_of_joint: dict[int, int] = field(default_factory=dict)
     custom_tracks: dict[str, list[float]] = field(default_factory=dict)
+    clip_hash: int | None = None
+    """Built's name hash, shown when the file holds no name (Spider-Man 2 clips, Luna's)."""
+
+    def label(self) -> str:
+        if self.clip is not None:
+            return repr(self.clip)
+        return f"clip {self.clip_hash:08X} (no name in the file)" if self.clip_hash else "unnamed clip"
 
     def to_json(self) -> dict[str, Any]:
         f = self.frames
@@ -277,7 +284,7 @@ class FramesReport:
         f = self.frames
         poses = f.frames()
         what = "animated" if f.animated else "no samples: every frame is the base pose"
-        lines = [f"{self.clip!r}: {f.frame_count} frame(s) at {f.fps:g} fps, {len(self.names)} joint(s), {what}"
+        lines = [f"{self.label()}: {f.frame_count} frame(s) at {f.fps:g} fps, {len(self.names)} joint(s), {what}"
                  + (", looping" if f.coding.looping else "") + (", camera clip" if f.coding.camera else "")]
         moving = np.flatnonzero(
             (np.ptp(poses.rotation, axis=0).max(axis=1) > 1e-9) | (np.ptp(poses.translation, axis=0).max(axis=1) > 1e-9)
@@ -299,6 +306,10 @@ class FramesReport:
         j = int(moving[0]) if moving.size else 0
         step = max(1, f.frame_count // 8)
         shown = range(0, f.frame_count, step) if moving.size else range(min(1, f.frame_count))
+        if self.names and len(shown):
+            every = f"every {step} frames" if step > 1 else "every frame"
+            lines.append(f"  {self.names[j]}, the first joint that moves, {every} (--json: every joint and frame):"
+                         if moving.size else f"  {self.names[j]} (no joint moves) (--json: every joint and frame):")
         for i in shown:
             q, t = poses.rotation[i, j], poses.translation[i, j]
             if self.names:
@@ -325,7 +336,9 @@ def frames_report(
     tracks = {}
     for track in model.clip().custom_tracks:
         tracks[track.name or f"{track.hash:08X}"] = [float(v) for v in track.values]
-    report = FramesReport(model.clip_name, frames, names, custom_tracks=tracks)
+    built = model.built
+    report = FramesReport(model.clip_name, frames, names, custom_tracks=tracks,
+                          clip_hash=None if built is None else int(built.name_hash))
     if skeleton is not None:
         poses = frames.frames()
         n = frames.frame_count

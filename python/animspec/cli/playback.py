@@ -29,7 +29,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
             "world positions on --skeleton."
         ),
     )
-    play.add_argument("file", metavar="FILE", help="an ANIMBIN, or an .animclip (its base pose and custom tracks)")
+    play.add_argument("file", metavar="FILE", help="an ANIMBIN, or an .animclip / .performanceclip (every frame, root motion and custom tracks)")
     play.add_argument("--anim", metavar="NAME", help="ANIMBIN: animation to play (default: the first)")
     play.add_argument("--region", type=region, help="ANIMBIN: ntsc (59.94 Hz, the default), pal (50 Hz) or a rate in Hz")
     play.add_argument("--mode", choices=("engine", "reference"),

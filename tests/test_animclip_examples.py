@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import importlib.util
 
-from conftest import EXAMPLES
+from conftest import EXAMPLES, ROOT
 
-from animspec.animclip import read_bytes
+from animspec.animclip import read_bytes, read_file
 from animspec.common.hashes import crc32, read_names_file
 
 
@@ -46,3 +46,22 @@ def test_examples_have_what_the_docstring_lists():
     assert lz4[36:40] != b"1TAD" and b"1TAD" in lz4[37:43]
     compressed = read_bytes(lz4)
     assert compressed.layout.compression is not None and compressed == walk
+
+
+def test_info_says_how_the_frames_are_coded():
+    """`info` summarises the per-frame coding from the same checked inputs play decodes
+    (views.sample_inputs): frames, stored samples, stride, elements, flags."""
+    from animspec.animclip.info import summary
+    from animspec.animclip.views import sample_inputs
+
+    for path in (EXAMPLES / "walk.animclip", ROOT / "tests" / "fixtures" / "luna" / "holds.animclip"):
+        model = read_file(path)
+        inputs = sample_inputs(model)
+        text = summary(model)
+        assert (f"per-frame data: {inputs.num_frames} frame(s) from {len(inputs.samples)} stored sample(s) of "
+                f"{inputs.stride} bytes") in text, text
+        assert f"{len(inputs.joint)} element(s), 0 large" in text and f"{int(inputs.width.sum())} bits per sample" in text
+    assert "root motion: yes" in summary(read_file(EXAMPLES / "walk.animclip"))
+    broken = read_file(EXAMPLES / "walk.animclip")
+    broken.built.stride = 4  # 89 bits cannot fit 32
+    assert "per-frame data: cannot be decoded: " in summary(broken)

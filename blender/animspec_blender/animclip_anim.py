@@ -371,8 +371,9 @@ def export_animclip(arm: bpy.types.Object, *, action: str | None = None, templat
     template's Built says, else not. ``root_space`` None: as the action notes it, else "engine"
     (:data:`ROOT_SPACES`). Refusals are :class:`AnimspecError` in the Export panel's words."""
     from animspec.animclip import read_file, write_bytes
-    from animspec.animclip.animation_sections import FLAG_LOOPING, clip_model
+    from animspec.animclip.animation_sections import clip_model
     from animspec.animclip.encode import EncodeError, Frames, Tolerance, encode
+    from animspec.animclip.tags import FLAG_LOOPING
 
     if arm is None or arm.type != "ARMATURE":
         raise AnimspecError("select the armature whose action to export")

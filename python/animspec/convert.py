@@ -593,7 +593,7 @@ def _gltf_to_animclip(src: str, out: str, o: ConvertOptions) -> Result:
     ``max_translation_error``; the other sections from ``template``."""
     import math
 
-    from .animclip.animation_sections import FLAG_LOOPING
+    from .animclip.tags import FLAG_LOOPING
     from .animclip.encode import Tolerance
     from .animclip.parse import read_bytes, read_file
     from .animclip.write import write_bytes

@@ -20,8 +20,11 @@ from __future__ import annotations
 import numpy as np
 
 from .content import AnimclipFile, BaseState, Built, JointHashes, RawSection, SampleElem
-from .encode import FLAG_FRAME_LOOKUP, FLAG_HAS_MOTION, FLAG_LOOPING, EncodedAnimation
+from .encode import EncodedAnimation
 from .tags import (
+    FLAG_FRAME_DATA_LOOKUP,
+    FLAG_HAS_MOTION,
+    FLAG_LOOPING,
     TAG_BASE_STATE,
     TAG_BUILT,
     TAG_JOINT_HASHES,
@@ -33,7 +36,7 @@ from .tags import (
     TERMINATOR_HASH,
 )
 
-ENCODER_FLAGS = FLAG_LOOPING | FLAG_FRAME_LOOKUP
+ENCODER_FLAGS = FLAG_LOOPING | FLAG_FRAME_DATA_LOOKUP
 """The Built flag bits the encoder decides; the template's other bits are kept."""
 
 

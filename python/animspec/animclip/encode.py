@@ -36,7 +36,7 @@ import numpy as np
 
 from ..common.errors import WriteError
 from .motion import encode_motion
-from .tags import FLAG_HAS_MOTION
+from .tags import FLAG_FRAME_DATA_LOOKUP, FLAG_HAS_MOTION, FLAG_LOOPING
 
 COMPONENTS_PER_JOINT = 12
 ROTATION = slice(4, 8)
@@ -52,8 +52,6 @@ MAX_ERROR_SHIFT = 15
 """The error shift fits a small element's 4-bit nibble; the encoder keeps every shift there."""
 LARGE_WIDTH_MAX = 32
 """Fields up to 32 bits (one straddles at most two u32 words); the large code could say 256."""
-FLAG_LOOPING = 0x20
-FLAG_FRAME_LOOKUP = 0x10000
 LOOKUP_ALIGN = 16
 """The lookup table's length is rounded up to 16 bytes before the samples start."""
 
@@ -167,7 +165,7 @@ class EncodedAnimation:
     @property
     def flags(self) -> int:
         """The Built flag bits this encoding needs (looping, frame lookup)."""
-        return ((FLAG_LOOPING if self.looping else 0) | (FLAG_FRAME_LOOKUP if self.lookup is not None else 0)
+        return ((FLAG_LOOPING if self.looping else 0) | (FLAG_FRAME_DATA_LOOKUP if self.lookup is not None else 0)
                 | (FLAG_HAS_MOTION if self.motion_data is not None else 0))
 
     def base_state_records(self) -> np.ndarray:

@@ -8,7 +8,11 @@ import numpy as np
 
 from .content import AnimclipFile
 from .layout import payload_sizes
-from .tags import ASSET_MAGICS, CONTAINER_ASSET, CONTAINER_STG, SECTION_NAMES, SECTION_STATUS, TAG_SAMPLE_ELEM
+from .tags import (
+    ASSET_MAGICS, CONTAINER_ASSET, CONTAINER_STG, FLAG_CAMERA, FLAG_HAS_MOTION, FLAG_LOOPING, SECTION_NAMES, SECTION_STATUS,
+    TAG_SAMPLE_ELEM,
+)
+from .views import sample_inputs
 
 MAX_JOINTS_LISTED = 40
 
@@ -78,8 +82,35 @@ def summary(model: AnimclipFile, joint_names: Any = None) -> str:
         start = np.asarray(view.path.start_matrix)
         end = np.asarray(view.path.end_matrix)
         lines.append(f"  path: start row 3 {_vec(start[3])}, end row 3 {_vec(end[3])} (matrix order unknown)")
+    lines.extend(_per_frame(model))
     lines.extend(_sections(model))
     return "\n".join(lines)
+
+
+def _per_frame(model: AnimclipFile) -> list[str]:
+    """How the clip's frames are coded (Sample Elem, Sample Data, Built's flags), or why they
+    cannot be decoded; nothing for a file without Sample Elem (no per-frame data to speak of)."""
+    elem = model.section(TAG_SAMPLE_ELEM)
+    if elem is None:
+        return []
+    try:
+        inputs = sample_inputs(model)
+    except ValueError as exc:  # SampleInputError: the same reason play and convert give
+        return [f"  per-frame data: cannot be decoded: {exc}"]
+    large = len(getattr(elem, "large_offsets", ()))
+    stored = len(inputs.samples)
+    lookup = f"yes ({len(inputs.lookup)} entries)" if inputs.lookup is not None else "no"
+    moved = len(np.unique(inputs.joint)) if len(inputs.joint) else 0
+    block = SECTION_NAMES.get(inputs.section_tag, "no samples") if inputs.section_tag is not None else "no samples"
+    flags = inputs.flags
+    return [
+        f"  per-frame data: {inputs.num_frames} frame(s) from {stored} stored sample(s) of {inputs.stride} bytes "
+        f"({block}); {len(inputs.joint)} element(s), {large} large, moving {moved} joint(s), "
+        f"{int(inputs.width.sum())} bits per sample",
+        f"  frame lookup: {lookup}; looping: {'yes' if flags & FLAG_LOOPING else 'no'}; "
+        f"root motion: {'yes' if flags & FLAG_HAS_MOTION else 'no'}; camera: {'yes' if flags & FLAG_CAMERA else 'no'}"
+        " (Built flags)",
+    ]
 
 
 def _range(values: np.ndarray) -> str:

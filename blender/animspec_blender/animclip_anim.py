@@ -7,7 +7,7 @@ ALERT hashes model joint names without its path normalisation (Tkachov/ALERT,
 dat1lib/types/sections/model/joints.py: ``crc32.hash(name, False)``; the normalising variant,
 which lower-cases, is for asset paths), and Luna Engine IO Tools hashes each Blender bone's
 name as it is to find the bone of a joint, on import and on export (Pcniado/luna_engine_io_tools,
-anim_import.py and anim_export.py, ``string_crc32(b.name)``). So "Spine" and "spine" are
+anim_import.py and anim_export.py: the CRC32 of the bone name's bytes). So "Spine" and "spine" are
 different joints, and Blender's ".001" suffixes break a match.
 
 What a joint's local transform is relative to (the convention of Luna's importer and exporter,

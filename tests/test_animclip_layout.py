@@ -138,7 +138,7 @@ def test_motion_data_the_writer_packs_is_the_specs_motion_header_and_samples():
         else:
             assert int(value) == int(want), name
     assert (header.motion_type, header.flags, header.num_samples) == (0, tags.MOTION_FLAG_HAS_MOTION, 6)
-    assert header._debug["ofs_samples"]["start"] == tags.MOTION_SAMPLES_AT
+    assert header._debug["ofs_samples"]["start"] == tags.MOTION_HEADER_DTYPE.fields["ofs_samples"][1] == 0x3C
     assert body.is_samples_in_range and len(body.samples) == 6
     assert tags.MOTION_SAMPLE_DTYPE.names == tuple(body.samples[0].SEQ_FIELDS)
     first = 0x7C + header.ofs_samples

@@ -181,10 +181,6 @@ COMPONENTS_PER_JOINT = 12
 SAMPLE_LOOKUP_ALIGN = 16
 """The frame-lookup table is padded to a multiple of this many bytes (ksy sample_data)."""
 MOTION_HEADER_SIZE = 0x7C
-MOTION_HEADER = struct.Struct("<BBH")
-"""Motion Data's first 4 bytes: motion_type, flags, num_samples (ksy motion_header)."""
-MOTION_SAMPLES_AT = 0x3C
-"""Motion Data header offset of ofs_samples (u32, relative to the header end)."""
 MOTION_SAMPLE_SIZES = {0: 16, 1: 32}
 """Bytes per Motion Data sample by motion_type (ksy motion_type: standard, full)."""
 MOTION_FLAG_SECONDARY = 0x04

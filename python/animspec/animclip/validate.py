@@ -85,10 +85,9 @@ from .tags import (
     TAG_MOTION_DATA,
     TAG_SAMPLE_ELEM,
     MOTION_FLAG_SECONDARY,
-    MOTION_HEADER,
+    MOTION_HEADER_DTYPE,
     MOTION_HEADER_SIZE,
     MOTION_SAMPLE_SIZES,
-    MOTION_SAMPLES_AT,
     sample_elem_split,
     TAG_MORPH_FRAME_DATA,
     TAG_MORPH_INFO,
@@ -531,8 +530,9 @@ def _motion(model: AnimclipFile) -> Iterator[Finding]:
         if len(data) < MOTION_HEADER_SIZE:
             yield Finding("motion-data-size", WARNING, f"{len(data)} bytes; the motion header alone is {MOTION_HEADER_SIZE}", where)
             continue
-        kind, flags, count = MOTION_HEADER.unpack_from(data, 0)
-        ofs = int.from_bytes(data[MOTION_SAMPLES_AT : MOTION_SAMPLES_AT + 4], "little")
+        header = np.frombuffer(data, MOTION_HEADER_DTYPE, 1)[0]
+        kind, flags, count = int(header["motion_type"]), int(header["flags"]), int(header["num_samples"])
+        ofs = int(header["ofs_samples"])
         per = MOTION_SAMPLE_SIZES.get(kind)
         if per is None:
             yield Finding("motion-data-size", WARNING, f"motion type {kind} is neither standard (0) nor full (1)", where)

@@ -38,6 +38,8 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import bpy
@@ -296,17 +298,10 @@ def sample_action(arm: bpy.types.Object, action: bpy.types.Action, frames: list[
     """Per frame and bone, the clip-local rotation (x, y, z, w), translation and scale of the
     evaluated pose (module doc). The armature's action, slot and frame are put back."""
     turn = _root_turn(root_space)
-    scene = bpy.context.scene
-    data = arm.animation_data
-    assigned, slot = data.action, data.action_slot
-    frame_before = scene.frame_current
-    data.action = action
-    if data.action_slot is None and action.slots:
-        data.action_slot = action.slots[0]
     rot = np.empty((len(frames), len(bones), 4))
     pos = np.empty((len(frames), len(bones), 3))
     scl = np.empty((len(frames), len(bones), 3))
-    try:
+    with _action_assigned(arm, action) as scene:
         for i, frame in enumerate(frames):
             scene.frame_set(frame)
             depsgraph = bpy.context.evaluated_depsgraph_get()
@@ -317,12 +312,27 @@ def sample_action(arm: bpy.types.Object, action: bpy.types.Action, frames: list[
                 local = turn @ pb.matrix if parent is None else parent.matrix.inverted_safe() @ pb.matrix
                 t, q, s = local.decompose()
                 rot[i, j], pos[i, j], scl[i, j] = (q.x, q.y, q.z, q.w), tuple(t), tuple(s)
+    return rot, pos, scl
+
+
+@contextmanager
+def _action_assigned(arm: bpy.types.Object, action: bpy.types.Action) -> Iterator[bpy.types.Scene]:
+    """``action`` on ``arm`` (its first slot when none is chosen) while the block samples it;
+    the armature's action, slot and the scene's frame are put back after."""
+    scene = bpy.context.scene
+    data = arm.animation_data
+    assigned, slot = data.action, data.action_slot
+    frame_before = scene.frame_current
+    data.action = action
+    if data.action_slot is None and action.slots:
+        data.action_slot = action.slots[0]
+    try:
+        yield scene
     finally:
         data.action = assigned
         if assigned is not None and slot is not None:
             data.action_slot = slot
         scene.frame_set(frame_before)
-    return rot, pos, scl
 
 
 def sample_object_motion(arm: bpy.types.Object, action: bpy.types.Action, frames: list[int],
@@ -333,26 +343,14 @@ def sample_object_motion(arm: bpy.types.Object, action: bpy.types.Action, frames
     first frame). The armature's action, slot and frame are put back."""
     turn = _root_turn(root_space)
     turn_back = turn.inverted()
-    scene = bpy.context.scene
-    data = arm.animation_data
-    assigned, slot = data.action, data.action_slot
-    frame_before = scene.frame_current
-    data.action = action
-    if data.action_slot is None and action.slots:
-        data.action_slot = action.slots[0]
     pos = np.empty((len(frames), 3))
     rot = np.empty((len(frames), 4))
-    try:
+    with _action_assigned(arm, action) as scene:
         for i, frame in enumerate(frames):
             scene.frame_set(frame)
             basis = arm.evaluated_get(bpy.context.evaluated_depsgraph_get()).matrix_basis
             t, q, _ = (turn @ basis @ turn_back).decompose()
             pos[i], rot[i] = tuple(t), (q.x, q.y, q.z, q.w)
-    finally:
-        data.action = assigned
-        if assigned is not None and slot is not None:
-            data.action_slot = slot
-        scene.frame_set(frame_before)
     return pos, rot
 
 

@@ -14,7 +14,7 @@ import struct
 
 import numpy as np
 import pytest
-from animclip_reference import Counts, built_counts, decode_values, rotation_difference, transforms
+from animclip_reference import Counts, built_counts, decode_values, rotation_difference, transforms, section_payload
 from conftest import ROOT
 
 from animspec.animclip.animation_sections import TAG_SAMPLE_DATA_RESIDENT, clip_model
@@ -209,22 +209,13 @@ def test_the_clip_goes_through_the_writer_and_reads_back():
     model = read_bytes(data)
     assert model.clip_name == "holds"
     got = {s.tag: s for s in model.sections}
-    counts = built_counts(bytes(_payload(data, TAG_BUILT)))
+    counts = built_counts(bytes(section_payload(data, TAG_BUILT)))
     assert counts == Counts(6, rec["frames"], enc.num_small, enc.num_large, enc.stride, enc.flags)
     assert list(got[TAG_JOINT_HASHES].hashes) == hashes + [0xFFFFFFFF]
-    values = decode_values(_payload(data, TAG_BASE_STATE), _payload(data, TAG_SAMPLE_ELEM),
-                           _payload(data, TAG_SAMPLE_DATA_RESIDENT), counts)
+    values = decode_values(section_payload(data, TAG_BASE_STATE), section_payload(data, TAG_SAMPLE_ELEM),
+                           section_payload(data, TAG_SAMPLE_DATA_RESIDENT), counts)
     assert errors(transforms(values), source_frames(rec))[1] == pytest.approx(enc.error.translation, abs=1e-12)
 
-
-def _payload(data: bytes, tag: int) -> bytes:
-    dat1 = data[36:]
-    count, = struct.unpack_from("<H", dat1, 12)
-    for i in range(count):
-        t, o, s = struct.unpack_from("<III", dat1, 16 + 12 * i)
-        if t == tag:
-            return dat1[o:o + s]
-    raise KeyError(hex(tag))
 
 
 def test_a_template_keeps_every_section_the_encoder_does_not_produce():
@@ -242,7 +233,7 @@ def test_a_template_keeps_every_section_the_encoder_does_not_produce():
     assert kept_before and kept_before == kept_after
     assert out.strings == template.strings and out.clip_name == template.clip_name
     # Built: the encoder's values at their offsets, every other byte the template's
-    before, after = bytearray(_payload(template_bytes, TAG_BUILT)), bytearray(_payload(out_bytes, TAG_BUILT))
+    before, after = bytearray(section_payload(template_bytes, TAG_BUILT)), bytearray(section_payload(out_bytes, TAG_BUILT))
     assert struct.unpack_from("<fHH", after, 0x0C)[0] == 24.0
     assert struct.unpack_from("<HH", after, 0x20) == (joints, 12)
     # the values the encoder owns (Luna's layout, tests/fixtures/luna/README.md): flags, fps,
@@ -293,10 +284,10 @@ def test_large_elements_reach_the_file_and_decode_back():
     enc = encode(frames, Tolerance.uniform(1e-4))
     assert enc.num_large >= 1
     data = write_bytes(clip_model(enc, np.arange(enc.joints), name="x"))
-    counts = built_counts(_payload(data, TAG_BUILT))
+    counts = built_counts(section_payload(data, TAG_BUILT))
     assert (counts.small, counts.large) == (enc.num_small, enc.num_large)
-    values = decode_values(_payload(data, TAG_BASE_STATE), _payload(data, TAG_SAMPLE_ELEM),
-                           _payload(data, TAG_SAMPLE_DATA_RESIDENT), counts)
+    values = decode_values(section_payload(data, TAG_BASE_STATE), section_payload(data, TAG_SAMPLE_ELEM),
+                           section_payload(data, TAG_SAMPLE_DATA_RESIDENT), counts)
     assert errors(transforms(values), frames)[1] == pytest.approx(enc.error.translation, abs=1e-12)
     back = read_bytes(data, "x.animclip")
     assert len(back.section(TAG_SAMPLE_ELEM).large_codes) == enc.num_large
@@ -350,7 +341,7 @@ def test_root_motion_is_written_as_motion_data_and_decodes_back(looping):
     data = write_bytes(clip_model(enc, [crc32(f"j{i}") for i in range(3)], fps=30.0, name="walk"))
     model = read_bytes(data)
     assert model.built.flags & FLAG_HAS_MOTION
-    payload = _payload(data, TAG_MOTION_DATA)
+    payload = section_payload(data, TAG_MOTION_DATA)
     assert len(payload) % 16 == 0 and struct.unpack_from("<BBH", payload) == (0, 2, 24 + looping)
     motion = decode_clip(model).root_motion
     want_t, want_q = expected_relative(translation, angle)

@@ -8,7 +8,7 @@ import struct
 
 import numpy as np
 import pytest
-from animclip_reference import Counts, decode_values, rotation_difference, transforms
+from animclip_reference import Counts, decode_values, rotation_difference, transforms, section_payload
 from test_gltf_support import AnimSpec, ChannelSpec, JointSpec, build_glb, quat_xyzw
 
 from animspec.animclip.parse import read_bytes, read_file
@@ -34,15 +34,6 @@ def glb(seconds: float = 1.0) -> bytes:
     ])])
 
 
-def payload(data: bytes, tag: int) -> bytes:
-    dat1 = data[36:]
-    count, = struct.unpack_from("<H", dat1, 12)
-    for i in range(count):
-        t, o, s = struct.unpack_from("<III", dat1, 16 + 12 * i)
-        if t == tag:
-            return dat1[o:o + s]
-    raise KeyError(hex(tag))
-
 
 @pytest.mark.parametrize("looping", [False, True])
 def test_every_frame_decodes_to_the_gltf_pose_within_the_max_error(looping):
@@ -52,7 +43,7 @@ def test_every_frame_decodes_to_the_gltf_pose_within_the_max_error(looping):
     assert enc.frames == (30 if looping else 31)
     counts = Counts(3, enc.frames, enc.num_small, enc.num_large, enc.stride, enc.flags)
     sample_tag = [s.tag for s in result.model.sections if s.tag not in (0x9DF23F77, TAG_BASE_STATE, TAG_SAMPLE_ELEM, TAG_JOINT_HASHES)][0]
-    got = transforms(decode_values(payload(data, TAG_BASE_STATE), payload(data, TAG_SAMPLE_ELEM), payload(data, sample_tag), counts))
+    got = transforms(decode_values(section_payload(data, TAG_BASE_STATE), section_payload(data, TAG_SAMPLE_ELEM), section_payload(data, sample_tag), counts))
     # the expected poses, from the curves (linear keys, so frame f is at f / 30 s)
     t = np.arange(enc.frames) / 30.0
     np.testing.assert_allclose(got["translation"][:, 0], np.stack([0 * t, 0 * t, -2 * t], axis=1), atol=1e-3)
@@ -103,8 +94,8 @@ def test_convert_writes_an_animclip_within_the_asked_errors(tmp_path, capsys):
     model = read_bytes(data)
     assert model.clip_name == "wave"
     counts = Counts(3, 31, *_elem_counts(data), _flags(data))
-    got = transforms(decode_values(payload(data, TAG_BASE_STATE), payload(data, TAG_SAMPLE_ELEM),
-                                   payload(data, 0x8A9598E1), counts))
+    got = transforms(decode_values(section_payload(data, TAG_BASE_STATE), section_payload(data, TAG_SAMPLE_ELEM),
+                                   section_payload(data, 0x8A9598E1), counts))
     t = np.arange(31) / 30.0
     np.testing.assert_allclose(got["translation"][:, 0, 2], -2 * t, atol=1e-4)
     arm = np.array([quat_xyzw((0, 0, 1), 30 + 60 * x) for x in t])
@@ -112,14 +103,14 @@ def test_convert_writes_an_animclip_within_the_asked_errors(tmp_path, capsys):
 
 
 def _elem_counts(data: bytes) -> tuple[int, int, int]:
-    built = payload(data, 0x9DF23F77)
+    built = section_payload(data, 0x9DF23F77)
     small, stride = struct.unpack_from("<II", built, 0x24)
     large, = struct.unpack_from("<I", built, 0x44)
     return small, large, stride
 
 
 def _flags(data: bytes) -> int:
-    return struct.unpack_from("<I", payload(data, 0x9DF23F77), 0x08)[0]
+    return struct.unpack_from("<I", section_payload(data, 0x9DF23F77), 0x08)[0]
 
 
 def test_convert_with_a_template_keeps_its_sections_and_refuses_other_outputs(tmp_path, capsys):

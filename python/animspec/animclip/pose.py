@@ -55,24 +55,33 @@ def base_pose(clip: ClipView, skeleton: Skeleton | None = None) -> BasePose:
     """Pose ``skeleton`` (matched by CRC32 of its bone names) with the clip's base state;
     without a skeleton, every clip joint becomes its own root at its base-state transform."""
     joints = [j for j in clip.joints if j.hash is not None and j.hash != 0xFFFFFFFF and j.rotation is not None]
+    labels = [j.name or f"{j.hash:08X}" for j in joints]
+    return _pose_on(skeleton, [(j.index, j.hash, j.rotation, j.translation) for j in joints], labels)
+
+
+def _pose_on(skeleton: Skeleton | None, joints: list[tuple[int, int, np.ndarray, np.ndarray | None]],
+             labels: list[str]) -> BasePose:
+    """(clip index, hash, rotation xyzw, translation or None) per clip joint, put on the bones
+    of ``skeleton`` whose names hash to theirs (the others keep their rest), or on a flat
+    skeleton of one root per joint named ``labels``; with forward kinematics."""
     if skeleton is None:
         skeleton = Skeleton.flat(len(joints))
-        skeleton.names = [j.name or f"{j.hash:08X}" for j in joints]
-        by_hash = {j.hash: i for i, j in enumerate(joints)}
+        skeleton.names = list(labels)
+        by_hash = {h: i for i, (_, h, _, _) in enumerate(joints)}
     else:
         by_hash = {crc32(name): i for i, name in enumerate(skeleton.names)}
     rotations = np.array(skeleton.rest_rotation, dtype=np.float64, copy=True)
     translations = np.array(skeleton.rest_translation, dtype=np.float64, copy=True)
     matched, clip_only = [], []
-    for joint in joints:
-        bone = by_hash.get(joint.hash)
+    for index, h, rotation, translation in joints:
+        bone = by_hash.get(h)
         if bone is None:
-            clip_only.append(joint.index)
+            clip_only.append(index)
             continue
-        rotations[bone] = xyzw_to_wxyz(joint.rotation)
-        if joint.translation is not None:
-            translations[bone] = joint.translation
-        matched.append((joint.index, bone))
+        rotations[bone] = xyzw_to_wxyz(rotation)
+        if translation is not None:
+            translations[bone] = translation
+        matched.append((index, bone))
     posed = {bone for _, bone in matched}
     world = forward_kinematics(skeleton, rotations[None], translations[None])[0]
     return BasePose(
@@ -198,28 +207,9 @@ def first_frame_pose(
     rotation, translation, _scale = first_frame(frames)
     hashes = [int(h) for h in frames.joint_hashes]
     columns = [j for j, h in enumerate(hashes) if h != 0xFFFFFFFF]
-    if skeleton is None:
-        table = name_table(joint_names)
-        skeleton = Skeleton.flat(len(columns))
-        skeleton.names = [table.get(hashes[j], f"{hashes[j]:08X}") for j in columns]
-        bone_of = {hashes[j]: i for i, j in enumerate(columns)}
-    else:
-        bone_of = {crc32(name): i for i, name in enumerate(skeleton.names)}
-    rotations = np.array(skeleton.rest_rotation, dtype=np.float64, copy=True)
-    translations = np.array(skeleton.rest_translation, dtype=np.float64, copy=True)
-    matched, clip_only = [], []
-    for j in columns:
-        bone = bone_of.get(hashes[j])
-        if bone is None:
-            clip_only.append(j)
-            continue
-        rotations[bone] = xyzw_to_wxyz(rotation[j])
-        translations[bone] = translation[j]
-        matched.append((j, bone))
-    posed = {bone for _, bone in matched}
-    world = forward_kinematics(skeleton, rotations[None], translations[None])[0]
-    return BasePose(skeleton, rotations, translations, world, matched, clip_only,
-                    [b for b in range(skeleton.bone_count) if b not in posed])
+    table = name_table(joint_names)
+    labels = [table.get(hashes[j], f"{hashes[j]:08X}") for j in columns]
+    return _pose_on(skeleton, [(j, hashes[j], rotation[j], translation[j]) for j in columns], labels)
 
 
 @dataclass

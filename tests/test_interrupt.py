@@ -62,11 +62,13 @@ def many(tmp_path_factory) -> Path:
     return folder
 
 
-def interrupt(many: Path, out: Path, *, signals: int, jobs: str = "2") -> tuple[int, str]:
+def interrupt(many: Path, out: Path, *, signals: int, jobs: str = "2", signum: int = signal.SIGINT,
+              group_too: bool = True) -> tuple[int, str]:
     """Start ``animspec convert many -o out -j jobs`` in a new process group, send SIGINT to
-    the group ``signals`` times once the first output is there (50 ms apart), and check what
-    every Ctrl-C must leave: exit 130 within EXIT_WITHIN seconds, no process of the group,
-    no temporary file, no output written after the exit. Returns (exit status, stderr)."""
+    the group (``signum``; to the command alone unless ``group_too``) ``signals`` times once
+    the first output is there (50 ms apart), and check what every Ctrl-C must leave: exit
+    within EXIT_WITHIN seconds, no process of the group, no temporary file, no output written
+    after the exit. Returns (exit status, stderr)."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "animspec", "convert", str(many), "-o", str(out), "-j", jobs],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,
@@ -81,15 +83,15 @@ def interrupt(many: Path, out: Path, *, signals: int, jobs: str = "2") -> tuple[
             if i:
                 time.sleep(0.05)
             try:
-                os.killpg(proc.pid, signal.SIGINT)
+                (os.killpg if group_too else os.kill)(proc.pid, signum)
             except ProcessLookupError:
                 pass  # (all gone already)
         try:
             status = proc.wait(timeout=EXIT_WITHIN)
         except subprocess.TimeoutExpired:
             pytest.fail(f"still running {EXIT_WITHIN} s after Ctrl-C: {group(proc.pid)}")
-        stderr = proc.stderr.read()
         assert group(proc.pid) == [], "a process of the batch outlived it"
+        stderr = proc.stderr.read()  # (after: a worker left running would hold it open)
     finally:
         if proc.poll() is None or group(proc.pid):
             try:
@@ -121,6 +123,19 @@ def test_a_second_ctrl_c_changes_nothing(many, tmp_path):
 def test_ctrl_c_with_one_job(many, tmp_path):
     status, stderr = interrupt(many, tmp_path / "out", signals=1, jobs="1")
     assert (status, stderr) == (130, "animspec: interrupted\n")
+
+
+def test_ctrl_c_to_the_command_alone(many, tmp_path):
+    # (kill -INT PID: the workers get no signal; the command ends them)
+    status, stderr = interrupt(many, tmp_path / "out", signals=1, group_too=False)
+    assert (status, stderr) == (130, "animspec: interrupted\n")
+
+
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])
+def test_sigterm_or_sighup_to_the_command_alone_ends_its_workers(name, many, tmp_path):
+    # Before, the workers outlived the command, waiting for work forever.
+    status, _ = interrupt(many, tmp_path / "out", signals=1, signum=getattr(signal, name), group_too=False)
+    assert status == -getattr(signal, name)  # ended by the signal, as it would have been
 
 
 # ---------------------------------------------------------------------------- a worker ended mid-write

@@ -503,9 +503,17 @@ def run_one(task: Callable[[Any], Result], item: Item) -> Result:
         return failure(item.file, exc)
 
 
-def _ignore_sigint() -> None:
-    """Workers leave Ctrl-C to the main process, which stops them (:class:`_Pool`)."""
+_STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+"""The signals that end a process; during a parallel run they end its workers first."""
+
+
+def _worker_signals() -> None:
+    """A worker's signals (the pool's initializer): Ctrl-C is left to the main process,
+    which stops the workers (:class:`_Pool`); SIGTERM and SIGHUP end it as any process (not
+    the main process's handlers, which a forked worker starts with)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for signum in _STOP_SIGNALS:
+        signal.signal(signum, signal.SIG_DFL)
 
 
 def _run_chunk(task: Callable[[Any], Result], chunk: Sequence[Item]) -> list[Result]:
@@ -534,7 +542,8 @@ def run_batch(
     queued, ends the running workers with SIGTERM (a write under way removes its temporary
     file: animspec.common.atomic), SIGKILL for one still there after :data:`STOP_GRACE`
     seconds, reaps them, and raises KeyboardInterrupt. A run left unfinished (the consumer
-    stops iterating, or fails) stops its workers the same way."""
+    stops iterating, or fails) stops its workers the same way. SIGTERM or SIGHUP to this
+    process alone ends the workers the same way, then this process as the signal would."""
     work: list[Item] = [i if hasattr(i, "file") else Source(os.fspath(i)) for i in items]  # type: ignore[misc]
     jobs = default_jobs() if jobs is None else jobs
     if jobs < 1:
@@ -586,7 +595,7 @@ class _Pool:
         from concurrent.futures import ProcessPoolExecutor
 
         self._check()  # (no new workers once interrupted)
-        return ProcessPoolExecutor(self.workers, initializer=_ignore_sigint)
+        return ProcessPoolExecutor(self.workers, initializer=_worker_signals)
 
     def _restart(self) -> None:
         self.executor.shutdown(wait=True, cancel_futures=True)  # type: ignore[union-attr]
@@ -617,25 +626,41 @@ class _Pool:
         if not self.inside and not self.raised:
             self._check()
 
+    def _on_termination(self, signum: int, frame: Any) -> None:
+        """SIGTERM or SIGHUP to this process alone: its workers would be left running (they
+        wait for work that never comes); they are ended first, then this process as the
+        signal would have."""
+        if os.getpid() == self.owner:
+            _end(_workers(self.executor))
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+
     @contextlib.contextmanager
-    def _sigint_stops_workers(self) -> Iterator[None]:
-        ours = threading.current_thread() is threading.main_thread() and (
-            signal.getsignal(signal.SIGINT) is signal.default_int_handler)
-        if ours:
-            signal.signal(signal.SIGINT, self._on_sigint)
+    def _signals_stop_workers(self) -> Iterator[None]:
+        """SIGINT (if Python's own handler is in place) and SIGTERM and SIGHUP (if they have
+        their default action) handled as above while the block runs, in the main thread."""
+        installed = {}
+        if threading.current_thread() is threading.main_thread():
+            wanted = {signal.SIGINT: (signal.default_int_handler, self._on_sigint)}
+            wanted.update({signum: (signal.SIG_DFL, self._on_termination) for signum in _STOP_SIGNALS})
+            for signum, (expected, handler) in wanted.items():
+                if signal.getsignal(signum) == expected:
+                    signal.signal(signum, handler)
+                    installed[signum] = (expected, handler)
         try:
             yield
         finally:
             # (unless replaced since, or closed from another thread, which cannot set it)
-            if ours and threading.current_thread() is threading.main_thread() and (
-                    signal.getsignal(signal.SIGINT) == self._on_sigint):
-                signal.signal(signal.SIGINT, signal.default_int_handler)
+            if threading.current_thread() is threading.main_thread():
+                for signum, (expected, handler) in installed.items():
+                    if signal.getsignal(signum) == handler:
+                        signal.signal(signum, expected)
 
     def run(self, chunks: list[list[Item]]) -> Iterator[Result]:
         todo = iter(chunks)
         pending: deque = deque()
         finished = False
-        with self._sigint_stops_workers():
+        with self._signals_stop_workers():
             try:
                 self.executor = self._start()
                 while True:
@@ -680,10 +705,7 @@ class _Pool:
         processes = _workers(executor)
         manager = getattr(executor, "_executor_manager_thread", None)
         executor.shutdown(wait=False, cancel_futures=True)
-        for signum in (signal.SIGTERM, signal.SIGKILL):
-            _signal_all(processes, signum)
-            if _wait_ended(processes, STOP_GRACE):
-                break
+        _end(processes)
         if manager is not None:
             manager.join(STOP_GRACE)  # (it reaps the workers once they are gone)
 
@@ -723,6 +745,15 @@ def _signal_all(processes: Sequence[Any], signum: int) -> None:
             os.kill(process.pid, signum)
         except ProcessLookupError:
             pass
+
+
+def _end(processes: Sequence[Any]) -> None:
+    """End ``processes``: SIGTERM, then SIGKILL for those still there after STOP_GRACE
+    seconds; return once they are gone (or a second STOP_GRACE has passed)."""
+    for signum in (signal.SIGTERM, signal.SIGKILL):
+        _signal_all(processes, signum)
+        if _wait_ended(processes, STOP_GRACE):
+            return
 
 
 def _wait_ended(processes: Sequence[Any], seconds: float) -> bool:

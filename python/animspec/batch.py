@@ -36,16 +36,20 @@ How (:func:`run_batch`)
     :class:`Result` with ``error`` set; a worker that dies (killed, out of memory) is
     replaced and its files retried one by one, so only the file that kills it fails. One
     bad file never stops the batch. ``jobs=1`` (or a single file) runs in this process.
+    Ctrl-C stops the workers at once, leaving no process and no temporary file (:func:`run_batch`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import glob
 import math
 import os
 import signal
 import sys
+import threading
+import time
 from collections import Counter, deque
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -499,9 +503,17 @@ def run_one(task: Callable[[Any], Result], item: Item) -> Result:
         return failure(item.file, exc)
 
 
-def _ignore_sigint() -> None:
-    """Workers leave Ctrl-C to the main process, which cancels what is queued."""
+_STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+"""The signals that end a process; during a parallel run they end its workers first."""
+
+
+def _worker_signals() -> None:
+    """A worker's signals (the pool's initializer): Ctrl-C is left to the main process,
+    which stops the workers (:class:`_Pool`); SIGTERM and SIGHUP end it as any process (not
+    the main process's handlers, which a forked worker starts with)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for signum in _STOP_SIGNALS:
+        signal.signal(signum, signal.SIG_DFL)
 
 
 def _run_chunk(task: Callable[[Any], Result], chunk: Sequence[Item]) -> list[Result]:
@@ -523,7 +535,15 @@ def run_batch(
     """``task`` over every item (a :class:`Source`, anything with a ``file`` attribute, or a
     path), yielding one :class:`Result` per item in the items' order. ``task`` must be
     picklable (a module-level function or an instance of a module-level class) when
-    ``jobs`` > 1. ``on_done(n)`` is called in this process as each n results arrive."""
+    ``jobs`` > 1. ``on_done(n)`` is called in this process as each n results arrive.
+
+    Ctrl-C (SIGINT, to this process or its whole process group) during a run on worker
+    processes stops them at once: the workers ignore SIGINT; this process cancels what is
+    queued, ends the running workers with SIGTERM (a write under way removes its temporary
+    file: animspec.common.atomic), SIGKILL for one still there after :data:`STOP_GRACE`
+    seconds, reaps them, and raises KeyboardInterrupt. A run left unfinished (the consumer
+    stops iterating, or fails) stops its workers the same way. SIGTERM or SIGHUP to this
+    process alone ends the workers the same way, then this process as the signal would."""
     work: list[Item] = [i if hasattr(i, "file") else Source(os.fspath(i)) for i in items]  # type: ignore[misc]
     jobs = default_jobs() if jobs is None else jobs
     if jobs < 1:
@@ -540,9 +560,21 @@ def run_batch(
     yield from _Pool(task, min(jobs, len(chunks)), done).run(chunks)
 
 
+STOP_GRACE = 1.0
+"""Seconds a worker stopped by Ctrl-C has to end after SIGTERM before it gets SIGKILL (and
+this process to see it gone after that)."""
+
+
 class _Pool:
     """A ProcessPoolExecutor fed a bounded window of chunks, drained in order, that survives
-    a worker dying."""
+    a worker dying, and whose workers Ctrl-C stops (see :func:`run_batch`).
+
+    While it runs (in the main thread, Python's own SIGINT handler in place), SIGINT is
+    handled here: the handler ends the workers at once (no chunk already queued to them is
+    started, no file is written after it) and raises KeyboardInterrupt where that is safe:
+    in the consumer's code between two results; inside the pool's own waits it only sets a
+    flag, and the pool raises after the wait (an exception raised inside the executor's
+    locks and queues could leave them held and hang the exit)."""
 
     def __init__(self, task: Callable[[Any], Result], workers: int, done: Callable[[int], None]):
         # Imported here, not at the top: multiprocessing and concurrent.futures.process cost
@@ -552,56 +584,189 @@ class _Pool:
         self.broken = BrokenProcessPool
         self.task, self.workers, self.done = task, workers, done
         self.window = workers * 4
-        self.executor = self._start()
+        self.executor: ProcessPoolExecutor | None = None
+        self.owner = os.getpid()
+        self.interrupted = False
+        self.raised = False
+        self.inside = True
+        """The pool's own code is running (not the consumer's, between two results)."""
 
     def _start(self) -> ProcessPoolExecutor:
         from concurrent.futures import ProcessPoolExecutor
 
-        return ProcessPoolExecutor(self.workers, initializer=_ignore_sigint)
+        self._check()  # (no new workers once interrupted)
+        return ProcessPoolExecutor(self.workers, initializer=_worker_signals)
 
     def _restart(self) -> None:
-        self.executor.shutdown(wait=True, cancel_futures=True)
+        self.executor.shutdown(wait=True, cancel_futures=True)  # type: ignore[union-attr]
         self.executor = self._start()
+
+    def _submit(self, chunk: list[Item]) -> Any:
+        """The future of ``chunk``; one holding BrokenProcessPool if the pool broke meanwhile
+        (a worker died, or Ctrl-C ended them), handled where its result is taken."""
+        try:
+            return self.executor.submit(_run_chunk, self.task, chunk)  # type: ignore[union-attr]
+        except self.broken as exc:
+            from concurrent.futures import Future
+
+            future: Future = Future()
+            future.set_exception(exc)
+            return future
+
+    def _check(self) -> None:
+        if self.interrupted:
+            self.raised = True
+            raise KeyboardInterrupt
+
+    def _on_sigint(self, signum: int, frame: Any) -> None:
+        if os.getpid() != self.owner:
+            return  # a worker forked before its initializer ran: it ignores Ctrl-C too
+        self.interrupted = True
+        _signal_all(_workers(self.executor), signal.SIGTERM)
+        if not self.inside and not self.raised:
+            self._check()
+
+    def _on_termination(self, signum: int, frame: Any) -> None:
+        """SIGTERM or SIGHUP to this process alone: its workers would be left running (they
+        wait for work that never comes); they are ended first, then this process as the
+        signal would have."""
+        if os.getpid() == self.owner:
+            _end(_workers(self.executor))
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+
+    @contextlib.contextmanager
+    def _signals_stop_workers(self) -> Iterator[None]:
+        """SIGINT (if Python's own handler is in place) and SIGTERM and SIGHUP (if they have
+        their default action) handled as above while the block runs, in the main thread."""
+        installed = {}
+        if threading.current_thread() is threading.main_thread():
+            wanted = {signal.SIGINT: (signal.default_int_handler, self._on_sigint)}
+            wanted.update({signum: (signal.SIG_DFL, self._on_termination) for signum in _STOP_SIGNALS})
+            for signum, (expected, handler) in wanted.items():
+                if signal.getsignal(signum) == expected:
+                    signal.signal(signum, handler)
+                    installed[signum] = (expected, handler)
+        try:
+            yield
+        finally:
+            # (unless replaced since, or closed from another thread, which cannot set it)
+            if threading.current_thread() is threading.main_thread():
+                for signum, (expected, handler) in installed.items():
+                    if signal.getsignal(signum) == handler:
+                        signal.signal(signum, expected)
 
     def run(self, chunks: list[list[Item]]) -> Iterator[Result]:
         todo = iter(chunks)
         pending: deque = deque()
         finished = False
-        try:
-            while True:
-                while len(pending) < self.window:
-                    chunk = next(todo, None)
-                    if chunk is None:
+        with self._signals_stop_workers():
+            try:
+                self.executor = self._start()
+                while True:
+                    while len(pending) < self.window:
+                        chunk = next(todo, None)
+                        if chunk is None:
+                            break
+                        pending.append((chunk, self._submit(chunk)))
+                    if not pending:
                         break
-                    pending.append((chunk, self.executor.submit(_run_chunk, self.task, chunk)))
-                if not pending:
-                    break
-                chunk, future = pending.popleft()
-                try:
-                    results = future.result()
-                except self.broken:
-                    self._restart()
-                    pending = deque((c, self.executor.submit(_run_chunk, self.task, c)) for c, _ in pending)
-                    results = self._one_by_one(chunk)
-                self.done(len(results))
-                yield from results
-            finished = True
-        finally:
-            self.executor.shutdown(wait=finished, cancel_futures=True)
+                    self._check()  # (workers forked after a Ctrl-C are not waited for)
+                    chunk, future = pending.popleft()
+                    try:
+                        results = future.result()
+                    except self.broken:
+                        self._check()  # (the workers Ctrl-C ended)
+                        self._restart()
+                        pending = deque((c, self._submit(c)) for c, _ in pending)
+                        results = self._one_by_one(chunk)
+                    self._check()
+                    self.done(len(results))
+                    for result in results:
+                        self.inside = False
+                        yield result
+                        self.inside = True
+                        self._check()
+                finished = True
+            finally:
+                self.inside = True
+                if finished:
+                    self.executor.shutdown(wait=True)  # type: ignore[union-attr]
+                else:
+                    self._stop()
+            self._check()  # (Ctrl-C as the last results came: still an interruption)
+
+    def _stop(self) -> None:
+        """End the run now: nothing queued starts, the workers are ended (SIGTERM, then
+        SIGKILL after STOP_GRACE seconds) and reaped, the executor's thread joined."""
+        executor, self.executor = self.executor, None
+        if executor is None:
+            return
+        processes = _workers(executor)
+        manager = getattr(executor, "_executor_manager_thread", None)
+        executor.shutdown(wait=False, cancel_futures=True)
+        _end(processes)
+        if manager is not None:
+            manager.join(STOP_GRACE)  # (it reaps the workers once they are gone)
 
     def _one_by_one(self, chunk: list[Item]) -> list[Result]:
         """A chunk whose worker died: each file alone, so only the one that kills a worker fails."""
         results = []
         for item in chunk:
             try:
-                results.append(self.executor.submit(_run_chunk, self.task, [item]).result()[0])
+                results.append(self._submit([item]).result()[0])
             except self.broken:
+                self._check()
                 self._restart()
                 results.append(Result(
                     item.file, status=EXIT_UNREADABLE,
                     error={"message": f"{item.file}: the worker process died while handling this file", "internal": True},
                 ))
         return results
+
+
+def _workers(executor: Any) -> list[Any]:
+    """The worker processes of a ProcessPoolExecutor (none once it is shut down)."""
+    return list((getattr(executor, "_processes", None) or {}).values())
+
+
+def _alive(processes: Sequence[Any]) -> list[Any]:
+    """The worker processes (multiprocessing.Process) that have not ended: their sentinel is
+    not ready (it is once the process is gone, reaped or not: no PID reused is signalled)."""
+    from multiprocessing.connection import wait
+
+    ready = set(wait([p.sentinel for p in processes], timeout=0)) if processes else set()
+    return [p for p in processes if p.sentinel not in ready]
+
+
+def _signal_all(processes: Sequence[Any], signum: int) -> None:
+    for process in _alive(processes):
+        try:
+            os.kill(process.pid, signum)
+        except ProcessLookupError:
+            pass
+
+
+def _end(processes: Sequence[Any]) -> None:
+    """End ``processes``: SIGTERM, then SIGKILL for those still there after STOP_GRACE
+    seconds; return once they are gone (or a second STOP_GRACE has passed)."""
+    for signum in (signal.SIGTERM, signal.SIGKILL):
+        _signal_all(processes, signum)
+        if _wait_ended(processes, STOP_GRACE):
+            return
+
+
+def _wait_ended(processes: Sequence[Any], seconds: float) -> bool:
+    """Wait up to ``seconds`` for every one of ``processes`` to end; whether they all did."""
+    from multiprocessing.connection import wait
+
+    deadline = time.monotonic() + seconds
+    while (alive := _alive(processes)):
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False
+        wait([p.sentinel for p in alive], timeout=left)
+    return True
 
 
 # ---------------------------------------------------------------------------- summary

@@ -39,6 +39,10 @@ OUTPUT_EXTENSIONS = {"gltf": ".animbin", "animbin": ".glb", "animclip": ".glb"}
 
 # ---------------------------------------------------------------------------- options
 
+READS_FILE = {"reads_file": True}
+"""The metadata of a :class:`ConvertOptions` field whose command-line value names a file the
+run reads (:data:`FILE_OPTIONS`)."""
+
 
 @dataclass(frozen=True)
 class ConvertOptions:
@@ -50,7 +54,7 @@ class ConvertOptions:
     animations: tuple[str, ...] | None = None
     """glTF in: only these animations (--animation, repeatable)."""
     skin: int = 0
-    joints: tuple[str, ...] | None = None
+    joints: tuple[str, ...] | None = field(default=None, metadata=READS_FILE)
     """Joint id order, glTF node names (read from --joints FILE)."""
     fit: str | None = None
     """bake, cut, reduce or best; None: bake, or the ANIMBIN layout a glTF carries in extras
@@ -58,7 +62,7 @@ class ConvertOptions:
     max_error: float = 1.0
     """--fit reduce: the largest angle error allowed, degrees."""
     max_keys: int = 30
-    template: str | None = None
+    template: str | None = field(default=None, metadata=READS_FILE)
     """glTF -> .animclip (an OUT ending in .animclip): the clip whose other sections, Built
     fields and looping flag the new clip keeps."""
     fps: float = 30.0
@@ -70,15 +74,15 @@ class ConvertOptions:
     fp12: str = "round"
     merge: str | None = None
     translations: bool = False
-    markers: dict[str, Any] | None = field(default=None, hash=False)
+    markers: dict[str, Any] | None = field(default=None, hash=False, metadata=READS_FILE)
     """Markers per animation (read from --markers FILE.json)."""
     one_shot: bool = False
     split: bool = False
-    skeleton: str | None = None
+    skeleton: str | None = field(default=None, metadata=READS_FILE)
     """ANIMBIN / .animclip in: the MESHBIN or glTF rig file (a path: loaded once per process)."""
     bake_engine: bool = False
     no_skin: bool = False
-    joint_names: tuple[str, ...] | None = None
+    joint_names: tuple[str, ...] | None = field(default=None, metadata=READS_FILE)
     """.animclip in: joint names to label the report (read from --joint-names FILE)."""
     no_root_motion: bool = False
     """.animclip in: leave the clip's root motion out (the character stays in place). glTF ->
@@ -92,46 +96,65 @@ class ConvertOptions:
     """The options the user gave (:func:`load_options` records them): each must act on some
     input of the run (:func:`check_options`). Not a command-line option."""
     side_files: tuple[ReadFile, ...] = ()
-    """The side files read for these options (--joints, --markers, --joint-names, as
-    :func:`load_options` read them): inputs too, so never an output. Not a command-line option."""
+    """The files named by the :data:`FILE_OPTIONS` given to :func:`load_options` (those whose
+    contents it read, such as --joints, and the others, such as --template): inputs, so never
+    an output. Not a command-line option."""
 
     def read_files(self) -> tuple[ReadFile, ...]:
-        """Every side file a conversion with these options reads: ``--skeleton`` and those
-        :func:`load_options` read. None of them is ever written or converted."""
-        skeleton = (ReadFile(self.skeleton, "--skeleton"),) if self.skeleton else ()
-        return skeleton + self.side_files
+        """Every side file a conversion with these options reads: the files of
+        :data:`FILE_OPTIONS`, as :func:`load_options` recorded them, and any of those options
+        still holding its path (options made without :func:`load_options`). None of them is
+        ever written or converted."""
+        recorded = {r.option for r in self.side_files}
+        kept = tuple(
+            ReadFile(value, option_flag(name)) for name in FILE_OPTIONS
+            if isinstance(value := getattr(self, name), str) and value and option_flag(name) not in recorded
+        )
+        return self.side_files + kept
 
 
 _NOT_OPTIONS = {"make_folders", "side_files", "given"}
 OPTION_NAMES = tuple(f.name for f in fields(ConvertOptions) if f.name not in _NOT_OPTIONS)
 """The command-line options of ``animspec convert``, by their argparse ``dest``."""
 
+FILE_OPTIONS = tuple(f.name for f in fields(ConvertOptions) if f.metadata.get("reads_file"))
+"""The options whose value names a file the run reads (the fields marked :data:`READS_FILE`),
+by ``dest``: the one list the output check (:meth:`ConvertOptions.read_files`: never an
+output, even with --force, by any name) and a batch's selection (never a source) take them
+from."""
 
-def load_options(
-    *, joints: str | None = None, markers: str | None = None, joint_names: str | None = None, **given: Any
-) -> ConvertOptions:
-    """:class:`ConvertOptions` from the command line's values: the same names, the side files
-    ``joints``, ``markers`` and ``joint_names`` given as paths and read here; a list of
+
+def _read_names(path: str) -> tuple[str, ...]:
+    return tuple(read_names_file(path))
+
+
+def _read_markers(path: str) -> dict[str, Any]:
+    from .gltf import read_markers_file
+
+    return read_markers_file(path)
+
+
+READ_WHEN_LOADED: dict[str, Callable[[str], Any]] = {
+    "joints": _read_names, "markers": _read_markers, "joint_names": _read_names,
+}
+"""The :data:`FILE_OPTIONS` whose file :func:`load_options` reads once per run, and how; the
+others keep their path (read where they are used: the --skeleton cache, --template)."""
+
+
+def load_options(**given: Any) -> ConvertOptions:
+    """:class:`ConvertOptions` from the command line's values: the same names; each file of
+    :data:`FILE_OPTIONS` recorded as read (``side_files``), those of :data:`READ_WHEN_LOADED`
+    (``joints``, ``markers``, ``joint_names``) given as paths and read here; a list of
     ``animations`` becomes a tuple."""
-    loaded_markers = None
-    if markers:
-        from .gltf import read_markers_file
-
-        loaded_markers = read_markers_file(markers)
-    named = frozenset(
-        [*given, *(n for n, v in (("joints", joints), ("markers", markers), ("joint_names", joint_names)) if v)]
-    )
+    given = {name: value for name, value in given.items() if name not in FILE_OPTIONS or value}
+    side = tuple(ReadFile(given[name], option_flag(name)) for name in FILE_OPTIONS if name in given)
+    named = frozenset(given)
+    for name, read in READ_WHEN_LOADED.items():
+        if name in given:
+            given[name] = read(given[name])
     animations = given.pop("animations", None)
-    side = [ReadFile(path, option) for path, option in
-            ((joints, "--joints"), (markers, "--markers"), (joint_names, "--joint-names")) if path]
     return ConvertOptions(
-        given=named,
-        animations=tuple(animations) if animations else None,
-        joints=tuple(read_names_file(joints)) if joints else None,
-        markers=loaded_markers,
-        joint_names=tuple(read_names_file(joint_names)) if joint_names else None,
-        side_files=tuple(side),
-        **given,
+        given=named, animations=tuple(animations) if animations else None, side_files=side, **given,
     )
 
 

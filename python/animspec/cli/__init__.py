@@ -7,6 +7,7 @@ knows a byte layout or a validation rule.
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from typing import Any, Sequence
 
@@ -37,7 +38,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return args.run(args)
     except KeyboardInterrupt:
         # Ctrl-C: a write under way removed its temporary file (animspec.common.atomic);
-        # the workers of a batch ignore SIGINT and end with their current file.
+        # the workers of a batch were stopped, none left running (animspec.batch.run_batch).
+        if argv is None:  # the command itself: the process ends; another Ctrl-C is no traceback
+            _ignore_sigint()
         _say("animspec: interrupted")
         return EXIT_INTERRUPTED
     except AnimspecError as exc:
@@ -51,6 +54,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_UNREADABLE
     finally:
         sys.stdout, sys.stderr = saved
+
+
+def _ignore_sigint() -> None:
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:
+        pass  # not the main thread: its handler is not ours to set
 
 
 def _say(line: str) -> None:

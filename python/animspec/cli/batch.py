@@ -78,8 +78,9 @@ def run(
               for path, why in selection.unreadable]
     progress = Progress(len(work), enabled=False if args.no_progress else None)
     output = Output(progress)
+    results = run_batch(work, task, args.jobs, on_done=progress.update)
     try:
-        for result in chain(empty, run_batch(work, task, args.jobs, on_done=progress.update)):
+        for result in chain(empty, results):
             summary.add(result)
             if args.jsonl:
                 output.out(json.dumps(result.to_json(), ensure_ascii=False))
@@ -89,6 +90,7 @@ def run(
             else:
                 show(result, output)
     finally:
+        results.close()  # now, not when the traceback goes: a run cut short stops its workers
         progress.close()
     if selection.many:
         write = output.err if machine or args.jsonl else output.out

@@ -75,42 +75,47 @@ def write_atomic(
     folder = os.path.dirname(os.path.abspath(path))
     remove_stale_temporaries(path)
     mode = _mode_for(path)
-    fd, tmp = _create_locked_temporary(path, folder)
-    try:
-        with _removed_on_termination(tmp):
-            try:
-                # The file is made 0600: give it the replaced file's mode (less set-id bits),
-                # or the one a plain open() would (0666 less the umask).
-                os.fchmod(fd, mode)
-                _write_all(fd, data)
-                os.fsync(fd)
-                written = _read_all(tmp)
-                if written != data:
-                    raise OSError(errno.EIO, f"read back {len(written)} bytes differing from the {len(data)} written")
-                if verify is not None:
-                    verify(written)
-                if replace:
-                    os.replace(tmp, path)
-                else:
-                    _create(tmp, path)
-                _fsync_folder(folder)
-            except BaseException:
-                _unlink_quietly(tmp)
-                raise
-    finally:
-        os.close(fd)  # releases the lock, once the temporary file is gone
+    # The handlers are in place before the temporary file exists: a SIGTERM at any moment
+    # of the write (a batch stopped by Ctrl-C terminates its workers) leaves no file behind.
+    with _removed_on_termination() as made:
+        fd, tmp = _create_locked_temporary(path, folder, made)
+        try:
+            # The file is made 0600: give it the replaced file's mode (less set-id bits),
+            # or the one a plain open() would (0666 less the umask).
+            os.fchmod(fd, mode)
+            _write_all(fd, data)
+            os.fsync(fd)
+            written = _read_all(tmp)
+            if written != data:
+                raise OSError(errno.EIO, f"read back {len(written)} bytes differing from the {len(data)} written")
+            if verify is not None:
+                verify(written)
+            if replace:
+                os.replace(tmp, path)
+            else:
+                _create(tmp, path)
+            _fsync_folder(folder)
+        except BaseException:
+            _unlink_quietly(tmp)
+            raise
+        finally:
+            os.close(fd)  # releases the lock, once the temporary file is gone
 
 
-def _create_locked_temporary(path: str, folder: str) -> tuple[int, str]:
-    """Create a new temporary file for ``path``, locked, under its ``.tmp`` name."""
+def _create_locked_temporary(path: str, folder: str, made: list[str]) -> tuple[int, str]:
+    """Create a new temporary file for ``path``, locked, under its ``.tmp`` name. Each name
+    it is about to give the file is added to ``made`` first (what a signal removes)."""
     prefix = os.path.join(folder, _temp_prefix(path))
     for _ in range(100):
         name = f"{prefix}{os.getpid()}-{_new_token()}"
         creating = name + _CREATING_SUFFIX
+        made.append(creating)
         try:
             fd = os.open(creating, os.O_RDWR | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW | _O_CLOEXEC, 0o600)
         except FileExistsError:
+            made.remove(creating)  # (someone else's)
             continue
+        made.append(name + TEMP_SUFFIX)
         try:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -151,20 +156,23 @@ def _unlink_quietly(name: str) -> None:
 
 
 @contextlib.contextmanager
-def _removed_on_termination(tmp: str) -> Iterator[None]:
-    """While the block runs, SIGTERM and SIGHUP remove ``tmp`` before they take effect.
+def _removed_on_termination() -> Iterator[list[str]]:
+    """While the block runs, SIGTERM and SIGHUP remove the files named in the list it gives
+    (names the block adds before it creates them) before they take effect.
 
     The previous handlers are restored afterwards. A signal the process ignores stays
     ignored; one it handles itself reaches that handler after the removal; otherwise the
     default action follows (the process ends with the signal's exit status).
     """
+    made: list[str] = []
     if threading.current_thread() is not threading.main_thread():
-        yield  # only the main thread may set handlers; SIGKILL-like loss is cleaned later
+        yield made  # only the main thread may set handlers; SIGKILL-like loss is cleaned later
         return
     previous: dict[int, object] = {}
 
     def on_signal(signum: int, frame: object) -> None:
-        _unlink_quietly(tmp)
+        for name in made:
+            _unlink_quietly(name)
         old = previous.get(signum, signal.SIG_DFL)
         signal.signal(signum, old if old is not None else signal.SIG_DFL)  # type: ignore[arg-type]
         if callable(old):
@@ -179,7 +187,7 @@ def _removed_on_termination(tmp: str) -> Iterator[None]:
                 continue
             previous[signum] = old
             signal.signal(signum, on_signal)
-        yield
+        yield made
     finally:
         for signum, old in previous.items():
             signal.signal(signum, old if old is not None else signal.SIG_DFL)  # type: ignore[arg-type]

@@ -698,7 +698,10 @@ def _animclip_to_gltf(src: str, out: str, o: ConvertOptions, model: Any) -> Resu
         translation, rotation = camera_path(frames.root_motion)
         xfov = next((np.asarray(values, np.float64) for name, values in tracks if name == "XFOV"), None)
         camera = CameraAnimation(np.arange(len(translation)) / frames.fps, translation, rotation, xfov)
-        glb, lines = camera_animation_to_gltf(camera, name=clip.name or "animclip_camera")
+        try:
+            glb, lines = camera_animation_to_gltf(camera, name=clip.name or "animclip_camera")
+        except AnimspecError as exc:
+            raise AnimspecError(f"{src}: {exc}") from None
         size = _write_gltf(out, glb, o, src)
         lines.append(f"{out}: {size} bytes, camera animation")
         return Result(src, "animclip", [], text="\n".join(lines), extra={"outputs": [out]})

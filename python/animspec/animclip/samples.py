@@ -33,8 +33,10 @@ The bytes are read once, by the model (ksy/animclip.ksy through :mod:`.adapt`): 
 takes its inputs from :func:`.views.sample_inputs` (Built's fields, Sample Elem's columns, Base
 State's records, the frame lookup and the samples as a view into the Sample Data payload) and
 keeps only the arithmetic. Where Luna's importer is silent or lenient, ``sample_inputs``
-refuses with a :class:`ParseError` naming the file, byte and field: an element whose joint is
-past the joints, a field wider than 32 bits or whose ``width + shift`` passes
+refuses with a :class:`ParseError` naming the file, byte and field, from the list the validator
+reports (:func:`.views.sample_problems`): an element whose joint is past the joints, a
+component offset that is not a multiple of 4, an fps outside :data:`.views.PLAYABLE_FPS`
+(Luna falls back to frames / duration), a field wider than 32 bits or whose ``width + shift`` passes
 :data:`.views.MAX_DELTA_BITS` (a value no float64 holds exactly), element bit ranges past the
 stride, a lookup entry naming a sample the block does not hold, and any decode whose results
 would pass the memory bound :func:`.views.memory_bound` (``max(256 MiB, 64 x the file's

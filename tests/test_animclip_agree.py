@@ -279,3 +279,18 @@ def test_every_glb_we_write_has_finite_keys_at_increasing_times(tmp_path, case):
             assert np.isfinite(times).all() and (times >= 0).all()
             assert (np.diff(times) > 0).all(), f"{animation.name}: times do not strictly increase"
             assert np.isfinite(values).all(), f"{animation.name}: a value is not finite"
+
+
+@pytest.mark.parametrize("fps", ["1e-300", "1e-5"])
+def test_an_animclip_we_would_refuse_to_play_is_not_written(tmp_path, capsys, fps):
+    """glTF -> .animclip: what is written is read back and checked as play checks it (fps
+    1e-300 is stored as 0; 1e-5 is below the playable range)."""
+    glb = _written(tmp_path, [str(WALK), "--skeleton", RIG])
+    src = tmp_path / "walk.glb"
+    glb.save_binary(str(src))
+    out = tmp_path / "back.animclip"
+    capsys.readouterr()
+    assert main(["convert", str(src), "-o", str(out), "--fps", fps]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and str(out) in err
+    assert not out.exists()

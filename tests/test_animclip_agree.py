@@ -159,6 +159,35 @@ def test_what_play_refuses_validate_reports_with_the_same_code(tmp_path, capsys,
     assert not out.exists()
 
 
+CAMERA_WITHOUT_A_PATH = {
+    # name: the Motion Data header's edit; convert refuses (no camera path), play shows the joints
+    "motion type 1": ("motion_type", 1),
+    "a secondary stream": ("flags", 0x06),
+    "no motion flag": ("flags", 0),
+    "no samples": ("num_samples", 0),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CAMERA_WITHOUT_A_PATH))
+def test_a_camera_clip_convert_cannot_write_is_a_finding(tmp_path, capsys, case):
+    field, value = CAMERA_WITHOUT_A_PATH[case]
+
+    def edit(m):
+        m.built.flags |= FLAG_CAMERA
+        s = m.section(TAG_MOTION_DATA)
+        data = bytearray(s.data)
+        np.frombuffer(data, MOTION_HEADER_DTYPE, 1)[field][0] = value
+        s.data = bytes(data) + bytes(16 * 32)  # (room for type 1's samples: only the type is undescribed)
+    path = hostile(tmp_path, edit)
+    assert "camera-no-path" in validate_codes(path, capsys)
+    out = tmp_path / "camera.glb"
+    assert main(["convert", str(path), "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "camera-no-path:" in err and str(path) in err and "Traceback" not in err
+    assert not out.exists()
+    assert main(["play", str(path)]) == 0
+
+
 @pytest.mark.parametrize("case", sorted(READ_WITH_A_MEANING))
 def test_what_play_reads_with_a_meaning_validate_reports(tmp_path, capsys, case):
     edit, code = READ_WITH_A_MEANING[case]
@@ -179,7 +208,7 @@ def test_the_decoder_has_no_refusal_the_validator_lacks():
 
     text = open(views.__file__, encoding="utf-8").read()
     raised = set(re.findall(r'SampleProblem\(\s*"([a-z0-9-]+)",\s*"error"', text))
-    tested = {code for _edit, code in REFUSED.values()}
+    tested = {code for _edit, code in REFUSED.values()} | {"camera-no-path"}  # (CAMERA_WITHOUT_A_PATH)
     # Built on purpose elsewhere (tests/test_animclip_samples.py, test_animclip_msm2.py, test_costly_inputs.py):
     elsewhere = {"sample-stride", "sample-bits-over-stride", "frame-lookup-size", "frame-lookup-range",
                  "sample-data-size", "decode-size", "sample-elem-past-end", "motion-data-size"}

@@ -688,15 +688,15 @@ def _animclip_to_gltf(src: str, out: str, o: ConvertOptions, model: Any) -> Resu
 
     from .animclip.pose import clip_frames
     from .animclip.samples import camera_path
+    from .animclip.views import camera_problems
     from .gltf import CameraAnimation, ClipAnimation, animclip_animation_to_gltf, camera_animation_to_gltf
 
     frames = clip_frames(model, src)
     clip = model.clip(list(o.joint_names) if o.joint_names else None)
     tracks = [(t.name or f"{t.hash:08X}", [float(v) for v in t.values]) for t in clip.custom_tracks]
     if frames.coding.camera:
-        if frames.root_motion is None:
-            raise AnimspecError(f"{src}: a camera clip (flag 0x10) without decodable Motion Data: no camera path to write"
-                                + "".join(f"; {n}" for n in frames.notes))
+        if frames.root_motion is None:  # (the validator's camera-no-path)
+            raise AnimspecError(f"{src}: " + "; ".join(f"{p.code}: {p.message}" for p in camera_problems(model)))
         translation, rotation = camera_path(frames.root_motion)
         xfov = next((np.asarray(values, np.float64) for name, values in tracks if name == "XFOV"), None)
         camera = CameraAnimation(np.arange(len(translation)) / frames.fps, translation, rotation, xfov)

@@ -59,8 +59,6 @@ from .tags import (
     FLAG_CAMERA,
     FLAG_FRAME_DATA_LOOKUP as FLAG_FRAME_LOOKUP,
     FLAG_LOOPING,
-    MOTION_FLAG_HAS_MOTION,
-    MOTION_FLAG_SECONDARY,
     MOTION_HEADER_DTYPE,
     MOTION_SAMPLE_DTYPE,
     TAG_JOINT_HASHES,
@@ -74,6 +72,7 @@ from .views import (
     dat1_file_offset,
     memory_bound,
     motion_problems,
+    motion_undecoded,
     sample_inputs,
 )
 
@@ -428,17 +427,14 @@ def decode_motion(payload: bytes | memoryview) -> tuple[RootMotion | None, str]:
     errors = [p for p in motion_problems(data) if p.severity == "error"]
     if errors:
         raise ParseError(None, errors[0].at, errors[0].field, f"{errors[0].code}: {errors[0].message}")
+    why = motion_undecoded(data)
+    if why:
+        return None, why
     header = np.frombuffer(data, MOTION_HEADER_DTYPE, 1)[0]
-    kind, flags, count = int(header["motion_type"]), int(header["flags"]), int(header["num_samples"])
+    count = int(header["num_samples"])
     rot0 = header["initial_rot_0"].astype(np.float64)
     trans0 = header["initial_trans_0"].astype(np.float64)
     sample_offset = int(header["ofs_samples"])
-    if kind != 0:
-        return None, f"motion samples of type {kind} (32-byte \"full\" samples) are not publicly described"
-    if flags & MOTION_FLAG_SECONDARY:
-        return None, "a secondary motion stream is not publicly described"
-    if not flags & MOTION_FLAG_HAS_MOTION or count == 0:
-        return None, "no motion samples"
     start = MOTION_HEADER_SIZE + sample_offset
     rows = np.frombuffer(data, MOTION_SAMPLE_DTYPE, count, start)
     q = np.stack([rows[c] for c in ("qx", "qy", "qz", "qw")], axis=1).astype(np.float64) / 32768.0

@@ -40,7 +40,7 @@ sections   section-size pair-missing name-unresolved name-hash-mismatch dead-mar
            sample-elem-not-ascending sample-stride sample-bits-over-stride sample-elem-joint
            frame-lookup-size frame-lookup-range sample-data-size sample-count-mismatch decode-size
            joint-count sample-elem-width sample-elem-offset sample-log-scale
-           motion-data-size motion-not-finite motion-log-scale motion-sample-count
+           motion-data-size motion-not-finite motion-log-scale motion-sample-count camera-no-path
            trigger-data-size trigger-jsons-overflow trigger-trailing trigger-things-count
            trigger-record-c trigger-joint-names-size
 """
@@ -98,7 +98,7 @@ from .tags import (
     THING_SIZE,
     section_name,
 )
-from .views import motion_problems, name_table, quaternion_lengths, sample_problems
+from .views import camera_problems, motion_problems, name_table, quaternion_lengths, sample_problems
 from .write import check_writable
 
 ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
@@ -192,7 +192,8 @@ def _all(model: AnimclipFile, names: dict[int, str]) -> Iterator[Finding]:
     # is only reported to be the same, so there its findings are INFO (a hypothesis's).
     msm2 = model.is_msm2
     severities = {"error": ERROR, "warning": WARNING}
-    for p in sample_problems(model):  # what the decoder refuses, from the list it refuses from
+    # what the decoder (and convert, for a camera clip) refuses, from the lists they refuse from
+    for p in [*sample_problems(model), *camera_problems(model)]:
         sure = msm2 or not p.per_frame
         where = {"field": p.field} if p.field else {}
         yield Finding(p.code, severities[p.severity] if sure else INFO, p.message if sure else f"{p.message} {_UNVERIFIED}",

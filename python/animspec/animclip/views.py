@@ -38,7 +38,9 @@ from .tags import (
     CONTAINER_ASSET,
     CONTAINER_DAT1,
     CONTAINER_STG,
+    FLAG_CAMERA,
     LARGE_ELEM_SIZE,
+    MOTION_FLAG_HAS_MOTION,
     MOTION_FLAG_SECONDARY,
     MOTION_HEADER_DTYPE,
     MOTION_HEADER_SIZE,
@@ -537,6 +539,38 @@ def motion_problems(payload: bytes | memoryview) -> list[SampleProblem]:
                 f"motion_data.samples[{k}].log_scale", TAG_MOTION_DATA,
                 start + MOTION_SAMPLE_DTYPE.itemsize * k + MOTION_SAMPLE_DTYPE.fields["log_scale"][1]))
     return out
+
+
+def motion_undecoded(payload: bytes | memoryview) -> str:
+    """Why Motion Data's samples are not decoded ("" when they are: standard samples, the
+    motion flag, at least one): samples of type 1 or a secondary stream are not publicly
+    described. The decoder (:func:`.samples.decode_motion`) and the camera check ask it."""
+    data = memoryview(payload).cast("B")
+    if len(data) < MOTION_HEADER_SIZE:
+        return "the Motion Data header is cut short"
+    header = np.frombuffer(data, MOTION_HEADER_DTYPE, 1)[0]
+    kind, flags, count = int(header["motion_type"]), int(header["flags"]), int(header["num_samples"])
+    if kind != 0:
+        return f"motion samples of type {kind} (32-byte \"full\" samples) are not publicly described"
+    if flags & MOTION_FLAG_SECONDARY:
+        return "a secondary motion stream is not publicly described"
+    if not flags & MOTION_FLAG_HAS_MOTION or count == 0:
+        return "no motion samples"
+    return ""
+
+
+def camera_problems(model: AnimclipFile) -> list[SampleProblem]:
+    """A camera clip (Built flag 0x10) is a path in Motion Data: without samples the decoder
+    reads, ``convert`` has no camera to write (``camera-no-path``; ``play`` shows its joints)."""
+    built = model.built
+    if built is None or not built.flags & FLAG_CAMERA:
+        return []
+    motion = model.section(TAG_MOTION_DATA)
+    why = motion_undecoded(motion.data) if isinstance(motion, RawSection) else "the clip has no Motion Data"
+    if not why:
+        return []
+    return [SampleProblem("camera-no-path", "error", f"a camera clip (flag 0x10) without a path convert can write: "
+                          f"{why}", "built.flags", TAG_BUILT, 0x08)]
 
 
 def _sample_problems(model: AnimclipFile) -> tuple[list[SampleProblem], Any]:

@@ -47,7 +47,7 @@ def clip(*, joints=2, things=0, tracks=1, samples=2, name="c", name_hash=None, r
         JOINT_HASHES: struct.pack(f"<{len(hashes or [ROOT, PELVIS, END])}I", *(hashes or [ROOT, PELVIS, END])),
         CUSTOM_TRACKS: entries if entries is not None else track_entry(crc32("t"), len(name) + 1, 0, 3),
         CUSTOM_TRACK_DATA: data if data is not None else struct.pack("<3f", 1, 2, 3),
-        SAMPLE_ELEM: elem if elem is not None else sample_elem([1, 4], [0, 1]),
+        SAMPLE_ELEM: elem if elem is not None else sample_elem([4, 8], [0, 1]),
     }
     for tag in drop:
         del payloads[tag]

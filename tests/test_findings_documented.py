@@ -36,7 +36,10 @@ def emitted() -> dict[str, set[str | None]]:
         functions = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.Module))]
         for scope in functions:
             for call in ast.walk(scope):
-                if not (isinstance(call, ast.Call) and getattr(call.func, "id", getattr(call.func, "attr", None)) == "Finding"):
+                name = getattr(call.func, "id", getattr(call.func, "attr", None)) if isinstance(call, ast.Call) else None
+                if name == "SampleProblem":
+                    _sample_problem(call, codes)
+                if name != "Finding":
                     continue
                 if not call.args:
                     continue
@@ -52,6 +55,18 @@ def emitted() -> dict[str, set[str | None]]:
                                 if isinstance(e, ast.Constant) and isinstance(e.value, str) and CODE.match(e.value):
                                     codes.setdefault(e.value, set()).add(sev)
     return codes
+
+
+def _sample_problem(call: ast.Call, codes: dict[str, set[str | None]]) -> None:
+    """A ``SampleProblem(code, "error" | "warning", ...)`` (animclip/views.py): the validator
+    reports it with that severity, and as INFO for Remastered-era files unless the call says
+    ``per_frame=False`` (a rule of Built that holds for every game)."""
+    code, severity = (a.value if isinstance(a, ast.Constant) else None for a in call.args[:2])
+    if not isinstance(code, str):
+        return
+    per_frame = not any(k.arg == "per_frame" and isinstance(k.value, ast.Constant) and k.value.value is False
+                        for k in call.keywords)
+    codes.setdefault(code, set()).update({severity} | ({"info"} if per_frame else set()))
 
 
 def documented() -> dict[str, set[str]]:
@@ -72,6 +87,8 @@ def test_the_collection_finds_the_codes_it_should():
     assert codes["face-normal-index-out-of-range"] == {"warning"}
     assert codes["face-vertex-index-out-of-range"] == {"error"}
     assert "pair-missing" in codes and "few-joints-matched" in codes
+    # What the .animclip decoder refuses, from the list the validator reports (views.py).
+    assert codes["sample-elem-joint"] == {"error", "info"} and codes["joint-count"] == {"error"}
 
 
 def test_every_finding_code_has_a_row_with_its_severity():

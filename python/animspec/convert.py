@@ -619,6 +619,7 @@ def _gltf_to_animclip(src: str, out: str, o: ConvertOptions) -> Result:
     from .animclip.tags import FLAG_LOOPING
     from .animclip.encode import Tolerance
     from .animclip.parse import read_bytes, read_file
+    from .animclip.views import sample_inputs
     from .animclip.write import write_bytes
     from .gltf.to_animclip import gltf_to_animclip
 
@@ -644,7 +645,8 @@ def _gltf_to_animclip(src: str, out: str, o: ConvertOptions) -> Result:
             "motion to leave out: leave --no-root-motion out"
         )
     data = write_bytes(result.model)
-    _write(out, data, o, src, verify=lambda written: read_bytes(written, out))
+    # read back and refused as play would refuse it: we write no clip we would not read
+    _write(out, data, o, src, verify=lambda written: sample_inputs(read_bytes(written, out), out))
     lines = [result.report(), f"{out}: {len(data)} bytes{', looping' if looping else ''}"]
     if not result.encoded.error.within(tolerance):
         lines.append(f"{out}: note: the format's precision reaches only the error above (asked: rotation "
@@ -709,19 +711,22 @@ def _animclip_to_gltf(src: str, out: str, o: ConvertOptions, model: Any) -> Resu
 
     from .animclip.pose import clip_frames
     from .animclip.samples import camera_path
+    from .animclip.views import camera_problems
     from .gltf import CameraAnimation, ClipAnimation, animclip_animation_to_gltf, camera_animation_to_gltf
 
     frames = clip_frames(model, src)
     clip = model.clip(list(o.joint_names) if o.joint_names else None)
     tracks = [(t.name or f"{t.hash:08X}", [float(v) for v in t.values]) for t in clip.custom_tracks]
     if frames.coding.camera:
-        if frames.root_motion is None:
-            raise AnimspecError(f"{src}: a camera clip (flag 0x10) without decodable Motion Data: no camera path to write"
-                                + "".join(f"; {n}" for n in frames.notes))
+        if frames.root_motion is None:  # (the validator's camera-no-path)
+            raise AnimspecError(f"{src}: " + "; ".join(f"{p.code}: {p.message}" for p in camera_problems(model)))
         translation, rotation = camera_path(frames.root_motion)
         xfov = next((np.asarray(values, np.float64) for name, values in tracks if name == "XFOV"), None)
         camera = CameraAnimation(np.arange(len(translation)) / frames.fps, translation, rotation, xfov)
-        glb, lines = camera_animation_to_gltf(camera, name=clip.name or "animclip_camera")
+        try:
+            glb, lines = camera_animation_to_gltf(camera, name=clip.name or "animclip_camera")
+        except AnimspecError as exc:
+            raise AnimspecError(f"{src}: {exc}") from None
         size = _write_gltf(out, glb, o, src)
         lines.append(f"{out}: {size} bytes, camera animation")
         return Result(src, "animclip", [], text="\n".join(lines), extra={"outputs": [out]})

@@ -33,8 +33,10 @@ The bytes are read once, by the model (ksy/animclip.ksy through :mod:`.adapt`): 
 takes its inputs from :func:`.views.sample_inputs` (Built's fields, Sample Elem's columns, Base
 State's records, the frame lookup and the samples as a view into the Sample Data payload) and
 keeps only the arithmetic. Where Luna's importer is silent or lenient, ``sample_inputs``
-refuses with a :class:`ParseError` naming the file, byte and field: an element whose joint is
-past the joints, a field wider than 32 bits or whose ``width + shift`` passes
+refuses with a :class:`ParseError` naming the file, byte and field, from the list the validator
+reports (:func:`.views.sample_problems`): an element whose joint is past the joints, a
+component offset that is not a multiple of 4, an fps outside :data:`.views.PLAYABLE_FPS`
+(Luna falls back to frames / duration), a field wider than 32 bits or whose ``width + shift`` passes
 :data:`.views.MAX_DELTA_BITS` (a value no float64 holds exactly), element bit ranges past the
 stride, a lookup entry naming a sample the block does not hold, and any decode whose results
 would pass the memory bound :func:`.views.memory_bound` (``max(256 MiB, 64 x the file's
@@ -57,8 +59,6 @@ from .tags import (
     FLAG_CAMERA,
     FLAG_FRAME_DATA_LOOKUP as FLAG_FRAME_LOOKUP,
     FLAG_LOOPING,
-    MOTION_FLAG_HAS_MOTION,
-    MOTION_FLAG_SECONDARY,
     MOTION_HEADER_DTYPE,
     MOTION_SAMPLE_DTYPE,
     TAG_JOINT_HASHES,
@@ -67,9 +67,12 @@ from .tags import (
 from .views import (
     DECODE_BYTES_PER_JOINT as RESULT_BYTES_PER_JOINT,
     DECODE_PER_FILE_BYTE as MEMORY_PER_FILE_BYTE,
+    MOTION_LOG_SCALE_RANGE,
     SampleInputs,
     dat1_file_offset,
     memory_bound,
+    motion_problems,
+    motion_undecoded,
     sample_inputs,
 )
 
@@ -81,7 +84,6 @@ SCALE, SCALE_DIVISOR, ROTATION, TRANSLATION, TRANSLATION_SHIFT = slice(0, 3), 3,
 
 MOTION_HEADER_SIZE = MOTION_HEADER_DTYPE.itemsize
 MOTION_SAMPLE_SIZE = MOTION_SAMPLE_DTYPE.itemsize
-MOTION_LOG_SCALE_MAX = 16
 
 
 
@@ -417,34 +419,32 @@ class RootMotion:
 
 def decode_motion(payload: bytes | memoryview) -> tuple[RootMotion | None, str]:
     """Motion Data's type-0 samples, or None and why not (an unknown sample type, a secondary
-    stream, no motion flag, no samples). Raises ParseError when the header or the samples it
-    declares pass the payload."""
+    stream, no motion flag, no samples). Raises ParseError (the byte in the payload) for the
+    first error of :func:`.views.motion_problems`, the validator's list: the header or the
+    samples it declares past the payload, an initial transform that is not finite. A zero
+    initial rotation is the identity, as a zero sample rotation is."""
     data = memoryview(payload).cast("B")
-    if len(data) < MOTION_HEADER_SIZE:
-        raise ParseError(None, len(data), "motion_data", f"{len(data)} bytes; the header alone takes {MOTION_HEADER_SIZE}")
+    errors = [p for p in motion_problems(data) if p.severity == "error"]
+    if errors:
+        raise ParseError(None, errors[0].at, errors[0].field, f"{errors[0].code}: {errors[0].message}")
+    why = motion_undecoded(data)
+    if why:
+        return None, why
     header = np.frombuffer(data, MOTION_HEADER_DTYPE, 1)[0]
-    kind, flags, count = int(header["motion_type"]), int(header["flags"]), int(header["num_samples"])
+    count = int(header["num_samples"])
     rot0 = header["initial_rot_0"].astype(np.float64)
     trans0 = header["initial_trans_0"].astype(np.float64)
     sample_offset = int(header["ofs_samples"])
-    if kind != 0:
-        return None, f"motion samples of type {kind} (32-byte \"full\" samples) are not publicly described"
-    if flags & MOTION_FLAG_SECONDARY:
-        return None, "a secondary motion stream is not publicly described"
-    if not flags & MOTION_FLAG_HAS_MOTION or count == 0:
-        return None, "no motion samples"
     start = MOTION_HEADER_SIZE + sample_offset
-    if start + MOTION_SAMPLE_SIZE * count > len(data):
-        raise ParseError(None, 0x02, "motion_data.sample_count",
-                         f"{count} sample(s) of {MOTION_SAMPLE_SIZE} bytes from byte {start} pass the "
-                         f"section's {len(data)} bytes")
     rows = np.frombuffer(data, MOTION_SAMPLE_DTYPE, count, start)
     q = np.stack([rows[c] for c in ("qx", "qy", "qz", "qw")], axis=1).astype(np.float64) / 32768.0
     norm = np.linalg.norm(q, axis=1, keepdims=True)
     rotation = np.where(norm > 0, q / np.where(norm > 0, norm, 1.0), np.array([0.0, 0.0, 0.0, 1.0]))
-    log_scale = np.clip(rows["log_scale"].astype(np.int32), 0, MOTION_LOG_SCALE_MAX)
+    log_scale = np.clip(rows["log_scale"].astype(np.int32), *MOTION_LOG_SCALE_RANGE)
     units = np.stack([rows[c] for c in ("x", "y", "z")], axis=1).astype(np.float64)
     translation = np.ldexp(units, -log_scale[:, None])
+    if not rot0.any():
+        rot0 = np.array([0.0, 0.0, 0.0, 1.0])
     return RootMotion(translation, rotation, trans0, rot0), ""
 
 
@@ -496,14 +496,12 @@ class ClipFrames:
 
 
 def clip_fps(coding: SampleCoding) -> float:
-    """Built's fps, else frames / duration (frames - 1 unless looping), else 30 (the fallbacks
-    Luna anim_import.py uses)."""
-    if np.isfinite(coding.fps) and coding.fps > 0:
-        return coding.fps
-    span = coding.frames if coding.looping else max(1, coding.frames - 1)
-    if np.isfinite(coding.duration) and coding.duration > 0 and coding.frames > 0:
-        return span / coding.duration
-    return 30.0
+    """The fps the clip is played at: its block's (:func:`.views.sample_block`), which
+    :func:`.views.timing_problems` has checked to be playable. Luna's importer falls back to
+    frames / duration, then 30, for an fps of 0; that fallback read fps 0 with a denormal
+    duration as 2e46 fps (frame times that are all 0 as float32), so an fps outside
+    :data:`.views.PLAYABLE_FPS` is refused (``clip-timing``) instead."""
+    return coding.fps
 
 
 def decode_clip(model: AnimclipFile, path: str | None = None) -> ClipFrames:

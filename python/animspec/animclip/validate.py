@@ -18,7 +18,9 @@ name string (only its hash), no "DEAD" markers at +0x48, no FFFFFFFF joint-hash 
 (Luna Engine IO Tools, anim_export.py): ``name-unresolved``, ``dead-markers``,
 ``built-4c-nonzero`` and ``joint-hashes-terminator`` are Remastered-era rules. The per-frame
 rules (Sample Elem and Sample Data against Built, :func:`.views.sample_problems`) hold for
-both.
+both. Everything the decoder refuses or reads other than as written comes from the lists it
+refuses from (:func:`.views.sample_problems`, :func:`.views.motion_problems`), so a clip that
+validates without an error (or, for Remastered-era files, without a per-frame INFO) plays.
 
 Layout checks (sizes, offsets, alignment, padding) need the :class:`Layout` recorded when
 the file was read; a model built in memory is laid out by the writer and skips them.
@@ -37,7 +39,8 @@ sections   section-size pair-missing name-unresolved name-hash-mismatch dead-mar
            custom-track-frames sample-elem-size sample-elem-past-end sample-elem-padding
            sample-elem-not-ascending sample-stride sample-bits-over-stride sample-elem-joint
            frame-lookup-size frame-lookup-range sample-data-size sample-count-mismatch decode-size
-           motion-data-size motion-sample-count
+           joint-count sample-elem-width sample-elem-offset sample-log-scale
+           motion-data-size motion-not-finite motion-log-scale motion-sample-count camera-no-path
            trigger-data-size trigger-jsons-overflow trigger-trailing trigger-things-count
            trigger-record-c trigger-joint-names-size
 """
@@ -45,7 +48,6 @@ sections   section-size pair-missing name-unresolved name-hash-mismatch dead-mar
 from __future__ import annotations
 
 import contextlib
-import math
 
 from typing import Any, Iterator
 
@@ -87,7 +89,6 @@ from .tags import (
     MOTION_FLAG_SECONDARY,
     MOTION_HEADER_DTYPE,
     MOTION_HEADER_SIZE,
-    MOTION_SAMPLE_SIZES,
     sample_elem_split,
     TAG_MORPH_FRAME_DATA,
     TAG_MORPH_INFO,
@@ -97,7 +98,7 @@ from .tags import (
     THING_SIZE,
     section_name,
 )
-from .views import name_table, quaternion_lengths, sample_problems
+from .views import camera_problems, motion_problems, name_table, quaternion_lengths, sample_problems
 from .write import check_writable
 
 ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
@@ -191,8 +192,12 @@ def _all(model: AnimclipFile, names: dict[int, str]) -> Iterator[Finding]:
     # is only reported to be the same, so there its findings are INFO (a hypothesis's).
     msm2 = model.is_msm2
     severities = {"error": ERROR, "warning": WARNING}
-    for code, severity, message in sample_problems(model):
-        yield Finding(code, severities[severity] if msm2 else INFO, message if msm2 else f"{message} {_UNVERIFIED}")
+    # what the decoder (and convert, for a camera clip) refuses, from the lists they refuse from
+    for p in [*sample_problems(model), *camera_problems(model)]:
+        sure = msm2 or not p.per_frame
+        where = {"field": p.field} if p.field else {}
+        yield Finding(p.code, severities[p.severity] if sure else INFO, p.message if sure else f"{p.message} {_UNVERIFIED}",
+                      where)
     for f in _motion(model):
         yield f if msm2 else Finding(f.code, INFO, f"{f.message} {_UNVERIFIED}", f.where)
     present = {s.tag for s in model.sections}
@@ -337,11 +342,6 @@ def _built(model: AnimclipFile, i: int, s: Built, derived: dict[str, int], count
         )
     if not msm2 and s.word_4c & 0xFFFF:
         yield Finding("built-4c-nonzero", INFO, f"+0x4C is {s.word_4c & 0xFFFF}, observed 0", where)
-    # Every use of the clip divides or multiplies by these (frames = duration x fps).
-    if not (math.isfinite(s.fps) and s.fps > 0):
-        yield Finding("clip-timing", ERROR, f"fps is {s.fps}; a clip's frame rate must be a positive number", {**where, "field": "fps"})
-    if not (math.isfinite(s.duration) and s.duration >= 0):
-        yield Finding("clip-timing", ERROR, f"duration is {s.duration}; it must be a number of seconds, 0 or more", {**where, "field": "duration"})
     if not counts:
         return
     labels = {
@@ -492,13 +492,7 @@ def _sample_elem(model: AnimclipFile, i: int, s: SampleElem, size: int) -> Itera
         (derived_or(built, "num_elems", n), derived_or(built, "num_large_elems", m)) if built is not None else (n, m)
     )
     if built is not None and sample_elem_split(size, declared) != (declared[0], -declared[0] % 4, declared[1]):
-        need = 5 * declared[0] + (-declared[0] % 4) + 6 * declared[1]
-        yield Finding(
-            "sample-elem-past-end", ERROR,
-            f"Built's {declared[0]} small and {declared[1]} large elements need {need} bytes; the section has {size} "
-            "(read as ALERT does: size / 5 small elements, no large table)",
-            where,
-        )
+        pass  # sample-elem-past-end: .views.sample_problems, whose list the decoder refuses from
     elif len(s.padding) != -n % 4:
         yield Finding("sample-elem-size", ERROR, f"{len(s.padding)} padding bytes after {n} elements; expected {-n % 4}", where)
     if s.trailing:
@@ -521,29 +515,20 @@ def derived_or(built: Built, name: str, derived: int) -> int:
 
 
 def _motion(model: AnimclipFile) -> Iterator[Finding]:
-    """Motion Data's header against its size and Built (Luna Engine IO Tools motion.py)."""
+    """Motion Data's header against its size (:func:`.views.motion_problems`, the list the
+    decoder refuses from) and its sample count against Built (Luna Engine IO Tools motion.py)."""
     for i, s in enumerate(model.sections):
         if s.tag != TAG_MOTION_DATA or not isinstance(getattr(s, "data", None), (bytes, memoryview)):
             continue
         data = s.data
         where = _where(model, i)
-        if len(data) < MOTION_HEADER_SIZE:
-            yield Finding("motion-data-size", WARNING, f"{len(data)} bytes; the motion header alone is {MOTION_HEADER_SIZE}", where)
+        problems = motion_problems(data)
+        for p in problems:
+            yield Finding(p.code, ERROR if p.severity == "error" else WARNING, p.message, {**where, "field": p.field})
+        if len(data) < MOTION_HEADER_SIZE or any(p.code == "motion-data-size" for p in problems):
             continue
         header = np.frombuffer(data, MOTION_HEADER_DTYPE, 1)[0]
-        kind, flags, count = int(header["motion_type"]), int(header["flags"]), int(header["num_samples"])
-        ofs = int(header["ofs_samples"])
-        per = MOTION_SAMPLE_SIZES.get(kind)
-        if per is None:
-            yield Finding("motion-data-size", WARNING, f"motion type {kind} is neither standard (0) nor full (1)", where)
-            continue
-        end = MOTION_HEADER_SIZE + ofs + per * count
-        if end > len(data):
-            yield Finding(
-                "motion-data-size", ERROR,
-                f"{count} samples of {per} bytes at header end + {ofs} run to {end}; the section has {len(data)}",
-                where,
-            )
+        flags, count = int(header["flags"]), int(header["num_samples"])
         built = model.built
         if built is not None and count:
             need = max(1, built.num_frames) + (1 if built.is_looping else 0)

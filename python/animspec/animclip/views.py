@@ -8,6 +8,8 @@ Custom Track Data re-packed at 16-byte boundaries), so that a written file stays
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
@@ -19,6 +21,7 @@ from ..quaternion import normalize
 from .content import (
     AnimclipFile,
     BaseState,
+    Built,
     CustomTrackData,
     CustomTrackEntry,
     CustomTracks,
@@ -35,7 +38,15 @@ from .tags import (
     CONTAINER_ASSET,
     CONTAINER_DAT1,
     CONTAINER_STG,
+    FLAG_CAMERA,
     LARGE_ELEM_SIZE,
+    MOTION_FLAG_HAS_MOTION,
+    MOTION_FLAG_SECONDARY,
+    MOTION_HEADER_DTYPE,
+    MOTION_HEADER_SIZE,
+    MOTION_SAMPLE_DTYPE,
+    MOTION_SAMPLE_SIZES,
+    TAG_MOTION_DATA,
     OUTER_HEADER,
     SAMPLE_ELEM_SIZE,
     TAG_BUILT,
@@ -46,6 +57,7 @@ from .tags import (
     TAG_SAMPLE_DATA_RESIDENT,
     TAG_SAMPLE_ELEM,
     section_name,
+    sample_elem_split,
     PAD_TO,
     QUATERNION_DIVISOR,
     TAG_BASE_STATE,
@@ -306,6 +318,20 @@ MAX_FIELD_BITS = 32
 two words per field). A wider one is refused."""
 MAX_DELTA_BITS = 52
 """``width + shift`` above this could not be added exactly in float64: refused."""
+MAX_LOG_SCALE = 62
+"""A Base State ``log_scale`` above this is decoded as this (2 ** it must fit an int64): the
+finding ``sample-log-scale`` says so."""
+COMPONENT_BYTES = 4
+"""A Sample Elem offset is a byte offset of a 4-byte component: one that is not a multiple of
+4 names no component and is refused (``sample-elem-offset``), not floored."""
+PLAYABLE_FPS = (1e-3, 1e6)
+"""The frame rates a clip is played at (``clip-timing`` outside: refused). Below, frame times
+pass float32's range (65,535 frames at 1.4e-45 fps: inf), and 0 or NaN give no time at all;
+above, a second holds more frames than any engine shows. Between them every key time of
+65,536 frames is finite and strictly increasing as float32, as glTF needs."""
+MOTION_LOG_SCALE_RANGE = (0, 16)
+"""A Motion Data sample's translation exponent is clamped into this (Luna's reader clamps it
+so); one outside is reported (``motion-log-scale``)."""
 
 
 def memory_bound(file_size: int) -> int:
@@ -332,6 +358,9 @@ class SampleProblem:
     field: str = "built"
     tag: int | None = TAG_BUILT
     at: int | None = None
+    per_frame: bool = True
+    """A rule of the per-frame layout (Luna's, confirmed for Spider-Man 2: the validator reports
+    it as INFO for earlier games); False for Built's own fields and counts, which hold for all."""
 
     def __iter__(self) -> Any:  # (code, severity, message), as the validator unpacks it
         return iter((self.code, self.severity, self.message))
@@ -403,24 +432,25 @@ def sample_data_section(model: AnimclipFile) -> RawSection | None:
 
 def _base_components(joints: np.ndarray) -> np.ndarray:
     base = np.zeros((len(joints), COMPONENTS_PER_JOINT), np.int64)
-    scale = np.left_shift(np.int64(1), np.minimum(joints["log_scale"].astype(np.int64), 62))
+    scale = np.left_shift(np.int64(1), np.minimum(joints["log_scale"].astype(np.int64), MAX_LOG_SCALE))
     base[:, 0:4] = scale[:, None]
     for k, name in enumerate(("qx", "qy", "qz", "qw", "x", "y", "z", "log_scale2")):
         base[:, 4 + k] = joints[name]
     return base
 
 
-def _element_field(elem: SampleElem, e: int, what: str) -> tuple[str, int]:
-    """Field name and payload byte of element ``e``'s offset or code, from the sizes of the
-    model's own columns (small offsets, small codes, padding, large offsets, large codes)."""
+def _element_field(elem: SampleElem, e: int, what: str) -> tuple[str, int, int]:
+    """Field name, section (Sample Elem) and payload byte of element ``e``'s offset or code
+    (a :class:`SampleProblem`'s place), from the sizes of the model's own columns (small
+    offsets, small codes, padding, large offsets, large codes)."""
     n = len(elem.offsets)
     if e < n:
         at = 4 * e if what == "offset" else elem.offsets.nbytes + elem.codes.itemsize * e
-        return f"sample_elem.small[{e}].{what}", at
+        return f"sample_elem.small[{e}].{what}", TAG_SAMPLE_ELEM, at
     k = e - n
     large_at = elem.offsets.nbytes + elem.codes.nbytes + len(elem.padding)
     at = large_at + (4 * k if what == "offset" else elem.large_offsets.nbytes + elem.large_codes.itemsize * k)
-    return f"sample_elem.large[{k}].{what}", at
+    return f"sample_elem.large[{k}].{what}", TAG_SAMPLE_ELEM, at
 
 
 def sample_problems(model: AnimclipFile) -> list[SampleProblem]:
@@ -428,8 +458,119 @@ def sample_problems(model: AnimclipFile) -> list[SampleProblem]:
     as (finding code, severity, message)): the validator reports them, :func:`sample_inputs`
     refuses on the first error. Codes (docs/animclip.md, invariants): sample-stride,
     sample-bits-over-stride, sample-elem-joint, frame-lookup-size, frame-lookup-range,
-    sample-data-size, sample-count-mismatch, decode-size."""
-    return _sample_problems(model)[0]
+    sample-data-size, sample-count-mismatch, decode-size, joint-count, clip-timing,
+    sample-elem-past-end, sample-elem-width, sample-elem-offset, sample-log-scale."""
+    return _decode_problems(model)[0]
+
+
+def _decode_problems(model: AnimclipFile) -> tuple[list[SampleProblem], Any]:
+    """Every problem in the order the decoder meets them (Built's joint count first), and what
+    :func:`_sample_problems` found of the frame lookup: the one list both the validator and
+    :func:`sample_inputs` read, so that neither has a check the other lacks."""
+    problems, found = _sample_problems(model)
+    refusals = _decode_refusals(model)
+    timing = timing_problems(model.built) if model.built is not None else []
+    return refusals[:1] + timing + problems + refusals[1:], found
+
+
+BUILT_FIELD_AT = {"fps": 0x0C, "duration": 0x10, "resident_fps": 0x40}
+"""Payload bytes of Built's timing fields (ksy anim_clip_built)."""
+
+
+def timing_problems(built: Built) -> list[SampleProblem]:
+    """Built's fps, duration and (when it counts resident samples) resident fps against what can
+    be played (:data:`PLAYABLE_FPS`, a duration of 0 or more seconds): ``clip-timing``."""
+    low, high = PLAYABLE_FPS
+    out = []
+
+    def playable(fps: float) -> bool:
+        return math.isfinite(fps) and low <= fps <= high
+
+    for name, fps in (("fps", built.fps), ("resident_fps", built.resident_fps if built.num_resident_samples else 0)):
+        if (name == "fps" or fps != 0) and not playable(fps):
+            what = "fps" if name == "fps" else "the resident samples' fps (0: Built's fps)"
+            out.append(SampleProblem("clip-timing", "error", f"{what} is {fps:g}; a clip is played at {low:g} to {high:g} "
+                                     "frames per second", f"built.{name}", TAG_BUILT, BUILT_FIELD_AT[name], per_frame=False))
+    if not (math.isfinite(built.duration) and built.duration >= 0):
+        out.append(SampleProblem("clip-timing", "error", f"duration is {built.duration:g}; it must be a number of "
+                                 "seconds, 0 or more", "built.duration", TAG_BUILT, BUILT_FIELD_AT["duration"],
+                                 per_frame=False))
+    return out
+
+
+def motion_problems(payload: bytes | memoryview) -> list[SampleProblem]:
+    """Motion Data's header against its payload (Luna Engine IO Tools motion.py): the header
+    and the samples it declares inside the payload (``motion-data-size``), a finite initial
+    transform (``motion-not-finite``: a camera's path starts from it), translation exponents
+    in :data:`MOTION_LOG_SCALE_RANGE` (``motion-log-scale``, a warning: clamped). ``at`` is a
+    byte of the payload. The validator reports them; the decoder refuses the errors."""
+    data = memoryview(payload).cast("B")
+    if len(data) < MOTION_HEADER_SIZE:
+        return [SampleProblem("motion-data-size", "error", f"{len(data)} bytes; the motion header alone is "
+                              f"{MOTION_HEADER_SIZE}", "motion_data", TAG_MOTION_DATA, len(data))]
+    header = np.frombuffer(data, MOTION_HEADER_DTYPE, 1)[0]
+    kind, count, ofs = int(header["motion_type"]), int(header["num_samples"]), int(header["ofs_samples"])
+    per = MOTION_SAMPLE_SIZES.get(kind)
+    if per is None:
+        return [SampleProblem("motion-data-size", "warning", f"motion type {kind} is neither standard (0) nor full "
+                              "(1)", "motion_data.motion_type", TAG_MOTION_DATA, 0)]
+    out = []
+    for name, what in (("initial_rot_0", "rotation"), ("initial_trans_0", "translation")):
+        values = header[name]
+        if not np.isfinite(values).all():
+            out.append(SampleProblem("motion-not-finite", "error", f"the initial {what} is "
+                                     f"{[float(v) for v in values]}: not finite", f"motion_data.{name}",
+                                     TAG_MOTION_DATA, MOTION_HEADER_DTYPE.fields[name][1]))
+    start = MOTION_HEADER_SIZE + ofs
+    end = start + per * count
+    if end > len(data):
+        out.append(SampleProblem("motion-data-size", "error", f"{count} samples of {per} bytes at header end + {ofs} "
+                                 f"run to {end}; the section has {len(data)}", "motion_data.num_samples",
+                                 TAG_MOTION_DATA, 0x02))
+    elif kind == 0 and count and not int(header["flags"]) & MOTION_FLAG_SECONDARY:
+        log_scale = np.frombuffer(data, MOTION_SAMPLE_DTYPE, count, start)["log_scale"]
+        low, high = MOTION_LOG_SCALE_RANGE
+        bad = np.flatnonzero((log_scale < low) | (log_scale > high))
+        if bad.size:
+            k = int(bad[0])
+            out.append(SampleProblem(
+                "motion-log-scale", "warning", f"{bad.size} sample(s) have a translation exponent outside "
+                f"{low}..{high}, read as clamped into it (sample {k}: {int(log_scale[k])})",
+                f"motion_data.samples[{k}].log_scale", TAG_MOTION_DATA,
+                start + MOTION_SAMPLE_DTYPE.itemsize * k + MOTION_SAMPLE_DTYPE.fields["log_scale"][1]))
+    return out
+
+
+def motion_undecoded(payload: bytes | memoryview) -> str:
+    """Why Motion Data's samples are not decoded ("" when they are: standard samples, the
+    motion flag, at least one): samples of type 1 or a secondary stream are not publicly
+    described. The decoder (:func:`.samples.decode_motion`) and the camera check ask it."""
+    data = memoryview(payload).cast("B")
+    if len(data) < MOTION_HEADER_SIZE:
+        return "the Motion Data header is cut short"
+    header = np.frombuffer(data, MOTION_HEADER_DTYPE, 1)[0]
+    kind, flags, count = int(header["motion_type"]), int(header["flags"]), int(header["num_samples"])
+    if kind != 0:
+        return f"motion samples of type {kind} (32-byte \"full\" samples) are not publicly described"
+    if flags & MOTION_FLAG_SECONDARY:
+        return "a secondary motion stream is not publicly described"
+    if not flags & MOTION_FLAG_HAS_MOTION or count == 0:
+        return "no motion samples"
+    return ""
+
+
+def camera_problems(model: AnimclipFile) -> list[SampleProblem]:
+    """A camera clip (Built flag 0x10) is a path in Motion Data: without samples the decoder
+    reads, ``convert`` has no camera to write (``camera-no-path``; ``play`` shows its joints)."""
+    built = model.built
+    if built is None or not built.flags & FLAG_CAMERA:
+        return []
+    motion = model.section(TAG_MOTION_DATA)
+    why = motion_undecoded(motion.data) if isinstance(motion, RawSection) else "the clip has no Motion Data"
+    if not why:
+        return []
+    return [SampleProblem("camera-no-path", "error", f"a camera clip (flag 0x10) without a path convert can write: "
+                          f"{why}", "built.flags", TAG_BUILT, 0x08)]
 
 
 def _sample_problems(model: AnimclipFile) -> tuple[list[SampleProblem], Any]:
@@ -447,12 +588,11 @@ def _sample_problems(model: AnimclipFile) -> tuple[list[SampleProblem], Any]:
     outside = np.flatnonzero(joint >= num_joints)
     if outside.size and isinstance(elem, SampleElem):
         e = int(outside[0])
-        name, at = _element_field(elem, e, "offset")
         out.append(SampleProblem(
             "sample-elem-joint", "error",
             f"{outside.size} element(s) target a joint past the {num_joints} Base State records "
             f"(element {e}: component offset {int(component[e] + 12 * joint[e]) * 4} is joint {int(joint[e])})",
-            name, TAG_SAMPLE_ELEM, at,
+            *_element_field(elem, e, "offset"),
         ))
     size = model.layout.dat1_size if model.layout else 0
     limit = memory_bound(size)
@@ -529,30 +669,51 @@ def _decode_refusals(model: AnimclipFile) -> list[SampleProblem]:
     if built is not None and built.num_joints is not None and built.num_joints != records:
         out.append(SampleProblem(
             "joint-count", "error", f"Built names {built.num_joints} joint(s); Base State holds {records} record(s)",
-            "base_state", TAG_BASE_STATE, 0,
+            "base_state", TAG_BASE_STATE, 0, per_frame=False,
         ))
     if not isinstance(elem, SampleElem) or built is None:
         return out
     n, m = len(elem.offsets), len(elem.large_offsets)
     small = n if built.num_elems is None else int(built.num_elems)
     large = m if built.num_large_elems is None else int(built.num_large_elems)
-    if (small, large) != (n, m):
+    # Built's counts past the payload: the model reads it as ALERT does (spec 11.17), which
+    # is not what Built says is there.
+    if sample_elem_split(payload_size(elem), (small, large)) != (small, -small % 4, large):
         need = SAMPLE_ELEM_SIZE * small + (-small % 4) + LARGE_ELEM_SIZE * large
         out.append(SampleProblem(
             "sample-elem-past-end", "error",
             f"Built declares {small} element(s) and {large} large one(s), which take {need} bytes; the section "
-            f"holds {payload_size(elem)}", "sample_elem", TAG_SAMPLE_ELEM, payload_size(elem),
+            f"holds {payload_size(elem)}", "sample_elem", TAG_SAMPLE_ELEM, payload_size(elem), per_frame=False,
         ))
         return out
-    _joint, _component, width, shift = elem.elements()
+    joint, component, width, shift = elem.elements()
+    offsets = np.concatenate([np.asarray(elem.offsets, np.int64), np.asarray(elem.large_offsets, np.int64)])
+    # (without samples the offsets address nothing: the clip is its base pose)
+    odd = np.flatnonzero(offsets % COMPONENT_BYTES) if sample_data_section(model) is not None else offsets[:0]
+    if odd.size:
+        e = int(odd[0])
+        out.append(SampleProblem(
+            "sample-elem-offset", "error",
+            f"{odd.size} element offset(s) are not a multiple of {COMPONENT_BYTES} (element {e}: 0x{int(offsets[e]):x}): "
+            "an offset names a 4-byte component", *_element_field(elem, e, "offset"),
+        ))
+    if isinstance(base, BaseState) and len(base.joints):
+        moved = joint[(component < 4) & (joint < len(base.joints))]
+        big = np.flatnonzero(base.joints["log_scale"][moved] > MAX_LOG_SCALE) if moved.size else moved
+        if big.size:
+            j = int(moved[big[0]])
+            out.append(SampleProblem(
+                "sample-log-scale", "warning",
+                f"joint {j}'s scale is animated from 2^{int(base.joints['log_scale'][j])} (Base State log_scale); "
+                f"it is decoded as 2^{MAX_LOG_SCALE}", f"base_state.joints[{j}].log_scale", TAG_BASE_STATE, 16 * j + 0xE,
+            ))
     bad = np.flatnonzero((width > MAX_FIELD_BITS) | (width + shift > MAX_DELTA_BITS))
     if bad.size:
         e = int(bad[0])
-        name, at = _element_field(elem, e, "code")
         out.append(SampleProblem(
             "sample-elem-width", "error",
             f"a {int(width[e])}-bit field shifted left by {int(shift[e])}: fields up to {MAX_FIELD_BITS} bits "
-            f"and width + shift up to {MAX_DELTA_BITS} are decoded", name, TAG_SAMPLE_ELEM, at,
+            f"and width + shift up to {MAX_DELTA_BITS} are decoded", *_element_field(elem, e, "code"),
         ))
     return out
 
@@ -584,9 +745,8 @@ def sample_inputs(model: AnimclipFile, path: str | None = None) -> SampleInputs:
     if built is None:
         raise SampleInputError(path, None, "built", "the clip has no Anim Clip Built section: nothing says how "
                                "its samples are coded")
-    problems, found = _sample_problems(model)
-    refusals = _decode_refusals(model)
-    errors = refusals[:1] + [p for p in problems if p.severity == "error"] + refusals[1:]
+    problems, found = _decode_problems(model)
+    errors = [p for p in problems if p.severity == "error"]
     if errors:
         raise _refuse(model, errors[0], path)
     elem = model.section(TAG_SAMPLE_ELEM)

@@ -45,7 +45,7 @@ from pygltflib import (
 
 from ..quaternion import normalize, wxyz_to_xyzw
 from ..skeleton import Skeleton
-from .document import alignment, copy_gltf, flatten_buffers, read_external, write_glb
+from .document import GltfError, alignment, copy_gltf, flatten_buffers, read_external, write_glb
 from .rig import read_accessor
 
 GENERATOR = "animspec"
@@ -69,6 +69,45 @@ class Channel:
     """(keys, 4) rotations w, x, y, z (written x, y, z, w) or (keys, 3) translations or scales."""
     interpolation: str
     """A glTF sampler interpolation: "LINEAR" or "STEP"."""
+    keys: str = "key"
+    """What a key is in the source's terms ("frame", "Motion Data sample"), for messages."""
+
+
+class KeyDataError(GltfError):
+    """Key data glTF cannot hold (glTF 2.0 section 3.11, the Khronos validator): a time or
+    value that is NaN or infinite as float32, times that do not strictly increase or are
+    negative. The facts: ``animation``, ``node`` (its name, else index), ``path``, the key
+    index ``key`` (what a key is: ``keys``) and ``problem`` (in words)."""
+
+    def __init__(self, animation: str, node: str, path: str, keys: str, key: int, problem: str) -> None:
+        self.animation, self.node, self.path, self.keys, self.key, self.problem = animation, node, path, keys, key, problem
+        super().__init__(f"animation {animation!r}, {path} of node {node!r}: {keys} {key} {problem}: "
+                         "a glTF cannot hold it")
+
+
+def key_data_problem(times: np.ndarray, values: np.ndarray, path: str) -> tuple[int, str] | None:
+    """The first key whose data glTF cannot hold, as (key, what is wrong), or None. ``times``
+    and ``values`` as written (float32; rotations x, y, z, w, normalised as
+    :meth:`DocumentBuilder.animation` does). The one check every animation written passes."""
+    bad = np.flatnonzero(~np.isfinite(times))
+    if bad.size:
+        return int(bad[0]), f"has a time that is not finite ({float(times[bad[0]])} s)"
+    bad = np.flatnonzero(times < 0)
+    if bad.size:
+        return int(bad[0]), f"has a negative time ({float(times[bad[0]])} s)"
+    bad = np.flatnonzero(np.diff(times) <= 0)
+    if bad.size:
+        k = int(bad[0]) + 1
+        return k, (f"is at {float(times[k])} s, not after the one before it ({float(times[k - 1])} s): key times "
+                   "must strictly increase (as 32-bit floats)")
+    rows = values.reshape(len(values), -1)
+    bad = np.flatnonzero(~np.isfinite(rows).all(axis=1))
+    if bad.size:
+        k = int(bad[0])
+        c = int(np.flatnonzero(~np.isfinite(rows[k]))[0])
+        axis = "xyzw"[c] if rows.shape[1] <= 4 else str(c)
+        return k, f"is not finite ({path} {axis} = {float(rows[k, c])})"
+    return None
 
 
 class DocumentBuilder:
@@ -232,27 +271,45 @@ class DocumentBuilder:
         Rotations are given w, x, y, z and written x, y, z, w; one further than
         :data:`KEEP_AS_STORED` from unit length is normalised (the validator rejects non-unit
         rotation outputs), the others are written as given so FP12 keys read back exactly.
+        Every channel's times and values are checked (:func:`key_data_problem`) before anything
+        is added: :class:`KeyDataError` for the first key glTF cannot hold.
         """
         anim = Animation(name=name, extras=extras or {})
         inputs: dict[bytes, int] = {}
-        for channel in channels:
-            times = np.asarray(channel.times, dtype=np.float32)
-            key = times.tobytes()
-            if key not in inputs:  # channels with the same key times share one input accessor
-                inputs[key] = self.accessor(times, FLOAT, "SCALAR", bounds=True)
-            if channel.path == "rotation":
-                values = np.asarray(channel.values, dtype=np.float64)
-                off = np.abs(np.linalg.norm(values, axis=-1, keepdims=True) - 1.0) > KEEP_AS_STORED
-                data, kind = wxyz_to_xyzw(np.where(off, normalize(values), values)), "VEC4"
-            else:
-                data, kind = np.asarray(channel.values, dtype=np.float64), "VEC3"
-            output = self.accessor(data, FLOAT, kind)
-            anim.samplers.append(AnimationSampler(input=inputs[key], output=output, interpolation=channel.interpolation))
-            anim.channels.append(AnimationChannel(
-                sampler=len(anim.samplers) - 1, target=AnimationChannelTarget(node=channel.node, path=channel.path),
-            ))
+        gltf, before = self.gltf, (len(self.blob), len(self.gltf.bufferViews), len(self.gltf.accessors))
+        try:
+            for channel in channels:
+                times, data = self._key_data(name, channel)
+                key = times.tobytes()
+                if key not in inputs:  # channels with the same key times share one input accessor
+                    inputs[key] = self.accessor(times, FLOAT, "SCALAR", bounds=True)
+                output = self.accessor(data, FLOAT, "VEC4" if channel.path == "rotation" else "VEC3")
+                anim.samplers.append(AnimationSampler(input=inputs[key], output=output,
+                                                      interpolation=channel.interpolation))
+                anim.channels.append(AnimationChannel(
+                    sampler=len(anim.samplers) - 1, target=AnimationChannelTarget(node=channel.node, path=channel.path),
+                ))
+        except KeyDataError:  # the document is left as it was: nothing of this animation added
+            del self.blob[before[0]:], gltf.bufferViews[before[1]:], gltf.accessors[before[2]:]
+            raise
         self.gltf.animations.append(anim)
         return len(self.gltf.animations) - 1
+
+    def _key_data(self, animation: str, channel: Channel) -> tuple[np.ndarray, np.ndarray]:
+        """``channel``'s times and values as float32, as written (rotations x, y, z, w), or
+        :class:`KeyDataError`."""
+        with np.errstate(over="ignore", invalid="ignore"):
+            times = np.asarray(channel.times, dtype=np.float64).astype(np.float32)
+            values = np.asarray(channel.values, dtype=np.float64)
+            if channel.path == "rotation":
+                off = np.abs(np.linalg.norm(values, axis=-1, keepdims=True) - 1.0) > KEEP_AS_STORED
+                values = wxyz_to_xyzw(np.where(off, normalize(values), values))
+            data = values.astype(np.float32)
+        problem = key_data_problem(times, data, channel.path)
+        if problem is not None:
+            node = self.gltf.nodes[channel.node].name if channel.node < len(self.gltf.nodes) else None
+            raise KeyDataError(animation, node or str(channel.node), channel.path, channel.keys, *problem)
+        return times, data
 
     # --- a rig written again ---------------------------------------------------------------
 

@@ -244,6 +244,8 @@ def animclip_to_gltf(
 ROOT_MOTION_NODE = "animclip_root_motion"
 """The node added above the rig's roots to carry the clip's root motion."""
 CAMERA_NODE = "animclip_camera"
+MOTION_KEYS = "Motion Data sample"
+"""What a root-motion or camera key is in the clip (messages name it so)."""
 DEFAULT_XFOV = math.pi / 4
 """Horizontal field of view when a camera clip has no XFOV track (an assumption: 45 degrees)."""
 CAMERA_ASPECT = 16 / 9
@@ -341,10 +343,10 @@ def animclip_animation_to_gltf(
             continue
         rest = node_rest(gltf, node)
         use_trs(gltf, node, rest.translation, rest.rotation, rest.scale)
-        channels.append(Channel(node, "rotation", times, _continuous_wxyz(clip.rotation[:, j]), ANIM_LINEAR))
-        channels.append(Channel(node, "translation", times, clip.translation[:, j], ANIM_LINEAR))
+        channels.append(Channel(node, "rotation", times, _continuous_wxyz(clip.rotation[:, j]), ANIM_LINEAR, "frame"))
+        channels.append(Channel(node, "translation", times, clip.translation[:, j], ANIM_LINEAR, "frame"))
         if _varies(clip.scale[:, j], not_equal_to=(1.0, 1.0, 1.0)):
-            channels.append(Channel(node, "scale", times, clip.scale[:, j], ANIM_LINEAR))
+            channels.append(Channel(node, "scale", times, clip.scale[:, j], ANIM_LINEAR, "frame"))
         match.matched.append((node_name(gltf, node), h))
         hit.add(h)
     match.conclude(gltf, column, hit, rig_joints, node_hash, repeated, names, rig, found_any=bool(channels))
@@ -356,8 +358,10 @@ def animclip_animation_to_gltf(
     if has_motion and root_motion:
         carrier = builder.parent_of_roots(ROOT_MOTION_NODE)
         motion_times = np.asarray(clip.root_motion_times, np.float64)
-        channels.append(Channel(carrier, "translation", motion_times, clip.root_motion_translation, ANIM_LINEAR))
-        channels.append(Channel(carrier, "rotation", motion_times, _continuous_wxyz(clip.root_motion_rotation), ANIM_LINEAR))
+        channels.append(Channel(carrier, "translation", motion_times, clip.root_motion_translation, ANIM_LINEAR,
+                                    MOTION_KEYS))
+        channels.append(Channel(carrier, "rotation", motion_times, _continuous_wxyz(clip.root_motion_rotation), ANIM_LINEAR,
+                                    MOTION_KEYS))
         match.lines.append(f"root motion: {len(motion_times)} key(s) on a node {ROOT_MOTION_NODE!r} above the rig's roots")
     elif has_motion:
         match.lines.append("root motion left out (--no-root-motion): the character stays in place")
@@ -396,8 +400,8 @@ def camera_animation_to_gltf(camera: CameraAnimation, *, name: str = "animclip_c
     builder.scene("animclip camera", [node])
     times = np.asarray(camera.times, np.float64)
     channels = [
-        Channel(node, "translation", times, camera.translation, ANIM_LINEAR),
-        Channel(node, "rotation", times, _continuous_wxyz(camera.rotation), ANIM_LINEAR),
+        Channel(node, "translation", times, camera.translation, ANIM_LINEAR, MOTION_KEYS),
+        Channel(node, "rotation", times, _continuous_wxyz(camera.rotation), ANIM_LINEAR, MOTION_KEYS),
     ]
     extras = {"animclip": {"xfov": [_json_float(float(v)) for v in camera.xfov] if camera.xfov is not None else [],
                            "aspect_ratio_assumed": CAMERA_ASPECT}}

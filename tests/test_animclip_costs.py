@@ -82,12 +82,19 @@ def test_play_json_streams_a_long_clip_in_bounded_memory(tmp_path):
     assert peak < 150 * MiB, peak  # decode: 1 sample; the old code held every frame's values
 
 
-def test_play_json_in_chunks_is_the_text_of_the_whole_report(monkeypatch):
-    model = read_bytes((LUNA / "root_motion_loop.animclip").read_bytes())
+@pytest.mark.parametrize("clip, rig", [(LUNA / "root_motion_loop.animclip", None),
+                                       (EXAMPLES / "walk.animclip", EXAMPLES / "biped_rig.glb")])
+def test_play_json_in_chunks_is_the_text_of_the_whole_report(monkeypatch, clip, rig):
+    # write_json's frames (one json.dumps per chunk, cut into rows) against jsonfmt's layout
+    # of to_json() (one call per value), over chunks of one or two frames.
+    from animspec.rigs import load_skeleton
+
+    model = read_bytes(clip.read_bytes())
     frames = clip_frames(model)
-    whole = jsonfmt.dumps(frames_report(model, frames, None).to_json())
-    monkeypatch.setattr(pose_module, "FRAME_CHUNK_VALUES", 40)  # a chunk of one or two frames
-    report = frames_report(model, frames, None)
+    skeleton = load_skeleton(rig) if rig else None
+    whole = jsonfmt.dumps(frames_report(model, frames, skeleton).to_json())
+    monkeypatch.setattr(pose_module, "FRAME_CHUNK_VALUES", 40 if rig is None else 2000)
+    report = frames_report(model, frames, skeleton)
     assert len(list(report.chunks())) > 2
 
     class Out:

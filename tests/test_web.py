@@ -527,14 +527,14 @@ def test_animclip_pose_in_the_viewer_is_python_forward_kinematics(runs, cases):
         if rig is not None:
             skeleton = skeleton_from_gltf(str(rig))
             assert state["boneNames"] == skeleton.names
-            world = frames_report(model, decoded, skeleton).world[frame]
+            positions = frames_report(model, decoded, skeleton).world_positions[frame]
         else:
             poses = decoded.frames()
             n = len(decoded.joint_hashes)
             chain = Skeleton(np.arange(-1, n - 1), np.zeros((n, 3)), np.tile([1.0, 0, 0, 0], (n, 1)), [str(j) for j in range(n)])
-            world = forward_kinematics(chain, xyzw_to_wxyz(poses.rotation[frame][None].astype(np.float64)),
-                                       poses.translation[frame][None].astype(np.float64))[0]
-        np.testing.assert_allclose(np.array(state["jointPositions"]), world[:, :3, 3], atol=1e-5, err_msg=r["case"])
+            positions = forward_kinematics(chain, xyzw_to_wxyz(poses.rotation[frame][None].astype(np.float64)),
+                                           poses.translation[frame][None].astype(np.float64))[0][:, :3, 3]
+        np.testing.assert_allclose(np.array(state["jointPositions"]), positions, atol=1e-5, err_msg=r["case"])
 
 
 def test_viewer_refuses_the_clips_python_refuses(tmp_path):

@@ -711,7 +711,7 @@ def _animclip_to_gltf(src: str, out: str, o: ConvertOptions, model: Any) -> Resu
 
     from .animclip.pose import clip_frames
     from .animclip.samples import camera_path
-    from .animclip.views import camera_problems
+    from .animclip.views import BUILT_GLB_NODE_FRAME_BYTES, camera_problems, check_built, file_size_on_disk
     from .gltf import CameraAnimation, ClipAnimation, animclip_animation_to_gltf, camera_animation_to_gltf
 
     frames = clip_frames(model, src)
@@ -732,6 +732,8 @@ def _animclip_to_gltf(src: str, out: str, o: ConvertOptions, model: Any) -> Resu
         return Result(src, "animclip", [], text="\n".join(lines), extra={"outputs": [out]})
     if not o.skeleton:
         raise AnimspecError(f"{src}: an .animclip holds no hierarchy: give the rig with --skeleton RIG.glb")
+    if not frames.coding.joints:
+        raise AnimspecError(f"{src}: the clip has no joints: there is nothing to put on --skeleton {o.skeleton}")
     if os.path.isfile(o.skeleton) and _kind_of(o.skeleton, ("gltf",)) != "gltf":
         raise AnimspecError(
             f"{src}: --skeleton {o.skeleton} is not a glTF rig; an .animclip's joints are matched by "
@@ -750,6 +752,8 @@ def _animclip_to_gltf(src: str, out: str, o: ConvertOptions, model: Any) -> Resu
         glb, match = animclip_animation_to_gltf(
             animation, o.skeleton, name=clip.name or "animclip", root_motion=not o.no_root_motion,
             custom_tracks=tracks, joint_names=names,
+            check_keys=lambda count, nodes: check_built(
+                "a GLB's animation keys", count, nodes, BUILT_GLB_NODE_FRAME_BYTES, file_size_on_disk(model), "node"),
         )
     except AnimspecError as exc:
         raise AnimspecError(f"{src}: {exc}") from None

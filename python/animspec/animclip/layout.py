@@ -129,6 +129,10 @@ class Layout(_Eq):
     conversion quiets a signalling NaN in an f32 field (Built fps/duration, Path)."""
     compression: Compression | None = None
     """The original LZ4 block when the body was compressed (spec 3)."""
+    file_size: int | None = field(default=None, compare=False)
+    """Bytes of the file read (on disk; an LZ4-compressed one's compressed size), None for a
+    layout not read from a file (a JSON dump): the size the decode bounds are stated on
+    (:func:`.views.file_size_on_disk`)."""
 
     def digest(self) -> str:
         if self.digest_later is not None:

@@ -42,10 +42,11 @@ def read_file(path: str | os.PathLike[str]) -> AnimclipFile:
 def read_bytes(data: bytes, path: str | None = None, *, fast: bool = True) -> AnimclipFile:
     """Parse a whole file held in memory. ``path`` only labels errors."""
     data = bytes(data)  # the very object when it is bytes; payloads are cut from it
-    if fast:
-        model = fastread.read(data)
-        if model is not None:
-            return model
-    from . import adapt  # the debug-mode generated parser: errors and the reference reading
+    model = fastread.read(data) if fast else None
+    if model is None:
+        from . import adapt  # the debug-mode generated parser: errors and the reference reading
 
-    return adapt.read(data, path)
+        model = adapt.read(data, path)
+    if model.layout is not None:
+        model.layout.file_size = len(data)  # what the decode bounds are stated on
+    return model

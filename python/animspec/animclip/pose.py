@@ -14,12 +14,14 @@ Built +0x0C).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import json
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TextIO
 
 import numpy as np
 
+from ..common import jsonfmt
 from ..common.errors import AnimspecError
 from ..common.hashes import crc32
 from ..quaternion import xyzw_to_wxyz
@@ -212,17 +214,38 @@ def first_frame_pose(
     return _pose_on(skeleton, [(j, hashes[j], rotation[j], translation[j]) for j in columns], labels)
 
 
+FRAME_CHUNK_VALUES = 1 << 18
+"""``play`` computes and prints an .animclip's frames in chunks of about this many values
+(each frame's poses, and on a rig its local and world 4x4 transforms): what it holds beyond
+the decode stays a few megabytes however many frames and bones there are."""
+
+BONE_FRAME_VALUES = 2 * 16 + 7
+"""Float64 values per rig bone and frame while world transforms are computed: local and
+world 4x4, local rotation and translation."""
+
+
+@dataclass
+class FramesChunk:
+    """Frames ``first`` to ``first + n`` of a :class:`FramesReport`."""
+
+    first: int
+    poses: Any
+    """:class:`.samples.Transforms` of the chunk's frames (frames x clip joints x ...)."""
+    positions: np.ndarray | None
+    """(frames, bones, 3) world positions on the rig, else None."""
+
+
 @dataclass
 class FramesReport:
     """What ``animspec play`` shows of an .animclip whose frames decode: every frame's local
-    transforms per joint (and world positions on a rig), root motion, custom tracks."""
+    transforms per joint (and world positions on a rig), root motion, custom tracks. It is
+    computed a chunk of frames at a time (:meth:`chunks`): :meth:`write_json` and
+    :meth:`summary` hold one chunk beyond the decode."""
 
     clip: str | None
     frames: ClipFrames
     names: list[str]
     """Per clip joint: its name (from --joint-names or the rig) or its hash in hex."""
-    world: np.ndarray | None = None
-    """(frames, bones, 4, 4) on a rig, else None."""
     skeleton: Skeleton | None = None
     bone_of_joint: dict[int, int] = field(default_factory=dict)
     custom_tracks: dict[str, list[float]] = field(default_factory=dict)
@@ -234,52 +257,137 @@ class FramesReport:
             return repr(self.clip)
         return f"clip {self.clip_hash:08X} (no name in the file)" if self.clip_hash else "unnamed clip"
 
-    def to_json(self) -> dict[str, Any]:
+    def chunks(self) -> Iterator[FramesChunk]:
+        """The frames in order, a chunk of about :data:`FRAME_CHUNK_VALUES` values at a time."""
         f = self.frames
-        poses = f.frames()
-        out: dict[str, Any] = {
-            "clip": self.clip,
-            "fps": round(f.fps, 6),
-            "frame_count": f.frame_count,
-            "animated": f.animated,
-            "looping": f.coding.looping,
-            "camera": f.coding.camera,
-            "joints": self.names,
-            "frames": [],
-            "custom_tracks": {k: [round(float(v), 6) for v in vals] for k, vals in self.custom_tracks.items()},
-            "notes": list(f.notes),
-        }
-        r6 = lambda a: np.round(a, 6).tolist()  # noqa: E731
-        rot, tra, sca = r6(poses.rotation), r6(poses.translation), r6(poses.scale)
-        positions = None
-        if self.world is not None:
-            positions = r6(self.world[..., :3, 3])
-        for i in range(f.frame_count):
-            frame: dict[str, Any] = {
-                "frame": i, "seconds": round(i / f.fps, 6), "sample": int(f.frame_sample[i]),
-                "rotation_xyzw": rot[i], "translation": tra[i], "scale": sca[i],
-            }
-            if positions is not None:
-                frame["bone_positions"] = positions[i]
-            out["frames"].append(frame)
+        bones = self.skeleton.bone_count if self.skeleton is not None else 0
+        per_frame = 10 * len(self.names) + BONE_FRAME_VALUES * bones
+        step = max(1, FRAME_CHUNK_VALUES // max(1, per_frame))
+        for first in range(0, f.frame_count, step):
+            poses = f.frames(first, first + step)
+            yield FramesChunk(first, poses, None if self.skeleton is None else self._positions(poses))
+
+    def _positions(self, poses: Any) -> np.ndarray:
+        """World positions (frames, bones, 3) of ``poses`` on the rig: the rest transform for
+        bones the clip does not pose."""
+        skeleton = self.skeleton
+        assert skeleton is not None
+        n = poses.rotation.shape[0]
+        rotations = np.repeat(np.asarray(skeleton.rest_rotation, np.float64)[None], n, axis=0)
+        translations = np.repeat(np.asarray(skeleton.rest_translation, np.float64)[None], n, axis=0)
+        for j, bone in self.bone_of_joint.items():
+            rotations[:, bone] = xyzw_to_wxyz(poses.rotation[:, j])
+            translations[:, bone] = poses.translation[:, j]
+        return world_positions(forward_kinematics(skeleton, rotations, translations))
+
+    @property
+    def world_positions(self) -> np.ndarray | None:
+        """(frames, bones, 3) world positions of every frame on the rig, else None: all at once
+        (for a library caller; ``play`` goes through :meth:`chunks`)."""
+        if self.skeleton is None:
+            return None
+        parts = [c.positions for c in self.chunks()]
+        return np.concatenate(parts) if parts else np.zeros((0, self.skeleton.bone_count, 3))
+
+    def _head(self) -> list[tuple[str, Any]]:
+        """The JSON's members in order, ``frames`` as :data:`_FRAMES` (written a chunk at a time)."""
+        f = self.frames
+        r6 = _r6
+        out: list[tuple[str, Any]] = [
+            ("clip", self.clip), ("fps", round(f.fps, 6)), ("frame_count", f.frame_count), ("animated", f.animated),
+            ("looping", f.coding.looping), ("camera", f.coding.camera), ("joints", self.names), ("frames", _FRAMES),
+            ("custom_tracks", {k: [round(float(v), 6) for v in vals] for k, vals in self.custom_tracks.items()}),
+            ("notes", list(f.notes)),
+        ]
         if f.root_motion is not None:
-            out["root_motion"] = {
+            out.append(("root_motion", {
                 "seconds": r6(np.arange(len(f.root_motion.translation)) / f.fps),
                 "translation": r6(f.root_motion.translation),
                 "rotation_xyzw": r6(f.root_motion.rotation),
-            }
+            }))
         return out
+
+    def _frames_json(self) -> Iterator[dict[str, Any]]:
+        f = self.frames
+        for chunk in self.chunks():
+            rot, tra, sca = _r6(chunk.poses.rotation), _r6(chunk.poses.translation), _r6(chunk.poses.scale)
+            positions = None if chunk.positions is None else _r6(chunk.positions)
+            for k in range(len(rot)):
+                i = chunk.first + k
+                frame: dict[str, Any] = {
+                    "frame": i, "seconds": round(i / f.fps, 6), "sample": int(f.frame_sample[i]),
+                    "rotation_xyzw": rot[k], "translation": tra[k], "scale": sca[k],
+                }
+                if positions is not None:
+                    frame["bone_positions"] = positions[k]
+                yield frame
+
+    def to_json(self) -> dict[str, Any]:
+        """The report as one JSON value (every frame in memory: :meth:`write_json` streams it)."""
+        return {key: list(self._frames_json()) if value is _FRAMES else value for key, value in self._head()}
+
+    def write_json(self, out: TextIO) -> None:
+        """Write what ``jsonfmt.dumps(self.to_json())`` gives, a chunk of frames at a time."""
+        separator = "{\n"
+        for key, value in self._head():
+            out.write(f"{separator}  {json.dumps(key)}: ")
+            separator = ",\n"
+            if value is not _FRAMES:
+                out.write(jsonfmt.dumps(value).replace("\n", "\n  "))
+                continue
+            before = "[\n"
+            for frame in self._frames_text():
+                out.write(before + "    " + frame)
+                before = ",\n"
+            out.write("[]" if before == "[\n" else "\n  ]")
+        out.write("\n}")
+
+    def _frames_text(self) -> Iterator[str]:
+        """Each frame's text as ``jsonfmt.dumps`` lays it out in the frames list (one line per
+        joint's values), a chunk's numbers encoded by one ``json.dumps`` call: the per-value
+        calls cost 40x more than the numbers (play --json of 65,535 frames x 102 joints)."""
+        if not self.names or (self.skeleton is not None and not self.skeleton.bone_count):
+            # (empty lists: jsonfmt may put a frame on one line)
+            for frame in self._frames_json():
+                yield jsonfmt.dumps(frame).replace("\n", "\n    ")
+            return
+        f = self.frames
+        for chunk in self.chunks():
+            p = chunk.poses
+            kinds = [("rotation_xyzw", p.rotation), ("translation", p.translation), ("scale", p.scale)]
+            if chunk.positions is not None:
+                kinds.append(("bone_positions", chunk.positions))
+            rows = [(key, _rows_text(values)) for key, values in kinds]
+            for k in range(p.rotation.shape[0]):
+                i = chunk.first + k
+                parts = [f'{{\n      "frame": {i},\n      "seconds": {json.dumps(round(i / f.fps, 6))},'
+                         f'\n      "sample": {int(f.frame_sample[i])}']
+                parts += [f',\n      "{key}": [\n        ' + ",\n        ".join(text[k]) + "\n      ]" for key, text in rows]
+                yield "".join(parts) + "\n    }"
 
     def summary(self) -> str:
         f = self.frames
-        poses = f.frames()
+        joints = len(self.names)
         what = "animated" if f.animated else "no samples: every frame is the base pose"
-        lines = [f"{self.label()}: {f.frame_count} frame(s) at {f.fps:g} fps, {len(self.names)} joint(s), {what}"
+        lines = [f"{self.label()}: {f.frame_count} frame(s) at {f.fps:g} fps, {joints} joint(s), {what}"
                  + (", looping" if f.coding.looping else "") + (", camera clip" if f.coding.camera else "")]
-        moving = np.flatnonzero(
-            (np.ptp(poses.rotation, axis=0).max(axis=1) > 1e-9) | (np.ptp(poses.translation, axis=0).max(axis=1) > 1e-9)
-            | (np.ptp(poses.scale, axis=0).max(axis=1) > 1e-9)
-        ) if f.frame_count else np.zeros(0, int)
+        # Over the chunks: each joint's range of every component, and the rig's extent.
+        low = high = None
+        spread_low = spread_high = None
+        for chunk in self.chunks():
+            p = chunk.poses
+            values = np.concatenate([p.rotation, p.translation, p.scale], axis=2)
+            low = values.min(axis=0) if low is None else np.minimum(low, values.min(axis=0))
+            high = values.max(axis=0) if high is None else np.maximum(high, values.max(axis=0))
+            if chunk.positions is not None and chunk.positions.size:
+                flat = chunk.positions.reshape(-1, 3)
+                spread_low = flat.min(axis=0) if spread_low is None else np.minimum(spread_low, flat.min(axis=0))
+                spread_high = flat.max(axis=0) if spread_high is None else np.maximum(spread_high, flat.max(axis=0))
+        moving = np.zeros(0, int)
+        if low is not None and high is not None:
+            ptp = high - low  # (joints, 4 + 3 + 3): rotation, translation, scale
+            moving = np.flatnonzero((ptp[:, :4].max(axis=1, initial=0) > 1e-9) | (ptp[:, 4:7].max(axis=1, initial=0) > 1e-9)
+                                    | (ptp[:, 7:].max(axis=1, initial=0) > 1e-9))
         if f.animated:
             lines.append(f"  {len(moving)} joint(s) move: " + ", ".join(self.names[j] for j in moving[:12])
                          + (" ..." if len(moving) > 12 else ""))
@@ -287,25 +395,45 @@ class FramesReport:
             travel = f.root_motion.translation[-1] - f.root_motion.translation[0]
             lines.append(f"  root motion: {len(f.root_motion.translation)} sample(s), travel "
                          f"{travel[0]:.3f} {travel[1]:.3f} {travel[2]:.3f}")
-        if self.world is not None and self.skeleton is not None:
-            spread = np.ptp(self.world[:, :, :3, 3].reshape(-1, 3), axis=0) if self.skeleton.bone_count else np.zeros(3)
-            lines.append(f"  on the rig: {len(self.bone_of_joint)} of {len(self.names)} joint(s) matched a bone; "
+        if self.skeleton is not None:
+            spread = spread_high - spread_low if spread_low is not None and spread_high is not None else np.zeros(3)
+            lines.append(f"  on the rig: {len(self.bone_of_joint)} of {joints} joint(s) matched a bone; "
                          f"extent over the clip {spread[0]:.3f} x {spread[1]:.3f} x {spread[2]:.3f}")
         lines += [f"  note: {n}" for n in f.notes]
+        if not joints:
+            lines.append("  no joints: the clip poses nothing (its frames carry only their timing"
+                         + (", root motion" if f.root_motion is not None else "")
+                         + (" and custom tracks)" if self.custom_tracks else ")"))
+            return "\n".join(lines)
         # Frame by frame, one joint: the first that moves (the first joint when none does).
         j = int(moving[0]) if moving.size else 0
         step = max(1, f.frame_count // 8)
         shown = range(0, f.frame_count, step) if moving.size else range(min(1, f.frame_count))
-        if self.names and len(shown):
+        if len(shown):
             every = f"every {step} frames" if step > 1 else "every frame"
             lines.append(f"  {self.names[j]}, the first joint that moves, {every} (--json: every joint and frame):"
                          if moving.size else f"  {self.names[j]} (no joint moves) (--json: every joint and frame):")
         for i in shown:
-            q, t = poses.rotation[i, j], poses.translation[i, j]
-            if self.names:
-                lines.append(f"  frame {i:4d} ({i / f.fps:7.3f} s) {self.names[j]}: rotation xyzw "
-                             f"{q[0]:+.4f} {q[1]:+.4f} {q[2]:+.4f} {q[3]:+.4f}, translation {t[0]:+.4f} {t[1]:+.4f} {t[2]:+.4f}")
+            pose = f.frames(i, i + 1)
+            q, t = pose.rotation[0, j], pose.translation[0, j]
+            lines.append(f"  frame {i:4d} ({i / f.fps:7.3f} s) {self.names[j]}: rotation xyzw "
+                         f"{q[0]:+.4f} {q[1]:+.4f} {q[2]:+.4f} {q[3]:+.4f}, translation {t[0]:+.4f} {t[1]:+.4f} {t[2]:+.4f}")
         return "\n".join(lines)
+
+
+def _rows_text(values: np.ndarray) -> list[list[str]]:
+    """(frames, rows, width) numbers rounded to 6 places -> per frame, each row's JSON text
+    ("[a, b, c]", as ``json.dumps`` writes the row)."""
+    text = json.dumps(_r6(values))  # "[[[a, b], [c, d]], [[e, f], [g, h]]]"; numbers only
+    return [["[" + row + "]" for row in frame.split("], [")] for frame in text[3:-3].split("]], [[")]
+
+
+_FRAMES = object()
+"""Where the frames go among a :class:`FramesReport`'s JSON members."""
+
+
+def _r6(a: np.ndarray) -> Any:
+    return np.round(a, 6).tolist()
 
 
 def frames_report(
@@ -313,13 +441,17 @@ def frames_report(
     joint_names: Mapping[int, str] | Iterable[str] | None = None,
 ) -> FramesReport:
     """``frames`` for ``animspec play``: names from ``joint_names`` (or the rig's bones), world
-    transforms on ``skeleton`` (matched by CRC32 of its bone names; bones the clip does not
-    pose keep their rest transform)."""
-    from .views import name_table
+    positions on ``skeleton`` (matched by CRC32 of its bone names; bones the clip does not
+    pose keep their rest transform). On a rig, frames x bones is held to the bound of what is
+    built from a decode (:func:`.views.check_built`: :class:`.views.BuildTooLarge`) before
+    anything is computed."""
+    from .views import BUILT_WORLD_POSITION_BYTES, check_built, file_size_on_disk, name_table
 
     table = name_table(joint_names)
     bone_by_hash = {crc32(n): i for i, n in enumerate(skeleton.names)} if skeleton is not None else {}
     if skeleton is not None:
+        check_built("world positions on the rig", frames.frame_count, skeleton.bone_count,
+                    BUILT_WORLD_POSITION_BYTES, file_size_on_disk(model))
         table.update({crc32(n): n for n in skeleton.names})
     hashes = [int(h) for h in frames.joint_hashes]
     names = [table.get(h, f"{h:08X}") for h in hashes]
@@ -330,17 +462,6 @@ def frames_report(
     report = FramesReport(model.clip_name, frames, names, custom_tracks=tracks,
                           clip_hash=None if built is None else int(built.name_hash))
     if skeleton is not None:
-        poses = frames.frames()
-        n = frames.frame_count
-        rotations = np.repeat(np.asarray(skeleton.rest_rotation, np.float64)[None], n, axis=0)
-        translations = np.repeat(np.asarray(skeleton.rest_translation, np.float64)[None], n, axis=0)
-        for j, h in enumerate(hashes):
-            bone = bone_by_hash.get(h)
-            if bone is None:
-                continue
-            report.bone_of_joint[j] = bone
-            rotations[:, bone] = xyzw_to_wxyz(poses.rotation[:, j])
-            translations[:, bone] = poses.translation[:, j]
-        report.world = forward_kinematics(skeleton, rotations, translations)
         report.skeleton = skeleton
+        report.bone_of_joint = {j: bone_by_hash[h] for j, h in enumerate(hashes) if h in bone_by_hash}
     return report

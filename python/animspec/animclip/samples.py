@@ -40,7 +40,7 @@ component offset that is not a multiple of 4, an fps outside :data:`.views.PLAYA
 :data:`.views.MAX_DELTA_BITS` (a value no float64 holds exactly), element bit ranges past the
 stride, a lookup entry naming a sample the block does not hold, and any decode whose results
 would pass the memory bound :func:`.views.memory_bound` (``max(256 MiB, 64 x the file's
-size)``): a Built count cannot make a small file allocate gigabytes.
+size on disk)``): a Built count cannot make a small file allocate gigabytes.
 
 Everything is vectorised over samples and elements: each element's field is gathered for all
 samples at once (its word, and the next word for the straddling ones), shifted and masked in
@@ -70,6 +70,7 @@ from .views import (
     MOTION_LOG_SCALE_RANGE,
     SampleInputs,
     dat1_file_offset,
+    file_size_on_disk,
     memory_bound,
     motion_problems,
     motion_undecoded,
@@ -395,7 +396,7 @@ def _check_budget(frames: int, samples: int, joints: int, budget: int, *, lookup
         raise ParseError(
             None, None, "built",
             f"{frames} frame(s), {samples} sample(s) of {joints} joint(s) would take {need >> 20} MiB to decode; "
-            f"the bound for this file is {budget >> 20} MiB (max(256 MiB, {MEMORY_PER_FILE_BYTE} x the file's size))",
+            f"the bound for this file is {budget >> 20} MiB (max(256 MiB, {MEMORY_PER_FILE_BYTE} x the file's size on disk))",
         )
 
 
@@ -511,8 +512,7 @@ def decode_clip(model: AnimclipFile, path: str | None = None) -> ClipFrames:
         raise AnimspecError("the clip has no Anim Clip Built section: nothing says how its samples are coded")
     inputs = sample_inputs(model, path)
     coding = sample_coding(inputs)
-    layout = model.layout
-    budget = memory_bound(layout.dat1_size if layout is not None else 0)
+    budget = memory_bound(file_size_on_disk(model))
     samples, frame_sample = decode_samples(inputs, budget=budget)
     joints = coding.joints
     section = model.section(TAG_JOINT_HASHES)

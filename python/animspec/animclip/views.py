@@ -15,7 +15,7 @@ from typing import Any, Iterable, Mapping
 
 import numpy as np
 
-from ..common.errors import ParseError
+from ..common.errors import AnimspecError, ParseError
 from ..common.hashes import crc32
 from ..quaternion import normalize
 from .content import (
@@ -307,11 +307,12 @@ DECODE_BYTES_PER_JOINT = 40
 """The decoder's memory rule, stated here once (the decoder, :mod:`.samples`, imports it):
 decoded transforms take 40 bytes (float32 scale, rotation, translation) per joint per decoded
 sample, plus per frame with a frame lookup, and may take at most
-``max(256 MiB, 64 x the file's size)`` (finding ``decode-size``). Poses are bigger than their
-coding (40 bytes per joint and sample against ~10 bits per moving component), so a clip of 150
-joints whose Sample Data fills a 16 MB file decodes to about 13 x the file; 64x leaves room
-for that and for frame lookups, while a static clip claiming 65,535 frames of thousands of
-joints from a few kilobytes is refused before anything is allocated."""
+``max(256 MiB, 64 x the file's size on disk)`` (finding ``decode-size``; an LZ4-compressed
+file counts its compressed size, so a bomb cannot raise its own bound). Poses are bigger than
+their coding (40 bytes per joint and sample against ~10 bits per moving component), so a clip
+of 150 joints whose Sample Data fills a 16 MB file decodes to about 13 x the file; 64x leaves
+room for that and for frame lookups, while a static clip claiming 65,535 frames of thousands
+of joints from a few kilobytes is refused before anything is allocated."""
 
 MAX_FIELD_BITS = 32
 """Widest field decoded: a field then spans at most two u32 words (Luna's reader also reads
@@ -335,9 +336,62 @@ so); one outside is reported (``motion-log-scale``)."""
 
 
 def memory_bound(file_size: int) -> int:
-    """The most bytes a decode's results may take (:data:`DECODE_FLOOR` and
-    :data:`DECODE_PER_FILE_BYTE`)."""
+    """The most bytes a decode's results may take for a file of ``file_size`` bytes on disk
+    (:data:`DECODE_FLOOR` and :data:`DECODE_PER_FILE_BYTE`); what is built from the decode is
+    held to the same bound (:func:`check_built`)."""
     return max(DECODE_FLOOR, DECODE_PER_FILE_BYTE * int(file_size))
+
+
+def file_size_on_disk(model: AnimclipFile) -> int:
+    """The size of the file ``model`` was read from (the bound of :func:`memory_bound` is
+    stated on it); for a model not read from a file (a JSON dump, one built in memory) the
+    size of its DAT1, or 0 without a recorded layout."""
+    layout = model.layout
+    if layout is None:
+        return 0
+    return layout.file_size if layout.file_size is not None else layout.dat1_size
+
+
+BUILT_WORLD_POSITION_BYTES = 24
+"""``play --skeleton``: a world position (float64 x, y, z) per frame and rig bone, the
+product it reports (the 4x4 world transforms behind it are computed a chunk of frames at a
+time)."""
+GLB_BUILD_COPIES = 5
+"""How many times over ``convert`` holds a GLB's keys while building it: the channels'
+float64 values, the accessors' buffer, the GLB's binary chunk and the file's bytes (measured:
+1.25 GB for the 187 MB GLB of 65,535 frames x 102 nodes, of which 267 MB is the decode)."""
+BUILT_GLB_NODE_FRAME_BYTES = (16 + 12 + 12) * GLB_BUILD_COPIES
+"""``convert`` to GLB: a rotation, translation and scale key (float32: 40 bytes) per frame
+and animated node, held :data:`GLB_BUILD_COPIES` times over while the GLB is built."""
+
+
+class BuildTooLarge(AnimspecError):
+    """What would be built from a decode passes :func:`memory_bound` of the file's size on
+    disk: ``frames`` x ``bones`` x the product's bytes per bone and frame is ``need`` bytes,
+    over ``bound``. Facts only; the command line and the add-on word it."""
+
+    def __init__(self, product: str, frames: int, bones: int, need: int, bound: int, file_size: int,
+                 unit: str = "bone"):
+        self.product, self.frames, self.bones = product, frames, bones
+        self.need, self.bound, self.file_size = need, bound, file_size
+        super().__init__(
+            f"{product} of {frames:,} frame(s) x {bones:,} {unit}(s) would take {need >> 20:,} MiB; the bound for a "
+            f"file of {file_size:,} bytes is {bound >> 20:,} MiB (max(256 MiB, {DECODE_PER_FILE_BYTE} x its size on disk))"
+        )
+
+    def frames_that_fit(self) -> int:
+        """The most frames of the same bones within the bound."""
+        return self.bound // max(1, self.need // max(1, self.frames))
+
+
+def check_built(product: str, frames: int, bones: int, bytes_each: int, file_size: int, unit: str = "bone") -> None:
+    """The rule for what is built from a decode (world transforms on a rig, a GLB's keys,
+    Blender's keys): ``frames x bones x bytes_each`` at most :func:`memory_bound` of the
+    file's size on disk, checked before anything is built; else :class:`BuildTooLarge`."""
+    need = int(frames) * int(bones) * int(bytes_each)
+    bound = memory_bound(file_size)
+    if need > bound:
+        raise BuildTooLarge(product, int(frames), int(bones), need, bound, int(file_size), unit)
 
 
 class SampleInputError(ParseError, ValueError):
@@ -594,8 +648,7 @@ def _sample_problems(model: AnimclipFile) -> tuple[list[SampleProblem], Any]:
             f"(element {e}: component offset {int(component[e] + 12 * joint[e]) * 4} is joint {int(joint[e])})",
             *_element_field(elem, e, "offset"),
         ))
-    size = model.layout.dat1_size if model.layout else 0
-    limit = memory_bound(size)
+    limit = memory_bound(file_size_on_disk(model))
     lookup_on = built.has_frame_lookup
     # The clip's frames (Built's full count) or the block's, whichever is more: a bound on
     # what any reader of the clip decodes.
@@ -606,7 +659,7 @@ def _sample_problems(model: AnimclipFile) -> tuple[list[SampleProblem], Any]:
         out.append(SampleProblem(
             "decode-size", "error",
             f"{played} frame(s) of {num_joints} joint(s) would take {need >> 20} MiB to decode; the bound "
-            f"for this file is {limit >> 20} MiB (max(256 MiB, {DECODE_PER_FILE_BYTE} x its size))",
+            f"for this file is {limit >> 20} MiB (max(256 MiB, {DECODE_PER_FILE_BYTE} x its size on disk))",
         ))
     if data is None:
         return out, None  # no samples: the stride describes nothing

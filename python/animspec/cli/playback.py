@@ -165,6 +165,7 @@ def _check_seconds(args: argparse.Namespace) -> None:
 
 def _play_animclip(args: argparse.Namespace, model: Any) -> int:
     from ..animclip.pose import clip_frames, frames_report
+    from ..animclip.views import BuildTooLarge
 
     for dest, flag in ANIMBIN_ONLY.items():
         if getattr(args, dest) is not None:
@@ -181,13 +182,34 @@ def _play_animclip(args: argparse.Namespace, model: Any) -> int:
         skeleton = load_skeleton(args.skeleton)
     frames = clip_frames(model, args.file)
     if args.seconds is not None:  # how long to play: the frames up to that time
-        frames.frame_sample = frames.frame_sample[: int(args.seconds * frames.fps + 1e-9) + 1]
-    report = frames_report(model, frames, skeleton, names)
+        frames.frame_sample = frames.frame_sample[:_animclip_frames(args, frames.frame_count, frames.fps)]
+    try:
+        report = frames_report(model, frames, skeleton, names)
+    except BuildTooLarge as exc:
+        fits = exc.frames_that_fit()
+        shorter = (f"pass --seconds S with S below {fits / frames.fps:.6g} ({fits:,} frames) or " if fits else "")
+        raise AnimspecError(f"{args.file}: --skeleton {args.skeleton}: {exc}; {shorter}leave out --skeleton") from None
     if args.json:
-        stdout_json(jsonfmt.dumps(report.to_json()))
+        # A chunk of frames at a time, as they are computed: a long clip never sits whole
+        # in memory as text or JSON values.
+        report.write_json(sys.stdout)
+        sys.stdout.write("\n")
     else:
         print(report.summary())
+    sys.stdout.flush()  # a reader gone away (`| head`) ends play here: 141, as ANIMBIN's
     return EXIT_OK
+
+
+def _animclip_frames(args: argparse.Namespace, frame_count: int, fps: float) -> int:
+    """The frames ``--seconds`` plays of an .animclip (frame f is at f / fps), or a refusal
+    naming the largest value when it passes the clip's last frame (or overflows)."""
+    position = args.seconds * fps  # inf when it overflows: refused below
+    if position + 1e-9 < frame_count:
+        return int(position + 1e-9) + 1
+    raise AnimspecError(
+        f"--seconds {args.seconds:g} is past the end of {args.file}: its {frame_count:,} frame(s) at {fps:g} fps "
+        f"last {(frame_count - 1) / fps:.6g} s, the largest --seconds; leave --seconds out to play them all"
+    )
 
 
 def _compare(args: argparse.Namespace) -> int:

@@ -80,7 +80,7 @@ def _dumps(value: Any, indent: int, level: int) -> str:
         return "{\n" + ",\n".join(items) + "\n" + end + "}"
     if isinstance(value, list):
         if all(_is_scalar(v) for v in value):
-            return "[" + ", ".join(json.dumps(v) for v in value) + "]"
+            return json.dumps(value)  # "[a, b]": the items as one call encodes them, ", " between
         items = [pad + _dumps(v, indent, level + 1) for v in value]
         return "[\n" + ",\n".join(items) + "\n" + end + "]"
     return json.dumps(value)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 import os
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Union
 
@@ -309,6 +309,7 @@ def animclip_animation_to_gltf(
     root_motion: bool = True,
     custom_tracks: Iterable[TrackInput] = (),
     joint_names: dict[int, str] | None = None,
+    check_keys: Callable[[int, int], None] | None = None,
 ) -> tuple[bytes, AnimclipMatch]:
     """The rig as GLB with one more animation: every frame of the clip on the nodes whose name
     hashes (DAT1 CRC32) to a clip joint, LINEAR keys at the frames' times. Each matched node
@@ -318,7 +319,8 @@ def animclip_animation_to_gltf(
     travels; False leaves the character in place. One frame gives one key per channel.
 
     Matching is reported as :func:`animclip_to_gltf` does (``few-joints-matched`` below half);
-    no match at all raises :class:`AnimspecError`."""
+    no match at all raises :class:`AnimspecError`. ``check_keys(frames, nodes)`` is called once
+    the animated nodes are known, before any key is built (it raises to refuse)."""
     gltf = copy_gltf(load_gltf(rig))
     names = dict(joint_names or {})
     hashes = [int(h) & 0xFFFF_FFFF for h in np.asarray(clip.joint_hashes).tolist()]
@@ -337,10 +339,10 @@ def animclip_animation_to_gltf(
     times = np.asarray(clip.times, np.float64)
     channels = []
     hit: set[int] = set()
-    for node, h in node_hash.items():
-        j = column.get(h)
-        if j is None:
-            continue
+    animated = [(node, h, column[h]) for node, h in node_hash.items() if h in column]
+    if check_keys is not None:
+        check_keys(int(times.size), len(animated))
+    for node, h, j in animated:
         rest = node_rest(gltf, node)
         use_trs(gltf, node, rest.translation, rest.rotation, rest.scale)
         channels.append(Channel(node, "rotation", times, _continuous_wxyz(clip.rotation[:, j]), ANIM_LINEAR, "frame"))

@@ -246,7 +246,9 @@ def test_seconds_past_the_clip_or_overflowing_is_refused_naming_the_largest(tmp_
     data = bytearray(lookup_clip(2, frames=100))
     model = read_bytes(bytes(data))
     fps_at = 36 + model.built.offset + 0x0C
-    data[fps_at : fps_at + 4] = np.float32(3.4e38).tobytes()
+    # The fastest playable fps (views.PLAYABLE_FPS; 3.4e38 is refused as clip-timing): 1e300 s
+    # of it is past any frame count, and 1 s is past this clip's 100 frames.
+    data[fps_at : fps_at + 4] = np.float32(1e6).tobytes()
     path = tmp_path / "fast.animclip"
     path.write_bytes(bytes(data))
     for seconds in ("1e300", "1"):

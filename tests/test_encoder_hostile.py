@@ -39,6 +39,10 @@ REFUSAL_RSS_MB = 150
 nodes peaks under 150 MB (the interpreter, numpy and pygltflib take about 70 MB of it); the old
 code took 4.6 GB for the 1e7-second GLB and 4.8 GB for 4,096 joints x 2,001 frames."""
 REFUSAL_TRACED_MB = 32
+ENCODE_BYTES_PER_SAMPLE = 700
+"""docs/hardening.md (issue 27): an accepted encode's traced peak is at most 700 bytes per frame x
+sampled node (measured 600-620), so the 2^21 samples glTF -> .animclip allows cost at most
+1.4 GiB (measured 1.26 GB peak RSS for 64 joints x 32,768 frames)."""
 """The same refusals in-process, traced by tracemalloc (the keys read, nothing sampled)."""
 
 _MEASURED = (
@@ -151,6 +155,24 @@ def test_the_library_refuses_frames_before_allocating_them():
     finally:
         tracemalloc.stop()
     assert peak < REFUSAL_TRACED_MB, f"{peak:.0f} MB"
+
+
+def test_an_accepted_encode_costs_a_bounded_amount_per_sample():
+    joints, frames = 16, 4097
+    times = np.linspace(0.0, (frames - 1) / 30, 50)
+    channels = [ChannelSpec(j, "rotation", times, [quat_xyzw((1, 0.3 * j, 0), 30 * math.sin(k / 7 + j)) for k in range(50)])
+                for j in range(joints)]
+    channels.append(ChannelSpec(0, "translation", times, [(math.sin(k / 5), 0, k / 10) for k in range(50)]))
+    data = build_glb([JointSpec(f"j{i}", i - 1, (0.0, 1.0 if i else 0.0, 0.0)) for i in range(joints)],
+                     [AnimSpec("long", channels)])
+    tracemalloc.start()
+    try:
+        result = gltf_to_animclip(data)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert result.encoded.frames == frames
+    assert peak <= ENCODE_BYTES_PER_SAMPLE * joints * frames, f"{peak / (joints * frames):.0f} bytes per sample"
 
 
 def test_encode_itself_refuses_more_frames_than_a_clip_holds():

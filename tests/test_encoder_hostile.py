@@ -328,11 +328,13 @@ def test_joint_names_that_cannot_name_joints_are_refused(tmp_path, names, needle
     assert not (tmp_path / "out.animclip").exists()
 
 
-def test_a_lone_surrogate_in_the_animation_name_is_refused(tmp_path):
+@pytest.mark.parametrize("name, why", [("wa\udc80lk", "not valid Unicode"), ("wa\0lk", "holds a NUL character")])
+def test_an_animation_name_that_cannot_name_the_clip_is_refused(tmp_path, name, why):
+    """The NUL: found by the encode_animclip fuzz target (a ValueError from the strings block)."""
     src = tmp_path / "name.glb"
-    src.write_bytes(glb(name="wa\udc80lk"))
+    src.write_bytes(glb(name=name))
     run, _ = convert(str(src), "-o", str(tmp_path / "out.animclip"))
-    refused(run, str(src), "animations[0].name", "not valid Unicode")
+    refused(run, str(src), "animations[0].name", why)
 
 
 def test_joint_hashes_carry_the_facts():

@@ -113,13 +113,15 @@ def _pick(gltf, animation: str | None) -> int:
 
 def animation_name(gltf, index: int) -> str:
     """Animation ``index``'s name (``animation N`` when it has none), refused when it is not
-    valid Unicode: it becomes the clip's name, written as UTF-8."""
+    valid Unicode or holds a NUL: it becomes the clip's name, a NUL-terminated UTF-8 string."""
     name = gltf.animations[index].name or f"animation {index}"
     try:
         name.encode("utf-8")
+        why = "holds a NUL character, which ends a name in the clip's strings block" if "\0" in name else ""
     except UnicodeEncodeError:
-        raise GltfError(f"animations[{index}].name {name!r} is not valid Unicode (a lone surrogate): "
-                        "it would be the clip's name; rename the animation") from None
+        why = "is not valid Unicode (a lone surrogate)"
+    if why:
+        raise GltfError(f"animations[{index}].name {name!r} {why}: it would be the clip's name; rename the animation")
     return name
 
 

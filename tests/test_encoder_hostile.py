@@ -10,6 +10,7 @@ gigabytes, with the peak RSS of the process against the bound docs/hardening.md 
 from __future__ import annotations
 
 import math
+import re
 import subprocess
 import sys
 import tracemalloc
@@ -300,6 +301,27 @@ def test_a_translation_below_the_format_is_refused_naming_joint_frame_and_value(
     with pytest.raises(TranslationRangeError) as info:
         gltf_to_animclip(src.read_bytes())
     assert (info.value.joint, info.value.frame, info.value.axis, info.value.value) == (1, 0, "y", -40000.0)
+
+
+@pytest.mark.parametrize("kind, value, needle", [
+    ("translation", 1e15, "translation y is 1e+15 at frame 1, beyond what an .animclip holds (at most about 1.41e+14 units"),
+    ("scale", 1e30, "scale y is 1e+30 at frame 1, beyond"),
+    ("scale", 1e-30, "scale y is 1e-30 at frame 1, beyond"),
+])
+def test_values_no_field_can_reach_are_refused_not_wrapped(kind, value, needle):
+    """Found in review: such a value went through an int64 cast that wraps, and the clip was
+    written with an error of 1e30 (exit 0)."""
+    pos, scl = np.zeros((3, 1, 3)), np.ones((3, 1, 3))
+    (pos if kind == "translation" else scl)[1, 0, 1] = value
+    with pytest.raises(EncodeError, match=re.escape(needle)):
+        encode(Frames(np.tile([0.0, 0.0, 0.0, 1.0], (3, 1, 1)), pos, scl))
+
+
+def test_a_large_range_gets_a_coarser_translation_shift():
+    pos = np.zeros((3, 1, 3))
+    pos[1, 0, 1] = 1e13  # 32-bit fields reach it at translation shift 3 (the tolerance would ask for 13)
+    encoded = encode(Frames(np.tile([0.0, 0.0, 0.0, 1.0], (3, 1, 1)), pos), tolerance_for(1.0, 1e-3))
+    assert encoded.base[0, 11] == 3 and encoded.error.translation <= 1e-3  # (1e13 is a multiple of 2^13)
 
 
 def test_root_motion_past_its_range_names_the_frame():

@@ -93,6 +93,14 @@ class TranslationRangeError(EncodeError):
         )
 
 
+class ValueRangeError(EncodeError):
+    """A translation or scale past what the format's fields can add to a base (:func:`_check_reach`)."""
+
+    def __init__(self, joint: int, label: str, frame: int, kind: str, axis: str, value: float, bound: str):
+        self.joint, self.label, self.frame, self.kind, self.axis, self.value = joint, label, frame, kind, axis, value
+        super().__init__(f"{label}: {kind} {axis} is {value:g} at frame {frame}, beyond what an .animclip holds ({bound})")
+
+
 class JointNameError(EncodeError):
     """Joint names that cannot name joints in Joint Hashes: one that is not valid Unicode
     (``hash`` None), or two with one CRC32 (the same name, or a collision): a reader finds a
@@ -304,7 +312,36 @@ def _translation_shifts(pos: np.ndarray, tolerance: float, max_shift: int, label
         by_base = np.floor(np.log2(I16_MAX / np.maximum(lowest, 1e-300)))
     needed = math.ceil(math.log2(0.5 / max(tolerance, 2.0 ** -60)))
     finer = np.minimum(np.maximum(by_range, needed), by_base)
-    return np.clip(np.maximum(by_range, finer), 0, max_shift).astype(np.int64)
+    # and no finer than fields can span from the base (past 32,767 units, the base stops there)
+    span = (pos.max(axis=0) - np.minimum(pos.min(axis=0), 0)).max(axis=1)
+    with np.errstate(divide="ignore", over="ignore"):
+        by_fields = np.floor(np.log2(FIELD_REACH / np.maximum(span, 1e-300)))
+    return np.clip(np.minimum(np.maximum(by_range, finer), by_fields), 0, max_shift).astype(np.int64)
+
+
+FIELD_REACH = float((2**LARGE_WIDTH_MAX - 1) * 2**MAX_ERROR_SHIFT)
+"""The most a field adds to its base: 32 bits at the coarsest error shift."""
+
+
+def _check_reach(target: np.ndarray, base: np.ndarray, pos: np.ndarray, scl: np.ndarray, label) -> None:
+    """Refuse (:class:`ValueRangeError`) a component no field can reach from its base: a
+    translation (or scale) so large, or a scale so small (its divisor), that even 32-bit fields
+    at the coarsest step fall short. Checked before any field is made (an integer cast of such
+    a value wraps around silently)."""
+    over = target.max(axis=0) - base > FIELD_REACH
+    if not over.any():
+        return
+    over[:, :3] &= ~over[:, DIVISOR:DIVISOR + 1]  # (a tiny scale raises the divisor: name the scale)
+    joint, component = (int(v) for v in np.argwhere(over)[0])
+    frame = int(np.argmax(target[:, joint, component]))
+    if component in range(8, 11):
+        axis = component - 8
+        reach = I16_MAX + FIELD_REACH / 2 ** float(base[joint, SHIFT_COMPONENT])
+        raise ValueRangeError(joint, label(joint), frame, "translation", "xyz"[axis], float(pos[frame, joint, axis]),
+                              f"at most about {reach:.3g} units: 32-bit fields at the coarsest step")
+    axis = component if component < 3 else int(np.argmin(scl[frame, joint]))
+    raise ValueRangeError(joint, label(joint), frame, "scale", "xyz"[axis], float(scl[frame, joint, axis]),
+                          "a scale that far from 1 needs more than 32-bit fields")
 
 
 def _fields(target: np.ndarray, base: np.ndarray, shifts: np.ndarray, ceiling: np.ndarray) -> np.ndarray:
@@ -450,6 +487,7 @@ def encode(frames: Frames, tolerance: Tolerance = Tolerance(), *, looping: bool 
     base[:, TRANSLATION] = np.minimum(base[:, TRANSLATION], I16_MAX)
     ceiling = np.full((n_joints, COMPONENTS_PER_JOINT), np.inf)
     ceiling[:, ROTATION] = I16_MAX
+    _check_reach(target, base, pos, scl, label)
 
     shift = np.zeros((n_joints, COMPONENTS_PER_JOINT), dtype=np.int64)
     kinds = (

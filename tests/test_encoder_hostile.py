@@ -176,10 +176,12 @@ def test_an_accepted_encode_costs_a_bounded_amount_per_sample():
     assert peak <= ENCODE_BYTES_PER_SAMPLE * joints * frames, f"{peak / (joints * frames):.0f} bytes per sample"
 
 
-def test_encode_itself_refuses_more_frames_than_a_clip_holds():
+def test_encode_itself_refuses_more_frames_or_joints_than_a_clip_holds():
     rot = np.broadcast_to([0.0, 0.0, 0.0, 1.0], (65536, 1, 4))
     with pytest.raises(EncodeError, match="65536 frames; an .animclip holds at most 65535"):
         encode(Frames(rot, np.zeros((65536, 1, 3))))
+    with pytest.raises(EncodeError, match="65536 joints; an .animclip holds at most 65535"):
+        encode(Frames(rot.reshape(1, 65536, 4), np.zeros((1, 65536, 3))))
 
 
 # --------------------------------------------------------------------------- item 5: options

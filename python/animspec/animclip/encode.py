@@ -62,6 +62,8 @@ MAX_TRANSLATION_SHIFT = 15
 """The finest translation step this encoder uses is 2^-15 units (Luna's encoder stops at 12)."""
 MAX_FRAMES = 0xFFFF
 """Frames of one clip: Built's num_frames is a u16."""
+MAX_JOINTS = 0xFFFF
+"""Joints of one clip: Built's num_joints is a u16."""
 
 FPS = NumberRange(
     "fps", 0.001, 1000.0, "frames per second",
@@ -442,9 +444,10 @@ def encode(frames: Frames, tolerance: Tolerance = Tolerance(), *, looping: bool 
     ``root_rotation`` (frames, 4, x, y, z, w; None: no turning): the clip's root motion per
     frame, written as Motion Data relative to frame 0 (:func:`.motion.encode_motion`).
     ``joint_labels``: how to name each joint in an error (default ``joint i``)."""
-    count = np.shape(frames.rotations)[0] if np.ndim(frames.rotations) else 0
-    if count > MAX_FRAMES:
-        raise EncodeError(f"{count} frames; an .animclip holds at most {MAX_FRAMES} (Built's frame count is 16 bits)")
+    shape = np.shape(frames.rotations)
+    for count, limit, what in ((shape[:1], MAX_FRAMES, "frame"), (shape[1:2], MAX_JOINTS, "joint")):
+        if count and count[0] > limit:
+            raise EncodeError(f"{count[0]} {what}s; an .animclip holds at most {limit} (Built's {what} count is 16 bits)")
     rot, pos, scl = frames.checked()
 
     def label(joint: int) -> str:

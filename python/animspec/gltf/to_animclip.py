@@ -1,7 +1,9 @@
 """glTF skinned animation -> .animclip animation (Base State, Sample Elem, Sample Data, Built).
 
 One glTF animation is sampled at ``fps`` from its first key time: frame k at first + k / fps,
-round(duration * fps) + 1 frames (a looping clip leaves the last one out: it is frame 0 again).
+round(duration * fps) + 1 frames (a looping clip leaves the last one out: it is frame 0 again),
+counted from the key times before anything is sampled and refused past what a clip holds or a
+conversion samples (:func:`frame_count`).
 Each joint's local transform is taken relative to its exported parent, a root's relative to
 the scene (glTF's Y-up space, the engine's joint space: tests/fixtures/luna/README.md), with
 the same composition of non-joint nodes as the ANIMBIN converter (:mod:`.sampling`). Scale is
@@ -22,7 +24,6 @@ from ``template`` byte for byte (:mod:`animspec.animclip.animation_sections`).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -64,9 +65,8 @@ def frame_count(animation: str, seconds: float, fps: float, looping: bool, nodes
     :data:`.to_animbin.MAX_SAMPLES` frames x ``nodes`` sampled (:class:`TooManyFramesError`)."""
     FPS.check(fps)
     exact = seconds * fps
-    if not exact <= MAX_FRAMES:  # (an infinity too: a key time of 3e38 s)
-        raise TooManyFramesError(animation, seconds, fps, exact + (0 if looping else 1) if math.isfinite(exact) else exact,
-                                 MAX_FRAMES)
+    if not exact <= MAX_FRAMES:  # (before rounding: 3e38 s at 1000 fps has no int worth making)
+        raise TooManyFramesError(animation, seconds, fps, exact + (0 if looping else 1), MAX_FRAMES)
     count = max(int(round(exact)) + (0 if looping else 1), 1)
     if count > MAX_FRAMES:
         raise TooManyFramesError(animation, seconds, fps, count, MAX_FRAMES)

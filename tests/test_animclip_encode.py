@@ -253,7 +253,8 @@ def test_a_template_keeps_every_section_the_encoder_does_not_produce():
     (Frames(np.ones((2, 1, 4)), np.zeros((2, 2, 3))), "translations must be"),
     (Frames(np.ones((0, 1, 4)), np.zeros((0, 1, 3))), "at least one frame"),
     (Frames(np.ones((2, 1, 4)), np.zeros((2, 1, 3)), np.zeros((2, 1, 3))), "scale is zero"),
-    (Frames(np.ones((2, 2, 4)), np.array([[[0, 0, 0], [0, 0, 0]], [[0, 0, 0], [0, 4e4, 0]]])), "joint 1 translates 40000"),
+    (Frames(np.ones((2, 2, 4)), np.array([[[0, 0, 0], [0, 0, 0]], [[0, 0, 0], [0, -4e4, 0]]])),
+     "joint 1: translation y is -40000 units at frame 1, below -32767"),
 ])
 def test_bad_input_is_one_clear_error(bad, message):
     with pytest.raises(EncodeError, match=message):
@@ -370,7 +371,7 @@ def test_root_motion_errors_are_clear():
     frames = synthetic(frames=20, joints=3)
     with pytest.raises(EncodeError, match="root motion has"):
         encode(frames, root_translation=np.zeros((19, 3)))
-    with pytest.raises(EncodeError, match="does not fit"):
+    with pytest.raises(EncodeError, match="the root moves 40000 units along x from frame 0 at frame 19"):
         encode(frames, root_translation=np.array([[0, 0, 0]] * 19 + [[40000.0, 0, 0]]))
     with pytest.raises(EncodeError, match="non-finite"):
         encode(frames, root_translation=np.array([[0, 0, 0]] * 19 + [[np.nan, 0, 0]]))

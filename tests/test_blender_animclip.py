@@ -266,6 +266,13 @@ def test_refusals_are_in_blenders_words_and_write_nothing(run):
     assert "tick 'Overwrite'" in errors["export_exists"]
     assert "'Template clip'" in errors["export_over_template"] and "'Template clip'" in errors["export_bad_template"]
     assert "bone 'hand_l'" in errors["export_zero_scale"] and "frame 3" in errors["export_zero_scale"]
+    # issue 27: the library's ranges and joint-name rule, quoted with the panel's labels
+    assert refused["export_nan_rotation_error"].startswith("'Max rotation error (degrees)' is nan: expected a number")
+    assert refused["export_zero_translation_error"].startswith("'Max translation error' is 0.0: expected a number")
+    assert "'bone29685295'" in refused["export_crc_names"] and "'bone32060020'" in refused["export_crc_names"]
+    assert "0x7FB996D4" in refused["export_crc_names"]
+    for case in ("export_nan_rotation_error", "export_zero_translation_error", "export_crc_names"):
+        assert not COMMAND_LINE_OPTION.search(refused[case]), refused[case]
 
 
 def test_the_quoted_options_are_the_export_operators_labels():

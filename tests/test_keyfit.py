@@ -214,8 +214,10 @@ def test_cli_fit_best_with_max_keys(tmp_path, capsys):
     shown = float(re.search(r"max error on screen: ([0-9.]+) deg at vsyncs", report).group(1))
     bound = float(re.search(r"no 12-key track can show less than ([0-9.]+)", report).group(1))
     assert bound <= shown <= bound + ROUND_BOUND_DEG + 0.001
-    assert main(["convert", str(src), "-o", str(tmp_path / "x.animbin"), "--fit", "best", "--max-keys", "31"]) != 0
-    assert "--max-keys 31: the engine holds 1 to 30 keys per track" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as refused:  # the option's parser: its range (1 to 30)
+        main(["convert", str(src), "-o", str(tmp_path / "x.animbin"), "--fit", "best", "--max-keys", "31"])
+    assert refused.value.code == 2
+    assert "--max-keys: 31: expected a whole number from 1 to 30" in capsys.readouterr().err
     assert not (tmp_path / "x.animbin").exists()
 
 

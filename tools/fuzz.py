@@ -117,7 +117,28 @@ def _seed_inputs() -> dict[str, list[tuple[str, bytes]]]:
         "pack_animclip": dumps("animclip", animclip),
         "convert_gltf": glbs,
         "gltf_rig_folder": _rig_folder_seeds(),
+        "encode_animclip": glbs + _encoder_seeds(),
     }
+
+
+def _encoder_seeds() -> list[tuple[str, bytes]]:
+    """GLBs at the encoder's edges (issue 27): a rig in
+    centimetres (translations past 32,767 units), root motion above the skeleton, joint names
+    with one CRC32 (options drawn from the CRC32 of each)."""
+    import test_gltf_support as gs
+    from pygltflib import Node
+
+    turn = [gs.ChannelSpec(1, "rotation", [0.0, 0.5], [gs.quat_xyzw((1, 0, 0), 0), gs.quat_xyzw((1, 0, 0), 40)])]
+    cm = [gs.JointSpec("root", -1, (0.0, 0.0, 0.0)), gs.JointSpec("spine", 0, (0.0, 40000.0, 0.0))]
+    moved = [gs.ChannelSpec(0, "translation", [0.0, 0.5], [(0.0, 0.0, -100.0), (0.0, 0.0, 50000.0)])]
+    named = [gs.JointSpec("bone29685295", -1, (0.0, 0.0, 0.0)), gs.JointSpec("bone32060020", 0)]
+    return [
+        ("centimetres.glb", gs.build_glb(cm, [gs.AnimSpec("walk", turn + moved)])),
+        ("root_motion.glb", gs.build_glb(gs.chain(2), [gs.AnimSpec("run", turn + [
+            gs.ChannelSpec(2, "translation", [0.0, 0.5], [(0.0, 0.0, 0.0), (0.0, 0.0, 3.0)])])],
+            extra_nodes=[Node(name="armature", children=[0])])),
+        ("crc_names.glb", gs.build_glb(named, [gs.AnimSpec("walk", turn)])),
+    ]
 
 
 def _rig_folder_seeds() -> list[tuple[str, bytes]]:

@@ -15,6 +15,7 @@ import bpy
 from bpy.props import BoolProperty, EnumProperty, FloatProperty, IntProperty, StringProperty
 from bpy_extras.io_utils import ExportHelper, ImportHelper
 
+from animspec.animclip.encode import MAX_TRANSLATION_ERROR
 from animspec.common.errors import AnimspecError
 
 from .wording import (
@@ -216,7 +217,7 @@ class ANIMSPEC_OT_export_animclip(bpy.types.Operator, ExportHelper):
     )
     max_rotation_error: FloatProperty(name=MAX_ROTATION_ERROR_LABEL, default=0.05, min=1e-5, max=10.0,
                                       description="Largest rotation error allowed in the clip")
-    max_translation_error: FloatProperty(name=MAX_TRANSLATION_ERROR_LABEL, default=1e-4, min=1e-7, max=1.0,
+    max_translation_error: FloatProperty(name=MAX_TRANSLATION_ERROR_LABEL, default=1e-4, min=MAX_TRANSLATION_ERROR.low, max=1.0,
                                          precision=6, description="Largest translation (and scale) error allowed, in Blender units")
     looping: EnumProperty(
         name=LOOPING_LABEL, default="action",

@@ -370,14 +370,19 @@ def export_animclip(arm: bpy.types.Object, *, action: str | None = None, templat
     (:data:`ROOT_SPACES`). Refusals are :class:`AnimspecError` in the Export panel's words."""
     from animspec.animclip import read_file, write_bytes
     from animspec.animclip.animation_sections import clip_model
-    from animspec.animclip.encode import EncodeError, Frames, Tolerance, encode
+    from animspec.animclip.encode import FPS, MAX_FRAMES, EncodeError, Frames, encode, joint_hashes, tolerance_for
     from animspec.animclip.tags import FLAG_LOOPING
+    from animspec.common.ranges import OptionRangeError
+    from animspec.gltf.to_animbin import MAX_SAMPLES
 
     if arm is None or arm.type != "ARMATURE":
         raise AnimspecError("select the armature whose action to export")
     act = _action_of(arm, action)
-    if not max_rotation_error_deg > 0 or not max_translation_error > 0:
-        raise AnimspecError(f"'{MAX_ROTATION_ERROR_LABEL}' and '{MAX_TRANSLATION_ERROR_LABEL}' must be above 0")
+    try:  # the library's ranges of the two errors (the command line's --max-error, --max-translation-error)
+        tolerance = tolerance_for(max_rotation_error_deg, max_translation_error)
+    except OptionRangeError as exc:
+        label = MAX_ROTATION_ERROR_LABEL if exc.option == "max_error" else MAX_TRANSLATION_ERROR_LABEL
+        raise AnimspecError(f"'{label}' is {exc.value}: {exc.allowed}") from None
     template_model = None
     if template:
         try:
@@ -385,6 +390,14 @@ def export_animclip(arm: bpy.types.Object, *, action: str | None = None, templat
         except AnimspecError as exc:
             raise AnimspecError(f"the '{TEMPLATE_LABEL}' cannot be read as a clip: {exc}") from None
     start, end = (int(round(v)) for v in act.frame_range)
+    bones = [b.name for b in arm.data.bones]
+    count = end - start + 1  # (counted before a list of frames is made: the range may be huge)
+    if count > MAX_FRAMES:
+        raise AnimspecError(f"action {act.name!r}: frames {start}..{end} are {count:,} frames; an .animclip holds at "
+                            f"most {MAX_FRAMES:,}: shorten the action's frame range")
+    if count * len(bones) > MAX_SAMPLES:
+        raise AnimspecError(f"action {act.name!r}: {count:,} frames on {len(bones):,} bones is more than the "
+                            f"{MAX_SAMPLES:,} samples an export computes: shorten the action's frame range")
     frames = list(range(start, end + 1))
     if looping is None:
         if LOOPING_PROPERTY in act:
@@ -395,7 +408,10 @@ def export_animclip(arm: bpy.types.Object, *, action: str | None = None, templat
             looping = False
     scene = bpy.context.scene
     fps = float(act[FPS_PROPERTY]) if FPS_PROPERTY in act else scene.render.fps / scene.render.fps_base
-    bones = [b.name for b in arm.data.bones]
+    if not FPS.contains(fps):
+        whose = f"the action's {FPS_PROPERTY} property" if FPS_PROPERTY in act else "the scene's Frame Rate"
+        raise AnimspecError(f"the frame rate is {fps:g} fps ({whose}): {FPS.allowed()}")
+    hashes = joint_hashes(bones, [f"bone {b!r}" for b in bones])  # (JointNameError: rename a bone)
     if root_space is None:
         root_space = str(act.get(ROOT_SPACE_PROPERTY, "engine"))
     rot, pos, scl = sample_action(arm, act, frames, bones, root_space)
@@ -414,12 +430,9 @@ def export_animclip(arm: bpy.types.Object, *, action: str | None = None, templat
         f, j = flat[0]
         raise AnimspecError(f"action {act.name!r}: bone {bones[j]!r} has a zero or negative scale at frame {frames[f]}; "
                             "the clip stores scale as a positive ratio: key a positive scale there")
-    # a rotation off by an angle a moves no unit-quaternion component by more than a / 4 (radians)
-    tolerance = Tolerance(rotation=math.radians(max_rotation_error_deg) / 4, translation=max_translation_error,
-                          scale=max_translation_error)
     try:
         encoded = encode(Frames(rot, pos, scl), tolerance, looping=looping,
-                         root_translation=root_pos, root_rotation=root_rot)
+                         root_translation=root_pos, root_rotation=root_rot, joint_labels=[f"bone {b!r}" for b in bones])
     except EncodeError as exc:
         if "error shift" in str(exc):
             raise AnimspecError(
@@ -427,7 +440,6 @@ def export_animclip(arm: bpy.types.Object, *, action: str | None = None, templat
                 f"within '{MAX_TRANSLATION_ERROR_LABEL}' {max_translation_error:g}: raise "
                 f"'{MAX_TRANSLATION_ERROR_LABEL}'") from None
         raise AnimspecError(f"action {act.name!r}: {exc}") from None
-    hashes = np.array([crc32(b) for b in bones], dtype=np.int64)
     model = clip_model(encoded, hashes, fps=fps, template=template_model,
                        name=act.name if template_model is None else None)
     data = write_bytes(model)

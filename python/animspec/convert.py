@@ -30,6 +30,7 @@ from .common.findings import Finding, findings_text, has_errors
 from .common.hashes import read_names_file
 from .common.inputs import read_head, read_head_or_fail, read_input
 from .common.output import ReadFile, check_output, file_identity, write_output
+from .common.ranges import MAX_ERROR_DEG, NumberRange
 from .common.status import EXIT_FINDINGS, EXIT_OK
 from .formats import CONVERT_SOURCES, HEAD_SIZE, load, sniff
 
@@ -149,6 +150,7 @@ def load_options(**given: Any) -> ConvertOptions:
     given = {name: value for name, value in given.items() if name not in FILE_OPTIONS or value}
     side = tuple(ReadFile(given[name], option_flag(name)) for name in FILE_OPTIONS if name in given)
     named = frozenset(given)
+    check_ranges(given)
     for name, read in READ_WHEN_LOADED.items():
         if name in given:
             given[name] = read(given[name])
@@ -210,11 +212,32 @@ def option_flag(name: str) -> str:
     return {"animations": "--animation"}.get(name, "--" + name.replace("_", "-"))
 
 
+SKIN = NumberRange("skin", 0, 2**31 - 1, "a skin's index in the glTF", whole=True)
+
+
+def option_ranges() -> dict[str, NumberRange]:
+    """Each numeric option of ``convert`` (its ``dest``) and its range, declared where the limit
+    is: the command line's parser and :func:`check_ranges` both use it."""
+    from .animclip.encode import FPS, MAX_TRANSLATION_ERROR
+    from .gltf.to_animbin import MAX_KEYS_RANGE
+
+    return {r.option: r for r in (SKIN, MAX_ERROR_DEG, MAX_KEYS_RANGE, FPS, MAX_TRANSLATION_ERROR)}
+
+
+def check_ranges(values: dict[str, Any]) -> None:
+    """Refuse (OptionRangeError, naming the option and its range) a numeric option outside its
+    range: a NaN, an infinity, 0 where 0 means nothing."""
+    for name, limits in option_ranges().items():
+        if name in values:
+            limits.check(values[name])
+
+
 def check_options(options: ConvertOptions, kinds: set[str], output: str = "OUT") -> None:
     """Refuse (AnimspecError) an option the user gave that does nothing on a run over inputs
     of ``kinds``: one of another direction, --max-error without --fit reduce, --armature-space
-    or --joints with no glTF rig to act on."""
+    or --joints with no glTF rig to act on; and a numeric option outside its range."""
     given = options.given
+    check_ranges({name: getattr(options, name) for name in option_ranges()})
     if not kinds:
         return
     for name in sorted(given):
@@ -614,10 +637,8 @@ def _gltf_to_animclip(src: str, out: str, o: ConvertOptions) -> Result:
     """One glTF animation encoded as an .animclip animation (animspec.gltf.to_animclip):
     rotation within ``max_error`` degrees, translation and scale within
     ``max_translation_error``; the other sections from ``template``."""
-    import math
-
     from .animclip.tags import FLAG_LOOPING
-    from .animclip.encode import Tolerance
+    from .animclip.encode import EncodeError, tolerance_for
     from .animclip.parse import read_bytes, read_file
     from .animclip.views import sample_inputs
     from .animclip.write import write_bytes
@@ -631,14 +652,16 @@ def _gltf_to_animclip(src: str, out: str, o: ConvertOptions) -> Result:
     looping = False
     if template is not None and template.built is not None and not o.one_shot:
         looping = bool(template.built.flags & FLAG_LOOPING)
-    # a rotation off by an angle a moves no unit-quaternion component by more than a / 4 (radians)
-    tolerance = Tolerance(rotation=math.radians(o.max_error) / 4, translation=o.max_translation_error,
-                          scale=o.max_translation_error)
-    result = gltf_to_animclip(
-        src, animation=o.animations[0] if o.animations else None, skin=o.skin,
-        joint_names=list(o.joints) if o.joints else None, fps=o.fps, max_error=tolerance,
-        looping=looping, template=template, root_motion=not o.no_root_motion,
-    )
+    tolerance = tolerance_for(o.max_error, o.max_translation_error)
+    try:
+        result = gltf_to_animclip(
+            src, animation=o.animations[0] if o.animations else None, skin=o.skin,
+            joint_names=list(o.joints) if o.joints else None, fps=o.fps, max_error=tolerance,
+            looping=looping, template=template, root_motion=not o.no_root_motion,
+        )
+    except EncodeError as exc:  # (the encoder names joints and frames, not the file they come from)
+        exc.args = (f"{src}: {exc}",)
+        raise
     if o.no_root_motion and result.root_motion_left_out is None:
         raise AnimspecError(
             f"{src}: --no-root-motion: the animation moves no node above the skeleton, so there is no root "

@@ -251,6 +251,24 @@ def refusals(out: Path) -> dict:
     pb.keyframe_insert("scale", frame=3)
     got["export_zero_scale"] = call("export_zero_scale", bpy.ops.animspec.export_animclip,
                                     filepath=str(out / "zero.animclip"))
+    # issue 27: the library's option ranges and joint-name rule, in the panel's words
+    from animspec.common.errors import AnimspecError
+
+    pb.scale = (1.0, 1.0, 1.0)
+    pb.keyframe_insert("scale", frame=3)
+    for case, kwargs in (("export_nan_rotation_error", {"max_rotation_error_deg": float("nan")}),
+                         ("export_zero_translation_error", {"max_translation_error": 0.0})):
+        try:
+            export_animclip(rig, **kwargs)
+            got[case] = "exported"
+        except AnimspecError as exc:
+            got[case] = str(exc)
+    rig.data.bones["hand_l"].name, rig.data.bones["arm_l"].name = "bone29685295", "bone32060020"
+    try:
+        export_animclip(rig)
+        got["export_crc_names"] = "exported"
+    except AnimspecError as exc:
+        got["export_crc_names"] = str(exc)
     return got
 
 

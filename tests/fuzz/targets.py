@@ -17,6 +17,7 @@ broken promise the target checks (``pack(dump(f)) == f`` for every file that rea
 | convert_animclip  | .animclip bytes       | .animclip base pose -> GLB on a rig (``animclip_to_gltf``) | ParseError, AnimspecError      |
 | convert_meshbin_rig | MESHBIN bytes       | ANIMBIN -> GLB on the MESHBIN's skeleton (``--skeleton``)  | ParseError, AnimspecError      |
 | gltf_rig_folder   | glTF JSON text        | the .gltf in a folder beside a secret: read as --skeleton rig (GLB written) and converted to ANIMBIN | AnimspecError; the secret in no output |
+| encode_animclip   | GLB bytes             | glTF -> .animclip (``convert -o X.animclip``) with fps, errors, template, looping and root motion drawn from the input's CRC32 (hostile values too); the clip written read back, decoded and validated | AnimspecError |
 
 Seeds live in ``tests/fuzz/corpus/<target>/`` (``python tools/fuzz.py seed`` rebuilds them
 from examples/ and the tests' fixture builders); crashes found become
@@ -28,12 +29,14 @@ from __future__ import annotations
 import atexit
 import functools
 import json
+import math
 import os
 import random
 import secrets
 import shutil
 import struct
 import tempfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -303,6 +306,61 @@ def gltf_rig_folder(data: bytes) -> None:
         raise Finding("a file outside the glTF's folder reached an output or a message")
 
 
+ENCODER_OPTIONS = (
+    ((30.0, 24.0, 60.0, 7.5, 1000.0, 0.001), (0.0, -30.0, math.nan, math.inf, 1e-300, 1e9)),
+    ((1.0, 0.05, 180.0, 1e-9), (0.0, -1.0, math.nan, math.inf, 1e308)),
+    ((1e-3, 1e-4, 2.0**-16, 2.0**14, 5.0), (0.0, -1.0, math.nan, math.inf, 1e-300)),
+)
+"""fps, rotation error (degrees), translation error (units): per option the values in range
+(at the bounds too) and hostile ones, for encode_animclip to draw from."""
+
+
+@functools.lru_cache(maxsize=1)
+def _template():
+    from animspec.animclip import read_file
+
+    return read_file(EXAMPLES / "walk.animclip")
+
+
+def encode_animclip(data: bytes) -> None:
+    """What ``convert anim.glb -o out.animclip`` runs, options drawn from the input's CRC32
+    (the options' ranges checked by the library, as for a Python caller): only
+    AnimspecError may escape; the clip written must read back, decode to finite poses and
+    have no error finding (we must not write what we would refuse)."""
+    import numpy as np
+
+    from animspec.animclip import read_bytes, write_bytes
+    from animspec.animclip.encode import tolerance_for
+    from animspec.animclip.pose import clip_frames
+    from animspec.animclip.validate import validate
+    from animspec.common.errors import AnimspecError
+    from animspec.common.findings import Severity
+    from animspec.gltf.to_animclip import gltf_to_animclip
+
+    pick = zlib.crc32(data)  # (any mutation draws again; a hostile value one time in 16)
+    options = []
+    for valid, hostile in ENCODER_OPTIONS:
+        table = hostile if pick & 15 == 0 else valid
+        options.append(table[(pick >> 4) % len(table)])
+        pick >>= 7
+    fps, degrees, units = options
+    template = _template() if pick & 1 else None
+    try:
+        result = gltf_to_animclip(data, fps=fps, max_error=tolerance_for(degrees, units), looping=bool(pick & 2),
+                                  template=template, root_motion=bool(pick & 4))
+        result.report()
+        written = write_bytes(result.model)
+    except AnimspecError:
+        return
+    back = read_bytes(written, "encoded")
+    frames = clip_frames(back, "encoded").frames()
+    if not all(np.isfinite(a).all() for a in (frames.rotation, frames.translation, frames.scale)):
+        raise Finding("an encoded clip decodes to a non-finite pose")
+    errors = [f for f in validate(back) if f.severity is Severity.ERROR]
+    if errors:
+        raise Finding(f"an encoded clip has error findings: {errors[:3]}")
+
+
 TARGETS: dict[str, Target] = {
     t.name: t
     for t in [
@@ -317,6 +375,7 @@ TARGETS: dict[str, Target] = {
         Target("convert_animclip", convert_animclip, "binary"),
         Target("convert_meshbin_rig", convert_meshbin_rig, "binary"),
         Target("gltf_rig_folder", gltf_rig_folder, "gltf_json"),
+        Target("encode_animclip", encode_animclip, "glb"),
     ]
 }
 

@@ -30,11 +30,15 @@ Everything is vectorised over frames and joints; the only Python loops run over 
 from __future__ import annotations
 
 import math
+import numbers
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..common.errors import WriteError
+from ..common.errors import AnimspecError, WriteError
+from ..common.hashes import crc32
+from ..common.ranges import MAX_ERROR_DEG, NumberRange
 from .motion import encode_motion
 from .tags import FLAG_FRAME_DATA_LOOKUP, FLAG_HAS_MOTION, FLAG_LOOPING
 
@@ -54,10 +58,95 @@ LARGE_WIDTH_MAX = 32
 """Fields up to 32 bits (one straddles at most two u32 words); the large code could say 256."""
 LOOKUP_ALIGN = 16
 """The lookup table's length is rounded up to 16 bytes before the samples start."""
+MAX_TRANSLATION_SHIFT = 15
+"""The finest translation step this encoder uses is 2^-15 units (Luna's encoder stops at 12)."""
+MAX_FRAMES = 0xFFFF
+"""Frames of one clip: Built's num_frames is a u16."""
+MAX_JOINTS = 0xFFFF
+"""Joints of one clip: Built's num_joints is a u16."""
+
+FPS = NumberRange(
+    "fps", 0.001, 1000.0, "frames per second",
+    why="Built stores it as a 32-bit float; at 1000 fps the 65,535 frames a clip holds last 65 s",
+)
+"""The frame rate a clip is encoded at (``convert --fps``, the Blender export's scene rate)."""
+MAX_TRANSLATION_ERROR = NumberRange(
+    "max_translation_error", 2.0 ** -(MAX_TRANSLATION_SHIFT + 1), 2.0 ** (MAX_ERROR_SHIFT - 1),
+    "units of translation, and of scale",
+    why=f"half the finest step the format stores (2^-{MAX_TRANSLATION_SHIFT}) to half the coarsest (2^{MAX_ERROR_SHIFT})",
+)
+"""The largest translation (and scale) error asked of the encoder: below the first bound no
+encoding can promise it, above the second every step is as coarse as the format has."""
 
 
-class EncodeError(ValueError):
+class EncodeError(AnimspecError):
     """The input cannot be encoded (shapes, non-finite values, ranges); says which and why."""
+
+
+class TranslationRangeError(EncodeError):
+    """A translation below -32,767 units: Base State holds each component's smallest value as
+    a signed 16-bit integer at translation shift 0 or finer (fields only add to it)."""
+
+    def __init__(self, joint: int, label: str, frame: int, axis: str, value: float):
+        self.joint, self.label, self.frame, self.axis, self.value = joint, label, frame, axis, value
+        super().__init__(
+            f"{label}: translation {axis} is {value:g} units at frame {frame}, below -{I16_MAX}, the lowest an "
+            ".animclip holds (a 16-bit base at translation shift 0): scale the rig down (e.g. centimetres to metres)"
+        )
+
+
+class ValueRangeError(EncodeError):
+    """A translation or scale past what the format's fields can add to a base (:func:`_check_reach`)."""
+
+    def __init__(self, joint: int, label: str, frame: int, kind: str, axis: str, value: float, bound: str):
+        self.joint, self.label, self.frame, self.kind, self.axis, self.value = joint, label, frame, kind, axis, value
+        super().__init__(f"{label}: {kind} {axis} is {value:g} at frame {frame}, beyond what an .animclip holds ({bound})")
+
+
+class JointNameError(EncodeError):
+    """Joint names that cannot name joints in Joint Hashes: one that is not valid Unicode
+    (``hash`` None), or two with one CRC32 (the same name, or a collision): a reader finds a
+    joint by its hash, so one of the two could never be reached. ``joints`` are positions in
+    the names given, ``labels`` how the caller named them."""
+
+    def __init__(self, joints: tuple[int, ...], labels: tuple[str, ...], hash: int | None, reason: str):
+        self.joints, self.labels, self.hash, self.reason = joints, labels, hash, reason
+        super().__init__(f"{' and '.join(labels)}: {reason}")
+
+
+def joint_hashes(names, labels=None) -> np.ndarray:
+    """The Joint Hashes of joints named ``names`` (the DAT1 CRC32 of each name's UTF-8), or
+    :class:`JointNameError`. ``labels``: how to name each joint in the error (default
+    ``joint i 'name'``)."""
+    labels = list(labels) if labels is not None else [f"joint {i} {n!r}" for i, n in enumerate(names)]
+    seen: dict[int, int] = {}
+    out = np.zeros(len(names), dtype=np.int64)
+    for i, name in enumerate(names):
+        try:
+            out[i] = h = crc32(name)
+        except UnicodeEncodeError:
+            raise JointNameError((i,), (labels[i],), None,
+                                 "the name is not valid Unicode (a lone surrogate): a joint is found by the "
+                                 "CRC32 of its UTF-8 name; rename it") from None
+        if h in seen:
+            j = seen[h]
+            why = "the same name" if names[j] == name else "two names with one CRC32"
+            raise JointNameError((j, i), (labels[j], labels[i]), h,
+                                 f"{why} (joint hash 0x{h:08X}): a reader finds joints by that hash, so one "
+                                 "of them could never be reached; rename one")
+        seen[h] = i
+    return out
+
+
+def tolerance_for(max_error_deg: float, max_translation_error: float) -> "Tolerance":
+    """The tolerance of a rotation error in degrees and a translation (and scale) error in
+    units, each checked against its range (:data:`.ranges.MAX_ERROR_DEG`,
+    :data:`MAX_TRANSLATION_ERROR`; OptionRangeError names the option)."""
+    MAX_ERROR_DEG.check(max_error_deg)
+    MAX_TRANSLATION_ERROR.check(max_translation_error)
+    # a rotation off by an angle a moves no unit-quaternion component by more than a / 4 (radians)
+    return Tolerance(rotation=math.radians(max_error_deg) / 4, translation=max_translation_error,
+                     scale=max_translation_error)
 
 
 @dataclass(frozen=True)
@@ -69,6 +158,12 @@ class Tolerance:
     rotation: float = 1e-4
     translation: float = 1e-4
     scale: float = 1e-4
+
+    def __post_init__(self) -> None:
+        for kind in ("rotation", "translation", "scale"):
+            value = getattr(self, kind)
+            if not (isinstance(value, numbers.Real) and 0 < value < math.inf):
+                raise EncodeError(f"the {kind} tolerance must be a positive number, not {value}")
 
     @classmethod
     def uniform(cls, max_error: float) -> "Tolerance":
@@ -199,22 +294,56 @@ def _continuous(rot: np.ndarray) -> np.ndarray:
     return rot * np.cumprod(flips, axis=0)[..., None]
 
 
-def _translation_shifts(pos: np.ndarray, tolerance: float, max_shift: int) -> np.ndarray:
+def _translation_shifts(pos: np.ndarray, tolerance: float, max_shift: int, label) -> np.ndarray:
     """Per joint, the translation shift (values are t * 2^shift): the largest that keeps every
     quantised translation inside a signed 16-bit value (as Base State holds the base), and
     finer when the tolerance asks for it, as long as the base (the smallest value) still fits
-    16 bits; the fields then grow past 16 bits (large elements)."""
+    16 bits; the fields then grow past 16 bits (large elements). A joint reaching past 32,767
+    units gets shift 0, the coarsest: its base is the smallest value, or 32,767 when even that
+    is higher (fields are unsigned and may be 32 bits wide, so they carry the rest); only a value
+    below -32,767 units cannot be held (:class:`TranslationRangeError`)."""
+    low = pos.min(axis=(0, 2))
+    if (low < -I16_MAX).any():
+        joint = int(np.argmin(low))
+        frame, axis = np.unravel_index(int(np.argmin(pos[:, joint])), pos[:, joint].shape)
+        raise TranslationRangeError(joint, label(joint), int(frame), "xyz"[int(axis)], float(pos[frame, joint, axis]))
     reach = np.abs(pos).max(axis=(0, 2))
-    if (reach > I16_MAX).any():
-        joint = int(np.argmax(reach))
-        raise EncodeError(f"joint {joint} translates {reach[joint]:g} units, beyond the format's range (+-{I16_MAX} at shift 0)")
     lowest = np.abs(pos.min(axis=0)).max(axis=1)
     with np.errstate(divide="ignore"):
         by_range = np.floor(np.log2(I16_MAX / np.maximum(reach, 1e-300)))
         by_base = np.floor(np.log2(I16_MAX / np.maximum(lowest, 1e-300)))
-    needed = math.ceil(math.log2(0.5 / tolerance))
+    needed = math.ceil(math.log2(0.5 / max(tolerance, 2.0 ** -60)))
     finer = np.minimum(np.maximum(by_range, needed), by_base)
-    return np.clip(np.maximum(by_range, finer), 0, max_shift).astype(np.int64)
+    # and no finer than fields can span from the base (past 32,767 units, the base stops there)
+    span = (pos.max(axis=0) - np.minimum(pos.min(axis=0), 0)).max(axis=1)
+    with np.errstate(divide="ignore", over="ignore"):
+        by_fields = np.floor(np.log2(FIELD_REACH / np.maximum(span, 1e-300)))
+    return np.clip(np.minimum(np.maximum(by_range, finer), by_fields), 0, max_shift).astype(np.int64)
+
+
+FIELD_REACH = float((2**LARGE_WIDTH_MAX - 1) * 2**MAX_ERROR_SHIFT)
+"""The most a field adds to its base: 32 bits at the coarsest error shift."""
+
+
+def _check_reach(target: np.ndarray, base: np.ndarray, pos: np.ndarray, scl: np.ndarray, label) -> None:
+    """Refuse (:class:`ValueRangeError`) a component no field can reach from its base: a
+    translation (or scale) so large, or a scale so small (its divisor), that even 32-bit fields
+    at the coarsest step fall short. Checked before any field is made (an integer cast of such
+    a value wraps around silently)."""
+    over = target.max(axis=0) - base > FIELD_REACH
+    if not over.any():
+        return
+    over[:, :3] &= ~over[:, DIVISOR:DIVISOR + 1]  # (a tiny scale raises the divisor: name the scale)
+    joint, component = (int(v) for v in np.argwhere(over)[0])
+    frame = int(np.argmax(target[:, joint, component]))
+    if component in range(8, 11):
+        axis = component - 8
+        reach = I16_MAX + FIELD_REACH / 2 ** float(base[joint, SHIFT_COMPONENT])
+        raise ValueRangeError(joint, label(joint), frame, "translation", "xyz"[axis], float(pos[frame, joint, axis]),
+                              f"at most about {reach:.3g} units: 32-bit fields at the coarsest step")
+    axis = component if component < 3 else int(np.argmin(scl[frame, joint]))
+    raise ValueRangeError(joint, label(joint), frame, "scale", "xyz"[axis], float(scl[frame, joint, axis]),
+                          "a scale that far from 1 needs more than 32-bit fields")
 
 
 def _fields(target: np.ndarray, base: np.ndarray, shifts: np.ndarray, ceiling: np.ndarray) -> np.ndarray:
@@ -301,8 +430,9 @@ def _choose_shifts(target: np.ndarray, base: np.ndarray, ceiling: np.ndarray, gu
 
 
 def encode(frames: Frames, tolerance: Tolerance = Tolerance(), *, looping: bool = False,
-           max_translation_shift: int = 15, lookup: bool | None = None, large: bool = True,
-           root_translation: np.ndarray | None = None, root_rotation: np.ndarray | None = None) -> EncodedAnimation:
+           max_translation_shift: int = MAX_TRANSLATION_SHIFT, lookup: bool | None = None, large: bool = True,
+           root_translation: np.ndarray | None = None, root_rotation: np.ndarray | None = None,
+           joint_labels: Sequence[str] | None = None) -> EncodedAnimation:
     """Encode ``frames`` within ``tolerance`` (as far as the format's precision allows: the
     error reached is in the result's ``error``).
 
@@ -312,8 +442,17 @@ def encode(frames: Frames, tolerance: Tolerance = Tolerance(), *, looping: bool 
     large elements) by coarsening the step of a component that would need more (its error
     grows, and ``error`` says by how much). ``root_translation`` (frames, 3) and
     ``root_rotation`` (frames, 4, x, y, z, w; None: no turning): the clip's root motion per
-    frame, written as Motion Data relative to frame 0 (:func:`.motion.encode_motion`)."""
+    frame, written as Motion Data relative to frame 0 (:func:`.motion.encode_motion`).
+    ``joint_labels``: how to name each joint in an error (default ``joint i``)."""
+    shape = np.shape(frames.rotations)
+    for count, limit, what in ((shape[:1], MAX_FRAMES, "frame"), (shape[1:2], MAX_JOINTS, "joint")):
+        if count and count[0] > limit:
+            raise EncodeError(f"{count[0]} {what}s; an .animclip holds at most {limit} (Built's {what} count is 16 bits)")
     rot, pos, scl = frames.checked()
+
+    def label(joint: int) -> str:
+        return joint_labels[joint] if joint_labels is not None else f"joint {joint}"
+
     motion_data = None
     if root_translation is not None:
         if np.shape(root_translation)[:1] != rot.shape[:1]:
@@ -328,7 +467,7 @@ def encode(frames: Frames, tolerance: Tolerance = Tolerance(), *, looping: bool 
     n_frames, n_joints = rot.shape[:2]
 
     # translation: per joint shift from the range, per component error shift from tolerance
-    t_shift = _translation_shifts(pos, tolerance.translation, max_translation_shift)
+    t_shift = _translation_shifts(pos, tolerance.translation, max_translation_shift, label)
     t_units = pos * np.exp2(t_shift)[None, :, None]
 
     # scale: exponent from the tolerance; a frame with a scale below 1 raises the divisor
@@ -347,8 +486,11 @@ def encode(frames: Frames, tolerance: Tolerance = Tolerance(), *, looping: bool 
 
     base = np.rint(target.min(axis=0)).astype(np.int64)
     base[:, 0:4] = 1 << s_exp  # Base State stores only the exponent for scale and divisor
+    # a translation above 32,767 units (shift 0): the base stops at the i16's top, fields carry the rest
+    base[:, TRANSLATION] = np.minimum(base[:, TRANSLATION], I16_MAX)
     ceiling = np.full((n_joints, COMPONENTS_PER_JOINT), np.inf)
     ceiling[:, ROTATION] = I16_MAX
+    _check_reach(target, base, pos, scl, label)
 
     shift = np.zeros((n_joints, COMPONENTS_PER_JOINT), dtype=np.int64)
     kinds = (
@@ -377,7 +519,10 @@ def encode(frames: Frames, tolerance: Tolerance = Tolerance(), *, looping: bool 
     top = flat_fields.max(axis=0)
     widths[top > 0] = np.floor(np.log2(top[top > 0])).astype(np.int64) + 1
     if (widths > LARGE_WIDTH_MAX).any():
-        raise EncodeError(f"a component needs {int(widths.max())} bits, more than the {LARGE_WIDTH_MAX} this encoder packs")
+        joint, component = divmod(int(np.argmax(widths)), COMPONENTS_PER_JOINT)
+        kind = "rotation" if component in range(4, 8) else "translation" if component in range(8, 12) else "scale"
+        raise EncodeError(f"{label(joint)}: its {kind} spans more values than {LARGE_WIDTH_MAX}-bit fields hold at the "
+                          f"error allowed ({int(widths.max())} bits needed): allow a larger {kind} error")
     animated = np.flatnonzero(widths)
     small_ones = animated[widths[animated] <= SMALL_WIDTH_MAX]
     large_ones = animated[widths[animated] > SMALL_WIDTH_MAX]

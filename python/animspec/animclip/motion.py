@@ -75,8 +75,9 @@ def encode_motion(translation: np.ndarray, rotation: np.ndarray | None = None, *
     if count > 0xFFFF:
         raise WriteError("motion_data.num_samples", f"{count} samples; the field holds at most 65535")
     if np.abs(rel_t).max() > I16_MAX:
-        raise WriteError("motion_data.samples", f"a root translation of {np.abs(rel_t).max():g} from frame 0 does not "
-                                                f"fit (at most {I16_MAX} units)")
+        frame, axis = np.unravel_index(int(np.argmax(np.abs(rel_t))), rel_t.shape)
+        raise WriteError("motion_data.samples", f"the root moves {rel_t[frame, axis]:g} units along {'xyz'[axis]} from "
+                                                f"frame 0 at frame {frame}; root motion holds at most {I16_MAX} units")
 
     samples = np.zeros(count, MOTION_SAMPLE_DTYPE)
     q_units = np.clip(np.rint(rel_q * ROTATION_UNITS), -I16_MAX, I16_MAX).astype(np.int16)

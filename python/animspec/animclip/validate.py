@@ -33,7 +33,7 @@ container  unknown-type-id type-id-differs lz4-compressed outer-size-mismatch
 sections   section-size pair-missing name-unresolved name-hash-mismatch dead-markers
            built-4c-nonzero clip-timing count-mismatch base-state-size joint-count-includes-terminator
            joint-count-mismatch base-state-extra quaternion-length joint-hashes-size
-           joint-hashes-terminator custom-tracks-size custom-track-data-size
+           joint-hashes-terminator joint-hash-repeated custom-tracks-size custom-track-data-size
            custom-track-name-unresolved custom-track-hash-mismatch custom-track-nonzero
            custom-track-misaligned custom-track-out-of-range custom-tracks-overlap
            custom-track-frames sample-elem-size sample-elem-past-end sample-elem-padding
@@ -439,6 +439,21 @@ def _joint_hashes(model: AnimclipFile, i: int, s: JointHashes) -> Iterator[Findi
             "joint-hashes-terminator", WARNING,
             "the last hash is not the FFFFFFFF terminator (a Remastered-era rule; Spider-Man 2 has none)", where,
         )
+    yield from _repeated_joint_hashes(np.asarray(s.hashes, dtype=np.int64), where)
+
+
+def _repeated_joint_hashes(hashes: np.ndarray, where: str) -> Iterator[Finding]:
+    """Two joints with one hash (the terminator aside): a reader finds a joint by its hash, so
+    the later one's data is never reached (the encoder refuses such names: encode.joint_hashes)."""
+    if len(hashes) and hashes[-1] == TERMINATOR_HASH:
+        hashes = hashes[:-1]
+    order = np.argsort(hashes, kind="stable")
+    same = np.flatnonzero(hashes[order][1:] == hashes[order][:-1])
+    for k in same:  # (sorted: each pair is a joint and the next one with its hash)
+        first, second = int(order[k]), int(order[k + 1])
+        yield Finding("joint-hash-repeated", ERROR,
+                      f"joints {first} and {second} both have hash {int(hashes[first]):08X}: a reader finds a joint "
+                      f"by its hash, so joint {second}'s data is never reached", where)
 
 
 def _custom_tracks(model: AnimclipFile, i: int, s: CustomTracks) -> Iterator[Finding]:

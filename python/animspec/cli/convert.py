@@ -19,6 +19,18 @@ if TYPE_CHECKING:
 from .common import FORCE_HELP, OUTPUT_HELP, region, report_stream
 
 
+def _in_range(option: str):
+    """The argparse ``type=`` of a numeric option: its range as animspec.convert.option_ranges
+    declares it (the library checks the same range; imported only when the option is given)."""
+
+    def parse(text: str):
+        from ..convert import option_ranges
+
+        return option_ranges()[option].parse(text)
+
+    return parse
+
+
 def add_commands(sub: argparse._SubParsersAction) -> None:
     c = sub.add_parser(
         "convert",
@@ -39,7 +51,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     c.add_argument("--region", type=region, help="ntsc (the default), pal or Hz: the vsync rate frames map to")
     g = c.add_argument_group("glTF -> ANIMBIN")
     g.add_argument("--animation", dest="animations", action="append", metavar="NAME", help="convert only this glTF animation (repeatable)")
-    g.add_argument("--skin", type=int, metavar="N", help="which skin (default 0)")
+    g.add_argument("--skin", type=_in_range("skin"), metavar="N", help="which skin (default 0)")
     g.add_argument("--joints", metavar="FILE",
                    help="joint id order: one node name per line (default: the skin's order); "
                         "give the same file when converting back onto the rig")
@@ -48,9 +60,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                         "followed): a key every frame, refuse past 30 frames; cut: drop frames past 30; "
                         "reduce: fewer keys within --max-error (the console will step); best: the "
                         "30 keys (--max-keys) placed and valued for the smallest largest error on screen")
-    g.add_argument("--max-error", type=float, metavar="DEG",
+    g.add_argument("--max-error", type=_in_range("max_error"), metavar="DEG",
                    help="--fit reduce, or an .animclip output: largest angle error allowed (default 1.0)")
-    g.add_argument("--max-keys", type=int, metavar="N", help="keys per track allowed (1..30, default 30)")
+    g.add_argument("--max-keys", type=_in_range("max_keys"), metavar="N", help="keys per track allowed (1..30, default 30)")
     g.add_argument("--ps1-space", action="store_true",
                    help="the glTF's world is already the console's model space: no root axis change "
                         "(both ways)")
@@ -69,8 +81,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     t.add_argument("--template", metavar="CLIP",
                    help="an .animclip whose other sections (custom tracks, triggers, motion...), Built "
                         "fields and looping flag the new clip keeps, byte for byte")
-    t.add_argument("--fps", type=float, metavar="HZ", help="frames per second to sample at (default 30)")
-    t.add_argument("--max-translation-error", type=float, metavar="UNITS",
+    t.add_argument("--fps", type=_in_range("fps"), metavar="HZ", help="frames per second to sample at (default 30)")
+    t.add_argument("--max-translation-error", type=_in_range("max_translation_error"), metavar="UNITS",
                    help="largest translation and scale error (default 0.001); --max-error bounds rotation, in degrees")
     a = c.add_argument_group("ANIMBIN / .animclip -> glTF")
     a.add_argument("--skeleton", metavar="FILE", help="MESHBIN or glTF rig (.animclip: a glTF rig, required)")
@@ -91,7 +103,7 @@ def options_given(args: argparse.Namespace) -> "ConvertOptions":
     from .. import convert
 
     return convert.load_options(
-        **{name: getattr(args, name) for name in convert.OPTION_NAMES if getattr(args, name) not in (None, False)}
+        **{name: value for name in convert.OPTION_NAMES if (value := getattr(args, name)) is not None and value is not False}
     )
 
 

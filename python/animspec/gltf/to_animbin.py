@@ -66,6 +66,7 @@ from ..animbin.playback import Refresh, refresh_hz
 from ..animbin.validate import validate
 from ..common.errors import AnimspecError
 from ..common.findings import Finding
+from ..common.ranges import MAX_ERROR_DEG, NumberRange
 from ..quaternion import IDENTITY, angle_between, continuity_signs
 from .axes import rotations_to_ps1, vectors_to_ps1
 from .info import joints_hint
@@ -86,6 +87,8 @@ largest error on screen (:mod:`.keyfit`); the report gives the error reached.
 
 MAX_FRAMES = 0xFFFF
 """An ANIMBIN animation's length (and every key's frame) is a u2."""
+MAX_KEYS_RANGE = NumberRange("max_keys", 1, MAX_KEYS, "keys per track", whole=True, why="the engine holds 30")
+"""``convert --max-keys``: the keys per track a fit may use."""
 MAX_SAMPLES = 1 << 21
 """frames x sampled nodes a conversion may compute (about 64 MB per (frames, nodes, 4)
 float array): a 15-joint rig gets all MAX_FRAMES frames; a short glTF file claiming a long
@@ -415,12 +418,10 @@ def convert(
     """
     if fit not in ("bake", "cut", "reduce", "best"):
         raise AnimspecError(f"unknown fit {fit!r}; use 'bake', 'cut', 'reduce' or 'best'")
-    if not 1 <= max_keys <= MAX_KEYS:
-        raise AnimspecError(f"--max-keys {max_keys}: the engine holds 1 to {MAX_KEYS} keys per track")
+    MAX_KEYS_RANGE.check(max_keys)
     if fp12 not in ("round", "trunc"):
         raise AnimspecError(f"unknown FP12 encoding {fp12!r}; use 'round' or 'trunc'")
-    if not max_error_deg > 0:
-        raise AnimspecError("max_error_deg must be positive")
+    MAX_ERROR_DEG.check(max_error_deg)
     gltf = load_gltf(source)
     # The joint limit is checked before any node is walked (read_rig).
     rig = read_rig(

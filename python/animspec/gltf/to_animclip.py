@@ -1,7 +1,9 @@
 """glTF skinned animation -> .animclip animation (Base State, Sample Elem, Sample Data, Built).
 
 One glTF animation is sampled at ``fps`` from its first key time: frame k at first + k / fps,
-round(duration * fps) + 1 frames (a looping clip leaves the last one out: it is frame 0 again).
+round(duration * fps) + 1 frames (a looping clip leaves the last one out: it is frame 0 again),
+counted from the key times before anything is sampled and refused past what a clip holds or a
+conversion samples (:func:`frame_count`).
 Each joint's local transform is taken relative to its exported parent, a root's relative to
 the scene (glTF's Y-up space, the engine's joint space: tests/fixtures/luna/README.md), with
 the same composition of non-joint nodes as the ANIMBIN converter (:mod:`.sampling`). Scale is
@@ -29,11 +31,48 @@ import numpy as np
 
 from ..animclip.animation_sections import TAG_MOTION_DATA, clip_model
 from ..animclip.content import AnimclipFile
-from ..animclip.encode import EncodedAnimation, Frames, Tolerance, encode
-from ..common.hashes import crc32
+from ..animclip.encode import FPS, MAX_FRAMES, EncodedAnimation, Frames, Tolerance, encode, joint_hashes
 from ..quaternion import wxyz_to_xyzw
 from .rig import GltfError, GltfSource, Rig, load_gltf, node_rest, read_rig
 from .sampling import animation_span, local_rotations, local_translations, sample_channels
+from .to_animbin import MAX_SAMPLES
+
+
+class TooManyFramesError(GltfError):
+    """An animation that would be sampled on more frames than an .animclip holds
+    (:data:`.encode.MAX_FRAMES`), or on more frames x nodes than a conversion samples
+    (:data:`.to_animbin.MAX_SAMPLES`, ``nodes`` given): refused from the key times and the fps,
+    before anything is sampled. ``frames`` may be a float (past any integer worth printing)."""
+
+    def __init__(self, animation: str, seconds: float, fps: float, frames: float, limit: int, nodes: int | None = None):
+        self.animation, self.seconds, self.fps, self.frames, self.limit, self.nodes = (
+            animation, seconds, fps, frames, limit, nodes)
+        count = f"{int(frames):,}" if frames < 1e15 else f"{frames:.3g}"
+        if nodes is None:
+            super().__init__(
+                f"animation {animation!r} lasts {seconds:g} s: at {fps:g} fps that is {count} frames; an .animclip "
+                f"holds at most {limit:,}: lower --fps or shorten the animation")
+        else:
+            super().__init__(
+                f"animation {animation!r}: {count} frames ({seconds:g} s at {fps:g} fps) on {nodes:,} joint and "
+                f"in-between nodes is {int(frames) * nodes:,} samples, more than the {limit:,} a conversion samples: "
+                "lower --fps, shorten the animation or map fewer joints with --joints FILE")
+
+
+def frame_count(animation: str, seconds: float, fps: float, looping: bool, nodes: int) -> int:
+    """The frames sampling ``seconds`` at ``fps`` gives (the last one left out when ``looping``),
+    counted before anything is allocated: refused past :data:`.encode.MAX_FRAMES`, or past
+    :data:`.to_animbin.MAX_SAMPLES` frames x ``nodes`` sampled (:class:`TooManyFramesError`)."""
+    FPS.check(fps)
+    exact = seconds * fps
+    if not exact <= MAX_FRAMES:  # (before rounding: 3e38 s at 1000 fps has no int worth making)
+        raise TooManyFramesError(animation, seconds, fps, exact + (0 if looping else 1), MAX_FRAMES)
+    count = max(int(round(exact)) + (0 if looping else 1), 1)
+    if count > MAX_FRAMES:
+        raise TooManyFramesError(animation, seconds, fps, count, MAX_FRAMES)
+    if count * nodes > MAX_SAMPLES:
+        raise TooManyFramesError(animation, seconds, fps, count, MAX_SAMPLES, nodes)
+    return count
 
 
 @dataclass(frozen=True)
@@ -72,6 +111,20 @@ def _pick(gltf, animation: str | None) -> int:
     return names.index(animation)
 
 
+def animation_name(gltf, index: int) -> str:
+    """Animation ``index``'s name (``animation N`` when it has none), refused when it is not
+    valid Unicode or holds a NUL: it becomes the clip's name, a NUL-terminated UTF-8 string."""
+    name = gltf.animations[index].name or f"animation {index}"
+    try:
+        name.encode("utf-8")
+        why = "holds a NUL character, which ends a name in the clip's strings block" if "\0" in name else ""
+    except UnicodeEncodeError:
+        why = "is not valid Unicode (a lone surrogate)"
+    if why:
+        raise GltfError(f"animations[{index}].name {name!r} {why}: it would be the clip's name; rename the animation")
+    return name
+
+
 def root_motion_node(rig: Rig, index: int) -> int | None:
     """The node carrying animation ``index``'s root motion (see the module doc), or None."""
     roots = [rig.paths[j] for j in np.flatnonzero(rig.skeleton.parents < 0)]
@@ -98,14 +151,11 @@ def sample_frames(rig: Rig, index: int, fps: float, looping: bool,
                   root_motion: bool = False) -> tuple[Frames, RootMotionFrames | None]:
     """The animation's per-frame local transforms of the rig's joints, and (``root_motion``
     and a root motion node: :func:`root_motion_node`) the root motion (see the module doc)."""
-    if not fps > 0:
-        raise GltfError(f"fps must be positive, not {fps}")
     cache: dict = {}
     start, end = animation_span(rig.gltf, index, cache)
-    count = int(round((end - start) * fps)) + (0 if looping else 1)
-    count = max(count, 1)
-    at = start + np.arange(count) / fps
     wanted = {n for path in rig.paths for n in path}
+    count = frame_count(animation_name(rig.gltf, index), end - start, fps, looping, len(wanted))
+    at = start + np.arange(count) / fps
     channels = sample_channels(rig.gltf, index, wanted, at, cache)
     motion = None
     node = root_motion_node(rig, index) if root_motion else None
@@ -149,13 +199,14 @@ def gltf_to_animclip(
     gltf = load_gltf(source)
     index = _pick(gltf, animation)
     rig = read_rig(gltf, skin=skin, joint_names=joint_names)
-    frames, motion = sample_frames(rig, index, fps, looping, root_motion)
     tolerance = max_error if isinstance(max_error, Tolerance) else Tolerance.uniform(max_error)
+    anim_name = animation_name(gltf, index)
+    labels = [f"node {n} {name!r}" for n, name in zip(rig.nodes, rig.names)]
+    hashes = joint_hashes(rig.names, labels)
+    frames, motion = sample_frames(rig, index, fps, looping, root_motion)
     encoded = encode(frames, tolerance, looping=looping,
                      root_translation=None if motion is None else motion.translation,
-                     root_rotation=None if motion is None else motion.rotation)
-    anim_name = gltf.animations[index].name or f"animation {index}"
-    hashes = np.array([crc32(n) for n in rig.names], dtype=np.int64)
+                     root_rotation=None if motion is None else motion.rotation, joint_labels=labels)
     clip_name = name if name is not None else (anim_name if template is None else None)
     model = clip_model(encoded, hashes, fps=fps, template=template, name=clip_name)
     left_out = None if root_motion else root_motion_node(rig, index)

@@ -1,0 +1,383 @@
+"""Issue 27, items 4 to 6: hostile input to the glTF -> .animclip encoder.
+
+Every input is built here (GLBs of a few hundred bytes, with pygltflib through
+test_gltf_support.build_glb). Each refusal is checked through the real command line (exit 2,
+one line, no traceback, the option or the user's terms named) and, where the old code took
+gigabytes, with the peak RSS of the process against the bound docs/hardening.md states
+(issue 27 section).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import subprocess
+import sys
+import tracemalloc
+
+import numpy as np
+import pytest
+from test_gltf_support import AnimSpec, ChannelSpec, JointSpec, build_glb, quat_xyzw
+
+from animspec.animclip.encode import (
+    FPS,
+    MAX_TRANSLATION_ERROR,
+    EncodeError,
+    Frames,
+    JointNameError,
+    TranslationRangeError,
+    encode,
+    joint_hashes,
+    tolerance_for,
+)
+from animspec.common.ranges import MAX_ERROR_DEG, OptionRangeError
+from animspec.gltf.to_animclip import TooManyFramesError, gltf_to_animclip
+
+from conftest import ROOT
+
+REFUSAL_RSS_MB = 150
+"""docs/hardening.md (issue 27): a glTF -> .animclip run refused for its frames or its frames x
+nodes peaks under 150 MB (the interpreter, numpy and pygltflib take about 70 MB of it); the old
+code took 4.6 GB for the 1e7-second GLB and 4.8 GB for 4,096 joints x 2,001 frames."""
+REFUSAL_TRACED_MB = 32
+ENCODE_BYTES_PER_SAMPLE = 700
+"""docs/hardening.md (issue 27): an accepted encode's traced peak is at most 700 bytes per frame x
+sampled node (measured 600-620), so the 2^21 samples glTF -> .animclip allows cost at most
+1.4 GiB (measured 1.26 GB peak RSS for 64 joints x 32,768 frames)."""
+"""The same refusals in-process, traced by tracemalloc (the keys read, nothing sampled)."""
+
+_MEASURED = (
+    "import resource, subprocess, sys\n"
+    "r = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
+    "sys.stdout.write(r.stdout); sys.stderr.write(r.stderr)\n"
+    "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr)\n"
+    "sys.exit(r.returncode)\n"
+)
+"""Runs a command in a fresh process and prints its peak RSS (KiB) last on stderr: RUSAGE_CHILDREN
+of this wrapper sees only that one child, never the test session's other children."""
+
+
+def convert(*args: str) -> tuple[subprocess.CompletedProcess, float]:
+    """``animspec convert ARGS`` in a fresh process: the run and its peak RSS in MB."""
+    env_path = str(ROOT / "python")
+    run = subprocess.run(
+        [sys.executable, "-c", _MEASURED, sys.executable, "-c",
+         f"import sys; sys.path.insert(0, {env_path!r}); from animspec.cli import main; sys.exit(main())",
+         "convert", *args],
+        capture_output=True, text=True, timeout=600,
+    )
+    *lines, rss = run.stderr.rstrip("\n").split("\n")
+    run.stderr = "\n".join(lines)
+    return run, int(rss) / 1024
+
+
+def refused(run: subprocess.CompletedProcess, *needles: str) -> str:
+    """Exit 2, no traceback, one line on stderr naming every needle; nothing on stdout."""
+    assert run.returncode == 2, (run.returncode, run.stdout, run.stderr)
+    assert "Traceback" not in run.stderr, run.stderr
+    line = run.stderr.strip().splitlines()[-1]
+    for needle in needles:
+        assert needle in line, line
+    return line
+
+
+JOINTS = [JointSpec("root", -1, (0.0, 0.0, 0.0)), JointSpec("spine", 0, (0.0, 1.0, 0.0))]
+
+
+def glb(times=(0.0, 1.0), joints=JOINTS, name="walk", translations=None) -> bytes:
+    """Joint 1 turns 40 degrees over ``times``; ``translations`` (two (x, y, z)): joint 0 moves too."""
+    channels = [ChannelSpec(1, "rotation", list(times), [quat_xyzw((1, 0, 0), 40 * i) for i in range(len(times))])]
+    if translations is not None:
+        channels.append(ChannelSpec(0, "translation", [times[0], times[-1]], translations))
+    return build_glb(joints, [AnimSpec(name, channels)])
+
+
+@pytest.fixture
+def ok_glb(tmp_path):
+    path = tmp_path / "anim.glb"
+    path.write_bytes(glb(translations=[(0, 0, 0), (0, 0, 1)]))
+    return path
+
+
+# --------------------------------------------------------------------------- item 4: frames first
+
+
+def test_a_long_animation_is_refused_from_its_key_times_in_bounded_memory(tmp_path):
+    src = tmp_path / "anim.glb"
+    src.write_bytes(glb(times=(0.0, 1e7)))
+    assert src.stat().st_size < 1024
+    run, rss = convert(str(src), "-o", str(tmp_path / "out.animclip"))
+    refused(run, str(src), "animation 'walk' lasts 1e+07 s", "at 30 fps that is 300,000,001 frames",
+            "at most 65,535", "lower --fps")
+    assert rss < REFUSAL_RSS_MB, f"{rss:.0f} MB"
+    assert not (tmp_path / "out.animclip").exists()
+
+
+def test_a_key_time_of_3e38_is_refused_in_the_users_terms(tmp_path):
+    src = tmp_path / "anim.glb"
+    src.write_bytes(glb(times=(0.0, 3e38)))
+    run, _ = convert(str(src), "-o", str(tmp_path / "out.animclip"))
+    refused(run, "lasts 3e+38 s", "9e+39 frames", "at most 65,535")
+
+
+def test_frames_times_nodes_is_bounded_before_sampling(tmp_path):
+    """4,096 joints x 2,001 frames: 4.8 GB and 91 s, accepted, before issue 27."""
+    joints = [JointSpec(f"j{i}", -1 if i == 0 else 0, (0.0, 1.0, 0.0)) for i in range(4096)]
+    src = tmp_path / "wide.glb"
+    src.write_bytes(glb(times=(0.0, 2000 / 30), joints=joints))
+    run, rss = convert(str(src), "-o", str(tmp_path / "out.animclip"))
+    refused(run, str(src), "2,001 frames", "4,096 joint and in-between nodes", "8,196,096 samples",
+            "more than the 2,097,152", "--joints FILE")
+    assert rss < REFUSAL_RSS_MB, f"{rss:.0f} MB"
+
+
+def test_a_million_keys_over_33333_s_are_refused_before_sampling():
+    """Refused after 650 MB naming Built's num_frames before issue 27."""
+    times = np.linspace(0.0, 33333.0, 10**6)
+    data = build_glb(JOINTS, [AnimSpec("walk", [ChannelSpec(1, "rotation", times, np.tile([0.0, 0.0, 0.0, 1.0], (len(times), 1)))])])
+    tracemalloc.start()
+    try:
+        with pytest.raises(TooManyFramesError) as info:
+            gltf_to_animclip(data)
+        peak = tracemalloc.get_traced_memory()[1] / 2**20
+    finally:
+        tracemalloc.stop()
+    assert (info.value.frames, info.value.limit, info.value.fps) == (999_991, 65535, 30.0)
+    assert "sections[" not in str(info.value)
+    assert peak < REFUSAL_TRACED_MB + len(data) * 4 / 2**20, f"{peak:.0f} MB"  # (the keys read as float64 once)
+
+
+def test_the_library_refuses_frames_before_allocating_them():
+    tracemalloc.start()
+    try:
+        with pytest.raises(TooManyFramesError, match="300,000,001 frames"):
+            gltf_to_animclip(glb(times=(0.0, 1e7)))
+        peak = tracemalloc.get_traced_memory()[1] / 2**20
+    finally:
+        tracemalloc.stop()
+    assert peak < REFUSAL_TRACED_MB, f"{peak:.0f} MB"
+
+
+def test_an_accepted_encode_costs_a_bounded_amount_per_sample():
+    joints, frames = 16, 4097
+    times = np.linspace(0.0, (frames - 1) / 30, 50)
+    channels = [ChannelSpec(j, "rotation", times, [quat_xyzw((1, 0.3 * j, 0), 30 * math.sin(k / 7 + j)) for k in range(50)])
+                for j in range(joints)]
+    channels.append(ChannelSpec(0, "translation", times, [(math.sin(k / 5), 0, k / 10) for k in range(50)]))
+    data = build_glb([JointSpec(f"j{i}", i - 1, (0.0, 1.0 if i else 0.0, 0.0)) for i in range(joints)],
+                     [AnimSpec("long", channels)])
+    tracemalloc.start()
+    try:
+        result = gltf_to_animclip(data)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert result.encoded.frames == frames
+    assert peak <= ENCODE_BYTES_PER_SAMPLE * joints * frames, f"{peak / (joints * frames):.0f} bytes per sample"
+
+
+def test_encode_itself_refuses_more_frames_or_joints_than_a_clip_holds():
+    rot = np.broadcast_to([0.0, 0.0, 0.0, 1.0], (65536, 1, 4))
+    with pytest.raises(EncodeError, match="65536 frames; an .animclip holds at most 65535"):
+        encode(Frames(rot, np.zeros((65536, 1, 3))))
+    with pytest.raises(EncodeError, match="65536 joints; an .animclip holds at most 65535"):
+        encode(Frames(rot.reshape(1, 65536, 4), np.zeros((1, 65536, 3))))
+
+
+# --------------------------------------------------------------------------- item 5: options
+
+
+@pytest.mark.parametrize("option, value, needle", [
+    ("--fps", "1e9", "from 0.001 to 1000"), ("--fps", "inf", "from 0.001 to 1000"),
+    ("--fps", "nan", "from 0.001 to 1000"), ("--fps", "1e-300", "from 0.001 to 1000"),
+    ("--fps", "0", "from 0.001 to 1000"), ("--fps", "-30", "from 0.001 to 1000"),
+    ("--max-error", "nan", "above 0 and at most 180"), ("--max-error", "inf", "above 0 and at most 180"),
+    ("--max-error", "1e308", "above 0 and at most 180"), ("--max-error", "-1", "above 0 and at most 180"),
+    ("--max-error", "0", "above 0 and at most 180"),
+    ("--max-translation-error", "-1", "from 1.52588e-05 to 16384"),
+    ("--max-translation-error", "nan", "from 1.52588e-05 to 16384"),
+    ("--max-translation-error", "inf", "from 1.52588e-05 to 16384"),
+    ("--max-translation-error", "0", "from 1.52588e-05 to 16384"),
+    ("--max-translation-error", "1e-300", "from 1.52588e-05 to 16384"),
+    ("--max-keys", "0", "whole number from 1 to 30"), ("--max-keys", "-1", "whole number from 1 to 30"),
+    ("--skin", "-1", "whole number from 0 to"), ("--fps", "thirty", "expected a number, not 'thirty'"),
+])
+def test_every_numeric_option_of_convert_is_refused_outside_its_range(ok_glb, tmp_path, capsys, option, value, needle):
+    """In-process (the parser's refusal is argparse's exit 2); the subprocess tests above and
+    below check the same path for tracebacks."""
+    from animspec.cli import main
+
+    out = tmp_path / ("out.animbin" if option in ("--max-keys", "--skin") else "out.animclip")
+    with pytest.raises(SystemExit) as info:
+        main(["convert", str(ok_glb), "-o", str(out), option, value])
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and "Traceback" not in err
+    assert f"argument {option}: " in err and needle in err, err
+    assert not out.exists()
+
+
+def test_an_option_out_of_range_is_one_line_without_traceback(ok_glb, tmp_path):
+    run, _ = convert(str(ok_glb), "-o", str(tmp_path / "out.animclip"), "--max-translation-error", "nan")
+    refused(run, "argument --max-translation-error: nan: expected a number from 1.52588e-05 to 16384")
+
+
+def test_an_explicit_zero_is_an_option_given_not_an_absent_one():
+    """0 == False: the command line once left out every option whose value was 0."""
+    from animspec.cli import _parser
+    from animspec.cli.convert import options_given
+
+    args = _parser().parse_args(["convert", "a.glb", "-o", "b.animbin", "--skin", "0"])
+    assert "skin" in options_given(args).given
+
+
+@pytest.mark.parametrize("call, option", [
+    (lambda: tolerance_for(math.nan, 1e-3), "max_error"),
+    (lambda: tolerance_for(1.0, math.inf), "max_translation_error"),
+    (lambda: tolerance_for(0.0, 1e-3), "max_error"),
+    (lambda: gltf_to_animclip(glb(), fps=math.inf), "fps"),
+    (lambda: gltf_to_animclip(glb(), fps=1e-300), "fps"),
+])
+def test_the_library_checks_the_same_ranges(call, option):
+    with pytest.raises(OptionRangeError) as info:
+        call()
+    assert info.value.option == option
+
+
+def test_convert_options_from_python_are_checked_too():
+    from animspec.convert import load_options
+
+    for given in ({"fps": 0.0}, {"max_error": math.nan}, {"max_keys": 0}, {"max_translation_error": -1.0}):
+        with pytest.raises(OptionRangeError):
+            load_options(**given)
+    with pytest.raises(OptionRangeError):
+        from animspec.gltf import convert
+
+        convert(glb(), max_keys=0)
+
+
+def test_the_ranges_are_what_the_format_can_do():
+    assert float(np.float32(FPS.low)) > 0 and float(np.float32(FPS.high)) == FPS.high
+    assert MAX_TRANSLATION_ERROR.low == 2.0**-16 and MAX_TRANSLATION_ERROR.high == 2.0**14
+    assert MAX_ERROR_DEG.high == 180 and MAX_ERROR_DEG.above
+
+
+def test_the_smallest_and_largest_allowed_values_encode(ok_glb, tmp_path, capsys):
+    from animspec.animclip.parse import read_file
+    from animspec.animclip.validate import validate
+    from animspec.cli import main
+
+    for i, args in enumerate((["--fps", "0.001"], ["--fps", "1000"], ["--max-error", "180"],
+                              ["--max-error", "1e-9"], ["--max-translation-error", "16384"],
+                              ["--max-translation-error", "1.52588e-05"])):
+        out = tmp_path / f"out{i}.animclip"
+        assert main(["convert", str(ok_glb), "-o", str(out), *args]) == 0, (args, capsys.readouterr().err)
+        assert not [f for f in validate(read_file(out)) if f.severity.name == "ERROR"], args
+
+
+# --------------------------------------------------------------------------- item 6: ranges, names
+
+
+def test_a_rig_in_centimetres_is_encoded_with_a_coarser_translation_base(tmp_path):
+    """Past +32,767 units the base stops at the 16-bit top and the fields carry the rest."""
+    from animspec.animclip.parse import read_file
+    from animspec.animclip.pose import clip_frames
+
+    joints = [JointSpec("root", -1, (0.0, 0.0, 0.0)), JointSpec("spine", 0, (0.0, 40000.0, 0.0))]
+    src = tmp_path / "cm.glb"
+    src.write_bytes(glb(joints=joints, translations=[(0, 0, -100), (0, 0, 50000)]))
+    out = tmp_path / "cm.animclip"
+    run, _ = convert(str(src), "-o", str(out))
+    assert run.returncode == 0, run.stderr
+    translation = np.asarray(clip_frames(read_file(out)).frames().translation)
+    np.testing.assert_allclose(translation[0, 0], [0, 0, -100], atol=1e-3)
+    np.testing.assert_allclose(translation[-1, 0], [0, 0, 50000], atol=1e-2)
+    np.testing.assert_allclose(translation[:, 1], np.tile([0, 40000, 0], (len(translation), 1)), atol=1e-3)
+
+
+def test_a_translation_below_the_format_is_refused_naming_joint_frame_and_value(tmp_path):
+    joints = [JointSpec("root", -1, (0.0, 0.0, 0.0)), JointSpec("spine", 0, (0.0, -40000.0, 0.0))]
+    src = tmp_path / "cm.glb"
+    src.write_bytes(glb(joints=joints))
+    run, _ = convert(str(src), "-o", str(tmp_path / "out.animclip"))
+    refused(run, str(src), "node 1 'spine'", "translation y is -40000 units at frame 0", "below -32767")
+    with pytest.raises(TranslationRangeError) as info:
+        gltf_to_animclip(src.read_bytes())
+    assert (info.value.joint, info.value.frame, info.value.axis, info.value.value) == (1, 0, "y", -40000.0)
+
+
+@pytest.mark.parametrize("kind, value, needle", [
+    ("translation", 1e15, "translation y is 1e+15 at frame 1, beyond what an .animclip holds (at most about 1.41e+14 units"),
+    ("scale", 1e30, "scale y is 1e+30 at frame 1, beyond"),
+    ("scale", 1e-30, "scale y is 1e-30 at frame 1, beyond"),
+])
+def test_values_no_field_can_reach_are_refused_not_wrapped(kind, value, needle):
+    """Found in review: such a value went through an int64 cast that wraps, and the clip was
+    written with an error of 1e30 (exit 0)."""
+    pos, scl = np.zeros((3, 1, 3)), np.ones((3, 1, 3))
+    (pos if kind == "translation" else scl)[1, 0, 1] = value
+    with pytest.raises(EncodeError, match=re.escape(needle)):
+        encode(Frames(np.tile([0.0, 0.0, 0.0, 1.0], (3, 1, 1)), pos, scl))
+
+
+def test_a_large_range_gets_a_coarser_translation_shift():
+    pos = np.zeros((3, 1, 3))
+    pos[1, 0, 1] = 1e13  # 32-bit fields reach it at translation shift 3 (the tolerance would ask for 13)
+    encoded = encode(Frames(np.tile([0.0, 0.0, 0.0, 1.0], (3, 1, 1)), pos), tolerance_for(1.0, 1e-3))
+    assert encoded.base[0, 11] == 3 and encoded.error.translation <= 1e-3  # (1e13 is a multiple of 2^13)
+
+
+def test_root_motion_past_its_range_names_the_frame():
+    frames = Frames(np.tile([0.0, 0.0, 0.0, 1.0], (3, 1, 1)), np.zeros((3, 1, 3)))
+    with pytest.raises(EncodeError, match="the root moves 40000 units along x from frame 0 at frame 2"):
+        encode(frames, root_translation=np.array([[0, 0, 0], [1, 0, 0], [40000.0, 0, 0]]))
+
+
+def test_encode_error_is_an_animspec_error():
+    from animspec.common.errors import AnimspecError
+
+    assert issubclass(EncodeError, AnimspecError)
+
+
+@pytest.mark.parametrize("names, needles", [
+    (("bone29685295", "bone32060020"),
+     ("node 0 'bone29685295' and node 1 'bone32060020'", "two names with one CRC32", "0x7FB996D4")),
+    (("bone", "bone"), ("node 0 'bone' and node 1 'bone'", "the same name")),
+    (("bo\ud800ne", "x"), ("node 0 'bo\\ud800ne'", "not valid Unicode")),
+])
+def test_joint_names_that_cannot_name_joints_are_refused(tmp_path, names, needles):
+    src = tmp_path / "names.glb"
+    src.write_bytes(glb(joints=[JointSpec(names[0], -1, (0, 0, 0)), JointSpec(names[1], 0, (0, 1, 0))]))
+    run, _ = convert(str(src), "-o", str(tmp_path / "out.animclip"))
+    refused(run, str(src), *needles)
+    assert not (tmp_path / "out.animclip").exists()
+
+
+@pytest.mark.parametrize("name, why", [("wa\udc80lk", "not valid Unicode"), ("wa\0lk", "holds a NUL character")])
+def test_an_animation_name_that_cannot_name_the_clip_is_refused(tmp_path, name, why):
+    """The NUL: found by the encode_animclip fuzz target (a ValueError from the strings block)."""
+    src = tmp_path / "name.glb"
+    src.write_bytes(glb(name=name))
+    run, _ = convert(str(src), "-o", str(tmp_path / "out.animclip"))
+    refused(run, str(src), "animations[0].name", why)
+
+
+def test_joint_hashes_carry_the_facts():
+    with pytest.raises(JointNameError) as info:
+        joint_hashes(["a", "bone29685295", "bone32060020"])
+    assert (info.value.joints, info.value.hash) == ((1, 2), 0x7FB996D4)
+
+
+def test_validate_reports_repeated_joint_hashes():
+    """A clip written with one hash for two joints (as the encoder did before issue 27)."""
+    from animspec.animclip.animation_sections import clip_model
+    from animspec.animclip.parse import read_bytes
+    from animspec.animclip.validate import validate
+    from animspec.animclip.write import write_bytes
+
+    frames = Frames(np.tile([0.0, 0.0, 0.0, 1.0], (2, 3, 1)), np.zeros((2, 3, 3)))
+    model = clip_model(encode(frames), np.array([1, 0x7FB996D4, 0x7FB996D4]))
+    findings = [f for f in validate(read_bytes(write_bytes(model))) if f.code == "joint-hash-repeated"]
+    assert len(findings) == 1 and findings[0].severity.name == "ERROR"
+    assert "joints 1 and 2 both have hash 7FB996D4" in findings[0].message
+    clean = clip_model(encode(frames), np.array([1, 2, 3]))
+    assert not [f for f in validate(read_bytes(write_bytes(clean))) if f.code == "joint-hash-repeated"]

@@ -312,14 +312,39 @@ def test_every_glb_we_write_has_finite_keys_at_increasing_times(tmp_path, case):
 
 @pytest.mark.parametrize("fps", ["1e-300", "1e-5"])
 def test_an_animclip_we_would_refuse_to_play_is_not_written(tmp_path, capsys, fps):
-    """glTF -> .animclip: what is written is read back and checked as play checks it (fps
-    1e-300 is stored as 0; 1e-5 is below the playable range)."""
+    """glTF -> .animclip: a clip play would refuse is never written (fps 1e-300 would be stored
+    as 0; 1e-5 is below the playable range). The option's range refuses both first, naming
+    --fps; the read-back check behind it is held by the next test."""
     glb = _written(tmp_path, [str(WALK), "--skeleton", RIG])
     src = tmp_path / "walk.glb"
     glb.save_binary(str(src))
     out = tmp_path / "back.animclip"
     capsys.readouterr()
-    assert main(["convert", str(src), "-o", str(out), "--fps", fps]) == 2
+    try:
+        code = main(["convert", str(src), "-o", str(out), "--fps", fps])
+    except SystemExit as exit_:  # (the parser's refusal)
+        code = exit_.code
+    assert code == 2
     err = capsys.readouterr().err
-    assert "Traceback" not in err and str(out) in err
+    assert "Traceback" not in err and "--fps" in err
+    assert not out.exists()
+
+
+def test_the_read_back_check_refuses_a_clip_play_would_refuse(tmp_path, monkeypatch):
+    """The net behind the option ranges: with them lifted, fps 1e-5 (below the playable range)
+    still gives no file, and the refusal names the clip that would have been written."""
+    import animspec.convert as convert_module
+    import animspec.gltf.to_animclip as to_animclip_module
+    from animspec.common.errors import AnimspecError
+    from animspec.common.ranges import NumberRange
+
+    glb = _written(tmp_path, [str(WALK), "--skeleton", RIG])
+    src = tmp_path / "walk.glb"
+    glb.save_binary(str(src))
+    out = tmp_path / "back.animclip"
+    monkeypatch.setattr(convert_module, "option_ranges", lambda: {})
+    monkeypatch.setattr(to_animclip_module, "FPS", NumberRange("fps", 0.0, 1e9, "frames per second"))
+    with pytest.raises(AnimspecError) as refused:
+        convert_module.convert_file(str(src), str(out), convert_module.ConvertOptions(fps=1e-5))
+    assert "clip-timing" in str(refused.value) and str(out) in str(refused.value)
     assert not out.exists()

@@ -33,7 +33,7 @@ EXAMPLES = {
     "read_animbin": 3000, "read_meshbin": 3000, "read_animclip": 3000,
     "pack_animbin": 2000, "pack_meshbin": 2000, "pack_animclip": 2000,
     "convert_gltf": 1500, "convert_animbin": 1000, "convert_animclip": 1000, "convert_meshbin_rig": 1500,
-    "gltf_rig_folder": 500, "encode_animclip": 400,
+    "gltf_rig_folder": 500, "encode_animclip": 400, "blender_import_bounds": 1000,
 }
 
 REGRESSIONS = [(name, path) for name, t in T.TARGETS.items() for path in t.regressions()]

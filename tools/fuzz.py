@@ -118,6 +118,7 @@ def _seed_inputs() -> dict[str, list[tuple[str, bytes]]]:
         "convert_gltf": glbs,
         "gltf_rig_folder": _rig_folder_seeds(),
         "encode_animclip": glbs + _encoder_seeds(),
+        "blender_import_bounds": animclip + _lookup_seeds(),
     }
 
 
@@ -139,6 +140,15 @@ def _encoder_seeds() -> list[tuple[str, bytes]]:
             extra_nodes=[Node(name="armature", children=[0])])),
         ("crc_names.glb", gs.build_glb(named, [gs.AnimSpec("walk", turn)])),
     ]
+
+
+def _lookup_seeds() -> list[tuple[str, bytes]]:
+    """Clips whose frame lookup shows one sample on every frame (issue 27: 65,535 of them on 102
+    joints asked Blender for gigabytes); small here, the mutator raises the counts."""
+    import test_blender_import_bounds as bib
+
+    return [("lookup_2000x4.animclip", bib.one_sample_clip(2000, joints=4)),
+            ("lookup_tiny_fps.animclip", bib.one_sample_clip(30, joints=4, fps=1.4e-45))]
 
 
 def _rig_folder_seeds() -> list[tuple[str, bytes]]:

@@ -51,7 +51,13 @@ from animspec.common.hashes import crc32
 from animspec.quaternion import conjugate, quat_multiply, sign_continuous, xyzw_to_wxyz
 
 from .animclip_pose import FPS_PROPERTY
-from .wording import MAX_ROTATION_ERROR_LABEL, MAX_TRANSLATION_ERROR_LABEL, OVERWRITE_LABEL, TEMPLATE_LABEL
+from .wording import (
+    MAX_ROTATION_ERROR_LABEL,
+    MAX_TRANSLATION_ERROR_LABEL,
+    OVERWRITE_LABEL,
+    TEMPLATE_LABEL,
+    animclip_import_refusal,
+)
 
 ENGINE_FROM_BLENDER = Matrix.Rotation(-math.pi / 2, 4, "X")
 """Blender's Z-up armature space to the engine's Y-up joint space (tools/luna_check.py)."""
@@ -173,6 +179,7 @@ def import_animclip(arm: bpy.types.Object, path: str, *, first_frame: int = 0, r
     unless ``root_motion`` is False. Frame ``i`` of the clip is Blender frame ``first_frame + i``.
     ``root_space``: see :data:`ROOT_SPACES`."""
     from animspec.animclip import read_file
+    from animspec.animclip.blender_import import BlenderFpsError, BlenderImportTooLargeError, plan_blender_import
     from animspec.animclip.pose import clip_frames
 
     if arm is None or arm.type != "ARMATURE":
@@ -203,9 +210,29 @@ def import_animclip(arm: bpy.types.Object, path: str, *, first_frame: int = 0, r
             "joints; the bones must carry the game's joint names, exactly (case matters)")
     report.bones_without_joint = [b.name for b in arm.data.bones if b.name not in columns]
 
+    try:
+        plan = plan_blender_import(clip, path, os.path.getsize(path), bones=len(columns), root_motion=root_motion)
+    except (BlenderFpsError, BlenderImportTooLargeError) as exc:
+        raise AnimspecError(animclip_import_refusal(exc)) from None
+
+    with _undone_on_failure(arm, [*columns]) as made:
+        action = bpy.data.actions.new(name)
+        made.append(action)
+        _key_clip(arm, action, clip, columns, first_frame, root_motion, root_space, report)
+        if set_scene_fps:
+            render = bpy.context.scene.render
+            render.fps, render.fps_base = plan.scene_fps, plan.fps_base
+        report.action = action.name
+        bpy.context.scene.frame_set(first_frame)
+    return report
+
+
+def _key_clip(arm: bpy.types.Object, action: bpy.types.Action, clip, columns: dict[str, int], first_frame: int,
+              root_motion: bool, root_space: str, report: AnimclipImport) -> None:
+    """Every frame of ``clip`` on the bones of ``columns`` (bone -> joint), its root motion on
+    ``arm``, in ``action`` (assigned to ``arm``); its looping, root space and rate noted on it."""
     poses = clip.frames()
     keyed = first_frame + np.arange(clip.frame_count, dtype=np.float64)
-    action = bpy.data.actions.new(name)
     action.use_fake_user = True
     bag = _channelbag(arm, action)
     for bone_name, j in columns.items():
@@ -233,13 +260,43 @@ def import_animclip(arm: bpy.types.Object, path: str, *, first_frame: int = 0, r
     action.use_frame_range = True
     action.frame_start = first_frame
     action.frame_end = first_frame + max(clip.frame_count - 1, 0)
-    if set_scene_fps:
-        scene = bpy.context.scene
-        whole = max(1, int(round(clip.fps)))
-        scene.render.fps, scene.render.fps_base = whole, whole / float(clip.fps)
-    report.action = action.name
-    bpy.context.scene.frame_set(first_frame)
-    return report
+
+
+@contextmanager
+def _undone_on_failure(arm: bpy.types.Object, bones: list[str]) -> Iterator[list[bpy.types.Action]]:
+    """Whatever fails in the block (a refusal, an error Blender raises, Ctrl-C), the armature
+    is left as it was: the actions the block lists are removed, the armature's action and slot
+    (or its lack of animation data), its bones' and its own rotation modes, and the scene's
+    rate and frame are put back."""
+    scene = bpy.context.scene
+    data = arm.animation_data
+    assigned = (data.action, data.action_slot) if data is not None else None
+    modes = {b: arm.pose.bones[b].rotation_mode for b in bones}
+    own_mode = arm.rotation_mode
+    rate, frame = (scene.render.fps, scene.render.fps_base), scene.frame_current
+    made: list[bpy.types.Action] = []
+    try:
+        yield made
+    except BaseException:
+        if assigned is None:
+            arm.animation_data_clear()
+        else:
+            _put_back(arm.animation_data, *assigned)
+        for action in made:
+            bpy.data.actions.remove(action)
+        for b, mode in modes.items():
+            arm.pose.bones[b].rotation_mode = mode
+        arm.rotation_mode = own_mode
+        scene.render.fps, scene.render.fps_base = rate
+        scene.frame_set(frame)
+        raise
+
+
+def _put_back(data, action: bpy.types.Action | None, slot) -> None:
+    """``action`` and its ``slot`` assigned again to animation data ``data``."""
+    data.action = action
+    if action is not None and slot is not None:
+        data.action_slot = slot
 
 
 def _key_root_motion(arm: bpy.types.Object, bag, motion, first_frame: int, turn: Matrix) -> None:
@@ -329,9 +386,7 @@ def _action_assigned(arm: bpy.types.Object, action: bpy.types.Action) -> Iterato
     try:
         yield scene
     finally:
-        data.action = assigned
-        if assigned is not None and slot is not None:
-            data.action_slot = slot
+        _put_back(data, assigned, slot)
         scene.frame_set(frame_before)
 
 

@@ -211,3 +211,44 @@ def meshbin_finding_in_blender_words(finding, mesh: str) -> str:
         )
     where = finding.location() if hasattr(finding, "location") else ""
     return f"mesh {mesh!r}: {code}: {where}: {finding.message}"
+
+
+# --- .animclip import refusals -------------------------------------------------------------------
+
+
+def size_text(n: int) -> str:
+    """A size as a person says it: "133 KB", "268 MB", "10.0 GB" (decimal units)."""
+    for unit, scale in (("GB", 10**9), ("MB", 10**6), ("KB", 10**3)):
+        if n >= scale:
+            value = n / scale
+            return f"{value:.1f} {unit}" if value < 100 and unit == "GB" else f"{value:.0f} {unit}"
+    return f"{n} bytes"
+
+
+def animclip_import_refusal(exc: AnimspecError) -> str:
+    """A refusal of :mod:`animspec.animclip.blender_import` as the Import panel says it."""
+    from animspec.animclip.blender_import import (
+        BLENDER_FPS_BASE_RANGE,
+        BLENDER_SCENE_FPS_MAX,
+        HIGHEST_FPS,
+        LOWEST_FPS,
+        BlenderFpsError,
+        BlenderImportTooLargeError,
+    )
+
+    if isinstance(exc, BlenderImportTooLargeError):
+        motion = f" and {exc.motion_samples:,} root-motion samples" if exc.motion_samples else ""
+        return (
+            f"{exc.path}: this clip has {exc.frames:,} frames for {exc.bones:,} bones{motion}: {exc.keys:,} bone keys "
+            f"would take about {size_text(exc.need)} in Blender; the limit for a {size_text(exc.file_size)} file is "
+            f"{size_text(exc.limit)} (about {exc.max_keys:,} bone keys), so it is not imported: the clip asks far more "
+            "than its size (nothing was keyed)"
+        )
+    if isinstance(exc, BlenderFpsError):
+        low, high = BLENDER_FPS_BASE_RANGE
+        return (
+            f"{exc.path}: this clip runs at {exc.fps:.3g} frames per second; a Blender scene holds {LOWEST_FPS:g} to "
+            f"{HIGHEST_FPS:.3g} (Frame Rate 1 to {BLENDER_SCENE_FPS_MAX} over Base {low:g} to {high:g}), so it is not "
+            "imported (the scene is unchanged)"
+        )
+    return str(exc)

@@ -18,6 +18,7 @@ broken promise the target checks (``pack(dump(f)) == f`` for every file that rea
 | convert_meshbin_rig | MESHBIN bytes       | ANIMBIN -> GLB on the MESHBIN's skeleton (``--skeleton``)  | ParseError, AnimspecError      |
 | gltf_rig_folder   | glTF JSON text        | the .gltf in a folder beside a secret: read as --skeleton rig (GLB written) and converted to ANIMBIN | AnimspecError; the secret in no output |
 | encode_animclip   | GLB bytes             | glTF -> .animclip (``convert -o X.animclip``) with fps, errors, template, looping and root motion drawn from the input's CRC32 (hostile values too); the clip written read back, decoded and validated | AnimspecError |
+| blender_import_bounds | .animclip bytes   | the Blender import's decision (``plan_blender_import``, no bpy) on every joint as a bone, root motion from the last byte | ParseError, AnimspecError (BlenderFpsError, BlenderImportTooLargeError); a plan inside its bound |
 
 Seeds live in ``tests/fuzz/corpus/<target>/`` (``python tools/fuzz.py seed`` rebuilds them
 from examples/ and the tests' fixture builders); crashes found become
@@ -235,6 +236,35 @@ def convert_animclip(data: bytes) -> None:
     _check_glb(glb)
 
 
+def blender_import_bounds(data: bytes) -> None:
+    """What Blender's .animclip import decides before it keys anything: a refusal, or a plan
+    whose cost is inside the file's bound and whose scene rate Blender can hold."""
+    from animspec.animclip import read_bytes
+    from animspec.animclip.blender_import import (
+        BLENDER_BYTES_PER_BONE_KEY,
+        BLENDER_FPS_BASE_RANGE,
+        BLENDER_SCENE_FPS_MAX,
+        plan_blender_import,
+    )
+    from animspec.animclip.pose import clip_frames
+    from animspec.animclip.views import memory_bound
+    from animspec.common.errors import AnimspecError
+
+    try:
+        clip = clip_frames(read_bytes(data, "fuzz"), "fuzz")
+        bones = len({int(h) for h in clip.joint_hashes} - {0xFFFF_FFFF})
+        plan = plan_blender_import(clip, "fuzz", len(data), bones=bones, root_motion=bool(data[-1:] > b"\x7f"))
+    except AnimspecError:
+        return
+    if not plan.need == plan.keys * BLENDER_BYTES_PER_BONE_KEY <= memory_bound(len(data)):
+        raise Finding(f"a plan past its bound: {plan}")
+    low, high = BLENDER_FPS_BASE_RANGE
+    if not (1 <= plan.scene_fps <= BLENDER_SCENE_FPS_MAX and low <= plan.fps_base <= high):
+        raise Finding(f"a scene rate Blender cannot hold: {plan}")
+    if abs(plan.scene_fps / plan.fps_base - clip.fps) > 1e-9 * clip.fps:
+        raise Finding(f"the scene's rate is not the clip's ({clip.fps!r}): {plan}")
+
+
 @functools.lru_cache(maxsize=1)
 def _swing():
     from animspec.animbin import read_file
@@ -376,6 +406,7 @@ TARGETS: dict[str, Target] = {
         Target("convert_meshbin_rig", convert_meshbin_rig, "binary"),
         Target("gltf_rig_folder", gltf_rig_folder, "gltf_json"),
         Target("encode_animclip", encode_animclip, "glb"),
+        Target("blender_import_bounds", blender_import_bounds, "binary"),
     ]
 }
 

@@ -32,7 +32,10 @@ decimal that reads back to the same f32), "inf", "-inf", "nan" or "nan:XXXXXXXX"
 pattern of any other NaN). A Built count that is ``null`` is derived from its section when
 packing. ``offset`` and ``layout`` describe where things were; they are honoured only while
 the content is unchanged (see animclip.write), and ``size`` is informative. A section
-without ``offset`` is new and goes last.
+without ``offset`` is new and goes last. An entry whose payload is an earlier entry's (table
+entries naming one payload, which the reader reads once) holds ``"payload_of": i`` instead
+of the payload's members: entry ``i``'s payload, under this entry's own tag and offset, so a
+table of 65,535 entries on one payload is dumped once, not 65,535 times (docs/hardening.md).
 """
 
 from __future__ import annotations
@@ -256,14 +259,33 @@ def _raw(model: AnimclipFile) -> dict[str, Any]:
     doc["unknowns"] = [[u.ofs_source, u.ofs_target] for u in model.unknowns]
     check_writable(model)  # a model the writer refuses is not dumped: its sizes would mean nothing
     sizes = payload_sizes(model)
-    doc["sections"] = [_section(s, size) for s, size in zip(model.sections, sizes)]
+    doc["sections"] = _sections(model.sections, sizes)
     if model.layout is not None:
         doc["layout"] = _layout(model.layout)
     return doc
 
 
+def _payload_key(s: Section) -> int:
+    """What entries naming one payload share when read (animclip.reading.sections_of_table):
+    the Section object, and for raw sections of any tag its bytes object."""
+    return id(s.data) if type(s) is RawSection else id(s)
+
+
+def _sections(sections: list[Section], sizes: list[int]) -> list[dict[str, Any]]:
+    first: dict[int, int] = {}
+    out = []
+    for i, (s, size) in enumerate(zip(sections, sizes)):
+        j = first.setdefault(_payload_key(s), i)
+        out.append(_entry_head(s, size) | {"payload_of": j} if j != i else _section(s, size))
+    return out
+
+
+def _entry_head(s: Section, size: int) -> dict[str, Any]:
+    return {"tag": _hex32(s.tag), "section": section_name(s.tag), "offset": s.offset, "size": size}
+
+
 def _section(s: Section, size: int) -> dict[str, Any]:
-    d: dict[str, Any] = {"tag": _hex32(s.tag), "section": section_name(s.tag), "offset": s.offset, "size": size}
+    d = _entry_head(s, size)
     if isinstance(s, Built):
         for name in BUILT_FIELDS:
             value = getattr(s, name)
@@ -350,7 +372,7 @@ def from_json(doc: Any, source: str | None = None) -> AnimclipFile:
         magic=_read_u32(raw["magic"]),
         header_unk=header_unk,
         type_id=_read_u32(raw["type_id"]),
-        sections=[_read_section(n) for n in raw["sections"].items()],
+        sections=_read_sections(raw["sections"]),
         unknowns=[_read_unknown(n) for n in raw["unknowns"].items()],
         strings=_read_strings(raw),
     )
@@ -394,11 +416,43 @@ def _opt_int(node: JsonNode) -> int | None:
     return None if node.value is None else node.int()
 
 
-def _read_section(node: JsonNode) -> Section:
-    tag = _read_u32(node["tag"])
+def _read_sections(node: JsonNode) -> list[Section]:
+    sections: list[Section] = []
+    for entry in node.items():
+        sections.append(_shared_payload(entry, sections) if entry.has("payload_of") else _read_section(entry))
+    return sections
+
+
+def _entry_tag_offset(node: JsonNode) -> tuple[int, int | None]:
     offset = node.get("offset").value
     if offset is not None and (isinstance(offset, bool) or not isinstance(offset, int)):
         raise node["offset"].error("expected an integer or null")
+    return _read_u32(node["tag"]), offset
+
+
+def _shared_payload(node: JsonNode, earlier: list[Section]) -> Section:
+    """An entry holding ``payload_of`` (module doc): the earlier entry's Section itself when
+    tag and offset are its own (as the reader shares it), a raw section on its bytes under
+    another tag; anything else is refused (give the payload's members instead)."""
+    tag, offset = _entry_tag_offset(node)
+    which = node["payload_of"]
+    j = which.int()
+    if not 0 <= j < len(earlier):
+        raise which.error(f"expected the index of an earlier entry (0 to {len(earlier) - 1})")
+    first = earlier[j]
+    if tag == first.tag and offset == first.offset:
+        return first
+    if type(first) is RawSection and tag not in TYPED_SECTIONS:
+        section = RawSection(tag, first.data)
+        section.offset = offset
+        return section
+    raise which.error(f"entry {j} is a {section_name(first.tag)} section at offset {first.offset}; only an entry of "
+                      "the same tag and offset, or raw sections of any tag, can share its payload: give the payload's "
+                      "members instead")
+
+
+def _read_section(node: JsonNode) -> Section:
+    tag, offset = _entry_tag_offset(node)
     cls = TYPED_SECTIONS.get(tag)
     section: Section
     if cls is Built:

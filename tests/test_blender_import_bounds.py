@@ -24,12 +24,14 @@ from test_animclip_samples import LOOKUP, LOOPING, Clip, clip_file
 from animspec.animclip import read_bytes
 from animspec.animclip.blender_import import (
     BLENDER_BYTES_PER_BONE_KEY,
+    BLENDER_IMPORT_FLOOR,
     BLENDER_FPS_BASE_RANGE,
     BLENDER_SCENE_FPS_MAX,
     HIGHEST_FPS,
     LOWEST_FPS,
     BlenderFpsError,
     BlenderImportTooLargeError,
+    blender_import_bound,
     plan_blender_import,
     scene_rate,
 )
@@ -63,19 +65,21 @@ def test_the_issues_clip_is_refused_with_its_numbers():
         plan(data)
     e = info.value
     assert (e.frames, e.bones, e.keys) == (65535, 102, 65535 * 102)
-    assert e.need == 65535 * 102 * BLENDER_BYTES_PER_BONE_KEY and e.limit == memory_bound(len(data))
+    assert e.need == 65535 * 102 * BLENDER_BYTES_PER_BONE_KEY and e.limit == blender_import_bound(len(data)) == BLENDER_IMPORT_FLOOR
 
 
 def test_just_inside_and_just_outside_the_bound():
-    limit = memory_bound(0)
+    limit = blender_import_bound(0)
+    assert limit == BLENDER_IMPORT_FLOOR > memory_bound(0)  # a small file: the floor
     most = limit // BLENDER_BYTES_PER_BONE_KEY
     frames = most // 102
     data = one_sample_clip(frames)
     assert plan(data).keys == frames * 102 <= most
     with pytest.raises(BlenderImportTooLargeError):
         plan(one_sample_clip(frames + 1))
-    # the bound grows with the file on disk: 64 x its size past 256 MiB
+    # the bound grows with the file on disk: 64 x its size past the floor
     big = (frames + 1) * 102 * BLENDER_BYTES_PER_BONE_KEY // 64 + 1
+    assert blender_import_bound(big) == memory_bound(big) > BLENDER_IMPORT_FLOOR
     assert plan(one_sample_clip(frames + 1), size=big).keys == (frames + 1) * 102
     assert plan(one_sample_clip(frames + 1), bones=101).keys == (frames + 1) * 101  # the matched bones count
 
@@ -99,8 +103,17 @@ def test_a_rate_a_scene_can_hold_becomes_fps_over_base(fps, scene):
 
 
 def test_the_rate_is_checked_before_the_size():
-    with pytest.raises(BlenderFpsError):
+    # The decoder refuses fps 1.4e-45 itself (clip-timing, the narrower range): the plan's own
+    # rate check is reached with a decoded clip given that rate, 65,535 frames long.
+    import dataclasses
+
+    from animspec.animclip.views import SampleInputError
+
+    with pytest.raises(SampleInputError, match="clip-timing"):
         plan(one_sample_clip(65535, fps=1.4e-45))
+    clip = clip_frames(read_bytes(one_sample_clip(65535), "c.animclip"), "c.animclip")
+    with pytest.raises(BlenderFpsError):
+        plan_blender_import(dataclasses.replace(clip, fps=1.4e-45), "c.animclip", 1000, bones=102)
     assert LOWEST_FPS == 1e-6
 
 
@@ -114,7 +127,7 @@ def test_the_refusals_in_the_panels_words():
         plan(one_sample_clip(65535))
     text = wording.animclip_import_refusal(info.value)
     assert "65,535 frames for 102 bones: 6,684,570 bone keys would take about 10.0 GB in Blender" in text
-    assert "the limit for a 133 KB file is 268 MB" in text and not COMMAND_LINE_OPTION.search(text)
+    assert "the limit for a 133 KB file is 2.1 GB" in text and not COMMAND_LINE_OPTION.search(text)
     with pytest.raises(BlenderFpsError) as info:
         scene_rate(1.4e-45, "c.animclip")
     text = wording.animclip_import_refusal(info.value)
@@ -158,8 +171,9 @@ def _left_as_it_was(got: dict) -> None:
 @pytest.mark.blender
 @pytest.mark.parametrize("case, words", [
     ("huge", "6,684,570 bone keys would take about 10.0 GB in Blender"),
-    ("tiny_fps", "runs at 1.4e-45 frames per second"),
-    ("huge_fps", "runs at 3.4e+38 frames per second"),
+    # (the decoder's own clip-timing refusal: its playable range is narrower than a scene's)
+    ("tiny_fps", "clip-timing: fps is 1.4013e-45"),
+    ("huge_fps", "clip-timing: fps is 3.4e+38"),
     ("fails_mid_way", "made to fail after the action was made"),
 ])
 def test_a_refused_import_leaves_the_scene_as_it_was(blender_run, case, words):

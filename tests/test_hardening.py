@@ -183,11 +183,13 @@ def test_memory_is_a_small_multiple_of_the_file(case):
 
 
 def _seconds(fmt: str, data: bytes) -> float:
+    """CPU seconds of this process (the best of 3): a scaling check, not a speed check, so it
+    must not fail because another process took the core (wall time did, under load)."""
     best = float("inf")
-    for _ in range(2):
-        start = time.perf_counter()
+    for _ in range(3):
+        start = time.process_time()
         read_and_validate(fmt, data)
-        best = min(best, time.perf_counter() - start)
+        best = min(best, time.process_time() - start)
     return best
 
 

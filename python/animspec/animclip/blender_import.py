@@ -9,8 +9,9 @@ The import keys every frame of the clip on every matched bone (10 F-curve keys: 
 rotation quaternion, scale) and every root-motion sample on the armature object. A 133 KB
 clip whose frame lookup points 65,535 frames at one sample asks that for 102 bones: 6.7
 million bone keys, which crashed Blender. So the keys' cost in Blender, at
-:data:`BLENDER_BYTES_PER_BONE_KEY`, must stay inside the library's memory rule for the file
-(:func:`.views.memory_bound` of its size on disk: max(256 MiB, 64 x the file)).
+:data:`BLENDER_BYTES_PER_BONE_KEY`, must stay inside :func:`blender_import_bound`: the
+library's memory rule for the file (:func:`.views.memory_bound` of its size on disk:
+max(256 MiB, 64 x the file)), with a floor of :data:`BLENDER_IMPORT_FLOOR`.
 
 The clip's frame rate becomes the scene's (fps an integer 1..32767, fps_base a float within
 [1e-5, 1e6]: Blender's hard limits on RenderSettings): a rate outside what those two can hold
@@ -30,6 +31,13 @@ BLENDER_BYTES_PER_BONE_KEY = 1_500
 102 bones (102,000 and 408,000 bone keys) raised the process's peak RSS by 151.6 MB and 605.0 MB,
 1,486 and 1,483 bytes per bone key (the F-curve keys, their handles and the arrays that fill
 them); rounded up. A root-motion sample is counted as one bone key (7 F-curve keys)."""
+
+BLENDER_IMPORT_FLOOR = 2 << 30
+"""The least a Blender import may take, whatever the file's size: 2 GiB, about 1.43 million bone
+keys (150 bones for 5 minutes at 30 fps). A key in Blender costs 37 times a decoded pose (1,500
+bytes against the decoder's 40), so the decoder's 256 MiB floor alone would refuse a 150-bone
+clip past 40 seconds, which a game's cinematics exceed; 2 GiB is a share of a modder's machine
+that leaves Blender working, and the issue's clip (10 GB) is still refused."""
 
 BLENDER_SCENE_FPS_MAX = 32767
 """RenderSettings.fps is an integer 1..32767."""
@@ -87,6 +95,12 @@ def scene_rate(fps: float, path: str) -> tuple[int, float]:
     return whole, whole / fps
 
 
+def blender_import_bound(file_size: int) -> int:
+    """The most bytes an import of a file of ``file_size`` bytes on disk may make Blender take:
+    the library's :func:`.views.memory_bound`, at least :data:`BLENDER_IMPORT_FLOOR`."""
+    return max(BLENDER_IMPORT_FLOOR, memory_bound(file_size))
+
+
 def plan_blender_import(clip: ClipFrames, path: str, file_size: int, *, bones: int,
                         root_motion: bool = True) -> BlenderImportPlan:
     """The plan for keying ``clip`` (read from ``path``, ``file_size`` bytes on disk) on
@@ -97,7 +111,7 @@ def plan_blender_import(clip: ClipFrames, path: str, file_size: int, *, bones: i
     motion = len(clip.root_motion.translation) if root_motion and clip.root_motion is not None else 0
     keys = frames * int(bones) + motion
     need = keys * BLENDER_BYTES_PER_BONE_KEY
-    limit = memory_bound(file_size)
+    limit = blender_import_bound(file_size)
     if need > limit:
         raise BlenderImportTooLargeError(path, int(file_size), frames, int(bones), motion, keys, need, limit)
     return BlenderImportPlan(keys, need, limit, scene_fps, fps_base)

@@ -458,7 +458,8 @@ class ClipFrames:
 
     coding: SampleCoding
     fps: float
-    """Frames per second used for times (Built's, else derived from the duration, else 30)."""
+    """Frames per second used for times: Built's, within :data:`.views.PLAYABLE_FPS` (else the
+    decode is refused, ``clip-timing``)."""
     joint_hashes: np.ndarray
     """(joints,) u32 joint-name CRC32s (Joint Hashes, Built's joint count of them)."""
     samples: Transforms

@@ -381,3 +381,17 @@ def test_validate_reports_repeated_joint_hashes():
     assert "joints 1 and 2 both have hash 7FB996D4" in findings[0].message
     clean = clip_model(encode(frames), np.array([1, 2, 3]))
     assert not [f for f in validate(read_bytes(write_bytes(clean))) if f.code == "joint-hash-repeated"]
+
+
+def test_a_looping_clip_with_root_motion_at_the_frame_limit_is_refused_in_the_users_terms():
+    """65,535 looping frames with root motion need 65,536 Motion Data samples (the closing one),
+    past its 16-bit count: refused before sampling by frame count, not by the writer's
+    motion_data.num_samples. Without root motion 65,535 looping frames are allowed."""
+    from animspec.gltf.to_animclip import frame_count
+
+    with pytest.raises(TooManyFramesError, match="looping .animclip with root motion holds at most 65,534"):
+        frame_count("run", 65535 / 30, 30.0, True, 3, motion=True)
+    assert frame_count("run", 65534 / 30, 30.0, True, 3, motion=True) == 65534
+    assert frame_count("run", 65535 / 30, 30.0, True, 3) == 65535
+    with pytest.raises(TooManyFramesError, match="an .animclip holds at most 65,535"):
+        frame_count("run", 65535 / 30, 30.0, False, 3)

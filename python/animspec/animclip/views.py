@@ -44,6 +44,7 @@ from .tags import (
     MOTION_FLAG_SECONDARY,
     MOTION_HEADER_DTYPE,
     MOTION_HEADER_SIZE,
+    MOTION_LOG_SCALE_RANGE,
     MOTION_SAMPLE_DTYPE,
     MOTION_SAMPLE_SIZES,
     TAG_MOTION_DATA,
@@ -330,9 +331,6 @@ PLAYABLE_FPS = (1e-3, 1e6)
 pass float32's range (65,535 frames at 1.4e-45 fps: inf), and 0 or NaN give no time at all;
 above, a second holds more frames than any engine shows. Between them every key time of
 65,536 frames is finite and strictly increasing as float32, as glTF needs."""
-MOTION_LOG_SCALE_RANGE = (0, 16)
-"""A Motion Data sample's translation exponent is clamped into this (Luna's reader clamps it
-so); one outside is reported (``motion-log-scale``)."""
 
 
 def memory_bound(file_size: int) -> int:

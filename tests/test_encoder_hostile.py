@@ -381,3 +381,16 @@ def test_validate_reports_repeated_joint_hashes():
     assert "joints 1 and 2 both have hash 7FB996D4" in findings[0].message
     clean = clip_model(encode(frames), np.array([1, 2, 3]))
     assert not [f for f in validate(read_bytes(write_bytes(clean))) if f.code == "joint-hash-repeated"]
+
+
+def test_a_half_turn_step_encodes_without_a_numpy_warning(tmp_path):
+    # (0,0,0,1) then (1,0,0,0), STEP: a coarser shift tried for the rotation rounds a
+    # quaternion to zero, whose error was NaN: numpy's "invalid value encountered in divide"
+    # on stderr (adversarial pass, issue 27). A NaN error now counts as too large.
+    path = tmp_path / "step.glb"
+    path.write_bytes(build_glb(JOINTS, [AnimSpec("walk", [ChannelSpec(1, "rotation", [0.0, 1.0],
+                                                                        [(0, 0, 0, 1), (1, 0, 0, 0)], "STEP")])]))
+    run, _ = convert(str(path), "-o", str(tmp_path / "out.animclip"))
+    assert run.returncode == 0, run.stderr
+    assert "Warning" not in run.stderr and "Traceback" not in run.stderr, run.stderr
+    assert "largest error: rotation 0.00e+00" in run.stdout + run.stderr

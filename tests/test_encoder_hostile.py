@@ -395,3 +395,16 @@ def test_a_looping_clip_with_root_motion_at_the_frame_limit_is_refused_in_the_us
     assert frame_count("run", 65535 / 30, 30.0, True, 3) == 65535
     with pytest.raises(TooManyFramesError, match="an .animclip holds at most 65,535"):
         frame_count("run", 65535 / 30, 30.0, False, 3)
+
+
+def test_a_half_turn_step_encodes_without_a_numpy_warning(tmp_path):
+    # (0,0,0,1) then (1,0,0,0), STEP: a coarser shift tried for the rotation rounds a
+    # quaternion to zero, whose error was NaN: numpy's "invalid value encountered in divide"
+    # on stderr (adversarial pass, issue 27). A NaN error now counts as too large.
+    path = tmp_path / "step.glb"
+    path.write_bytes(build_glb(JOINTS, [AnimSpec("walk", [ChannelSpec(1, "rotation", [0.0, 1.0],
+                                                                        [(0, 0, 0, 1), (1, 0, 0, 0)], "STEP")])]))
+    run, _ = convert(str(path), "-o", str(tmp_path / "out.animclip"))
+    assert run.returncode == 0, run.stderr
+    assert "Warning" not in run.stderr and "Traceback" not in run.stderr, run.stderr
+    assert "largest error: rotation 0.00e+00" in run.stdout + run.stderr

@@ -348,3 +348,33 @@ def test_the_read_back_check_refuses_a_clip_play_would_refuse(tmp_path, monkeypa
         convert_module.convert_file(str(src), str(out), convert_module.ConvertOptions(fps=1e-5))
     assert "clip-timing" in str(refused.value) and str(out) in str(refused.value)
     assert not out.exists()
+
+
+@pytest.mark.parametrize("field, value", [("stride", 0), ("stride", 6), ("fps", float("nan"))])
+def test_a_refusal_on_a_built_field_names_that_fields_byte(tmp_path, capsys, field, value):
+    """Every refusal of a Built field names the file byte where the field starts (the
+    adversarial pass found sample-bits-over-stride saying 'unknown offset'), from Built's one
+    layout (content.BUILT_FIELD_OFFSETS, derived from tags.BUILT_RECORD)."""
+    from animspec.animclip.content import BUILT_FIELD_OFFSETS
+
+    data = bytearray(WALK.read_bytes())
+    model = read_bytes(bytes(data))
+    at = dat1_file_offset(model, model.built.offset + BUILT_FIELD_OFFSETS[field])
+    struct.pack_into("<f" if field == "fps" else "<I", data, at, value)
+    path = tmp_path / "w.animclip"
+    path.write_bytes(bytes(data))
+    capsys.readouterr()
+    assert main(["play", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"byte {at} (0x{at:x}), field built.{field}:" in err, err
+    assert "unknown offset" not in err
+
+
+def test_built_field_offsets_are_the_specs():
+    from animspec.animclip.content import BUILT_FIELD_OFFSETS
+
+    # ksy/animclip.ksy's built seq (spec 7.1): the fields the refusals name
+    assert {k: BUILT_FIELD_OFFSETS[k] for k in ("flags", "fps", "duration", "num_frames", "stride",
+                                                 "num_unique_samples", "resident_fps", "num_large_elems")} == {
+        "flags": 0x08, "fps": 0x0C, "duration": 0x10, "num_frames": 0x22, "stride": 0x28,
+        "num_unique_samples": 0x30, "resident_fps": 0x40, "num_large_elems": 0x44}

@@ -271,13 +271,24 @@ def test_each_per_frame_invariant_has_its_code(code):
     assert found.get(code) == severity, found
 
 
-def test_remastered_era_clips_get_the_per_frame_findings_as_info():
-    # The same clip under Spider-Man Remastered's type: Luna's layout is only reported to hold.
-    p = payloads(built=dict(stride=4))
-    d = bytearray(dat1(p))
-    struct.pack_into("<I", d, 4, tags.MAGIC_MSMR_MM)
-    found = codes(bytes(d))
-    assert found["sample-bits-over-stride"] == I
+def test_remastered_era_clips_get_per_frame_refusals_as_errors_and_warnings_as_info():
+    # The same clips under Spider-Man Remastered's type: Luna's layout is only reported to hold
+    # there, so a per-frame warning is INFO; but what play and convert refuse is an error on
+    # every game (issue 27 item 9: validate never says ok to a file our decoder will not read),
+    # its message saying the layout is unconfirmed.
+    def as_remastered(p):
+        d = bytearray(dat1(p))
+        struct.pack_into("<I", d, 4, tags.MAGIC_MSMR_MM)
+        return read_bytes(bytes(d))
+
+    refused = {f.code: f for f in validate(as_remastered(payloads(built=dict(stride=4))))}
+    assert refused["sample-bits-over-stride"].severity == E
+    assert "not yet confirmed for this game" in refused["sample-bits-over-stride"].message
+    block = bytearray(motion())
+    block[0x7C + 14] = 20  # sample 0's translation exponent, past 0..16: clamped, a warning
+    for model, severity in ((read_bytes(stg(dat1(payloads(motion=bytes(block))))), W),
+                            (as_remastered(payloads(motion=bytes(block))), I)):
+        assert {f.code: f.severity for f in validate(model)}["motion-log-scale"] == severity
 
 
 def test_counts_that_would_decode_to_gigabytes_are_refused_before_anything_is_allocated():

@@ -172,7 +172,8 @@ def test_in_memory_model_skips_layout_checks_and_reports_unwritable():
     assert [f.code for f in validate(m)] == ["unwritable"]
 
 
-def test_sample_data_of_remastered_era_files_is_checked_as_info():
+def test_sample_data_of_remastered_era_files_that_play_refuses_is_an_error():
     # Spider-Man 2's per-frame layout (Luna Engine IO Tools) is only reported to hold for the
-    # earlier games: what contradicts it there is INFO. (Built +0x28, the stride, is 0 here.)
-    assert codes(clip(extra=[(SAMPLE_DATA, b"\x01\x02\x03")])) == {"sample-bits-over-stride": I}
+    # earlier games, but what play refuses is an error there too (issue 27 item 9). (Built
+    # +0x28, the stride, is 0 here.)
+    assert codes(clip(extra=[(SAMPLE_DATA, b"\x01\x02\x03")])) == {"sample-bits-over-stride": E}

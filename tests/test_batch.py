@@ -336,3 +336,17 @@ def test_the_folder_walk_lists_what_os_walk_did(tmp_path):
     assert [Path(s.file).name for s in selection.sources] == [
         "B.bin", "a.bin", "dangling", "link_to_file", "z.bin", "c.bin"]
     assert [Path(p).name for p, _ in selection.not_regular] == ["fifo"]
+
+
+@pytest.mark.parametrize("jobs", ["0", "-1", "257", "1000000", "nan", "2.5"])
+def test_jobs_outside_its_range_is_refused_naming_it(tree, jobs):
+    # -j started min(jobs, chunks) processes: an unbounded value one per chunk of a big folder.
+    r = run("validate", str(tree), "--jobs", jobs)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "--jobs" in r.stderr and (jobs in ("nan", "2.5") or "from 1 to 256" in r.stderr), r.stderr
+
+
+def test_jobs_at_its_top_runs(tree):
+    r = run("validate", str(tree), "--jsonl", "--jobs", "256")
+    assert r.returncode == run("validate", str(tree), "--jsonl", "--jobs", "1").returncode
+    assert "Traceback" not in r.stderr

@@ -98,3 +98,15 @@ def test_convert_animclip_needs_a_rig(tmp_path):
     assert r.returncode == 2 and "--skeleton RIG.glb" in r.stderr
     r = run("convert", str(EXAMPLES / "walk.animclip"), "--skeleton", str(EXAMPLES / "pendulum_rig.glb"), "-o", str(tmp_path / "w.glb"))
     assert r.returncode == 0 and "matched by CRC32" in r.stdout
+
+
+@pytest.mark.parametrize("command", [["play"], ["compare"], ["plot", "-o", "never.png"]])
+def test_seconds_whose_vsyncs_overflow_are_refused_not_a_traceback(command, tmp_path):
+    # --seconds 1e308 x 59.94 Hz is inf: round() raised OverflowError (exit 1, a traceback)
+    # before the "longer than the console can play apart" refusal (adversarial pass, issue 27).
+    args = [command[0], str(EXAMPLES / "swing.animbin"), *[str(tmp_path / a) if a.endswith(".png") else a for a in command[1:]]]
+    r = run(*args, "--seconds", "1e308")
+    assert r.returncode == 2, r.stderr
+    assert "Traceback" not in r.stderr
+    assert "--seconds 1e+308 is longer than the console can play apart" in r.stderr
+    assert not (tmp_path / "never.png").exists()

@@ -381,3 +381,30 @@ def test_validate_reports_repeated_joint_hashes():
     assert "joints 1 and 2 both have hash 7FB996D4" in findings[0].message
     clean = clip_model(encode(frames), np.array([1, 2, 3]))
     assert not [f for f in validate(read_bytes(write_bytes(clean))) if f.code == "joint-hash-repeated"]
+
+
+def test_a_looping_clip_with_root_motion_at_the_frame_limit_is_refused_in_the_users_terms():
+    """65,535 looping frames with root motion need 65,536 Motion Data samples (the closing one),
+    past its 16-bit count: refused before sampling by frame count, not by the writer's
+    motion_data.num_samples. Without root motion 65,535 looping frames are allowed."""
+    from animspec.gltf.to_animclip import frame_count
+
+    with pytest.raises(TooManyFramesError, match="looping .animclip with root motion holds at most 65,534"):
+        frame_count("run", 65535 / 30, 30.0, True, 3, motion=True)
+    assert frame_count("run", 65534 / 30, 30.0, True, 3, motion=True) == 65534
+    assert frame_count("run", 65535 / 30, 30.0, True, 3) == 65535
+    with pytest.raises(TooManyFramesError, match="an .animclip holds at most 65,535"):
+        frame_count("run", 65535 / 30, 30.0, False, 3)
+
+
+def test_a_half_turn_step_encodes_without_a_numpy_warning(tmp_path):
+    # (0,0,0,1) then (1,0,0,0), STEP: a coarser shift tried for the rotation rounds a
+    # quaternion to zero, whose error was NaN: numpy's "invalid value encountered in divide"
+    # on stderr (adversarial pass, issue 27). A NaN error now counts as too large.
+    path = tmp_path / "step.glb"
+    path.write_bytes(build_glb(JOINTS, [AnimSpec("walk", [ChannelSpec(1, "rotation", [0.0, 1.0],
+                                                                        [(0, 0, 0, 1), (1, 0, 0, 0)], "STEP")])]))
+    run, _ = convert(str(path), "-o", str(tmp_path / "out.animclip"))
+    assert run.returncode == 0, run.stderr
+    assert "Warning" not in run.stderr and "Traceback" not in run.stderr, run.stderr
+    assert "largest error: rotation 0.00e+00" in run.stdout + run.stderr

@@ -25,6 +25,7 @@ and dat1lib/types/sections/animclip/autogen.py.
 
 from __future__ import annotations
 
+import itertools
 import struct
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Mapping, Union
@@ -32,6 +33,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Mapping, Union
 import numpy as np
 
 from .tags import (
+    BUILT_RECORD,
     CONTAINER_ASSET,
     FLAG_FRAME_DATA_LOOKUP,
     FLAG_LOOPING,
@@ -188,6 +190,11 @@ class Built(SectionBase):
 
 BUILT_FIELDS = tuple(f.name for f in fields(Built) if f.name not in ("offset", "trailing"))
 """Built's fields in file order (the order of ksy/animclip.ksy's built seq)."""
+
+BUILT_FIELD_OFFSETS = dict(zip(BUILT_FIELDS, itertools.accumulate(
+    (struct.calcsize("<" + code) for code in BUILT_RECORD.format.lstrip("<")), initial=0)))
+"""Where each of Built's fields starts in its payload, from :data:`.tags.BUILT_RECORD`'s sizes
+(``stride``: 0x28): the byte a refusal naming the field points at."""
 
 
 def _empty(dtype: Any) -> Any:

@@ -407,7 +407,11 @@ def _choose_shifts(target: np.ndarray, base: np.ndarray, ceiling: np.ndarray, gu
         step = np.exp2(shifts)[None, :, None]
         b, top = base[joints][None], ceiling[joints][None]
         fields = np.minimum(np.maximum(np.rint((target[:, joints] - b) / step), 0), np.maximum(np.floor((top - b) / step), 0))
-        return error_of(b + fields * step, joints)
+        # A coarse step can round a quaternion to zero: its error is NaN (numpy warned on
+        # stderr). Count it as too large, so a shift giving it is never chosen.
+        with np.errstate(invalid="ignore", divide="ignore"):
+            err = error_of(b + fields * step, joints)
+        return np.where(np.isnan(err), np.inf, err)
 
     shifts = np.minimum(guess.astype(np.int64), MAX_ERROR_SHIFT)
     moving = np.flatnonzero((target.max(axis=0) - target.min(axis=0)).max(axis=1) > 0)

@@ -20,10 +20,8 @@ import numpy as np
 
 from ..common.errors import WriteError
 from ..quaternion import conjugate, normalize, quat_multiply, quat_to_matrix, sign_continuous, wxyz_to_xyzw, xyzw_to_wxyz
-from .tags import MOTION_ALIGN, MOTION_FLAG_HAS_MOTION, MOTION_HEADER_DTYPE, MOTION_SAMPLE_DTYPE
+from .tags import MOTION_ALIGN, MOTION_FLAG_HAS_MOTION, MOTION_HEADER_DTYPE, MOTION_LOG_SCALE_RANGE, MOTION_SAMPLE_DTYPE
 
-LOG_SCALE_MAX = 16
-"""The largest translation exponent the reader honours (Luna clamps it to 0..16)."""
 I16_MAX = 0x7FFF
 ROTATION_UNITS = 32767.0
 IDENTITY_XYZW = np.array([0.0, 0.0, 0.0, 1.0])
@@ -43,7 +41,7 @@ def _log_scales(translation: np.ndarray) -> np.ndarray:
     largest = np.abs(translation).max(axis=1)
     with np.errstate(divide="ignore"):
         k = np.floor(np.log2(I16_MAX / np.maximum(largest, 1e-300)))
-    k = np.clip(k, 0, LOG_SCALE_MAX).astype(np.int64)
+    k = np.clip(k, *MOTION_LOG_SCALE_RANGE).astype(np.int64)
     # floor(log2) can land one too high by rounding; step down where the rounded value overflows.
     over = np.abs(np.rint(translation * np.exp2(k)[:, None])).max(axis=1) > I16_MAX
     return np.where(over, np.maximum(k - 1, 0), k)

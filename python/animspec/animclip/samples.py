@@ -60,6 +60,7 @@ from .tags import (
     FLAG_FRAME_DATA_LOOKUP as FLAG_FRAME_LOOKUP,
     FLAG_LOOPING,
     MOTION_HEADER_DTYPE,
+    MOTION_LOG_SCALE_RANGE,
     MOTION_SAMPLE_DTYPE,
     TAG_JOINT_HASHES,
     TAG_MOTION_DATA,
@@ -67,7 +68,6 @@ from .tags import (
 from .views import (
     DECODE_BYTES_PER_JOINT as RESULT_BYTES_PER_JOINT,
     DECODE_PER_FILE_BYTE as MEMORY_PER_FILE_BYTE,
-    MOTION_LOG_SCALE_RANGE,
     SampleInputs,
     dat1_file_offset,
     file_size_on_disk,

@@ -202,6 +202,10 @@ MOTION_SAMPLE_DTYPE = np.dtype(
     [("qx", "<i2"), ("qy", "<i2"), ("qz", "<i2"), ("qw", "<i2"),
      ("x", "<i2"), ("y", "<i2"), ("z", "<i2"), ("log_scale", "i1"), ("phase", "i1")]
 )
+MOTION_LOG_SCALE_RANGE = (0, 16)
+"""A Motion Data sample's translation exponent (``log_scale``: the s2 fields are the
+translation times 2^k) is clamped into this by the reader, as Luna's reader clamps it; the
+writer chooses within it, and the validator reports one outside (``motion-log-scale``)."""
 """One 16-byte standard Motion Data sample (ksy motion_sample): rotation / 32768 normalised,
 translation / 2^log_scale."""
 

@@ -189,17 +189,20 @@ def _all(model: AnimclipFile, names: dict[int, str]) -> Iterator[Finding]:
                 f"{sizes[i]} bytes; ALERT records 1 to 4 u32 hashes (4..16 bytes)", _where(model, i),
             )
     # The per-frame layout is Luna's, read and written for Spider-Man 2; for earlier games it
-    # is only reported to be the same, so there its findings are INFO (a hypothesis's).
+    # is only reported to be the same, so there its warnings are INFO (a hypothesis's). Its
+    # errors stay errors on every game: they are what play and convert refuse, and validate
+    # must not say ok to a file our own decoder will not read (issue 27 item 9).
     msm2 = model.is_msm2
     severities = {"error": ERROR, "warning": WARNING}
     # what the decoder (and convert, for a camera clip) refuses, from the lists they refuse from
     for p in [*sample_problems(model), *camera_problems(model)]:
         sure = msm2 or not p.per_frame
         where = {"field": p.field} if p.field else {}
-        yield Finding(p.code, severities[p.severity] if sure else INFO, p.message if sure else f"{p.message} {_UNVERIFIED}",
-                      where)
+        severity = severities[p.severity] if sure or p.severity == "error" else INFO
+        yield Finding(p.code, severity, p.message if sure else f"{p.message} {_UNVERIFIED}", where)
     for f in _motion(model):
-        yield f if msm2 else Finding(f.code, INFO, f"{f.message} {_UNVERIFIED}", f.where)
+        yield f if msm2 else Finding(f.code, ERROR if f.severity == ERROR else INFO, f"{f.message} {_UNVERIFIED}",
+                                     f.where)
     present = {s.tag for s in model.sections}
     for a, b, severity in PAIRS:
         if (a in present) != (b in present):

@@ -19,6 +19,7 @@ from ..common.errors import AnimspecError, ParseError
 from ..common.hashes import crc32
 from ..quaternion import normalize
 from .content import (
+    BUILT_FIELD_OFFSETS,
     AnimclipFile,
     BaseState,
     Built,
@@ -44,6 +45,7 @@ from .tags import (
     MOTION_FLAG_SECONDARY,
     MOTION_HEADER_DTYPE,
     MOTION_HEADER_SIZE,
+    MOTION_LOG_SCALE_RANGE,
     MOTION_SAMPLE_DTYPE,
     MOTION_SAMPLE_SIZES,
     TAG_MOTION_DATA,
@@ -330,9 +332,6 @@ PLAYABLE_FPS = (1e-3, 1e6)
 pass float32's range (65,535 frames at 1.4e-45 fps: inf), and 0 or NaN give no time at all;
 above, a second holds more frames than any engine shows. Between them every key time of
 65,536 frames is finite and strictly increasing as float32, as glTF needs."""
-MOTION_LOG_SCALE_RANGE = (0, 16)
-"""A Motion Data sample's translation exponent is clamped into this (Luna's reader clamps it
-so); one outside is reported (``motion-log-scale``)."""
 
 
 def memory_bound(file_size: int) -> int:
@@ -527,9 +526,6 @@ def _decode_problems(model: AnimclipFile) -> tuple[list[SampleProblem], Any]:
     return refusals[:1] + timing + problems + refusals[1:], found
 
 
-BUILT_FIELD_AT = {"fps": 0x0C, "duration": 0x10, "resident_fps": 0x40}
-"""Payload bytes of Built's timing fields (ksy anim_clip_built)."""
-
 
 def timing_problems(built: Built) -> list[SampleProblem]:
     """Built's fps, duration and (when it counts resident samples) resident fps against what can
@@ -544,10 +540,10 @@ def timing_problems(built: Built) -> list[SampleProblem]:
         if (name == "fps" or fps != 0) and not playable(fps):
             what = "fps" if name == "fps" else "the resident samples' fps (0: Built's fps)"
             out.append(SampleProblem("clip-timing", "error", f"{what} is {fps:g}; a clip is played at {low:g} to {high:g} "
-                                     "frames per second", f"built.{name}", TAG_BUILT, BUILT_FIELD_AT[name], per_frame=False))
+                                     "frames per second", f"built.{name}", TAG_BUILT, BUILT_FIELD_OFFSETS[name], per_frame=False))
     if not (math.isfinite(built.duration) and built.duration >= 0):
         out.append(SampleProblem("clip-timing", "error", f"duration is {built.duration:g}; it must be a number of "
-                                 "seconds, 0 or more", "built.duration", TAG_BUILT, BUILT_FIELD_AT["duration"],
+                                 "seconds, 0 or more", "built.duration", TAG_BUILT, BUILT_FIELD_OFFSETS["duration"],
                                  per_frame=False))
     return out
 
@@ -773,9 +769,11 @@ def _decode_refusals(model: AnimclipFile) -> list[SampleProblem]:
 
 def _refuse(model: AnimclipFile, problem: SampleProblem, path: str | None) -> SampleInputError:
     section = model.section(problem.tag) if problem.tag is not None else None
-    at = None
-    if section is not None and section.offset is not None and problem.at is not None:
-        at = dat1_file_offset(model, section.offset + problem.at)
+    at, within = None, problem.at
+    if within is None and problem.tag == TAG_BUILT and problem.field.startswith("built."):
+        within = BUILT_FIELD_OFFSETS.get(problem.field.removeprefix("built."))  # (a field of Built: its byte)
+    if section is not None and section.offset is not None and within is not None:
+        at = dat1_file_offset(model, section.offset + within)
     name = section_name(problem.tag) if problem.tag is not None else "Anim Clip Built"
     return SampleInputError(path, at, problem.field, f"{problem.code}: {problem.message} ({name})")
 

@@ -11,6 +11,7 @@ from itertools import chain
 from typing import Any, Callable
 
 from ..batch import Progress, Result, Selection, Summary, run_batch
+from ..common.ranges import NumberRange
 from ..common.status import EXIT_UNREADABLE
 
 
@@ -27,14 +28,13 @@ def add_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bar (shown only when stderr is a terminal)")
 
 
-def _jobs(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError("at least 1 job is needed")
-    return value
+JOBS = NumberRange(
+    "jobs", 1, 256, "worker processes", whole=True,
+    why="each is a Python process of its own; past the cores they only add memory",
+)
+"""--jobs: a batch starts min(jobs, chunks) workers, so an unbounded value started a process
+per chunk of a large folder."""
+_jobs = JOBS.parse
 
 
 class Output:

@@ -5,6 +5,7 @@ from what was authored. Argument handling only; the work is in animspec.animbin.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from typing import Any
 
@@ -153,9 +154,12 @@ def _check_seconds(args: argparse.Namespace) -> None:
     largest value (what would be played past it is a repeat of what was)."""
     from ..animbin.playback import MAX_VSYNCS, max_seconds, refresh_hz
 
-    if args.seconds is None or round(args.seconds * refresh_hz(args.region)) <= MAX_VSYNCS:
+    if args.seconds is None:
         return
     hz = refresh_hz(args.region)
+    ticks = args.seconds * hz  # inf when it overflows (--seconds 1e308): refused below
+    if math.isfinite(ticks) and round(ticks) <= MAX_VSYNCS:
+        return
     raise AnimspecError(
         f"--seconds {args.seconds:g} is longer than the console can play apart: the largest is "
         f"{max_seconds(hz):.3f} at {hz:.2f} Hz ({MAX_VSYNCS:,} vsyncs; the engine's frame counter is "

@@ -50,8 +50,10 @@ class TooManyFramesError(GltfError):
         count = f"{int(frames):,}" if frames < 1e15 else f"{frames:.3g}"
         if nodes is None:
             super().__init__(
-                f"animation {animation!r} lasts {seconds:g} s: at {fps:g} fps that is {count} frames; an .animclip "
-                f"holds at most {limit:,}: lower --fps or shorten the animation")
+                f"animation {animation!r} lasts {seconds:g} s: at {fps:g} fps that is {count} frames; "
+                + (f"an .animclip holds at most {limit:,}" if limit == MAX_FRAMES else
+                   f"a looping .animclip with root motion holds at most {limit:,} (its closing sample is one more)")
+                + ": lower --fps or shorten the animation")
         else:
             super().__init__(
                 f"animation {animation!r}: {count} frames ({seconds:g} s at {fps:g} fps) on {nodes:,} joint and "
@@ -59,17 +61,21 @@ class TooManyFramesError(GltfError):
                 "lower --fps, shorten the animation or map fewer joints with --joints FILE")
 
 
-def frame_count(animation: str, seconds: float, fps: float, looping: bool, nodes: int) -> int:
+def frame_count(animation: str, seconds: float, fps: float, looping: bool, nodes: int,
+                motion: bool = False) -> int:
     """The frames sampling ``seconds`` at ``fps`` gives (the last one left out when ``looping``),
-    counted before anything is allocated: refused past :data:`.encode.MAX_FRAMES`, or past
-    :data:`.to_animbin.MAX_SAMPLES` frames x ``nodes`` sampled (:class:`TooManyFramesError`)."""
+    counted before anything is allocated: refused past :data:`.encode.MAX_FRAMES` (one fewer
+    for a looping clip with root ``motion``: Motion Data's closing sample is counted in 16 bits
+    too), or past :data:`.to_animbin.MAX_SAMPLES` frames x ``nodes`` sampled
+    (:class:`TooManyFramesError`)."""
     FPS.check(fps)
+    top = MAX_FRAMES - 1 if looping and motion else MAX_FRAMES
     exact = seconds * fps
-    if not exact <= MAX_FRAMES:  # (before rounding: 3e38 s at 1000 fps has no int worth making)
-        raise TooManyFramesError(animation, seconds, fps, exact + (0 if looping else 1), MAX_FRAMES)
+    if not exact <= top:  # (before rounding: 3e38 s at 1000 fps has no int worth making)
+        raise TooManyFramesError(animation, seconds, fps, exact + (0 if looping else 1), top)
     count = max(int(round(exact)) + (0 if looping else 1), 1)
-    if count > MAX_FRAMES:
-        raise TooManyFramesError(animation, seconds, fps, count, MAX_FRAMES)
+    if count > top:
+        raise TooManyFramesError(animation, seconds, fps, count, top)
     if count * nodes > MAX_SAMPLES:
         raise TooManyFramesError(animation, seconds, fps, count, MAX_SAMPLES, nodes)
     return count
@@ -154,11 +160,11 @@ def sample_frames(rig: Rig, index: int, fps: float, looping: bool,
     cache: dict = {}
     start, end = animation_span(rig.gltf, index, cache)
     wanted = {n for path in rig.paths for n in path}
-    count = frame_count(animation_name(rig.gltf, index), end - start, fps, looping, len(wanted))
+    node = root_motion_node(rig, index) if root_motion else None
+    count = frame_count(animation_name(rig.gltf, index), end - start, fps, looping, len(wanted), node is not None)
     at = start + np.arange(count) / fps
     channels = sample_channels(rig.gltf, index, wanted, at, cache)
     motion = None
-    node = root_motion_node(rig, index) if root_motion else None
     if node is not None:
         rest = node_rest(rig.gltf, node)
         animated = channels.values.get(node, {})

@@ -46,6 +46,7 @@ import fnmatch
 import glob
 import math
 import os
+import re
 import signal
 import sys
 import threading
@@ -511,9 +512,24 @@ def _worker_signals() -> None:
     """A worker's signals (the pool's initializer): Ctrl-C is left to the main process,
     which stops the workers (:class:`_Pool`); SIGTERM and SIGHUP end it as any process (not
     the main process's handlers, which a forked worker starts with)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    arrived: set[int] = set()
+    _reset(signal.SIGINT, signal.SIG_IGN, arrived)
     for signum in _STOP_SIGNALS:
-        signal.signal(signum, signal.SIG_DFL)
+        _reset(signum, signal.SIG_DFL, arrived)
+    for signum in arrived & set(_STOP_SIGNALS):
+        os.kill(os.getpid(), signum)  # a stop signal came while the handlers changed: end as it asks
+
+
+def _reset(signum: int, handler: Any, arrived: set[int]) -> None:
+    """``signal.signal(signum, handler)``. A signal the main process's handler (inherited by
+    the fork) caught but Python had not yet run makes that call raise ("Signal 15 ignored due
+    to race condition": the main process sent SIGTERM while this worker was starting); its
+    number goes to ``arrived``, and the call is made again (the signal is no longer pending)."""
+    try:
+        signal.signal(signum, handler)
+    except OSError as exc:
+        arrived.update(int(n) for n in re.findall(r"Signal (\d+)", str(exc)))
+        signal.signal(signum, handler)
 
 
 def _run_chunk(task: Callable[[Any], Result], chunk: Sequence[Item]) -> list[Result]:

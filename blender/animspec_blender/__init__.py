@@ -9,6 +9,7 @@ extension (``make blender-extension``); from a checkout, put python/ and blender
 
 from __future__ import annotations
 
+import functools
 import os
 
 import bpy
@@ -47,6 +48,27 @@ def say(operator, level: str, text: str) -> None:
     operator.report({level}, text)
 
 
+REFUSALS = (AnimspecError, OSError, ValueError)
+"""What an operator's work raises when it refuses (a file it cannot read or write, an option or
+a scene it cannot export): shown as the operator's error. Anything else is a bug and keeps its
+traceback."""
+
+
+def reporting_refusals(execute):
+    """An operator's ``execute`` whose refusals (:data:`REFUSALS`) are reported as its error, in
+    the library's words, and cancel it: the one ``try``/``except``/``say`` of every operator."""
+
+    @functools.wraps(execute)
+    def run(self, context):
+        try:
+            return execute(self, context)
+        except REFUSALS as exc:
+            say(self, "ERROR", str(exc))
+            return {"CANCELLED"}
+
+    return run
+
+
 def _report_lines(operator, lines, level="INFO") -> None:
     for line in lines:
         say(operator, level, line)
@@ -82,26 +104,23 @@ class ANIMSPEC_OT_import_animbin(bpy.types.Operator, ImportHelper):
     )
     scale: FloatProperty(name="MESHBIN scale", default=1.0, min=1e-6, description="Multiplies MESHBIN positions")
 
+    @reporting_refusals
     def execute(self, context):
         from animspec.animbin import read_file
 
         from .importer import import_animbin, import_meshbin
         from .rig import read_joint_names
 
-        try:
-            animbin = read_file(self.filepath)
-            if self.meshbin:
-                arm = import_meshbin(bpy.path.abspath(self.meshbin), scale=self.scale)
-            else:
-                arm = context.active_object
-            names = read_joint_names(bpy.path.abspath(self.joint_names)) if self.joint_names else None
-            report = import_animbin(
-                arm, animbin, region=self.region, first_frame=self.first_frame, console=self.console,
-                joint_names=names, set_scene_fps=self.set_scene_fps,
-            )
-        except (AnimspecError, OSError, ValueError) as exc:
-            say(self, "ERROR", str(exc))
-            return {"CANCELLED"}
+        animbin = read_file(self.filepath)
+        if self.meshbin:
+            arm = import_meshbin(bpy.path.abspath(self.meshbin), scale=self.scale)
+        else:
+            arm = context.active_object
+        names = read_joint_names(bpy.path.abspath(self.joint_names)) if self.joint_names else None
+        report = import_animbin(
+            arm, animbin, region=self.region, first_frame=self.first_frame, console=self.console,
+            joint_names=names, set_scene_fps=self.set_scene_fps,
+        )
         _report_lines(self, report.warnings, "WARNING")
         say(self, "INFO", f"{os.path.basename(self.filepath)}: {len(report.actions)} action(s): {', '.join(report.actions)}")
         return {"FINISHED"}
@@ -119,14 +138,11 @@ class ANIMSPEC_OT_import_meshbin(bpy.types.Operator, ImportHelper):
     scale: FloatProperty(name="Scale", default=1.0, min=1e-6, description="Multiplies MESHBIN positions")
     with_mesh: BoolProperty(name="Mesh", default=True, description="Also import the quads as a skinned mesh")
 
+    @reporting_refusals
     def execute(self, context):
         from .importer import import_meshbin
 
-        try:
-            arm = import_meshbin(self.filepath, scale=self.scale, with_mesh=self.with_mesh)
-        except (AnimspecError, OSError, ValueError) as exc:
-            say(self, "ERROR", str(exc))
-            return {"CANCELLED"}
+        arm = import_meshbin(self.filepath, scale=self.scale, with_mesh=self.with_mesh)
         say(self, "INFO", f"{arm.name}: {len(arm.data.bones)} bone(s)")
         return {"FINISHED"}
 
@@ -149,17 +165,14 @@ class ANIMSPEC_OT_import_animclip_base_pose(bpy.types.Operator, ImportHelper):
     )
     frame: IntProperty(name="Frame", default=0, description="Frame to key the first pose on")
 
+    @reporting_refusals
     def execute(self, context):
         from .animclip_pose import armature_from_gltf, import_base_pose
         from .rig import read_joint_names
 
-        try:
-            arm = armature_from_gltf(bpy.path.abspath(self.rig)) if self.rig else context.active_object
-            names = read_joint_names(bpy.path.abspath(self.joint_names)) if self.joint_names else None
-            report = import_base_pose(arm, self.filepath, frame=self.frame, joint_names=names)
-        except (AnimspecError, OSError, ValueError) as exc:
-            say(self, "ERROR", str(exc))
-            return {"CANCELLED"}
+        arm = armature_from_gltf(bpy.path.abspath(self.rig)) if self.rig else context.active_object
+        names = read_joint_names(bpy.path.abspath(self.joint_names)) if self.joint_names else None
+        report = import_base_pose(arm, self.filepath, frame=self.frame, joint_names=names)
         if report.clip_only:
             say(self, "WARNING", f"clip joints with no bone: {', '.join(report.clip_only)}")
         if report.bones_only:
@@ -187,16 +200,13 @@ class ANIMSPEC_OT_import_animclip(bpy.types.Operator, ImportHelper):
                                 description="Set the scene's frame rate to the clip's: one Blender frame per clip frame")
     root_space: EnumProperty(name=ROOT_SPACE_LABEL, items=ROOT_SPACE_ITEMS, default="engine")
 
+    @reporting_refusals
     def execute(self, context):
         from .animclip_anim import import_animclip
 
-        try:
-            report = import_animclip(context.active_object, self.filepath, first_frame=self.first_frame,
-                                     root_motion=self.root_motion, set_scene_fps=self.set_scene_fps,
-                                     root_space=self.root_space)
-        except (AnimspecError, OSError, ValueError) as exc:
-            say(self, "ERROR", str(exc))
-            return {"CANCELLED"}
+        report = import_animclip(context.active_object, self.filepath, first_frame=self.first_frame,
+                                 root_motion=self.root_motion, set_scene_fps=self.set_scene_fps,
+                                 root_space=self.root_space)
         for level, text in report.lines():
             say(self, level, text)
         return {"FINISHED"}
@@ -233,21 +243,18 @@ class ANIMSPEC_OT_export_animclip(bpy.types.Operator, ExportHelper):
         for name in ("template", "max_rotation_error", "max_translation_error", "looping", "root_space", "overwrite"):
             layout.prop(self, name)
 
+    @reporting_refusals
     def execute(self, context):
         from .animclip_anim import export_animclip, write_animclip
 
         template = bpy.path.abspath(self.template) if self.template else None
-        try:
-            result = export_animclip(
-                context.active_object, template=template, max_rotation_error_deg=self.max_rotation_error,
-                max_translation_error=self.max_translation_error,
-                looping=None if self.looping == "action" else self.looping == "yes",
-                root_space=None if self.root_space == "action" else self.root_space,
-            )
-            write_animclip(result, self.filepath, template=template, force=self.overwrite)
-        except (AnimspecError, OSError, ValueError) as exc:
-            say(self, "ERROR", str(exc))
-            return {"CANCELLED"}
+        result = export_animclip(
+            context.active_object, template=template, max_rotation_error_deg=self.max_rotation_error,
+            max_translation_error=self.max_translation_error,
+            looping=None if self.looping == "action" else self.looping == "yes",
+            root_space=None if self.root_space == "action" else self.root_space,
+        )
+        write_animclip(result, self.filepath, template=template, force=self.overwrite)
         _report_lines(self, result.lines)
         _report_lines(self, result.warnings, "WARNING")
         say(self, "INFO", f"{self.filepath}: {len(result.data)} bytes")
@@ -333,29 +340,22 @@ class ANIMSPEC_OT_export_animbin(bpy.types.Operator, ExportHelper, ExportOptions
         layout.prop(self, "keep_file_keys")
         layout.prop(self, "overwrite")
 
+    @reporting_refusals
     def execute(self, context):
         from .exporter import export_animbin, write_animbin
-        from .importer import JOINTS_PROPERTY
+        from .rig import JOINTS_PROPERTY
 
         arm = context.active_object
-        try:
-            options = self.export_options(arm) if arm is not None and arm.type == "ARMATURE" else {}
-            result = export_animbin(arm, keep_file_keys=self.keep_file_keys, **options)
-        except (AnimspecError, OSError, ValueError) as exc:
-            say(self, "ERROR", str(exc))
-            return {"CANCELLED"}
+        options = self.export_options(arm) if arm is not None and arm.type == "ARMATURE" else {}
+        result = export_animbin(arm, keep_file_keys=self.keep_file_keys, **options)
         _report_lines(self, result.lines)
         _report_lines(self, result.warnings, "WARNING")
         for finding in result.findings:
             level = "ERROR" if finding in result.errors else "WARNING" if finding.severity.value == "warning" else "INFO"
             say(self, level, f"{finding.code}: {finding.location()}: {finding.message}")
-        try:
-            write_animbin(result, self.filepath, force=self.overwrite)
-        except (AnimspecError, OSError) as exc:
-            say(self, "ERROR", str(exc))
-            return {"CANCELLED"}
+        write_animbin(result, self.filepath, force=self.overwrite)
         if self.save_joint_order:
-            from .importer import armature_joints
+            from .rig import armature_joints
 
             arm[JOINTS_PROPERTY] = armature_joints(arm, options.get("joint_names"))
         say(self, "INFO", f"{self.filepath}: {len(result.data)} bytes, {len(result.animbin.animations)} animation(s)")
@@ -393,24 +393,21 @@ class ANIMSPEC_OT_export_meshbin(bpy.types.Operator, ExportHelper):
             layout.prop(self, "joint_names")
         layout.prop(self, "overwrite")
 
+    @reporting_refusals
     def execute(self, context):
         from .meshbin_export import export_meshbin, write_meshbin
 
         obj = context.active_object
-        try:
-            arm = obj.find_armature() if obj is not None and obj.type == "MESH" else None
-            result = export_meshbin(obj, apply_modifiers=self.apply_modifiers, texture_size=self.texture_size,
-                                    joint_names=self.joint_list(arm) if arm is not None else None)
-            _report_lines(self, result.lines)
-            _report_lines(self, result.warnings, "WARNING")
-            for finding in result.findings:
-                if finding not in result.errors:
-                    say(self, "WARNING" if finding.severity.value == "warning" else "INFO",
-                        f"{finding.code}: {finding.location()}: {finding.message}")
-            write_meshbin(result, self.filepath, arm, mesh=obj.name, force=self.overwrite)
-        except (AnimspecError, OSError, ValueError) as exc:
-            say(self, "ERROR", str(exc))
-            return {"CANCELLED"}
+        arm = obj.find_armature() if obj is not None and obj.type == "MESH" else None
+        result = export_meshbin(obj, apply_modifiers=self.apply_modifiers, texture_size=self.texture_size,
+                                joint_names=self.joint_list(arm) if arm is not None else None)
+        _report_lines(self, result.lines)
+        _report_lines(self, result.warnings, "WARNING")
+        for finding in result.findings:
+            if finding not in result.errors:
+                say(self, "WARNING" if finding.severity.value == "warning" else "INFO",
+                    f"{finding.code}: {finding.location()}: {finding.message}")
+        write_meshbin(result, self.filepath, arm, mesh=obj.name, force=self.overwrite)
         say(self, "INFO", f"{self.filepath}: {len(result.data)} bytes, {len(result.bones)} bone(s)")
         return {"FINISHED"}
 
@@ -440,7 +437,7 @@ class ANIMSPEC_OT_check_budget(bpy.types.Operator):
         settings = context.scene.animspec_budget
         try:
             state = panel_state(arm, **settings.export_options(arm))
-        except (AnimspecError, OSError, ValueError) as exc:
+        except REFUSALS as exc:  # the panel shows a refusal in place of the budget
             state = PanelState(refusal=str(exc))
         PANEL_STATES[arm.name] = state
         for text, fits in state.lines():

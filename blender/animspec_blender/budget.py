@@ -25,7 +25,8 @@ from animspec.animbin.playback import Refresh
 from animspec.common.errors import AnimspecError
 
 from .exporter import ExportResult, Which, export_animbin, exporter_quaternions, select_actions
-from .importer import armature_joints, blender_frames_per_vsync, scene_fps
+from .importer import blender_frames_per_vsync, scene_fps
+from .rig import armature_joints
 
 
 @dataclass

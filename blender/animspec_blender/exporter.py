@@ -48,15 +48,13 @@ from animspec.gltf.to_animbin import Fit, Fp12
 
 from .importer import (
     INDEX_PROPERTY,
-    JOINTS_PROPERTY,
     LAYOUT_PROPERTY,
     LOOPING_PROPERTY,
     RAW_PROPERTY,
-    armature_joints,
     blender_frames_per_vsync,
     scene_fps,
 )
-from .rig import deform_bones
+from .rig import JOINTS_PROPERTY, armature_joints, deform_bones, joint_parents, order_mismatch
 from .wording import in_blender_words, region_text
 
 MAX_ACTIONS = 5
@@ -248,20 +246,6 @@ def export_glb(arm: bpy.types.Object, bones: list[str], path: str, layouts: dict
 AXIS_CHANGE_4 = Matrix(((1.0, 0.0, 0.0, 0.0), (0.0, -1.0, 0.0, 0.0), (0.0, 0.0, -1.0, 0.0), (0.0, 0.0, 0.0, 1.0)))
 """diag(1, -1, -1) as the engine's exporter writes it: a 4x4 matrix, multiplied in Blender's
 float32 ``mathutils`` before the decomposition (the same float operations give the same bits)."""
-
-
-def joint_parents(arm: bpy.types.Object, bones: Sequence[str]) -> list[str | None]:
-    """Per joint, the nearest ancestor bone that is a joint too (None: a root). The engine's
-    exporter takes the bone's Blender parent, which is the same bone whenever every parent
-    of a deform bone deforms (the glTF conversion composes through the others the same way)."""
-    joints = set(bones)
-    parents: list[str | None] = []
-    for name in bones:
-        parent = arm.data.bones[name].parent
-        while parent is not None and parent.name not in joints:
-            parent = parent.parent
-        parents.append(parent.name if parent is not None else None)
-    return parents
 
 
 def exporter_quaternions(
@@ -517,8 +501,6 @@ def export_animbin(
     names = sorted({c.node_name or f"node {c.node}" for c in left_out})
     if names:
         lines.append(f"not exported (not joints): {', '.join(names)}; their keys are left out")
-    from .meshbin_export import order_mismatch  # here: meshbin_export imports this module
-
     mismatch = order_mismatch(arm, bones)
     if mismatch:
         warnings.append(mismatch)

@@ -39,7 +39,7 @@ from animspec.animbin.model import FP12_ONE, Animation, AnimbinFile, RotationKey
 from animspec.animbin.playback import Refresh, play_engine, refresh_hz, vsync_deltas
 from animspec.common.errors import AnimspecError
 
-from .rig import basis_for_key, joint_bones, rest_keys
+from .rig import JOINTS_PROPERTY, armature_joints, basis_for_key, rest_keys
 
 NTSC_FPS = (60, 1.001)
 PAL_FPS = (50, 1.0)
@@ -49,9 +49,6 @@ INDEX_PROPERTY = "animbin_index"
 """The animation's index in the imported file: "all" exports actions in that order."""
 LAYOUT_PROPERTY = "animbin"
 RAW_PROPERTY = "animbin_raw"
-JOINTS_PROPERTY = "animbin_joints"
-"""On an armature object: bone name per joint id, when it is not the deform-bone order
-(an armature made from a MESHBIN whose bone order is not Blender's depth-first order)."""
 
 
 @dataclass
@@ -80,13 +77,6 @@ def blender_frames_per_vsync(scene: bpy.types.Scene, region: Refresh) -> float:
     exporter truncates a range end of 28.999... to 28)."""
     ratio = scene_fps(scene) / refresh_hz(region)
     return 1.0 if abs(ratio - 1.0) < 1e-6 else ratio  # fps_base is a float32
-
-
-def armature_joints(arm: bpy.types.Object, joint_names: Sequence[str] | None = None) -> list[str]:
-    """Bone per joint id: ``joint_names``, else the armature's stored order, else deform order."""
-    if joint_names is None and JOINTS_PROPERTY in arm:
-        joint_names = [str(n) for n in arm[JOINTS_PROPERTY]]
-    return joint_bones(arm, joint_names)
 
 
 def _channelbag(arm: bpy.types.Object, action: bpy.types.Action):

@@ -10,9 +10,9 @@ text and the converter do. On the models of tests/fixtures/madnight/ the bytes a
 pipeline's; docs/blender.md lists where the add-on refuses what the pipeline writes.
 
 The bones are the armature's joints in the order the Export panel's 'Joint order' gives
-(:func:`.importer.armature_joints`), the same order the ANIMBIN export numbers its joints, so
+(:func:`.rig.armature_joints`), the same order the ANIMBIN export numbers its joints, so
 a clip's joint id i animates the MESHBIN's bone i. The order exported is saved on the
-armature (:data:`MESHBIN_BONES_PROPERTY`) and the ANIMBIN export warns when its own differs.
+armature (:data:`.rig.MESHBIN_BONES_PROPERTY`) and the ANIMBIN export warns when its own differs.
 """
 
 from __future__ import annotations
@@ -34,13 +34,8 @@ from animspec.meshbin.model import MAX_BONES, MeshbinFile
 from animspec.meshbin.validate import validate
 from animspec.meshbin.write import write_bytes
 
-from .exporter import joint_parents
-from .importer import JOINTS_PROPERTY, armature_joints
+from .rig import JOINTS_PROPERTY, MESHBIN_BONES_PROPERTY, armature_joints, joint_parents
 from .wording import meshbin_finding_in_blender_words, meshbin_refusal, too_many_bones_refusal
-
-MESHBIN_BONES_PROPERTY = "meshbin_bones"
-"""Custom property on the armature: the bone names of the last MESHBIN exported from it, in
-bone order (the ANIMBIN export compares its joint order with it)."""
 
 AXIS_CHANGE = Matrix(((1.0, 0.0, 0.0, 0.0), (0.0, -1.0, 0.0, 0.0), (0.0, 0.0, -1.0, 0.0), (0.0, 0.0, 0.0, 1.0)))
 """diag(1, -1, -1): the exporter's turn of a root bone's pose matrix into the console's axes."""
@@ -214,30 +209,3 @@ def write_meshbin(result: MeshbinExport, path: str, arm: bpy.types.Object | None
     write_atomic(path, result.data)
     if arm is not None and result.bones:
         arm[MESHBIN_BONES_PROPERTY] = list(result.bones)
-
-
-def order_mismatch(arm: bpy.types.Object, joints: Sequence[str]) -> str | None:
-    """The ANIMBIN export's warning when its joint order is not the bone order of a MESHBIN
-    from the same armature: the last one exported, else (when a mesh is skinned to it) what
-    the MESHBIN export would use with 'Joint order' at 'Armature's order'. None when they
-    agree, or when there is no mesh to export."""
-    if MESHBIN_BONES_PROPERTY in arm:
-        reference, what = [str(n) for n in arm[MESHBIN_BONES_PROPERTY]], "the MESHBIN last exported from it"
-    elif any(o.type == "MESH" and o.find_armature() == arm for o in bpy.data.objects):
-        reference, what = deform_or_saved(arm), "a MESHBIN exported from it with Joint order 'Armature's order'"
-    else:
-        return None  # no mesh to export with this armature
-    if list(joints) == reference:
-        return None
-    first = next((i for i, (a, b) in enumerate(zip(joints, reference)) if a != b), min(len(joints), len(reference)))
-    here = joints[first] if first < len(joints) else "nothing"
-    there = reference[first] if first < len(reference) else "nothing"
-    return (
-        f"joint order does not match {what} on {arm.name!r}: joint {first} is {here!r} here but bone {first} is "
-        f"{there!r} there ({len(joints)} joints, {len(reference)} bones), so the console would move the wrong "
-        "bones; choose the same 'Joint order' in both exports"
-    )
-
-
-def deform_or_saved(arm: bpy.types.Object) -> list[str]:
-    return armature_joints(arm, None)

@@ -33,6 +33,14 @@ from animspec.common.errors import AnimspecError
 AXIS_CHANGE = Matrix(((1.0, 0.0, 0.0), (0.0, -1.0, 0.0), (0.0, 0.0, -1.0)))
 """diag(1, -1, -1): Blender's armature space <-> the console's model space, both ways."""
 
+JOINTS_PROPERTY = "animbin_joints"
+"""On an armature object: bone name per joint id, when it is not the deform-bone order
+(an armature made from a MESHBIN whose bone order is not Blender's depth-first order)."""
+
+MESHBIN_BONES_PROPERTY = "meshbin_bones"
+"""Custom property on the armature: the bone names of the last MESHBIN exported from it, in
+bone order (the ANIMBIN export compares its joint order with it)."""
+
 MIN_BONE_LENGTH = 1e-3
 """Blender deletes a bone whose head and tail meet; a leaf bone of a MESHBIN skeleton (no
 child to point at) gets its parent's length, or this."""
@@ -55,6 +63,27 @@ def joint_bones(arm: bpy.types.Object, joint_names: Sequence[str] | None = None)
             f"{[b.name for b in arm.data.bones]})"
         )
     return list(joint_names)
+
+
+def armature_joints(arm: bpy.types.Object, joint_names: Sequence[str] | None = None) -> list[str]:
+    """Bone per joint id: ``joint_names``, else the armature's stored order, else deform order."""
+    if joint_names is None and JOINTS_PROPERTY in arm:
+        joint_names = [str(n) for n in arm[JOINTS_PROPERTY]]
+    return joint_bones(arm, joint_names)
+
+
+def joint_parents(arm: bpy.types.Object, bones: Sequence[str]) -> list[str | None]:
+    """Per joint, the nearest ancestor bone that is a joint too (None: a root). The engine's
+    exporter takes the bone's Blender parent, which is the same bone whenever every parent
+    of a deform bone deforms (the glTF conversion composes through the others the same way)."""
+    joints = set(bones)
+    parents: list[str | None] = []
+    for name in bones:
+        parent = arm.data.bones[name].parent
+        while parent is not None and parent.name not in joints:
+            parent = parent.parent
+        parents.append(parent.name if parent is not None else None)
+    return parents
 
 
 def read_joint_names(path: str) -> list[str]:
@@ -165,3 +194,26 @@ def build_armature(
     for pb in arm.pose.bones:
         pb.rotation_mode = "QUATERNION"
     return arm
+
+
+def order_mismatch(arm: bpy.types.Object, joints: Sequence[str]) -> str | None:
+    """The ANIMBIN export's warning when its joint order is not the bone order of a MESHBIN
+    from the same armature: the last one exported, else (when a mesh is skinned to it) what
+    the MESHBIN export would use with 'Joint order' at 'Armature's order'. None when they
+    agree, or when there is no mesh to export."""
+    if MESHBIN_BONES_PROPERTY in arm:
+        reference, what = [str(n) for n in arm[MESHBIN_BONES_PROPERTY]], "the MESHBIN last exported from it"
+    elif any(o.type == "MESH" and o.find_armature() == arm for o in bpy.data.objects):
+        reference, what = armature_joints(arm, None), "a MESHBIN exported from it with Joint order 'Armature's order'"
+    else:
+        return None  # no mesh to export with this armature
+    if list(joints) == reference:
+        return None
+    first = next((i for i, (a, b) in enumerate(zip(joints, reference)) if a != b), min(len(joints), len(reference)))
+    here = joints[first] if first < len(joints) else "nothing"
+    there = reference[first] if first < len(reference) else "nothing"
+    return (
+        f"joint order does not match {what} on {arm.name!r}: joint {first} is {here!r} here but bone {first} is "
+        f"{there!r} there ({len(joints)} joints, {len(reference)} bones), so the console would move the wrong "
+        "bones; choose the same 'Joint order' in both exports"
+    )

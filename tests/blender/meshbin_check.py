@@ -25,7 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import meshbin_scenes  # noqa: E402
 
 import animspec_blender  # noqa: E402
-from animspec_blender.meshbin_export import MESHBIN_BONES_PROPERTY, export_meshbin, order_mismatch  # noqa: E402
+from animspec_blender.meshbin_export import export_meshbin  # noqa: E402
+from animspec_blender.rig import MESHBIN_BONES_PROPERTY, order_mismatch  # noqa: E402
 
 REPORTS: list[tuple[str, str]] = []
 

@@ -33,7 +33,6 @@ from typing import Literal
 
 import bpy
 import numpy as np
-from mathutils import Matrix
 
 from animspec.animbin.model import FP12_ONE, LOOPING_FLAG, MAX_MARKERS, Animation, AnimbinFile, RotationKey
 from animspec.animbin.playback import Refresh, refresh_hz
@@ -54,7 +53,7 @@ from .importer import (
     blender_frames_per_vsync,
     scene_fps,
 )
-from .rig import JOINTS_PROPERTY, armature_joints, deform_bones, joint_parents, order_mismatch
+from .rig import AXIS_CHANGE_4, JOINTS_PROPERTY, armature_joints, deform_bones, joint_parents, order_mismatch
 from .wording import in_blender_words, region_text
 
 MAX_ACTIONS = 5
@@ -241,11 +240,6 @@ def export_glb(arm: bpy.types.Object, bones: list[str], path: str, layouts: dict
             arm.animation_data.action = assigned
             if assigned is not None and slot is not None:
                 arm.animation_data.action_slot = slot
-
-
-AXIS_CHANGE_4 = Matrix(((1.0, 0.0, 0.0, 0.0), (0.0, -1.0, 0.0, 0.0), (0.0, 0.0, -1.0, 0.0), (0.0, 0.0, 0.0, 1.0)))
-"""diag(1, -1, -1) as the engine's exporter writes it: a 4x4 matrix, multiplied in Blender's
-float32 ``mathutils`` before the decomposition (the same float operations give the same bits)."""
 
 
 def exporter_quaternions(
@@ -445,11 +439,13 @@ def export_animbin(
     # One console frame is per_vsync Blender frames; on the GLB's timeline that is
     # per_vsync / gltf_frame_rate seconds, so the GLB is read at this many "vsyncs" a second.
     gltf_hz = gltf_frame_rate(scene) / per_vsync
-    stale = [a for a in actions if a.get(LAYOUT_PROPERTY) is not None and not _layout_is_current(arm, a, bones, per_vsync)]
+    stale = [a for a in actions
+             if a.get(LAYOUT_PROPERTY) is not None and not _layout_is_current(arm, a, bones, per_vsync)]
     layouts: dict[str, dict | None] = {}
     for action in actions:
         if action.get(LAYOUT_PROPERTY) is not None:
-            layouts[action.name] = None if action in stale else dict(action[LAYOUT_PROPERTY].to_dict(), refresh_hz=gltf_hz)
+            layouts[action.name] = (None if action in stale
+                                    else dict(action[LAYOUT_PROPERTY].to_dict(), refresh_hz=gltf_hz))
     markers = {}
     for action in actions:
         start = action.frame_range[0]

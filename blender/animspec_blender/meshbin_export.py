@@ -34,11 +34,8 @@ from animspec.meshbin.model import MAX_BONES, MeshbinFile
 from animspec.meshbin.validate import validate
 from animspec.meshbin.write import write_bytes
 
-from .rig import JOINTS_PROPERTY, MESHBIN_BONES_PROPERTY, armature_joints, joint_parents
+from .rig import AXIS_CHANGE_4, JOINTS_PROPERTY, MESHBIN_BONES_PROPERTY, armature_joints, joint_parents
 from .wording import meshbin_finding_in_blender_words, meshbin_refusal, too_many_bones_refusal
-
-AXIS_CHANGE = Matrix(((1.0, 0.0, 0.0, 0.0), (0.0, -1.0, 0.0, 0.0), (0.0, 0.0, -1.0, 0.0), (0.0, 0.0, 0.0, 1.0)))
-"""diag(1, -1, -1): the exporter's turn of a root bone's pose matrix into the console's axes."""
 
 MIN_DIRECTION = 0.0001
 """Below this length the exporter takes a bone's translation from the heads alone."""
@@ -124,7 +121,7 @@ def skeleton_bones(arm: bpy.types.Object, bones: Sequence[str]) -> list[Skeleton
     for name, parent in zip(bones, parents):
         pb = arm.pose.bones[name]
         if parent is None:
-            transform = AXIS_CHANGE @ pb.matrix
+            transform = AXIS_CHANGE_4 @ pb.matrix
             offset = arm_world @ pb.head
         else:
             transform = arm.pose.bones[parent].matrix.inverted_safe() @ pb.matrix

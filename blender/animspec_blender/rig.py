@@ -33,6 +33,11 @@ from animspec.common.errors import AnimspecError
 AXIS_CHANGE = Matrix(((1.0, 0.0, 0.0), (0.0, -1.0, 0.0), (0.0, 0.0, -1.0)))
 """diag(1, -1, -1): Blender's armature space <-> the console's model space, both ways."""
 
+AXIS_CHANGE_4 = AXIS_CHANGE.to_4x4()
+"""The same turn as a 4x4 matrix, as the engine's two exporters write it and multiply it with
+a pose bone's matrix in Blender's float32 ``mathutils`` before the decomposition (the same
+float operations give the same bits)."""
+
 JOINTS_PROPERTY = "animbin_joints"
 """On an armature object: bone name per joint id, when it is not the deform-bone order
 (an armature made from a MESHBIN whose bone order is not Blender's depth-first order)."""
@@ -164,7 +169,8 @@ def build_armature(
     for i in range(n):
         if lengths[i] < MIN_BONE_LENGTH:
             parent = int(parents[i])
-            lengths[i] = lengths[parent] if parent >= 0 and lengths[parent] >= MIN_BONE_LENGTH else max(MIN_BONE_LENGTH, 0.1 * scale)
+            inherited = parent >= 0 and lengths[parent] >= MIN_BONE_LENGTH
+            lengths[i] = lengths[parent] if inherited else max(MIN_BONE_LENGTH, 0.1 * scale)
 
     data = bpy.data.armatures.new(name)
     arm = bpy.data.objects.new(name, data)
@@ -174,7 +180,7 @@ def build_armature(
     mode = bpy.context.object.mode if bpy.context.object else "OBJECT"
     bpy.ops.object.mode_set(mode="EDIT")
     try:
-        edit = []
+        edit: list[bpy.types.EditBone] = []
         for i in range(n):
             eb = data.edit_bones.new(bone_names[i])
             eb.head = Vector((0.0, 0.0, 0.0))

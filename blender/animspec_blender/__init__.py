@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import os
+from typing import TYPE_CHECKING
 
 import bpy
 from bpy.props import BoolProperty, EnumProperty, FloatProperty, IntProperty, StringProperty
@@ -20,27 +21,30 @@ from animspec.animclip.encode import MAX_TRANSLATION_ERROR
 from animspec.common.errors import AnimspecError
 
 from .wording import (
-    LOOPING_LABEL,
-    MAX_ROTATION_ERROR_LABEL,
-    MAX_TRANSLATION_ERROR_LABEL,
-    OVERWRITE_LABEL,
-    ROOT_MOTION_LABEL,
-    ROOT_SPACE_AS_IMPORTED,
-    ROOT_SPACE_ITEMS,
-    ROOT_SPACE_LABEL,
-    TEMPLATE_LABEL,
     APPLY_MODIFIERS_LABEL,
     FITS,
     JOINT_NAMES_LABEL,
     JOINT_ORDER_LABEL,
     JOINT_ORDERS,
+    LOOPING_LABEL,
     MAX_ERROR_LABEL,
+    MAX_ROTATION_ERROR_LABEL,
+    MAX_TRANSLATION_ERROR_LABEL,
+    OVERWRITE_LABEL,
     REGIONS,
+    ROOT_MOTION_LABEL,
+    ROOT_SPACE_AS_IMPORTED,
+    ROOT_SPACE_ITEMS,
+    ROOT_SPACE_LABEL,
     ROUNDING,
     SAVE_ORDER_LABEL,
+    TEMPLATE_LABEL,
     TEXTURE_SIZE_LABEL,
     WHICH,
 )
+
+if TYPE_CHECKING:
+    from .budget import PanelState
 
 
 def say(operator, level: str, text: str) -> None:
@@ -75,7 +79,7 @@ def _report_lines(operator, lines, level="INFO") -> None:
 
 
 class ANIMSPEC_OT_import_animbin(bpy.types.Operator, ImportHelper):
-    """Import the animations of an ANIMBIN file as actions of the active armature (or of an armature built from a MESHBIN)"""
+    """Import the animations of an ANIMBIN file as actions of the active armature (or of an armature built from a MESHBIN)"""  # noqa: E501  (the tooltip: one line)
 
     bl_idname = "animspec.import_animbin"
     bl_label = "Import ANIMBIN"
@@ -122,7 +126,8 @@ class ANIMSPEC_OT_import_animbin(bpy.types.Operator, ImportHelper):
             joint_names=names, set_scene_fps=self.set_scene_fps,
         )
         _report_lines(self, report.warnings, "WARNING")
-        say(self, "INFO", f"{os.path.basename(self.filepath)}: {len(report.actions)} action(s): {', '.join(report.actions)}")
+        say(self, "INFO", f"{os.path.basename(self.filepath)}: {len(report.actions)} action(s): "
+                          f"{', '.join(report.actions)}")
         return {"FINISHED"}
 
 
@@ -158,10 +163,12 @@ class ANIMSPEC_OT_import_animclip_base_pose(bpy.types.Operator, ImportHelper):
     filter_glob: StringProperty(default="*.animclip;*.performanceclip", options={"HIDDEN"})
     rig: StringProperty(
         name="glTF rig", subtype="FILE_PATH",
-        description="Build the armature from this glTF rig's skin, each bone in its node's frame, instead of using the active armature",
+        description="Build the armature from this glTF rig's skin, each bone in its node's frame, instead of using the "
+                    "active armature",
     )
     joint_names: StringProperty(
-        name="Joint names", subtype="FILE_PATH", description="Names of the clip's joints, one per line (for the report)",
+        name="Joint names", subtype="FILE_PATH",
+        description="Names of the clip's joints, one per line (for the report)",
     )
     frame: IntProperty(name="Frame", default=0, description="Frame to key the first pose on")
 
@@ -183,7 +190,7 @@ class ANIMSPEC_OT_import_animclip_base_pose(bpy.types.Operator, ImportHelper):
 
 
 class ANIMSPEC_OT_import_animclip(bpy.types.Operator, ImportHelper):
-    """Key every frame of an Insomniac .animclip / .performanceclip on the active armature (bones matched by name hash), its root motion on the armature"""
+    """Key every frame of an Insomniac .animclip / .performanceclip on the active armature (bones matched by name hash), its root motion on the armature"""  # noqa: E501  (the tooltip: one line)
 
     bl_idname = "animspec.import_animclip"
     bl_label = "Import .animclip animation"
@@ -196,8 +203,10 @@ class ANIMSPEC_OT_import_animclip(bpy.types.Operator, ImportHelper):
         name=ROOT_MOTION_LABEL, default=True,
         description="Key the clip's root motion on the armature object (untick to keep the animation in place)",
     )
-    set_scene_fps: BoolProperty(name="Scene at the clip's rate", default=True,
-                                description="Set the scene's frame rate to the clip's: one Blender frame per clip frame")
+    set_scene_fps: BoolProperty(
+        name="Scene at the clip's rate", default=True,
+        description="Set the scene's frame rate to the clip's: one Blender frame per clip frame",
+    )
     root_space: EnumProperty(name=ROOT_SPACE_LABEL, items=ROOT_SPACE_ITEMS, default="engine")
 
     @reporting_refusals
@@ -213,7 +222,7 @@ class ANIMSPEC_OT_import_animclip(bpy.types.Operator, ImportHelper):
 
 
 class ANIMSPEC_OT_export_animclip(bpy.types.Operator, ExportHelper):
-    """Export the active armature's action as an Insomniac .animclip (bones named by hash); the other sections come from a template clip"""
+    """Export the active armature's action as an Insomniac .animclip (bones named by hash); the other sections come from a template clip"""  # noqa: E501  (the tooltip: one line)
 
     bl_idname = "animspec.export_animclip"
     bl_label = "Export .animclip animation"
@@ -227,11 +236,14 @@ class ANIMSPEC_OT_export_animclip(bpy.types.Operator, ExportHelper):
     )
     max_rotation_error: FloatProperty(name=MAX_ROTATION_ERROR_LABEL, default=0.05, min=1e-5, max=10.0,
                                       description="Largest rotation error allowed in the clip")
-    max_translation_error: FloatProperty(name=MAX_TRANSLATION_ERROR_LABEL, default=1e-4, min=MAX_TRANSLATION_ERROR.low, max=1.0,
-                                         precision=6, description="Largest translation (and scale) error allowed, in Blender units")
+    max_translation_error: FloatProperty(
+        name=MAX_TRANSLATION_ERROR_LABEL, default=1e-4, min=MAX_TRANSLATION_ERROR.low, max=1.0, precision=6,
+        description="Largest translation (and scale) error allowed, in Blender units",
+    )
     looping: EnumProperty(
         name=LOOPING_LABEL, default="action",
-        items=[("action", "As the action notes it", "An imported clip's looping, else the template's, else not looping"),
+        items=[("action", "As the action notes it",
+                "An imported clip's looping, else the template's, else not looping"),
                ("yes", "Looping", "The last frame leads back to the first"),
                ("no", "Not looping", "Played once")],
     )
@@ -268,14 +280,17 @@ class ExportOptions:
     chosen: StringProperty(name="Names", description="Comma-separated action names (with 'Named actions')")
     region: EnumProperty(name="Region", items=REGIONS, default="ntsc")
     fit: EnumProperty(name="Fit", items=FITS, default="best")
-    fp12: EnumProperty(name="FP12", items=ROUNDING, default="round",
-                       description="How rotations become FP12 (Every frame, Cut and Reduce; Best fit chooses its own values)")
+    fp12: EnumProperty(
+        name="FP12", items=ROUNDING, default="round",
+        description="How rotations become FP12 (Every frame, Cut and Reduce; Best fit chooses its own values)",
+    )
     max_error: FloatProperty(name=MAX_ERROR_LABEL, default=1.0, min=1e-4, description="For the Reduce fit")
     joint_order: EnumProperty(name=JOINT_ORDER_LABEL, items=JOINT_ORDERS, default="armature",
                               description="Which bone is joint 0, 1, 2, ... in the file")
     joint_names: StringProperty(
         name=JOINT_NAMES_LABEL, subtype="FILE_PATH",
-        description="With Joint order 'Names file': a text file naming the bone of each joint id, one per line, parents first",
+        description="With Joint order 'Names file': a text file naming the bone of each joint id, one per line, "
+                    "parents first",
     )
 
     def joint_list(self, arm) -> list[str] | None:
@@ -351,7 +366,8 @@ class ANIMSPEC_OT_export_animbin(bpy.types.Operator, ExportHelper, ExportOptions
         _report_lines(self, result.lines)
         _report_lines(self, result.warnings, "WARNING")
         for finding in result.findings:
-            level = "ERROR" if finding in result.errors else "WARNING" if finding.severity.value == "warning" else "INFO"
+            level = ("ERROR" if finding in result.errors
+                     else "WARNING" if finding.severity.value == "warning" else "INFO")
             say(self, level, f"{finding.code}: {finding.location()}: {finding.message}")
         write_animbin(result, self.filepath, force=self.overwrite)
         if self.save_joint_order:
@@ -363,22 +379,27 @@ class ANIMSPEC_OT_export_animbin(bpy.types.Operator, ExportHelper, ExportOptions
 
 
 class ANIMSPEC_OT_export_meshbin(bpy.types.Operator, ExportHelper):
-    """Export the active mesh and its armature as a MESHBIN file (the bytes of the engine's OBJ exporter and obj-to-meshbin.py), checked by animspec's validator"""
+    """Export the active mesh and its armature as a MESHBIN file (the bytes of the engine's OBJ exporter and obj-to-meshbin.py), checked by animspec's validator"""  # noqa: E501  (the tooltip: one line)
 
     bl_idname = "animspec.export_meshbin"
     bl_label = "Export MESHBIN"
 
     filename_ext = ".meshbin"
     filter_glob: StringProperty(default="*.meshbin", options={"HIDDEN"})
-    apply_modifiers: BoolProperty(name=APPLY_MODIFIERS_LABEL, default=True,
-                                  description="Export the mesh as its modifiers leave it (the engine's exporter's default)")
+    apply_modifiers: BoolProperty(
+        name=APPLY_MODIFIERS_LABEL, default=True,
+        description="Export the mesh as its modifiers leave it (the engine's exporter's default)",
+    )
     texture_size: IntProperty(name=TEXTURE_SIZE_LABEL, default=256, min=1, max=256,
                               description="Texels per UV unit (the texture's width and height)")
-    joint_order: EnumProperty(name=JOINT_ORDER_LABEL, items=JOINT_ORDERS, default="armature",
-                              description="Which bone is bone 0, 1, 2, ... in the file (the ANIMBIN export's joint ids)")
+    joint_order: EnumProperty(
+        name=JOINT_ORDER_LABEL, items=JOINT_ORDERS, default="armature",
+        description="Which bone is bone 0, 1, 2, ... in the file (the ANIMBIN export's joint ids)",
+    )
     joint_names: StringProperty(
         name=JOINT_NAMES_LABEL, subtype="FILE_PATH",
-        description="With Joint order 'Names file': a text file naming the bone of each joint id, one per line, parents first",
+        description="With Joint order 'Names file': a text file naming the bone of each joint id, one per line, "
+                    "parents first",
     )
     overwrite: BoolProperty(name="Overwrite", description="Replace an existing file")
 
@@ -416,7 +437,7 @@ class ANIMSPEC_PG_budget(bpy.types.PropertyGroup, ExportOptions):
     """The budget panel's export options (Scene.animspec_budget)."""
 
 
-PANEL_STATES: dict[str, object] = {}
+PANEL_STATES: dict[str, PanelState] = {}
 """Armature name -> the last budget checked (:class:`.budget.PanelState`); the panel only draws it."""
 
 
@@ -491,7 +512,8 @@ def _menu_export(self, context):
 
 CLASSES = (ANIMSPEC_OT_import_animbin, ANIMSPEC_OT_import_meshbin, ANIMSPEC_OT_import_animclip_base_pose,
            ANIMSPEC_OT_import_animclip, ANIMSPEC_OT_export_animclip,
-           ANIMSPEC_OT_export_animbin, ANIMSPEC_OT_export_meshbin, ANIMSPEC_PG_budget, ANIMSPEC_OT_check_budget, ANIMSPEC_PT_budget)
+           ANIMSPEC_OT_export_animbin, ANIMSPEC_OT_export_meshbin, ANIMSPEC_PG_budget, ANIMSPEC_OT_check_budget,
+           ANIMSPEC_PT_budget)
 
 
 def register() -> None:

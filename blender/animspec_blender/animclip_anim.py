@@ -24,8 +24,9 @@ motion, so this is done per bone on all frames at once: rotation ``rest_q^-1 * q
 Root motion (Motion Data: per sample, the root's transform in engine space relative to frame
 0, sample ``i`` at time ``i / fps``) goes onto the armature object, composed with where the
 object stands when the clip is imported; the export writes the object's movement back as
-Motion Data (a template's is kept only when the action does not move the object). Looping and fps are noted on the action
-(:data:`LOOPING_PROPERTY`, :data:`FPS_PROPERTY`); the export reads them back.
+Motion Data (a template's is kept only when the action does not move the object). Looping and
+fps are noted on the action (:data:`LOOPING_PROPERTY`, :data:`FPS_PROPERTY`); the export reads
+them back.
 
 The export samples the evaluated pose on every frame of the action's range (what the viewport
 shows, constraints included), takes each bone's clip-local transform as above and encodes them
@@ -105,7 +106,8 @@ class AnimclipImport:
         """(level, text): one line per kind of news, each list in one line."""
         out = []
         if self.joints_without_bone:
-            out.append(("WARNING", f"clip joints with no bone of that name (name hashes): {_few(self.joints_without_bone)}"))
+            out.append(("WARNING", "clip joints with no bone of that name (name hashes): "
+                                   f"{_few(self.joints_without_bone)}"))
         if self.bones_without_joint:
             out.append(("INFO", f"bones the clip does not move: {_few(self.bones_without_joint)}"))
         for note in self.notes:
@@ -483,8 +485,8 @@ def export_animclip(arm: bpy.types.Object, *, action: str | None = None, templat
     flat = np.argwhere((scl <= 1e-9).any(axis=-1))
     if flat.size:
         f, j = flat[0]
-        raise AnimspecError(f"action {act.name!r}: bone {bones[j]!r} has a zero or negative scale at frame {frames[f]}; "
-                            "the clip stores scale as a positive ratio: key a positive scale there")
+        raise AnimspecError(f"action {act.name!r}: bone {bones[j]!r} has a zero or negative scale at frame "
+                            f"{frames[f]}; the clip stores scale as a positive ratio: key a positive scale there")
     try:
         encoded = encode(Frames(rot, pos, scl), tolerance, looping=looping,
                          root_translation=root_pos, root_rotation=root_rot, joint_labels=[f"bone {b!r}" for b in bones])
@@ -530,7 +532,8 @@ def export_animclip(arm: bpy.types.Object, *, action: str | None = None, templat
             f"root motion: the armature object's movement, {len(frames) + looping} sample(s)"
             + (", replacing the template's Motion Data" if template_motion else ""))
     elif template_motion:
-        result.lines.append("root motion: the template's Motion Data, kept (the action does not move the armature object)")
+        result.lines.append("root motion: the template's Motion Data, kept (the action does not move the armature "
+                            "object)")
     return result
 
 

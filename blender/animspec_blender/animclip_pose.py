@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 import bpy
 from mathutils import Matrix, Quaternion, Vector
@@ -84,7 +85,7 @@ def import_base_pose(
     matched = []
     for joint in joints:
         label = joint.name or f"{joint.hash:08X}"
-        bone = by_hash.get(joint.hash)
+        bone = by_hash.get(cast(int, joint.hash))  # joints without a hash were left out above
         if bone is None:
             report.clip_only.append(label)
         else:
@@ -105,7 +106,7 @@ def import_base_pose(
     for bone_name, joint in matched:
         bone = arm.data.bones[bone_name]
         pb = arm.pose.bones[bone_name]
-        j = first[joint.hash]
+        j = first[cast(int, joint.hash)]
         x, y, z, w = (float(c) for c in rotations[j])
         rotation = Quaternion((w, x, y, z))
         rotation.normalize()

@@ -185,16 +185,19 @@ def import_animbin(
         skipped = sorted({t.joint_id for t in animation.tracks if t.joint_id >= len(bones)})
         if skipped:
             report.warnings.append(
-                f"{where}: joints {skipped} have no bone (the armature has {len(bones)} joints); their tracks are not imported"
+                f"{where}: joints {skipped} have no bone (the armature has {len(bones)} joints); their tracks are not "
+                "imported"
             )
         if console:
             ticks = max(animation.length, 1)
             played = play_engine(animation, vsync_deltas(ticks), rest_rotations=rest_raw)
             for event in played.events:
-                report.warnings.append(f"{where}: the console meets {event.kind.value} on track {event.track} (joint {event.joint_id})")
+                report.warnings.append(f"{where}: the console meets {event.kind.value} on track {event.track} (joint "
+                                       f"{event.joint_id})")
             animated = sorted({t.joint_id for t in animation.tracks if t.joint_id < len(bones)})
             for joint in animated:
-                quats = [basis_for_key(rests[joint], [int(c) for c in played.rotations[t, joint]]) for t in range(ticks)]
+                quats = [basis_for_key(rests[joint], [int(c) for c in played.rotations[t, joint]])
+                         for t in range(ticks)]
                 per_bone[bones[joint]] = ([first_frame + t * per_vsync for t in range(ticks)], _continuous(quats))
             report.keys += _write_curves(arm, action, per_bone, "CONSTANT")
         else:
@@ -210,7 +213,8 @@ def import_animbin(
                 bone = bones[track.joint_id]
                 frames, quats = per_bone.setdefault(bone, ([], []))
                 if frames:
-                    report.warnings.append(f"{where}: several tracks on joint {track.joint_id}; the later one wins where both key a frame")
+                    report.warnings.append(f"{where}: several tracks on joint {track.joint_id}; the later one wins "
+                                           "where both key a frame")
                 for k in keys:
                     frames.append(first_frame + k.frame * per_vsync)
                     quats.append(basis_for_key(rests[track.joint_id], k.quaternion))
@@ -219,7 +223,8 @@ def import_animbin(
                 ordered = sorted(merged)
                 per_bone[bone] = (ordered, _continuous([merged[f] for f in ordered]))
             if dropped:
-                report.warnings.append(f"{where}: {dropped} translation key(s) not imported (the engine never applies them)")
+                report.warnings.append(f"{where}: {dropped} translation key(s) not imported (the engine never applies "
+                                       "them)")
             report.keys += _write_curves(arm, action, per_bone, "LINEAR")
 
         action.use_frame_range = True
@@ -262,10 +267,12 @@ def import_meshbin(path: str, *, scale: float = 1.0, with_mesh: bool = True) -> 
 
     model = read_meshbin(path)
     if not model.skeleton_present or not model.bones:
-        raise AnimspecError(f"{path}: the MESHBIN has no skeleton (skeleton flag 0 or version < 2); select an armature instead")
+        raise AnimspecError(f"{path}: the MESHBIN has no skeleton (skeleton flag 0 or version < 2); select an armature "
+                            "instead")
     skeleton = skeleton_from_meshbin(model)
     name = os.path.splitext(os.path.basename(path))[0]
-    arm = build_armature(name, skeleton.parents, skeleton.rest_translation, skeleton.rest_rotation, skeleton.names, scale)
+    arm = build_armature(name, skeleton.parents, skeleton.rest_translation, skeleton.rest_rotation, skeleton.names,
+                         scale)
     if [b.name for b in arm.data.bones if b.use_deform] != skeleton.names:
         arm[JOINTS_PROPERTY] = skeleton.names
     if with_mesh and model.vertices and model.faces:

@@ -7,8 +7,9 @@ dump's ``"format"`` member; animspec.common.output's policy decides what may be 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from .common import jsonfmt
 from .common.errors import JsonInputError, ParseError, WriteError
@@ -78,7 +79,7 @@ def dump_file(
     """Write the dump of ``path`` to ``output`` (an existing file only with ``force``, never
     the input nor one of the ``side_files`` read for ``options``, such as --joint-names);
     returns the text written."""
-    reads = [path, *side_files]
+    reads: list[str | ReadFile] = [path, *side_files]
     check_output(output, force=force, inputs=reads)
     data = _dump_bytes(path, options)
     # A regular file is read back and compared before it is published (animspec.common.atomic).

@@ -34,12 +34,12 @@ models, because the two widths do not round the same way:
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 if TYPE_CHECKING:
     import numpy as np
 # numpy is imported by the three array functions below, not here: the constants are read by
-# modules a one-file ANIMBIN validation loads, which does not import numpy (issue 15).
+# modules a one-file ANIMBIN validation loads, which does not import numpy.
 
 FP12_SHIFT = 12
 FP12_ONE = 1 << FP12_SHIFT
@@ -274,7 +274,7 @@ def normalize_quat(q: Quat16) -> Quat16:
     if s == 0:
         return IDENTITY16
     r = normalize_scale(s)
-    return tuple(mul_short(c, r) for c in q)  # type: ignore[return-value]
+    return cast(Quat16, tuple(mul_short(c, r) for c in q))
 
 
 def engine_slerp(prev: Quat16, nxt: Quat16, factor: int) -> Quat16:
@@ -290,7 +290,7 @@ def engine_slerp(prev: Quat16, nxt: Quat16, factor: int) -> Quat16:
     f1 = short_from_long(wrap_int32(FP12_ONE - factor))
     f2 = short_from_long(factor)
     blended = tuple(add_short(mul_short(f1, p), mul_short(n, f2)) for p, n in zip(prev, nxt))
-    return normalize_quat(blended)  # type: ignore[arg-type]
+    return normalize_quat(cast(Quat16, blended))
 
 
 # --- vectorised forms (numpy) --------------------------------------------------------------

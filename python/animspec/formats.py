@@ -6,8 +6,8 @@ itself in its own ``format`` module (``animspec.animbin.format.FORMAT``...): a
 options object, :class:`FormatOptions`. The registry here names each format and where its
 declaration lives, so naming a format imports nothing and a format's package (its parser,
 numpy, its writer...) is imported only when one of its operations is first used:
-``animspec validate one.animbin`` never imports the MESHBIN or .animclip packages (issue 15:
-start-up is paid per file on every build).
+``animspec validate one.animbin`` never imports the MESHBIN or .animclip packages (start-up is
+paid per file on every build).
 
 glTF is registered the same way, as a :class:`Format` (detection only): animspec converts
 from and to it and reads rigs from it, but does not validate, dump or pack it. Which formats
@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import importlib
 import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
-from typing import Any, Callable, Optional, Sequence
+from typing import Any
 
 from .common.errors import JsonInputError, ParseError
 from .common.findings import Finding
 from .common.inputs import read_input
-
 
 HEAD_SIZE = 64
 """The bytes of a file a format's detection is given (a magic, or the start of glTF JSON):
@@ -42,9 +42,9 @@ class FormatOptions:
     format uses the members that mean something to it and ignores the others (--bones means
     nothing to an .animclip, --joint-names nothing to an ANIMBIN)."""
 
-    bone_count: Optional[int] = None
+    bone_count: int | None = None
     """The skeleton's bone count (validate --bones): joint ids must be below it."""
-    joint_names: Optional[tuple[str, ...]] = None
+    joint_names: tuple[str, ...] | None = None
     """Names to label joints known only by hash (--joint-names FILE, already read)."""
 
 
@@ -71,18 +71,18 @@ class FileFormat(Format):
     ``field`` ``json_path`` turns into the place in the dump the user wrote it.
     """
 
-    read: Callable[[bytes, Optional[str]], Any]
+    read: Callable[[bytes, str | None], Any]
     """(data, path) -> model; ``path`` only labels errors."""
     write: Callable[[Any], bytes]
     validate: Callable[[Any, FormatOptions], list[Finding]]
     info: Callable[[Any, FormatOptions], str]
     """The readable summary ``animspec info`` prints."""
     to_json: Callable[[Any, FormatOptions], dict[str, Any]]
-    from_json: Callable[[Any, Optional[str]], Any]
+    from_json: Callable[[Any, str | None], Any]
     """(parsed JSON dump, its file name for errors) -> model."""
     json_path: Callable[[str, Any], str]
     """A writer's field path (``WriteError.field``) -> the JSON path of that value in a dump."""
-    read_generated: Optional[Callable[[bytes, Optional[str]], Any]] = None
+    read_generated: Callable[[bytes, str | None], Any] | None = None
     """The same as ``read`` through the parser generated from the .ksy alone, for a format
     whose ``read`` is a faster hand-written reader (the tests hold the two equal)."""
 
@@ -116,7 +116,8 @@ class _Lazy:
     __slots__ = ("module", "attr", "_fn")
 
     def __init__(self, module: str, attr: str) -> None:
-        self.module, self.attr, self._fn = module, attr, None
+        self.module, self.attr = module, attr
+        self._fn: Callable[..., Any] | None = None
 
     def resolve(self) -> Callable[..., Any]:
         if self._fn is None:
@@ -198,7 +199,7 @@ def detect(data: bytes, path: str | None = None) -> FileFormat:
     """The file format whose magic ``data`` carries; ParseError at offset 0 when none does."""
     fmt = sniff(data)
     if fmt is not None:
-        return fmt  # type: ignore[return-value]
+        return fmt  # type: ignore[return-value]  # sniff() without names tries FORMATS only: a FileFormat
     known = ", ".join(f.description for f in FORMATS)
     head = data[:8].hex(" ") if data else "an empty file"
     raise ParseError(path, 0, "magic", f"not a file animspec knows ({known}); it starts with {head}")
@@ -216,7 +217,7 @@ def format_of_dump(doc: Any, source: str | None = None) -> FileFormat:
     """The format a JSON dump declares in its ``"format"`` member."""
     name = doc.get("format") if isinstance(doc, dict) else None
     try:
-        return by_name(name)  # type: ignore[arg-type]
+        return by_name(name)  # type: ignore[arg-type]  # None or a non-name is no key either: reported below
     except KeyError:
         names = ", ".join(f'"{f.name}"' for f in FORMATS)
         raise JsonInputError(source, "$.format", f"expected one of {names}, found {name!r}") from None

@@ -33,7 +33,7 @@ def parse(cls: type[T], data: bytes, path: str | None = None) -> T:
     """Parse ``data`` with the generated class ``cls``; raise :class:`ParseError` on failure."""
     root = cls(KaitaiStream(BytesIO(data)))
     try:
-        root._read()
+        root._read()  # type: ignore[attr-defined]  # every generated class has it; KaitaiStruct declares none
     except (KaitaiStructError, EOFError, ValueError, UnicodeDecodeError, OverflowError) as exc:
         field, offset = locate_failure(root)
         raise ParseError(path, offset, field, describe(exc)) from None
@@ -47,10 +47,11 @@ def record_error(cls: type[KaitaiStruct], data: bytes, start: int, prefix: str, 
     :func:`parse` would with ``prefix`` (``animations[0].tracks[3].keys[7]``) in front."""
     record = cls(KaitaiStream(BytesIO(data[start:])))
     try:
-        record._read()
+        record._read()  # type: ignore[attr-defined]  # every generated class has it; KaitaiStruct declares none
     except (KaitaiStructError, EOFError, ValueError, UnicodeDecodeError, OverflowError) as exc:
         field, offset = locate_failure(record)
-        return ParseError(path, None if offset is None else start + offset, f"{prefix}.{field}" if field else prefix, describe(exc))
+        return ParseError(path, None if offset is None else start + offset, f"{prefix}.{field}" if field else prefix,
+                          describe(exc))
     raise AssertionError(f"{cls.__name__} reads at byte {start}; the bulk reader said it could not")
 
 

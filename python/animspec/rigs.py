@@ -48,7 +48,8 @@ def load_rig_source(
                 path, joint_names=joint_names, armature_space=armature_space, max_joints=MAX_RIG_JOINTS,
                 too_many=lambda joints: GltfError(
                     f"{joints} joints; a --skeleton rig is read with at most {MAX_RIG_JOINTS} joints (MAX_RIG_JOINTS): "
-                    "name the joints the clip uses in a joint-names file (convert --joints FILE, play --joint-names FILE)"
+                    "name the joints the clip uses in a joint-names file (convert --joints FILE, play --joint-names "
+                    "FILE)"
                 ),
             )
         except GltfError as exc:  # name the file: the rig is a side input of the command

@@ -47,16 +47,19 @@ class Skeleton:
         return int(self.parents.shape[0])
 
     @classmethod
-    def chain(cls, bone_count: int, bone_length: float = 1.0, axis: tuple[float, float, float] = (0.0, 0.0, 1.0)) -> "Skeleton":
+    def chain(
+        cls, bone_count: int, bone_length: float = 1.0, axis: tuple[float, float, float] = (0.0, 0.0, 1.0),
+    ) -> Skeleton:
         """Bones in a single chain, each ``bone_length`` along ``axis`` from its parent (the
-        console's model space has Blender's up along -Z, so the default +Z hangs downwards). Stands in when no rig is given."""
+        console's model space has Blender's up along -Z, so the default +Z hangs downwards).
+        Stands in when no rig is given."""
         parents = np.arange(-1, bone_count - 1, dtype=np.int64)
         translation = np.tile(np.asarray(axis, dtype=np.float64) * bone_length, (bone_count, 1))
         translation[0] = 0.0
         return cls(parents, translation, _identity(bone_count), [f"joint{i}" for i in range(bone_count)])
 
     @classmethod
-    def flat(cls, bone_count: int) -> "Skeleton":
+    def flat(cls, bone_count: int) -> Skeleton:
         """Independent roots at the origin: every joint's world rotation is its local one."""
         return cls(
             np.full(bone_count, -1, dtype=np.int64),

@@ -4,7 +4,7 @@ the reference reader, and the one that words every error.
 This is the only ANIMBIN module that imports generated code, and the others import it only
 when they need it (:mod:`.parse` for ``fast=False``, :mod:`.fastread` for an error): the
 generated code is compiled in debug mode, whose recorded positions name an error's field
-and offset, and a valid file read the fast way does not pay for them (issue 15). It adapts
+and offset, and a valid file read the fast way does not pay for them. It adapts
 the generated objects field by field; it never looks at bytes itself.
 """
 

@@ -80,7 +80,8 @@ class Budget:
             rows.append(BudgetRow(f"{clip.name}: keys per track", str(clip.keys_per_track), str(MAX_KEYS),
                                   clip.keys_per_track <= MAX_KEYS))
             rows.append(BudgetRow(f"{clip.name}: tracks", str(clip.tracks), str(MAX_TRACKS), clip.tracks <= MAX_TRACKS))
-            rows.append(BudgetRow(f"{clip.name}: markers", str(clip.markers), str(MAX_MARKERS), clip.markers <= MAX_MARKERS))
+            rows.append(BudgetRow(f"{clip.name}: markers", str(clip.markers), str(MAX_MARKERS),
+                                  clip.markers <= MAX_MARKERS))
             if clip.console_error is not None:
                 e = clip.console_error
                 rows.append(BudgetRow(

@@ -111,7 +111,7 @@ def compare(
     # Played in chunks of ticks, each joint's statistics gathered as they go: memory is one
     # chunk's, not ticks x joints.
     for first, engine in play_engine_chunks(animation, vsync_deltas(ticks), num_joints=num_joints):
-        if sampler is None:
+        if sampler is None or stats is None:  # (both made on the first chunk)
             sampler = ReferenceSampler(animation, num_joints=engine.num_joints)
             stats = _JointStats(engine.num_joints, _keyed_codes(animation, engine.num_joints))
         # The engine samples its counter *before* adding deltaTime, so tick i shows the clip at
@@ -193,7 +193,8 @@ class _JointStats:
         on_key = np.isin(codes, self.keyed_codes)
         self.held += np.count_nonzero(~on_key, axis=0)
         self.max_held = np.maximum(self.max_held, np.where(on_key, 0.0, playback).max(axis=0, initial=0.0))
-        self.max_quantisation = np.maximum(self.max_quantisation, np.where(on_key, playback, 0.0).max(axis=0, initial=0.0))
+        on_keys = np.where(on_key, playback, 0.0).max(axis=0, initial=0.0)
+        self.max_quantisation = np.maximum(self.max_quantisation, on_keys)
         self.max_timing = np.maximum(self.max_timing, timing.max(axis=0, initial=0.0))
 
 

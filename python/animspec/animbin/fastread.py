@@ -5,7 +5,7 @@ legal file (5 animations x 50 tracks x 30 keys) that takes a quarter of a second
 debug-mode bookkeeping costs far more memory than the file. When every key of a track is
 a ROTATION key, the track's keys are fixed 11-byte records: the reader checks their
 key_type bytes with one slice and keeps the records as they are
-(:class:`.keys.PackedRotationKeys`), so a load makes no object per key (issue 15; numpy
+(:class:`.keys.PackedRotationKeys`), so a load makes no object per key (numpy
 did the tables before, but its import alone cost a one-file ``animspec validate`` more than
 the whole read).
 
@@ -49,7 +49,7 @@ def _name(field: bytes) -> Name:
 def _record_error(record: str, data: bytes, pos: int, field: str, path: str | None) -> Exception:
     """The ParseError of a record cut short, worded by its generated type (``record``, a
     class of the generated Animbin) through :mod:`.adapt`, imported here, on the error path
-    only: a valid file never loads the debug-mode parser (issue 15)."""
+    only: a valid file never loads the debug-mode parser."""
     from . import adapt
 
     return adapt.cut_record_error(record, data, pos, field, path)
@@ -74,7 +74,8 @@ def read(data: bytes, path: str | None = None) -> AnimbinFile:
         adapt.raise_header_error(data, path)  # the header is what is wrong
     version, num_animations = data[len(MAGIC)], data[len(MAGIC) + 1]
     rotation, translation = int(KeyType.ROTATION), int(KeyType.TRANSLATION)
-    animation_fields, track_head, marker_frame = ANIMATION.struct.unpack_from, TRACK.struct.unpack_from, MARKER.struct.unpack_from
+    animation_fields, track_head = ANIMATION.struct.unpack_from, TRACK.struct.unpack_from
+    marker_frame = MARKER.struct.unpack_from
     key_head, rotation_value, translation_value = _KEY_HEAD, _ROTATION, _TRANSLATION
     rot_size, trans_size, head_size = ROTATION_KEY.size, TRANSLATION_KEY.size, KEY_HEAD.size
     type_at = KEY_HEAD.offset("key_type")
@@ -95,7 +96,9 @@ def read(data: bytes, path: str | None = None) -> AnimbinFile:
             pos += TRACK.size
             end = pos + num_keys * rot_size
             if end <= size and data[pos + type_at : end : rot_size] == bytes(num_keys):
-                tracks.append(Track(joint_id, PackedRotationKeys(data[pos:end], num_keys), track_type))
+                # Stands in for the list of keys (Track's docstring); a union would make every reader narrow it.
+                packed = PackedRotationKeys(data[pos:end], num_keys)
+                tracks.append(Track(joint_id, packed, track_type))  # type: ignore[arg-type]
                 pos = end
                 continue
             keys: list = []
@@ -119,7 +122,8 @@ def read(data: bytes, path: str | None = None) -> AnimbinFile:
             raise _record_error("Marker", data, pos + m * MARKER_SIZE, f"animations[{a}].markers[{m}]", path)
         markers = []
         for _ in range(num_markers):
-            markers.append(Marker(_name(data[pos : pos + NAME_FIELD_SIZE]), marker_frame(data, pos + NAME_FIELD_SIZE)[0]))
+            marker_name = _name(data[pos : pos + NAME_FIELD_SIZE])
+            markers.append(Marker(marker_name, marker_frame(data, pos + NAME_FIELD_SIZE)[0]))
             pos += MARKER_SIZE
         animations.append(Animation(name, length, tracks, markers, flags))
     return AnimbinFile(animations, version, data[pos:])

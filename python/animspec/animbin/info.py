@@ -50,7 +50,8 @@ def _ranges(values: list[int]) -> str:
     if not values:
         return "none"
     out, start, prev = [], values[0], values[0]
-    for v in values[1:] + [None]:  # type: ignore[list-item]
+    ended: list[int | None] = [*values[1:], None]
+    for v in ended:
         if v is not None and v == prev + 1:
             prev = v
             continue

@@ -1,7 +1,7 @@
 """The keys of a rotation-only track as the file stores them: one packed table of 11-byte
 records, with :class:`~.model.RotationKey` objects made only when a key is used one by one.
 
-Issue 15: on the largest legal file (5 x 50 x 30 keys) building one ``RotationKey`` per key
+On the largest legal file (5 x 50 x 30 keys) building one ``RotationKey`` per key
 was most of a load, and most callers never look at a key on its own (validation, writing
 back, batch checks). :class:`PackedRotationKeys` is a list of keys to every caller (index,
 iterate, compare with a list, edit), but until a caller asks for a key object it is only
@@ -17,10 +17,11 @@ array code (playback) a zero-copy numpy view of an untouched table.
 from __future__ import annotations
 
 import struct
-from collections.abc import MutableSequence
+from collections.abc import Iterator, MutableSequence, Sequence
 from functools import lru_cache
-from typing import Iterator, Sequence
+from typing import cast
 
+from ..common.fieldwriter import Record
 from .layout import KEY_HEAD, ROTATION_KEY
 from .model import RotationKey
 
@@ -34,7 +35,7 @@ def _frames_of(count: int) -> struct.Struct:
 @lru_cache(maxsize=64)
 def _quaternions_of(count: int) -> struct.Struct:
     """w, x, y, z of each of ``count`` packed ROTATION keys, skipping frame and key_type."""
-    value = ROTATION_KEY.fields[2][1]
+    value = cast(Record, ROTATION_KEY.fields[2][1])  # the quaternion: a nested record
     return struct.Struct("<" + f"{KEY_HEAD.size}x{value.struct.format[1:]}" * count)
 
 
@@ -61,7 +62,8 @@ class PackedRotationKeys(MutableSequence):
 
     def _list(self) -> list[RotationKey]:
         if self._keys is None:
-            self._keys = [RotationKey(f, w, x, y, z) for f, _, w, x, y, z in ROTATION_KEY.struct.iter_unpack(self._records)]
+            unpacked = ROTATION_KEY.struct.iter_unpack(self._records)  # type: ignore[arg-type]  # None only once _keys is set
+            self._keys = [RotationKey(f, w, x, y, z) for f, _, w, x, y, z in unpacked]
             self._records = None
         return self._keys
 
@@ -78,13 +80,13 @@ class PackedRotationKeys(MutableSequence):
         """Every key's frame, in order."""
         if self._records is not None:
             return _frames_of(self._count).unpack(self._records) if self._count else ()
-        return [k.frame for k in self._keys]
+        return [k.frame for k in self._list()]
 
     def quaternion_values(self) -> Sequence[int]:
         """w, x, y, z of every key, one flat sequence in order (4 values per key)."""
         if self._records is not None:
             return _quaternions_of(self._count).unpack(self._records) if self._count else ()
-        return [c for k in self._keys for c in (k.w, k.x, k.y, k.z)]
+        return [c for k in self._list() for c in (k.w, k.x, k.y, k.z)]
 
     # The sequence protocol: lengths without decoding, everything else on the key objects.
     def __len__(self) -> int:

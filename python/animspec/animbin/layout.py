@@ -6,7 +6,7 @@ tests/test_layouts.py then catches it: it parses records packed from this module
 generated parser's types and compares every field, offset and size, the magic and the key
 types. The values are stated here rather than read from the generated classes at run time
 because those classes are the debug-mode parser: importing it costs a one-file ``animspec
-validate`` more than its whole read (issue 15), and only the adapter (:mod:`.adapt`,
+validate`` more than its whole read, and only the adapter (:mod:`.adapt`,
 imported for the reference reading and on the error path) imports generated code.
 """
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Union
+from typing import cast
 
 from ..common.errors import AnimspecError
 from ..fixed_point import FP12_ONE  # noqa: F401  (1.0 in FixedPoint<12>; named here for callers)
@@ -63,7 +63,7 @@ class Name:
         self.tail = bytes(self.tail).rstrip(b"\0")
 
     @classmethod
-    def from_str(cls, text: str) -> "Name":
+    def from_str(cls, text: str) -> Name:
         """A name from text, encoded byte for byte (Latin-1) as the engine compares it."""
         return cls(text.encode("latin-1"))
 
@@ -95,7 +95,7 @@ class RotationKey:
         return (self.w, self.x, self.y, self.z)
 
     def as_float_wxyz(self) -> tuple[float, float, float, float]:
-        return tuple(c / FP12_ONE for c in self.quaternion)  # type: ignore[return-value]
+        return cast("tuple[float, float, float, float]", tuple(c / FP12_ONE for c in self.quaternion))
 
 
 @dataclass
@@ -126,7 +126,7 @@ class UnknownKey:
     key_type: int
 
 
-Key = Union[RotationKey, TranslationKey, UnknownKey]
+Key = RotationKey | TranslationKey | UnknownKey
 
 
 @dataclass

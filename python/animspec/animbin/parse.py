@@ -29,7 +29,7 @@ def read_bytes(data: bytes, path: str | None = None, *, fast: bool = True) -> An
     if fast:
         return fastread.read(data, path)
     # The generated (debug-mode) parser is imported only on this path: a valid file read
-    # the fast way never pays for it (issue 15).
+    # the fast way never pays for it.
     from . import adapt
 
     return adapt.read(data, path)

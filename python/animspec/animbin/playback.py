@@ -40,7 +40,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Literal, Union
+from typing import Literal, cast
 
 import numpy as np
 
@@ -56,8 +56,7 @@ from ..fixed_point import (
     wrap_int16,
     wrap_int32,
 )
-from ..skeleton import normalize
-from ..skeleton import slerp as shortest_arc_slerp
+from ..skeleton import normalize, slerp as shortest_arc_slerp
 from .keys import PackedRotationKeys
 from .model import (
     MAX_BONES,
@@ -78,7 +77,7 @@ __all__ = [
     "vsync_deltas",
 ]
 
-Refresh = Union[float, Literal["ntsc", "pal"]]
+Refresh = float | Literal["ntsc", "pal"]
 """A vsync rate: a number of Hz, or "ntsc" (60000/1001 Hz) / "pal" (50 Hz)."""
 
 EmptyTrackPolicy = Literal["unchanged", "identity"]
@@ -256,7 +255,9 @@ def _rest_array(rest_rotations: np.ndarray | Sequence[Sequence[int]] | None, num
     return rest
 
 
-def _sampled_frames(animation: Animation, deltas: Sequence[int] | np.ndarray, start_frame: int) -> tuple[np.ndarray, int]:
+def _sampled_frames(
+    animation: Animation, deltas: Sequence[int] | np.ndarray, start_frame: int,
+) -> tuple[np.ndarray, int]:
     """Steps 1 and 6 of PlayAnimation for every tick: the counter each tick samples."""
     length = animation.length & 0xFFFF
     looping = animation.is_looping
@@ -505,7 +506,7 @@ class EngineSkeleton:
         if empty_track not in ("unchanged", "identity"):
             raise ValueError(f"unknown empty_track policy {empty_track!r}")
         rest = _rest_array(rest_rotations, num_joints, _joint_count(animation))
-        self.local_rotations: list[Quat16] = [tuple(int(c) for c in row) for row in rest]  # type: ignore[misc]
+        self.local_rotations: list[Quat16] = [cast(Quat16, tuple(int(c) for c in row)) for row in rest]
         self.empty_track: EmptyTrackPolicy = empty_track
         self.animation: Animation | None = None
         self.current_frame = 0

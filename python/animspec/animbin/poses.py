@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterator, Literal, Sequence, TextIO
+from typing import Any, Literal, TextIO
 
 import numpy as np
 
@@ -19,7 +20,13 @@ from ..common import jsonfmt
 from ..skeleton import Skeleton, forward_kinematics, world_positions
 from .model import FP12_ONE, Animation
 from .playback import (
-    ReferenceSampler, Refresh, check_vsyncs, play_engine_chunks, refresh_hz, ticks_per_chunk, vsync_deltas,
+    ReferenceSampler,
+    Refresh,
+    check_vsyncs,
+    play_engine_chunks,
+    refresh_hz,
+    ticks_per_chunk,
+    vsync_deltas,
 )
 
 Mode = Literal["engine", "reference"]
@@ -118,7 +125,8 @@ class _Summary:
         self.last_time = float(chunk.times[-1])
         if self.mode == "engine":
             for row in chunk.rotations:
-                self.digests.add(hashlib.blake2b(np.ascontiguousarray(row, dtype=np.int16).tobytes(), digest_size=16).digest())
+                row_bytes = np.ascontiguousarray(row, dtype=np.int16).tobytes()
+                self.digests.add(hashlib.blake2b(row_bytes, digest_size=16).digest())
             for f in (int(v) for v in chunk.frames):
                 if self.run_count and f == self.previous_frame + 1:
                     if self.run_count <= self.MAX_RUNS_SHOWN:
@@ -137,7 +145,7 @@ class _Summary:
         dot = np.abs(np.sum(_unit(q) * self.first_pose, axis=-1))
         self.swing = np.maximum(self.swing, np.degrees(2 * np.arccos(np.clip(dot, 0, 1))).max(axis=0))
         if chunk.positions is not None:
-            if self.first_positions is None:
+            if self.first_positions is None or self.travel is None:  # (both set on the first chunk)
                 self.first_positions = np.array(chunk.positions[0], dtype=np.float64)
                 self.travel = np.zeros(chunk.positions.shape[1])
             moved = np.linalg.norm(chunk.positions - self.first_positions, axis=-1).max(axis=0)
@@ -204,7 +212,8 @@ class PoseStream:
         if skeleton is not None:
             rest = np.round(skeleton.rest_rotation * FP12_ONE).astype(np.int64)
         if self.mode == "engine":
-            for first, played in play_engine_chunks(self.animation, self.deltas, num_joints=joints, rest_rotations=rest):
+            engine_chunks = play_engine_chunks(self.animation, self.deltas, num_joints=joints, rest_rotations=rest)
+            for first, played in engine_chunks:
                 yield self._chunk(first, played.frames, played.rotations, played.rotations_float())
         else:
             sampler = ReferenceSampler(self.animation, num_joints=joints, rest_rotations=rest)

@@ -11,15 +11,15 @@ the clip's end, translation keys the engine ignores) are warnings.
 Every check works on the typed model; none re-reads bytes. The per-key checks run first
 over a track's columns (frames, quaternion values: :mod:`.keys`, read from a packed table
 without decoding it) with C-level builtins (map, min, max), and key by key only in a track
-that has something to report (issue 15: the per-key Python loop was most of a batch
+that has something to report (the per-key Python loop was most of a batch
 validation's time).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator, Sequence
 from operator import add, mul, sub
-from typing import Iterator, Sequence
 
 from ..common.findings import MAX_PER_CODE, Finding, Severity, capped
 from . import keys as key_columns
@@ -31,8 +31,8 @@ from .model import (
     MAX_KEYS,
     MAX_MARKERS,
     MAX_TRACKS,
-    AnimbinFile,
     Animation,
+    AnimbinFile,
     RotationKey,
     Track,
     TranslationKey,
@@ -65,7 +65,7 @@ def findings_per_code(model: AnimbinFile) -> int:
 
     A finding costs about 440 bytes (its message and location) and a 3-byte key can raise
     three, so 1,000 of each code took a 35 KB file past the memory bound of reading and
-    validating (48x the file + 1 MB; issue 21). The rest of each code is counted in one
+    validating (48x the file + 1 MB). The rest of each code is counted in one
     finding, as past the common cap."""
     records = sum(1 + len(a.markers) + sum(1 + len(t.keys) for t in a.tracks) for a in model.animations)
     return min(MAX_PER_CODE, max(MIN_FINDINGS_PER_CODE, records // FINDINGS_PER_RECORD))
@@ -131,7 +131,8 @@ def _animation(anim: Animation, where: dict, bone_count: int | None, off_unit: d
             where,
         )
     joint_limit = MAX_BONES if bone_count is None else min(MAX_BONES, bone_count)
-    limit_source = f"the skeleton's {bone_count} bones" if bone_count is not None and bone_count < MAX_BONES else f"MAX_BONES = {MAX_BONES}"
+    limit_source = (f"the skeleton's {bone_count} bones" if bone_count is not None and bone_count < MAX_BONES
+                    else f"MAX_BONES = {MAX_BONES}")
     writer_by_joint: dict[int, int] = {}
     played = _played_frames(anim)
     for j, track in enumerate(anim.tracks):
@@ -225,11 +226,11 @@ def _track(track: Track, anim: Animation, where: dict, off_unit: dict[int, float
     widest_gap = (1, 0)  # (gap in frames, key index where it ends)
     quiet = _quiet_rotation_track(keys, anim.length) if not off_unit else None
     if quiet is not None:
-        widest_gap, keys = quiet, ()  # nothing to report key by key
+        widest_gap, keys = quiet, []  # nothing to report key by key
     previous = None
     for k, key in enumerate(keys):
         # The key's location is built only for a finding: most keys have none, and one dict
-        # per key was a good part of a batch validation's time (issue 15).
+        # per key was a good part of a batch validation's time.
         if isinstance(key, UnknownKey):
             yield Finding(
                 "unknown-key-type", ERROR,
@@ -339,7 +340,7 @@ def _off_unit_lengths(model: AnimbinFile) -> dict[int, dict[int, dict[int, float
     """animation -> track -> key index -> quaternion length (1.0 = unit) of every ROTATION
     key further than UNIT_TOLERANCE from unit length. The per-key test is one integer sum
     and a range check (:data:`UNIT_SUMS`): no sqrt, no float, no per-key generator (that was
-    most of a batch validation's time, issue 15); the length is computed only for a key
+    most of a batch validation's time); the length is computed only for a key
     reported, with the same formula, so the same keys get the same message. The sums of a
     track come from its columns (:func:`_unit_sums`) and are range-checked by min and max."""
     low, high = UNIT_SUMS

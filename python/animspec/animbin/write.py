@@ -13,7 +13,7 @@ from ..common.errors import WriteError
 from ..common.fieldwriter import FieldWriter
 from .keys import PackedRotationKeys
 from .layout import ANIMATION, HEADER, KEY_HEAD, MAGIC, MARKER, NAME_FIELD_SIZE, ROTATION_KEY, TRACK, TRANSLATION_KEY
-from .model import AnimbinFile, Animation, Key, KeyType, Name, RotationKey, Track, TranslationKey, UnknownKey
+from .model import Animation, AnimbinFile, Key, KeyType, Name, RotationKey, Track, TranslationKey, UnknownKey
 
 
 class _Out(FieldWriter):

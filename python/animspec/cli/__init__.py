@@ -9,13 +9,12 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from .. import __version__
-from . import batch as cli_batch, convert as cli_convert, playback as cli_playback, streams
-from ..common import jsonfmt
 from ..batch import InfoTask, Result, ValidateTask, collect, is_known_or_gltf
-from .common import FORCE_HELP, OUTPUT_HELP, bone_count, report_stream
+from ..common import jsonfmt
 from ..common.errors import AnimspecError
 from ..common.findings import findings_text
 from ..common.hashes import crc32, read_names_file
@@ -23,6 +22,9 @@ from ..common.output import ReadFile
 from ..common.status import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNREADABLE
 from ..dumps import dump_file, dump_text, pack_file
 from ..formats import FormatOptions
+from . import batch as cli_batch, convert as cli_convert, playback as cli_playback, streams
+from .common import FORCE_HELP, OUTPUT_HELP, bone_count, report_stream
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; its exit status. Whatever happens, one line on stderr at most, never
@@ -106,14 +108,17 @@ def _parser() -> argparse.ArgumentParser:
     )
     val.add_argument("files", nargs="+", metavar="PATH", help=cli_batch.PATHS_HELP)
     val.add_argument("--json", action="store_true", help="print findings as one JSON list at the end (see --jsonl)")
-    val.add_argument("--bones", dest="bone_count", type=bone_count, metavar="N", help="the skeleton's bone count (joint ids must be below it)")
+    val.add_argument("--bones", dest="bone_count", type=bone_count, metavar="N",
+                     help="the skeleton's bone count (joint ids must be below it)")
     _joint_names_option(val)
     cli_batch.add_options(val)
     val.set_defaults(run=_validate)
 
     dump = sub.add_parser("dump", help="everything in a file as JSON (raw integer values)")
-    dump.add_argument("file", metavar="FILE", help="an ANIMBIN, MESHBIN, .animclip or glTF file (pack takes back all but glTF)")
-    dump.add_argument("-o", "--output", metavar="OUT", help="write to OUT instead of standard output (" + OUTPUT_HELP + ")")
+    dump.add_argument("file", metavar="FILE",
+                      help="an ANIMBIN, MESHBIN, .animclip or glTF file (pack takes back all but glTF)")
+    dump.add_argument("-o", "--output", metavar="OUT",
+                      help="write to OUT instead of standard output (" + OUTPUT_HELP + ")")
     dump.add_argument("--force", action="store_true", help=FORCE_HELP)
     _joint_names_option(dump)
     dump.set_defaults(run=_dump)
@@ -122,7 +127,8 @@ def _parser() -> argparse.ArgumentParser:
     pack.add_argument("dump", metavar="IN.json", help="a JSON dump (animspec dump), edited or not")
     pack.add_argument("-o", "--output", required=True, metavar="OUT", help=OUTPUT_HELP)
     pack.add_argument("--force", "--in-place", dest="force", action="store_true",
-                      help="replace OUT if it exists, e.g. the file the dump came from (atomically, once the new file reads back as the dump)")
+                      help="replace OUT if it exists, e.g. the file the dump came from (atomically, once the new file "
+                           "reads back as the dump)")
     pack.set_defaults(run=_pack)
 
     hsh = sub.add_parser("hash", help="DAT1 CRC32 of names (joint, clip, track and section names; case-sensitive)")
@@ -177,7 +183,7 @@ def _info(args: argparse.Namespace) -> int:
     task = InfoTask(_format_options(args))
 
     def show(result: Result, out: cli_batch.Output) -> None:
-        if result.failed:
+        if result.error is not None:
             out.err(f"animspec: error: {result.error['message']}")
         else:
             out.out(f"{result.file}:\n{result.text}")
@@ -193,7 +199,7 @@ def _validate(args: argparse.Namespace) -> int:
     task = ValidateTask(_format_options(args))
 
     def show(result: Result, out: cli_batch.Output) -> None:
-        if result.failed:
+        if result.error is not None:
             out.err(f"animspec: error: {result.error['message']}")
         else:
             out.out(findings_text(result.file, result.findings))
@@ -220,7 +226,8 @@ def _dump(args: argparse.Namespace) -> int:
     if args.output:
         side = [ReadFile(args.joint_names, "--joint-names")] if args.joint_names else []
         text = dump_file(args.file, args.output, _format_options(args), force=args.force, side_files=side)
-        print(f"{args.output}: {len(text.encode('utf-8'))} bytes (JSON dump of {args.file})", file=report_stream(args.output))
+        print(f"{args.output}: {len(text.encode('utf-8'))} bytes (JSON dump of {args.file})",
+              file=report_stream(args.output))
     else:
         sys.stdout.write(dump_text(args.file, _format_options(args)))
     return EXIT_OK

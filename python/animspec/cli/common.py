@@ -68,7 +68,8 @@ OUTPUT_HELP = (
     "a new file; an existing one only with --force (never the input); - for standard output; "
     "a device or FIFO is written into; a symbolic link is followed"
 )
-FORCE_HELP = "replace OUT if it is an existing file (never an input); atomically, once the new file is written and checked"
+FORCE_HELP = ("replace OUT if it is an existing file (never an input); atomically, once the new file is written "
+              "and checked")
 
 
 def report_stream(output: str) -> TextIO:

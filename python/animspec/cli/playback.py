@@ -10,14 +10,21 @@ import sys
 from typing import Any
 
 from ..common import jsonfmt
-from ..common.status import EXIT_OK
-from .common import (
-    FORCE_HELP, OUTPUT_HELP, deltas, positive, region, report_stream, stdout_json, vsync_step,
-)
 from ..common.errors import AnimspecError
-from ..formats import load
 from ..common.hashes import read_names_file
 from ..common.output import check_output, write_output
+from ..common.status import EXIT_OK
+from ..formats import load
+from .common import (
+    FORCE_HELP,
+    OUTPUT_HELP,
+    deltas,
+    positive,
+    region,
+    report_stream,
+    stdout_json,
+    vsync_step,
+)
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
@@ -30,9 +37,13 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
             "world positions on --skeleton."
         ),
     )
-    play.add_argument("file", metavar="FILE", help="an ANIMBIN, or an .animclip / .performanceclip (every frame, root motion and custom tracks)")
+    play.add_argument(
+        "file", metavar="FILE",
+        help="an ANIMBIN, or an .animclip / .performanceclip (every frame, root motion and custom tracks)",
+    )
     play.add_argument("--anim", metavar="NAME", help="ANIMBIN: animation to play (default: the first)")
-    play.add_argument("--region", type=region, help="ANIMBIN: ntsc (59.94 Hz, the default), pal (50 Hz) or a rate in Hz")
+    play.add_argument("--region", type=region,
+                      help="ANIMBIN: ntsc (59.94 Hz, the default), pal (50 Hz) or a rate in Hz")
     play.add_argument("--mode", choices=("engine", "reference"),
                       help="ANIMBIN: engine (the default): the console's int16 quaternions, held keys and all; "
                            "reference: the clip as authored, interpolated")
@@ -41,7 +52,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     pacing = play.add_mutually_exclusive_group()
     pacing.add_argument("--step", type=vsync_step, metavar="N",
                         help="ANIMBIN: vsyncs per rendered frame: 1 full rate (the default), 2 a game at half rate")
-    pacing.add_argument("--deltas", type=deltas, metavar="LIST", help="ANIMBIN: explicit deltaTime per tick, e.g. 1,1,7,1")
+    pacing.add_argument("--deltas", type=deltas, metavar="LIST",
+                        help="ANIMBIN: explicit deltaTime per tick, e.g. 1,1,7,1")
     play.add_argument("--skeleton", metavar="FILE", help="MESHBIN or glTF rig: adds world positions")
     play.add_argument("--joint-names", metavar="FILE",
                       help="ANIMBIN with a glTF --skeleton: its joint order; .animclip: joint names, one per line")
@@ -54,7 +66,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     )
     cmp.add_argument("file", metavar="FILE", help="an ANIMBIN")
     cmp.add_argument("--anim", metavar="NAME", help="animation to compare (default: all)")
-    cmp.add_argument("--region", type=region, default="ntsc", help="where the console runs it: ntsc (the default), pal or Hz")
+    cmp.add_argument("--region", type=region, default="ntsc",
+                     help="where the console runs it: ntsc (the default), pal or Hz")
     cmp.add_argument("--authored", type=region, metavar="REGION",
                      help="the refresh rate the clip was made for (default: the same as --region)")
     cmp.add_argument("--seconds", type=positive, metavar="S", help="how long to compare (default: one pass)")
@@ -66,7 +79,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     plot.add_argument("--anim", metavar="NAME", help="animation to plot (default: the first)")
     plot.add_argument("-o", "--output", required=True, metavar="OUT.png", help=OUTPUT_HELP)
     plot.add_argument("--force", action="store_true", help=FORCE_HELP)
-    plot.add_argument("--region", type=region, default="ntsc", help="ntsc (the default), pal or a rate in Hz: the vsyncs plotted")
+    plot.add_argument("--region", type=region, default="ntsc",
+                      help="ntsc (the default), pal or a rate in Hz: the vsyncs plotted")
     plot.add_argument("--seconds", type=positive, metavar="S", help="how long to plot (default: one pass)")
     plot.set_defaults(run=_plot)
 

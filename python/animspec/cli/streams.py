@@ -47,7 +47,7 @@ class ClosedStream:
         raise self._fail()
 
     @property
-    def buffer(self) -> "ClosedStream":
+    def buffer(self) -> ClosedStream:
         return self
 
     def flush(self) -> None:
@@ -106,7 +106,7 @@ class GuardedStream:
                 raise
 
     @property
-    def buffer(self) -> "GuardedStream":
+    def buffer(self) -> GuardedStream:
         return GuardedStream(self._stream.buffer, self._fd, self._state, stop=self._stop)
 
     def __getattr__(self, name: str) -> Any:
@@ -135,8 +135,8 @@ def guard(stop_on_broken_pipe: bool) -> PipeState:
                     os.close(null)
             setattr(sys, name, ClosedStream("standard output") if fd == 1 else open(os.devnull, "w"))
     if not isinstance(sys.stdout, (ClosedStream, GuardedStream)):
-        fd = 1 if sys.stdout is sys.__stdout__ else None
-        sys.stdout = GuardedStream(sys.stdout, fd, state, stop=stop_on_broken_pipe)
+        stdout_fd = 1 if sys.stdout is sys.__stdout__ else None
+        sys.stdout = GuardedStream(sys.stdout, stdout_fd, state, stop=stop_on_broken_pipe)
     if not isinstance(sys.stderr, GuardedStream) and sys.stderr is sys.__stderr__:
         sys.stderr = GuardedStream(sys.stderr, 2, PipeState(), stop=False)
     return state

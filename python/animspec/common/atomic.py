@@ -41,7 +41,9 @@ import secrets
 import signal
 import stat
 import threading
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
+from types import FrameType
+from typing import Any
 
 TEMP_TAG = "animspec-"
 TEMP_SUFFIX = ".tmp"
@@ -59,8 +61,8 @@ _NO_HARD_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK, er
 
 def write_atomic(
     path: str | os.PathLike[str],
-    data: bytes,
-    verify: Callable[[bytes], None] | None = None,
+    data: bytes | bytearray,
+    verify: Callable[[bytes], object] | None = None,
     *,
     replace: bool = True,
 ) -> None:
@@ -137,7 +139,7 @@ _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
-def _write_all(fd: int, data: bytes) -> None:
+def _write_all(fd: int, data: bytes | bytearray) -> None:
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view):]
@@ -168,13 +170,13 @@ def _removed_on_termination() -> Iterator[list[str]]:
     if threading.current_thread() is not threading.main_thread():
         yield made  # only the main thread may set handlers; SIGKILL-like loss is cleaned later
         return
-    previous: dict[int, object] = {}
+    previous: dict[int, Callable[[int, FrameType | None], Any] | int | None] = {}  # what getsignal returns
 
-    def on_signal(signum: int, frame: object) -> None:
+    def on_signal(signum: int, frame: FrameType | None) -> None:
         for name in made:
             _unlink_quietly(name)
         old = previous.get(signum, signal.SIG_DFL)
-        signal.signal(signum, old if old is not None else signal.SIG_DFL)  # type: ignore[arg-type]
+        signal.signal(signum, old if old is not None else signal.SIG_DFL)
         if callable(old):
             old(signum, frame)
         else:
@@ -190,7 +192,7 @@ def _removed_on_termination() -> Iterator[list[str]]:
         yield made
     finally:
         for signum, old in previous.items():
-            signal.signal(signum, old if old is not None else signal.SIG_DFL)  # type: ignore[arg-type]
+            signal.signal(signum, old if old is not None else signal.SIG_DFL)
 
 
 def _create(tmp: str, path: str) -> None:
@@ -248,7 +250,7 @@ def remove_stale_temporaries(path: str | os.PathLike[str]) -> list[str]:
     writer's lock can be taken, is removed; nothing here raises."""
     path = os.fspath(path)
     folder = os.path.dirname(os.path.abspath(path))
-    removed = []
+    removed: list[str] = []
     try:
         names = os.listdir(folder)
     except OSError:

@@ -7,9 +7,11 @@ so a model that cannot be stored is refused instead of being written wrapped or 
 
 from __future__ import annotations
 
+import builtins
 import numbers
 import struct
-from typing import Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from .errors import WriteError
 
@@ -35,13 +37,13 @@ class Record:
     that generated type and compare every field and offset.
     """
 
-    def __init__(self, ksy_type: str, *fields: tuple[str, "IntKind | Record"]) -> None:
+    def __init__(self, ksy_type: str, *fields: tuple[str, IntKind | Record]) -> None:
         self.ksy_type = ksy_type
         self.fields = fields
         self.names = tuple(name for name, _ in fields)
         self.struct = struct.Struct("<" + self._format())
         self.size = self.struct.size
-        self._numpy_dtype = None
+        self._numpy_dtype: Any = None  # a numpy dtype, made on first use (numpy is not imported here)
 
     def _format(self) -> str:
         return "".join(kind._format() if isinstance(kind, Record) else kind[0].lstrip("<") for _, kind in self.fields)
@@ -98,11 +100,12 @@ class FieldWriter:
         self._flatten(record, values, field, flat)
         self.buf += record.struct.pack(*flat)
 
-    def _flatten(self, record: Record, values: Sequence, field: str, flat: list[int]) -> None:
+    def _flatten(self, record: Record, values: Sequence, field: str, flat: list[builtins.int]) -> None:
         if not hasattr(values, "__len__"):
             raise WriteError(field, f"{values!r} is not a {record.ksy_type} record ({', '.join(record.names)})")
         if len(values) != len(record.fields):
-            raise WriteError(field, f"expected {len(record.fields)} values ({', '.join(record.names)}), got {len(values)}")
+            raise WriteError(field, f"expected {len(record.fields)} values ({', '.join(record.names)}), got "
+                                    f"{len(values)}")
         for (name, kind), value in zip(record.fields, values):
             at = f"{field}.{name}" if field else name
             if isinstance(kind, Record):
@@ -114,7 +117,7 @@ class FieldWriter:
             else:
                 flat.append(_checked(kind, value, at))
 
-    def ints(self, kind: IntKind, values: Sequence[int], names: str | Sequence[str], field: str) -> None:
+    def ints(self, kind: IntKind, values: Sequence[builtins.int], names: str | Sequence[str], field: str) -> None:
         """A small record of same-typed fields, e.g. ``names="xyz"`` for a vector."""
         if len(values) != len(names):
             raise WriteError(field, f"expected {len(names)} values ({', '.join(names)}), got {len(values)}")
@@ -133,7 +136,7 @@ class FieldWriter:
         if isinstance(value, bool) or not isinstance(value, numbers.Real):  # numpy's numbers are Real too
             raise WriteError(field, f"{value!r} is not a number")
         try:
-            self.buf += struct.pack("<f", float(value))  # type: ignore[arg-type]
+            self.buf += struct.pack("<f", float(value))
         except OverflowError:
             raise WriteError(field, f"{value!r} does not fit a 32-bit float") from None
 
@@ -144,5 +147,5 @@ class FieldWriter:
             raise WriteError(field, f"expected bytes, found {type(data).__name__}")
         self.buf += data
 
-    def getvalue(self) -> bytes:
+    def getvalue(self) -> builtins.bytes:  # (bytes here would be the method above)
         return bytes(self.buf)

@@ -7,10 +7,11 @@ for ANIMBIN, section tags and indices for .animclip).
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
-from collections import Counter
-from typing import Any, Iterable
+from typing import Any
 
 
 class Severity(str, Enum):
@@ -61,7 +62,8 @@ def findings_text(path: str, findings: list[Finding]) -> str:
         where = f.location()
         lines.append(f"{path}: {f.severity.value}: {f.code}: {where + ': ' if where else ''}{f.message}")
     counts = {s: sum(1 for f in findings if f.severity is s) for s in Severity}
-    lines.append(f"{path}: {counts[Severity.ERROR]} error(s), {counts[Severity.WARNING]} warning(s), {counts[Severity.INFO]} info")
+    lines.append(f"{path}: {counts[Severity.ERROR]} error(s), {counts[Severity.WARNING]} warning(s), "
+                 f"{counts[Severity.INFO]} info")
     return "\n".join(lines)
 
 
@@ -87,7 +89,8 @@ def capped(findings: Iterable[Finding], per_code: int = MAX_PER_CODE) -> list[Fi
         else:
             severity[f.code] = max(severity.get(f.code, f.severity), f.severity, key=_rank)
     for code, sev in severity.items():
-        kept.append(Finding(code, sev, f"{counts[code] - per_code} more {code} finding(s) not listed (at most {per_code} per code are)"))
+        kept.append(Finding(code, sev, f"{counts[code] - per_code} more {code} finding(s) not listed (at most "
+                                       f"{per_code} per code are)"))
     return kept
 
 

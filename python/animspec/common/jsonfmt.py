@@ -8,7 +8,8 @@ such lists (a key, a marker), stay on one line.
 from __future__ import annotations
 
 import json
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 
 def dumps(value: Any, indent: int = 2) -> str:
@@ -18,7 +19,7 @@ def dumps(value: Any, indent: int = 2) -> str:
 def iter_dumps(value: Any, indent: int = 2) -> Iterator[str]:
     """The text of :func:`dumps` in pieces, none larger than one inline value: a dump of
     millions of keys is written out without its whole text, or a list of every line, in
-    memory at once (issue 21)."""
+    memory at once."""
     return _iter_dumps(value, indent, 0)
 
 

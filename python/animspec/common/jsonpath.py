@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import base64
 import binascii
+import builtins
 import json
 import re
-from typing import Any, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from .errors import JsonInputError
 
@@ -56,7 +58,7 @@ class JsonNode:
     def error(self, reason: str) -> JsonInputError:
         return JsonInputError(self.source, self.path, reason)
 
-    def _child(self, value: Any, path: str) -> "JsonNode":
+    def _child(self, value: Any, path: str) -> JsonNode:
         return JsonNode(value, path, self.source)
 
     def obj(self) -> dict:
@@ -64,20 +66,20 @@ class JsonNode:
             raise self.error(f"expected an object, found {_kind(self.value)}")
         return self.value
 
-    def __getitem__(self, key: str) -> "JsonNode":
+    def __getitem__(self, key: str) -> JsonNode:
         d = self.obj()
         if key not in d:
             raise self.error(f'missing "{key}"')
         return self._child(d[key], f"{self.path}.{key}")
 
-    def get(self, key: str, default: Any = None) -> "JsonNode":
+    def get(self, key: str, default: Any = None) -> JsonNode:
         d = self.obj()
         return self._child(d.get(key, default), f"{self.path}.{key}")
 
     def has(self, key: str) -> bool:
         return key in self.obj()
 
-    def items(self) -> Iterator["JsonNode"]:
+    def items(self) -> Iterator[JsonNode]:
         if not isinstance(self.value, list):
             raise self.error(f"expected a list, found {_kind(self.value)}")
         for i, v in enumerate(self.value):
@@ -88,7 +90,7 @@ class JsonNode:
             raise self.error(f"expected an integer, found {_kind(self.value)}")
         return self.value
 
-    def ints(self, count: int) -> list[int]:
+    def ints(self, count: builtins.int) -> list[builtins.int]:  # (int here would be the method above)
         values = [n.int() for n in self.items()]
         if len(values) != count:
             raise self.error(f"expected {count} integers, found {len(values)}")

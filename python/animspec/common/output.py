@@ -30,8 +30,8 @@ import os
 import re
 import stat
 import sys
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable, Union
 
 from .atomic import write_atomic
 from .errors import AnimspecError, WriteError
@@ -65,7 +65,7 @@ class ReadFile:
         return f"this file is read as {self.option} ({self.path})"
 
 
-Inputs = Iterable[Union[str, ReadFile]]
+Inputs = Iterable[str | ReadFile]
 """What ``inputs`` takes: paths of the command's input, or :class:`ReadFile` for side files."""
 
 
@@ -114,12 +114,12 @@ def check_output(
 
 def write_output(
     path: str,
-    data: bytes,
+    data: bytes | bytearray,
     *,
     option: str = "-o",
     force: bool = False,
     inputs: Inputs = (),
-    verify: Callable[[bytes], None] | None = None,
+    verify: Callable[[bytes], object] | None = None,
 ) -> str:
     """Write ``data`` to ``path`` under the module's policy; ``inputs`` are the files the
     command read (never replaced), ``verify`` checks the bytes read back from a regular file
@@ -163,7 +163,7 @@ def write_output(
         raise OutputError(path, option, _reason(exc, path)) from None
 
 
-def _naming(verify: Callable[[bytes], None] | None, path: str, option: str) -> Callable[[bytes], None] | None:
+def _naming(verify: Callable[[bytes], object] | None, path: str, option: str) -> Callable[[bytes], object] | None:
     """``verify``, its refusal reworded to name ``path`` and say that nothing changed."""
     if verify is None:
         return None
@@ -201,12 +201,14 @@ def _check_folder(path: str, target: str, option: str) -> None:
 def _check_existing(path: str, target: str, st: os.stat_result, option: str, force: bool, inputs: Inputs) -> None:
     mode = st.st_mode
     if stat.S_ISDIR(mode):
-        raise OutputError(path, option, f"this is a folder; give {option} a file name (inside it, e.g. {os.path.join(path, 'NAME')})")
+        raise OutputError(path, option, f"this is a folder; give {option} a file name (inside it, e.g. "
+                                        f"{os.path.join(path, 'NAME')})")
     if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
         return  # written into, never replaced
     if not stat.S_ISREG(mode):
         kind = "a block device" if stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) else "not a regular file"
-        raise OutputError(path, option, f"this is {kind}; animspec writes regular files, character devices, FIFOs and - (standard output)")
+        raise OutputError(path, option, f"this is {kind}; animspec writes regular files, character devices, FIFOs and "
+                                        "- (standard output)")
     here = (st.st_dev, st.st_ino)
     for source in inputs:
         read = source if isinstance(source, ReadFile) else ReadFile(os.fspath(source))
@@ -217,11 +219,12 @@ def _check_existing(path: str, target: str, st: os.stat_result, option: str, for
         via = f" (a link to {target})" if target != path else ""
         raise OutputError(
             path, option,
-            f"the file exists{via}; pass --force to replace it (it is replaced only once the new file is written and checked)",
+            f"the file exists{via}; pass --force to replace it (it is replaced only once the new file is written and "
+            "checked)",
         )
 
 
-def _write_into(target: str, data: bytes, st: os.stat_result) -> None:
+def _write_into(target: str, data: bytes | bytearray, st: os.stat_result) -> None:
     """Write into a character device or FIFO, as ``cat > target`` would."""
     flags = os.O_WRONLY | getattr(os, "O_NOCTTY", 0)
     if stat.S_ISFIFO(st.st_mode):
@@ -238,7 +241,7 @@ def _write_into(target: str, data: bytes, st: os.stat_result) -> None:
         os.close(fd)
 
 
-def _write_descriptor(fd: int, data: bytes) -> None:
+def _write_descriptor(fd: int, data: bytes | bytearray) -> None:
     """Write to standard output or error through Python's stream (it may be replaced, as
     when tests capture it), any other descriptor directly."""
     stream = {1: sys.stdout, 2: sys.stderr}.get(fd)
@@ -261,7 +264,8 @@ def _reason(exc: OSError, path: str) -> str:
     folder = os.path.dirname(os.path.abspath(path)) or "/"
     code = exc.errno
     if code in (errno.ENOSPC, errno.EDQUOT):
-        return f"no space left on the device holding {folder} (or quota exceeded); nothing was written there, an existing file is unchanged"
+        return (f"no space left on the device holding {folder} (or quota exceeded); nothing was written there, "
+                "an existing file is unchanged")
     if code in (errno.EACCES, errno.EPERM):
         return f"permission denied: cannot create or replace a file in {folder}; choose a folder you may write to"
     if code == errno.EROFS:

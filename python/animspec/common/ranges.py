@@ -11,6 +11,7 @@ import argparse
 import math
 import numbers
 from dataclasses import dataclass
+from typing import cast
 
 from .errors import AnimspecError
 
@@ -56,7 +57,8 @@ class NumberRange:
         kind = numbers.Integral if self.whole else numbers.Real
         if isinstance(value, bool) or not isinstance(value, kind) or not math.isfinite(value):
             return False
-        return (self.low < value if self.above else self.low <= value) and value <= self.high
+        real = cast(float, value)  # a numbers.Real: typeshed gives Real no comparisons, every Real has them
+        return (self.low < real if self.above else self.low <= real) and real <= self.high
 
     def check(self, value):
         """``value`` if it is in the range, else :class:`OptionRangeError`."""

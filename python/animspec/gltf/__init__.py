@@ -1,4 +1,4 @@
-"""glTF 2.0 in and out (issue 5).
+"""glTF 2.0 in and out.
 
 * :func:`convert`: a skinned glTF's animations -> ANIMBIN, as the upstream exporter writes
   them (:mod:`.to_animbin`), with a report and the validator's findings.
@@ -38,9 +38,9 @@ from .from_animclip import (
 from .rig import GltfError, Rig, load_gltf, read_rig, skeleton_from_gltf
 from .to_animbin import ClipReport, Conversion, convert, read_markers_file
 
-
 __all__ = [
-    "AnimclipMatch", "CameraAnimation", "ClipAnimation", "ClipReport", "Conversion", "GltfError", "Rig", "animclip_animation_to_gltf", "animclip_to_gltf",
+    "AnimclipMatch", "CameraAnimation", "ClipAnimation", "ClipReport", "Conversion", "GltfError", "Rig",
+    "animclip_animation_to_gltf", "animclip_to_gltf",
     "camera_animation_to_gltf", "convert",
     "load_gltf", "read_markers_file", "read_rig", "skeleton_from_gltf",
     "to_gltf", "to_gltf_document", "to_gltf_on_rig",

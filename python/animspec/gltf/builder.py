@@ -80,7 +80,8 @@ class KeyDataError(GltfError):
     index ``key`` (what a key is: ``keys``) and ``problem`` (in words)."""
 
     def __init__(self, animation: str, node: str, path: str, keys: str, key: int, problem: str) -> None:
-        self.animation, self.node, self.path, self.keys, self.key, self.problem = animation, node, path, keys, key, problem
+        self.animation, self.node, self.path = animation, node, path
+        self.keys, self.key, self.problem = keys, key, problem
         super().__init__(f"animation {animation!r}, {path} of node {node!r}: {keys} {key} {problem}: "
                          "a glTF cannot hold it")
 
@@ -129,7 +130,7 @@ class DocumentBuilder:
         self.alignment = alignment(gltf)
 
     @classmethod
-    def extending(cls, gltf: GLTF2) -> "DocumentBuilder":
+    def extending(cls, gltf: GLTF2) -> DocumentBuilder:
         """A builder on a copy of ``gltf`` (the given document is left as it is)."""
         return cls(copy_gltf(gltf))
 
@@ -323,7 +324,7 @@ class DocumentBuilder:
             data = read_external(gltf, image.uri, f"image {i}", None)
             offset = self._append(data)
             gltf.bufferViews.append(BufferView(buffer=0, byteOffset=offset, byteLength=len(data)))
-            image.bufferView, image.uri = len(gltf.bufferViews) - 1, None
+            image.bufferView, image.uri = len(gltf.bufferViews) - 1, None  # type: ignore[assignment]  # uri is optional in glTF; pygltflib types it str
             image.mimeType = image.mimeType or ("image/png" if data[:4] == b"\x89PNG" else "image/jpeg")
 
     def normalise_weights(self) -> int:
@@ -333,7 +334,7 @@ class DocumentBuilder:
         gltf, changed = self.gltf, 0
         for mesh in gltf.meshes:
             for primitive in mesh.primitives:
-                attributes = primitive.attributes
+                attributes: dict[str, Any] = primitive.attributes  # type: ignore[assignment]  # or a dict: below
                 if not isinstance(attributes, dict):  # pygltflib gives either
                     attributes = {k: v for k, v in vars(attributes).items() if v is not None}
                 sets = [name for name in sorted(attributes) if name.startswith("WEIGHTS_")]
@@ -397,7 +398,9 @@ def bone_mesh(skeleton: Skeleton, world: np.ndarray) -> tuple[np.ndarray, np.nda
         for i in range(n) if skeleton.parents[i] >= 0
     ]
     typical = float(np.median([x for x in lengths if x > 1e-9])) if any(x > 1e-9 for x in lengths) else 1.0
-    positions, joints, triangles = [], [], []
+    positions: list[list[float]] = []
+    joints: list[int] = []
+    triangles: list[tuple[int, int, int]] = []
     for i in range(n):
         children = np.flatnonzero(skeleton.parents == i)
         direction = origins[children[0]] - origins[i] if children.size else np.zeros(3)

@@ -87,7 +87,7 @@ def looks_like_gltf(head: bytes) -> bool:
         if not text.startswith('"', pos):
             break  # the head ends here (or this is not JSON: nothing more to learn)
         try:
-            key, pos = json.decoder.scanstring(text, pos + 1)
+            key, pos = json.decoder.scanstring(text, pos + 1)  # type: ignore[attr-defined]  # public, not in typeshed
         except ValueError:
             break
         if key not in members:
@@ -148,7 +148,7 @@ def parse_glb(data: bytes, name: str = "<bytes>") -> GLTF2:
     gltf = document_from_json(text, name)
     if blob is not None:
         gltf.set_binary_blob(blob)
-    gltf._animspec_has_bin = blob is not None  # type: ignore[attr-defined]
+    gltf._animspec_has_bin = blob is not None  # type: ignore[attr-defined]  # animspec's note (no GLTF2 field)
     return gltf
 
 
@@ -167,13 +167,15 @@ def document_from_json(text: bytes | str, name: str = "<json>", folder: Path | N
             # accessor without bufferView, ...). Those are legal glTF, not problems: silenced
             # here, where the document is loaded, and nowhere else.
             warnings.filterwarnings("ignore", message="Missing value of non-optional type", category=RuntimeWarning)
-            gltf = GLTF2.from_dict(doc, infer_missing=True)
+            # from_dict is added by pygltflib's @dataclass_json decorator, which mypy does not run.
+            gltf: GLTF2 = GLTF2.from_dict(doc, infer_missing=True)  # type: ignore[attr-defined]
     except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError, RecursionError) as exc:
         # A member animspec does not use (materials, meshes, ...) that pygltflib cannot take.
         raise GltfError(f"{name}: not a glTF document pygltflib can hold: {type(exc).__name__}: {exc}") from None
     if folder is not None:
-        gltf._path = folder  # type: ignore[attr-defined]
-        gltf._name = name  # type: ignore[attr-defined]
+        gltf._path = folder
+        gltf._name = name
+    # What animspec learnt while loading, kept on the document it describes (GLTF2 declares none).
     gltf._animspec_has_bin = False  # type: ignore[attr-defined]
     gltf._animspec_opaque_views = _names_buffer_data(doc)  # type: ignore[attr-defined]
     return gltf
@@ -191,10 +193,10 @@ class _Json:
     def fail(self, reason: str) -> GltfError:
         return GltfError(f"{self.name}: {self.path}: {reason}")
 
-    def get(self, key: str) -> "_Json":
+    def get(self, key: str) -> _Json:
         return _Json(self.value.get(key), f"{self.path}.{key}", self.name)
 
-    def items(self, key: str) -> list["_Json"]:
+    def items(self, key: str) -> list[_Json]:
         """The elements of the optional array member ``key`` (each must be an object)."""
         node = self.get(key)
         if node.value is None:
@@ -372,7 +374,8 @@ def external_file(uri: str, what: str) -> str:
     is then shared; a rig's own files sit next to it.
     """
     def refuse(reason: str) -> GltfError:
-        return GltfError(f"{what}: uri {uri!r}: {reason}; only a relative path to a file in the glTF's own folder is read")
+        return GltfError(f"{what}: uri {uri!r}: {reason}; only a relative path to a file in the glTF's own folder is "
+                         "read")
 
     if _SCHEME.match(uri):
         raise refuse(f"a URI with a scheme ({uri.split(':', 1)[0]}:) is not read")
@@ -460,7 +463,7 @@ def buffers_read(gltf: GLTF2) -> dict[int, int]:
     sizes = getattr(gltf, "_animspec_buffers_read", None)
     if sizes is None:
         sizes = {}
-        gltf._animspec_buffers_read = sizes  # type: ignore[attr-defined]
+        gltf._animspec_buffers_read = sizes  # type: ignore[attr-defined]  # animspec's note (no GLTF2 field)
     return sizes
 
 
@@ -577,9 +580,9 @@ def load_path(path: str | os.PathLike[str]) -> GLTF2:
         gltf = parse_glb(data, str(path))
     else:
         gltf = document_from_json(data, str(path))
-    gltf._path = path.parent  # type: ignore[attr-defined]
-    gltf._name = path.name  # type: ignore[attr-defined]
-    gltf._source = str(path)  # type: ignore[attr-defined]
+    gltf._path = path.parent
+    gltf._name = path.name
+    gltf._source = str(path)  # type: ignore[attr-defined]  # where it was read, for messages (GLTF2 has no field)
     return gltf
 
 

@@ -10,8 +10,9 @@ name printed here is one a ``--joints`` file can use.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from pygltflib import GLTF2
 
@@ -64,11 +65,13 @@ class GltfSummary:
         if self.skins:
             count = len(self.skins[0].joints)
             if count <= MAX_BONES:
-                lines.append(f"  --joints: not needed for skin 0 ({count} joint(s), the engine holds {MAX_BONES}); a file")
+                lines.append(f"  --joints: not needed for skin 0 ({count} joint(s), the engine holds {MAX_BONES}); a "
+                             "file")
                 lines.append("    naming joints one per line, parents first, gives another order or fewer")
             else:
                 lines.append(f"  --joints FILE needed for skin 0 ({count} joints, the engine holds {MAX_BONES}): one")
-                lines.append("    name per line, parents first; the animated joints with their parents, leaves left out:")
+                lines.append("    name per line, parents first; the animated joints with their parents, leaves left "
+                             "out:")
                 lines.extend(_wrapped(self.joints_file, "      "))
         lines.extend(f"  note: {n}" for n in self.notes)
         return "\n".join(lines)

@@ -227,7 +227,7 @@ class RunCosts:
     def __init__(self, q: np.ndarray) -> None:
         self.q = np.asarray(q, dtype=np.float64)
         self.n = self.q.shape[0]
-        self._points: list[Vec4] = [tuple(p) for p in self.q.tolist()]  # type: ignore[misc]
+        self._points: list[Vec4] = [tuple(p) for p in self.q.tolist()]
         self._rows: dict[int, tuple[list[float], list[Vec4], _Corral]] = {}
 
     def _row(self, a: int) -> tuple[list[float], list[Vec4], _Corral]:
@@ -275,7 +275,8 @@ class RunCosts:
 
 def greedy_segments(reach: Callable[[int, float], int], n: int, bound: float, limit: int) -> list[int] | None:
     """Run starts for ``bound``, each run as long as ``reach`` allows; None past ``limit`` runs."""
-    starts, a = [], 0
+    starts: list[int] = []
+    a = 0
     while a < n:
         if len(starts) == limit:
             return None

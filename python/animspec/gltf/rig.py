@@ -17,16 +17,16 @@ Quaternions returned here are numpy arrays in w, x, y, z order (the ANIMBIN and
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence, Union
+from typing import Union
 
 import numpy as np
 from pygltflib import GLTF2
 
-from .document import GLB_MAGIC, GltfError, buffers_read, document_from_json, load_path, parse_glb, view_bytes
-
 from ..quaternion import matrix_to_quat, normalize, quat_multiply, quat_to_matrix, xyzw_to_wxyz
 from ..skeleton import Skeleton
+from .document import GLB_MAGIC, GltfError, buffers_read, document_from_json, load_path, parse_glb, view_bytes
 
 GltfSource = Union[str, "os.PathLike[str]", bytes, GLTF2]
 """A path to a .gltf/.glb file, the bytes of a GLB, or an already loaded document."""
@@ -77,7 +77,7 @@ def _spend(gltf: GLTF2, elements: int, index: int) -> None:
             f"accessor {index}: reading {elements} more elements would pass {BUDGET_PER_BYTE} per byte "
             "of the buffer data read (accessors aliasing the same bytes over and over)"
         )
-    gltf._animspec_spent = spent  # type: ignore[attr-defined]
+    gltf._animspec_spent = spent  # type: ignore[attr-defined]  # animspec's note (no GLTF2 field)
 
 
 def read_accessor(gltf: GLTF2, index: int, _cache: dict[int, bytes] | None = None) -> np.ndarray:
@@ -100,7 +100,8 @@ def read_accessor(gltf: GLTF2, index: int, _cache: dict[int, bytes] | None = Non
     count = int(acc.count)
     if acc.bufferView is None:
         if count * width > MAX_ZERO_ELEMENTS:
-            raise GltfError(f"accessor {index}: {count} elements of zeros (no bufferView); at most {MAX_ZERO_ELEMENTS} accepted")
+            raise GltfError(f"accessor {index}: {count} elements of zeros (no bufferView); at most {MAX_ZERO_ELEMENTS} "
+                            "accepted")
         return np.zeros((count, width))  # spec 3.6.2.4: an accessor without a view is all zeros
     view = gltf.bufferViews[acc.bufferView]
     data = view_bytes(gltf, acc.bufferView, cache)
@@ -108,14 +109,16 @@ def read_accessor(gltf: GLTF2, index: int, _cache: dict[int, bytes] | None = Non
     element = item * width
     stride = view.byteStride or element
     if stride < element:
-        raise GltfError(f"accessor {index}: bufferView {acc.bufferView}'s byteStride {stride} is less than an element ({element} bytes)")
+        raise GltfError(f"accessor {index}: bufferView {acc.bufferView}'s byteStride {stride} is less than an element "
+                        f"({element} bytes)")
     start = acc.byteOffset or 0
     needed = start + (stride * (count - 1) + element if count else 0)
     if needed > len(data):
         raise GltfError(f"accessor {index} reads past the end of its buffer view")
     _spend(gltf, count * width, index)
     raw = np.frombuffer(data, dtype=np.uint8, count=max(needed - start, 0), offset=start)
-    rows = np.lib.stride_tricks.as_strided(raw, shape=(count, element), strides=(stride, 1)) if count else raw.reshape(0, element)
+    rows = (np.lib.stride_tricks.as_strided(raw, shape=(count, element), strides=(stride, 1)) if count
+            else raw.reshape(0, element))
     values = np.ascontiguousarray(rows).view(np.dtype(dtype).newbyteorder("<")).reshape(count, width).astype(np.float64)
     if acc.normalized and divisor is not None:
         values = values / divisor
@@ -179,15 +182,15 @@ def node_parents(gltf: GLTF2) -> list[int]:
     # one, or at a node met earlier in the same walk (a cycle).
     state = [0] * count  # 0 not seen, 1 on the current walk, 2 reaches a root
     for start in range(count):
-        walk, node = [], start
-        while node != -1 and state[node] == 0:
-            state[node] = 1
-            walk.append(node)
-            node = parents[node]
-        if node != -1 and state[node] == 1:
+        walk, up = [], start
+        while up != -1 and state[up] == 0:
+            state[up] = 1
+            walk.append(up)
+            up = parents[up]
+        if up != -1 and state[up] == 1:
             raise GltfError(
-                f"node {node} ({node_name(gltf, node)!r}) is its own ancestor (a cycle of parents through "
-                f"{len(walk) - walk.index(node)} node(s)); a glTF node hierarchy must be a tree"
+                f"node {up} ({node_name(gltf, up)!r}) is its own ancestor (a cycle of parents through "
+                f"{len(walk) - walk.index(up)} node(s)); a glTF node hierarchy must be a tree"
             )
         for n in walk:
             state[n] = 2
@@ -289,14 +292,19 @@ def _read_rig(
         missing = [name for name in joint_names if name not in by_name]
         if missing:
             raise GltfError(f"mapped joint(s) {missing} are not joints of skin {skin}; its joints are {list(by_name)}")
-        seen = set()
-        dupes = [name for name in joint_names if name in seen or seen.add(name)]  # type: ignore[func-returns-value]
+        seen: set[str] = set()
+        dupes = []
+        for name in joint_names:
+            if name in seen:
+                dupes.append(name)
+            seen.add(name)
         if dupes:
             raise GltfError(f"joint(s) {dupes} are listed more than once in the mapping")
         exported = [by_name[name] for name in joint_names]
 
     if max_joints is not None and len(exported) > max_joints:
-        raise too_many(len(exported)) if too_many else GltfError(f"{len(exported)} joints; at most {max_joints} are read")
+        raise too_many(len(exported)) if too_many else GltfError(f"{len(exported)} joints; at most {max_joints} are "
+                                                                 "read")
     parents_of = node_parents(gltf)
     skin_set, exported_index = set(skin_joints), {n: i for i, n in enumerate(exported)}
     if len(exported_index) != len(exported):
@@ -368,7 +376,7 @@ class _Chains:
             if up in self._top:
                 found = self._top[up]
                 break
-            if up in self.skin:  # type: ignore[operator]
+            if up in self.skin:  # type: ignore[operator]  # asked in armature space only, where skin is a set
                 found = True
                 walk.append(up)
                 break
@@ -439,7 +447,7 @@ class _Paths(Sequence[list[int]]):
     def __len__(self) -> int:
         return len(self._nodes)
 
-    def __getitem__(self, index):  # type: ignore[override]
+    def __getitem__(self, index):
         if isinstance(index, slice):
             return [self._chains.path(n) for n in self._nodes[index]]
         return self._chains.path(self._nodes[index])

@@ -142,7 +142,8 @@ def sample_channels(
         output = _accessor(gltf, sampler.output, cache)
         width = 4 if path == "rotation" else 3
         if output.shape[1] != width:
-            raise GltfError(f"channel {c} ({path} of node {node}): its sampler's output has {output.shape[1]} components, not {width}")
+            raise GltfError(f"channel {c} ({path} of node {node}): its sampler's output has {output.shape[1]} "
+                            f"components, not {width}")
         values = sample_sampler(
             _accessor(gltf, sampler.input, cache)[:, 0],
             output,

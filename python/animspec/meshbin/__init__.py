@@ -1,8 +1,8 @@
 """MESHBIN: meshes and skeletons of the psyqo "madnight" PS1 engine (ksy/meshbin.ksy).
 
 Read with :func:`read_file` / :func:`read_bytes`, write with :func:`write_bytes`, check with
-:func:`validate`, make one from mesh arrays and a skeleton with :func:`build_meshbin`; :func:`skeleton_from_meshbin` gives the bone table as numpy arrays (bone i
-is ANIMBIN joint id i).
+:func:`validate`, make one from mesh arrays and a skeleton with :func:`build_meshbin`;
+:func:`skeleton_from_meshbin` gives the bone table as numpy arrays (bone i is ANIMBIN joint id i).
 """
 
 from ..skeleton import Skeleton

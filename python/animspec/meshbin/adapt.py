@@ -4,7 +4,7 @@ the reference reader, and the one that words every error.
 This is the only MESHBIN module that imports generated code, and the others import it only
 when they need it (:mod:`.parse` for ``fast=False``, :mod:`.fastread` for an error): the
 generated code is compiled in debug mode, and a valid file read the fast way, or a file
-only being detected, does not pay for it (issue 15). It adapts the generated objects field
+only being detected, does not pay for it. It adapts the generated objects field
 by field; it never looks at bytes itself.
 """
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from ..common.errors import AnimspecError
 from ..fixed_point import FP12_ONE
-from .model import BSPHERE_VERSION, MISSING_INDEX, Bone, Face, MeshbinFile, Vertex
+from .model import BSPHERE_VERSION, MISSING_INDEX, Bone, Face, MeshbinFile, Vertex, as_quad, as_vec3
 
 ENGINE_UNITS_PER_METRE = 128
 """obj-to-meshbin.py's ONE_ENGINE_METRE: Blender units -> raw position units."""
@@ -148,8 +148,8 @@ def build_meshbin(
         raise MeshbinBuildError("non-finite", f"vertices {bad[:10]} are not finite", bad)
     vertices = []
     for i, p in enumerate(mesh.positions):
-        colour = DEFAULT_COLOUR if mesh.colours is None else tuple(colour_byte(c) for c in mesh.colours[i][:3])
-        vertices.append(Vertex(tuple(engine_units(c) for c in p), colour))
+        colour = DEFAULT_COLOUR if mesh.colours is None else as_vec3(colour_byte(c) for c in mesh.colours[i][:3])
+        vertices.append(Vertex(as_vec3(engine_units(c) for c in p), colour))
     too_bright = [i for i, v in enumerate(vertices) if max(v.colour) > 255]
     if too_bright:
         raise MeshbinBuildError("colour-range", f"vertices {too_bright[:10]} have a colour channel of 2.0 or more "
@@ -164,13 +164,14 @@ def build_meshbin(
         loops = [mesh.face_loops[f] + k for k in range(len(corners))]
         if len(corners) == 4:
             order = (0, 3, 1, 2)
-            faces.append(Face(tuple(corners[k] for k in order), MISSING_INDEX, tuple(loops[k] for k in order)))
+            faces.append(Face(as_quad(corners[k] for k in order), MISSING_INDEX, as_quad(loops[k] for k in order)))
         else:
-            faces.append(Face((corners[0], -1, corners[1], corners[2]), MISSING_INDEX, (loops[0], -1, loops[1], loops[2])))
+            faces.append(Face((corners[0], -1, corners[1], corners[2]), MISSING_INDEX,
+                              (loops[0], -1, loops[1], loops[2])))
 
     uvs = []
     if mesh.uvs is not None:
-        for loop, (u, v) in enumerate(mesh.uvs):
+        for u, v in mesh.uvs:
             uvs.append((texel(u, texture_size), texel(v, texture_size)))
         wide = [loop for loop, t in enumerate(uvs) if max(t) > MAX_TEXTURE_SIZE - 1]
         if wide:
@@ -182,7 +183,7 @@ def build_meshbin(
     sphere = sphere or bounding_sphere(mesh.positions)
     model = MeshbinFile(
         vertices=vertices, faces=faces, normals=[], uvs=uvs, version=BSPHERE_VERSION, mesh_type=1,
-        bsphere_centre=tuple(engine_units(c) for c in sphere.centre),
+        bsphere_centre=as_vec3(engine_units(c) for c in sphere.centre),
         bsphere_radius=engine_units(sphere.radius),
     )
     model.aabb_min, model.aabb_max = model.bounds()
@@ -194,7 +195,8 @@ def build_meshbin(
             raise MeshbinBuildError("unweighted", f"vertices {loose[:10]} follow no exported bone", loose)
         model.has_skeleton = 1
         model.bones = [
-            Bone(b.parent, tuple(engine_units(c) for c in b.translation), tuple(fp12_truncated(c) for c in b.rotation))
+            Bone(b.parent, as_vec3(engine_units(c) for c in b.translation),
+                 as_quad(fp12_truncated(c) for c in b.rotation))
             for b in bones
         ]
         model.vertex_bones = list(mesh.vertex_bones)

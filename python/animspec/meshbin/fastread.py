@@ -7,7 +7,7 @@ checking that the count's records are really there. The records and their order 
 :mod:`.layout` (shared with the writer); this reader is held to the generated parser by
 the tests (same model or the same error on every example, every truncation and fuzzed
 inputs); errors are still worded by the generated types, through :mod:`.adapt`, imported
-on the error path only: a valid file never loads the debug-mode parser (issue 15).
+on the error path only: a valid file never loads the debug-mode parser.
 """
 
 from __future__ import annotations

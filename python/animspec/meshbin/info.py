@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .model import MeshbinFile
 
+
 def summary(model: MeshbinFile) -> str:
     """A readable summary (``animspec info``)."""
     m = model

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..common.jsonpath import JsonNode, json_path_of
-from .model import Bone, Face, MeshbinFile, Vertex
+from .model import Bone, Face, MeshbinFile, Vertex, as_pair, as_quad, as_vec3
 
 FORMAT = "meshbin"
 
@@ -27,7 +27,8 @@ _JSON_PATHS = [
     for writer, dump, axes in (
         (rf"vertices{_I}", r"vertices[\1].position", "xyz"), (rf"vertex_colours{_I}", r"vertices[\1].colour", "rgb"),
         (rf"normals{_I}", r"normals[\1]", "xyz"), (rf"uvs{_I}", r"uvs[\1]", "uv"),
-        (rf"bones{_I}\.position", r"bones[\1].position", "xyz"), (rf"bones{_I}\.rotation", r"bones[\1].rotation", "wxyz"),
+        (rf"bones{_I}\.position", r"bones[\1].position", "xyz"),
+        (rf"bones{_I}\.rotation", r"bones[\1].rotation", "wxyz"),
         (r"(aabb_min|aabb_max|bsphere_centre)", r"\1", "xyz"),
     )
     for i, axis in enumerate(axes)
@@ -88,22 +89,22 @@ def from_json(doc: Any, source: str | None = None) -> MeshbinFile:
         version=root["version"].int(),
         mesh_type=root["mesh_type"].int(),
         vertices=[
-            Vertex(tuple(v["position"].ints(3)), tuple(v["colour"].ints(3)))  # type: ignore[arg-type]
+            Vertex(as_vec3(v["position"].ints(3)), as_vec3(v["colour"].ints(3)))
             for v in root["vertices"].items()
         ],
         faces=[
-            Face(tuple(f["vertices"].ints(4)), tuple(f["normals"].ints(4)), tuple(f["uvs"].ints(4)))  # type: ignore[arg-type]
+            Face(as_quad(f["vertices"].ints(4)), as_quad(f["normals"].ints(4)), as_quad(f["uvs"].ints(4)))
             for f in root["faces"].items()
         ],
-        normals=[tuple(n.ints(3)) for n in root["normals"].items()],  # type: ignore[misc]
-        uvs=[tuple(t.ints(2)) for t in root["uvs"].items()],  # type: ignore[misc]
-        aabb_min=tuple(root["aabb_min"].ints(3)),  # type: ignore[arg-type]
-        aabb_max=tuple(root["aabb_max"].ints(3)),  # type: ignore[arg-type]
-        bsphere_centre=tuple(root["bsphere_centre"].ints(3)) if root.has("bsphere_centre") else (0, 0, 0),  # type: ignore[arg-type]
+        normals=[as_vec3(n.ints(3)) for n in root["normals"].items()],
+        uvs=[as_pair(t.ints(2)) for t in root["uvs"].items()],
+        aabb_min=as_vec3(root["aabb_min"].ints(3)),
+        aabb_max=as_vec3(root["aabb_max"].ints(3)),
+        bsphere_centre=as_vec3(root["bsphere_centre"].ints(3)) if root.has("bsphere_centre") else (0, 0, 0),
         bsphere_radius=root["bsphere_radius"].int() if root.has("bsphere_radius") else 0,
         has_skeleton=root["has_skeleton"].int() if root.has("has_skeleton") else 0,
         bones=[
-            Bone(b["parent"].int(), tuple(b["position"].ints(3)), tuple(b["rotation"].ints(4)))  # type: ignore[arg-type]
+            Bone(b["parent"].int(), as_vec3(b["position"].ints(3)), as_quad(b["rotation"].ints(4)))
             for b in (root["bones"].items() if root.has("bones") else [])
         ],
         vertex_bones=[n.int() for n in root["vertex_bones"].items()] if root.has("vertex_bones") else [],

@@ -14,7 +14,9 @@ the parent, rotations as stored (not normalised).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 
@@ -43,6 +45,21 @@ Vec3 = tuple[int, int, int]
 Quad = tuple[int, int, int, int]
 
 
+# The model's fields are fixed-length tuples; JSON and arrays give lists or generators of the
+# right length, which these turn into the tuple the field's type names (the lengths are the
+# readers' to check: the ksy's for a file, jsonio's for a dump).
+def as_vec3(values: Iterable[int]) -> Vec3:
+    return cast(Vec3, tuple(values))
+
+
+def as_quad(values: Iterable[int]) -> Quad:
+    return cast(Quad, tuple(values))
+
+
+def as_pair(values: Iterable[int]) -> tuple[int, int]:
+    return cast("tuple[int, int]", tuple(values))
+
+
 @dataclass
 class Vertex:
     """A vertex: model-space position (raw 20.12) and colour (r, g, b bytes)."""
@@ -51,8 +68,8 @@ class Vertex:
     colour: tuple[int, int, int] = NO_COLOUR
 
     def __post_init__(self) -> None:
-        self.position = tuple(self.position)  # type: ignore[assignment]
-        self.colour = tuple(self.colour)  # type: ignore[assignment]
+        self.position = as_vec3(self.position)
+        self.colour = as_vec3(self.colour)
 
 
 @dataclass
@@ -68,9 +85,9 @@ class Face:
     uvs: Quad = MISSING_INDEX
 
     def __post_init__(self) -> None:
-        self.vertices = tuple(self.vertices)  # type: ignore[assignment]
-        self.normals = tuple(self.normals)  # type: ignore[assignment]
-        self.uvs = tuple(self.uvs)  # type: ignore[assignment]
+        self.vertices = as_quad(self.vertices)
+        self.normals = as_quad(self.normals)
+        self.uvs = as_quad(self.uvs)
 
 
 @dataclass
@@ -86,8 +103,8 @@ class Bone:
     rotation: Quad = IDENTITY_ROTATION
 
     def __post_init__(self) -> None:
-        self.position = tuple(self.position)  # type: ignore[assignment]
-        self.rotation = tuple(self.rotation)  # type: ignore[assignment]
+        self.position = as_vec3(self.position)
+        self.rotation = as_quad(self.rotation)
 
 
 @dataclass
@@ -126,12 +143,12 @@ class MeshbinFile:
     """Bytes after the last field the loader reads; kept for byte exactness."""
 
     def __post_init__(self) -> None:
-        self.normals = [tuple(n) for n in self.normals]  # type: ignore[misc]
-        self.uvs = [tuple(t) for t in self.uvs]  # type: ignore[misc]
+        self.normals = [as_vec3(n) for n in self.normals]
+        self.uvs = [as_pair(t) for t in self.uvs]
         self.vertex_bones = list(self.vertex_bones)
-        self.aabb_min = tuple(self.aabb_min)  # type: ignore[assignment]
-        self.aabb_max = tuple(self.aabb_max)  # type: ignore[assignment]
-        self.bsphere_centre = tuple(self.bsphere_centre)  # type: ignore[assignment]
+        self.aabb_min = as_vec3(self.aabb_min)
+        self.aabb_max = as_vec3(self.aabb_max)
+        self.bsphere_centre = as_vec3(self.bsphere_centre)
         self.trailing = bytes(self.trailing)
         # A declared count equal to the list's length is no extra information: one model
         # value per file.

@@ -5,6 +5,7 @@
 #                  node_modules, Blender's bpy into .venv-blender, Debian's third-party glTF
 #                  samples where it can: tools/test_assets.sh) and run every test
 #   make test-quick  the tests without Blender and without Debian's glTF samples: day-to-day work
+#   make lint      ruff (lint) and mypy (types) on python/ and blender/, as CI runs them
 #   make generate  recompile ksy/*.ksy into generated/ (needs node)
 #   make docs      redraw docs/diagrams/*.svg from ksy/*.ksy (needs node and graphviz)
 #   make webide-check IDE=DIR  open every spec with every example in the real Kaitai Web IDE
@@ -18,7 +19,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 SAMPLE := examples/swing.animbin
 
-.PHONY: demo test test-quick generate docs examples web bench fuzz mutation clean webide-check luna-check blender-extension
+.PHONY: demo test test-quick lint generate docs examples web bench fuzz mutation clean webide-check luna-check blender-extension
 
 # animspec itself (what `make demo` needs: its runtime dependencies only), then the test tools.
 $(VENV)/.installed-base: pyproject.toml
@@ -28,7 +29,7 @@ $(VENV)/.installed-base: pyproject.toml
 	touch $@
 
 $(VENV)/.installed: $(VENV)/.installed-base
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,lint]'
 	touch $@
 
 # Blender's bpy module (800 MB, Python 3.11 only, numpy < 2) gets a venv of its own: the
@@ -92,6 +93,12 @@ test: $(VENV)/.installed node_modules/.installed $(BLENDER_VENV)/.installed
 test-quick: $(VENV)/.installed node_modules/.installed
 	$(BIN)/python -m pytest -m "not blender and not debian_assets"
 
+# Lint and types, configured in pyproject.toml ([tool.ruff], [tool.mypy]): both must pass
+# (.ci/run runs this before the tests). `ruff check --fix` repairs import order and the like.
+lint: $(VENV)/.installed
+	$(BIN)/ruff check python blender
+	$(BIN)/mypy
+
 # The Blender add-on (blender/animspec_blender) as build/blender/animspec_blender-<version>.zip:
 # the library and its dependencies as wheels (pip, for Blender's Python 3.11; numpy is
 # Blender's own), built and validated by Blender's extension tool from the bpy module.
@@ -129,4 +136,4 @@ bench: $(VENV)/.installed
 	$(BIN)/python bench/run.py
 
 clean:
-	rm -rf $(VENV) $(BLENDER_VENV) node_modules build web/build test-output *.egg-info python/*.egg-info
+	rm -rf $(VENV) $(BLENDER_VENV) node_modules build web/build test-output *.egg-info python/*.egg-info .mypy_cache .ruff_cache

@@ -17,13 +17,16 @@ array code (playback) a zero-copy numpy view of an untouched table.
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterator, MutableSequence, Sequence
+from collections.abc import Iterable, Iterator, MutableSequence, Sequence
 from functools import lru_cache
-from typing import cast
+from typing import TYPE_CHECKING, Any, cast
 
 from ..common.fieldwriter import Record
 from .layout import KEY_HEAD, ROTATION_KEY
 from .model import RotationKey
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 @lru_cache(maxsize=64)
@@ -67,7 +70,7 @@ class PackedRotationKeys(MutableSequence):
             self._records = None
         return self._keys
 
-    def table(self):
+    def table(self) -> np.ndarray | None:
         """A read-only numpy structured array over the untouched records (fields frame,
         key_type, value.w/x/y/z; no copy), or None once the keys are objects."""
         if self._records is None:
@@ -92,16 +95,17 @@ class PackedRotationKeys(MutableSequence):
     def __len__(self) -> int:
         return self._count if self._keys is None else len(self._keys)
 
-    def __getitem__(self, index):
+    # Indexes and slices as a list takes them; values are RotationKeys (or any key, once edited).
+    def __getitem__(self, index: Any) -> Any:
         return self._list()[index]
 
-    def __setitem__(self, index, value) -> None:
+    def __setitem__(self, index: Any, value: Any) -> None:
         self._list()[index] = value
 
-    def __delitem__(self, index) -> None:
+    def __delitem__(self, index: Any) -> None:
         del self._list()[index]
 
-    def insert(self, index: int, value) -> None:
+    def insert(self, index: int, value: Any) -> None:
         self._list().insert(index, value)
 
     def __iter__(self) -> Iterator[RotationKey]:
@@ -118,10 +122,10 @@ class PackedRotationKeys(MutableSequence):
 
     __hash__ = None  # type: ignore[assignment]  # mutable, like the list it stands for
 
-    def __add__(self, other):
+    def __add__(self, other: Iterable[Any]) -> list[Any]:
         return self._list() + list(other)
 
-    def __radd__(self, other):
+    def __radd__(self, other: Iterable[Any]) -> list[Any]:
         return list(other) + self._list()
 
     def __repr__(self) -> str:

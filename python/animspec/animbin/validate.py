@@ -18,7 +18,7 @@ validation's time).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from operator import add, mul, sub
 
 from ..common.findings import MAX_PER_CODE, Finding, Severity, capped
@@ -316,7 +316,8 @@ def _unit_range() -> tuple[int, int]:
     def outside(s: int) -> bool:
         return abs(_length(s) - 1.0) > UNIT_TOLERANCE
 
-    def first(lo: int, hi: int, pred) -> int:  # the first s in [lo, hi] with pred(s), pred monotonic
+    def first(lo: int, hi: int, pred: Callable[[int], bool]) -> int:
+        # the first s in [lo, hi] with pred(s), pred monotonic
         while lo < hi:
             mid = (lo + hi) // 2
             if pred(mid):

@@ -11,9 +11,12 @@ import builtins
 import numbers
 import struct
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .errors import WriteError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 IntKind = tuple[str, int, int]
 """(struct format, lowest, highest) of an integer field."""
@@ -43,7 +46,7 @@ class Record:
         self.names = tuple(name for name, _ in fields)
         self.struct = struct.Struct("<" + self._format())
         self.size = self.struct.size
-        self._numpy_dtype: Any = None  # a numpy dtype, made on first use (numpy is not imported here)
+        self._numpy_dtype: np.dtype | None = None  # made on first use: numpy is imported then, not with this module
 
     def _format(self) -> str:
         return "".join(kind._format() if isinstance(kind, Record) else kind[0].lstrip("<") for _, kind in self.fields)
@@ -57,7 +60,7 @@ class Record:
             pos += kind.size if isinstance(kind, Record) else struct.calcsize(kind[0])
         raise KeyError(name)
 
-    def numpy_dtype(self):
+    def numpy_dtype(self) -> np.dtype:
         """The packed numpy dtype of the record (a nested record as a nested dtype, so
         ``tolist()`` gives nested tuples). numpy is imported here, not with this module."""
         if self._numpy_dtype is None:

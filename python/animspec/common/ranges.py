@@ -11,9 +11,11 @@ import argparse
 import math
 import numbers
 from dataclasses import dataclass
-from typing import cast
+from typing import TypeVar, cast
 
 from .errors import AnimspecError
+
+N = TypeVar("N")
 
 
 class OptionRangeError(AnimspecError):
@@ -60,13 +62,13 @@ class NumberRange:
         real = cast(float, value)  # a numbers.Real: typeshed gives Real no comparisons, every Real has them
         return (self.low < real if self.above else self.low <= real) and real <= self.high
 
-    def check(self, value):
+    def check(self, value: N) -> N:
         """``value`` if it is in the range, else :class:`OptionRangeError`."""
         if not self.contains(value):
             raise OptionRangeError(self.option, value, self.allowed())
         return value
 
-    def parse(self, text: str):
+    def parse(self, text: str) -> int | float:
         """The argparse ``type=`` of the option: the number ``text`` says, in the range."""
         try:
             value = int(text) if self.whole else float(text)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Union
+from typing import Any, Union
 
 import numpy as np
 from pygltflib import GLTF2
@@ -447,7 +447,7 @@ class _Paths(Sequence[list[int]]):
     def __len__(self) -> int:
         return len(self._nodes)
 
-    def __getitem__(self, index):
+    def __getitem__(self, index: Any) -> Any:  # an index or a slice, as a list takes
         if isinstance(index, slice):
             return [self._chains.path(n) for n in self._nodes[index]]
         return self._chains.path(self._nodes[index])

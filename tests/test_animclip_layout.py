@@ -113,9 +113,9 @@ def test_payload_sizes_are_what_the_writer_writes(model):
 
 def test_motion_data_the_writer_packs_is_the_specs_motion_header_and_samples():
     """Motion Data's header and samples are written (animclip/motion.py) and read
-    (samples.decode_motion) through tags.MOTION_HEADER_DTYPE / MOTION_SAMPLE_DTYPE: every field
+    (frames.motion.decode_motion) through tags.MOTION_HEADER_DTYPE / MOTION_SAMPLE_DTYPE: every field
     at the generated motion_header / motion_sample offsets, with the value written."""
-    from animspec.animclip.motion import encode_motion
+    from animspec.animclip.frames.motion import encode_motion
 
     angle = np.linspace(0, 1, 5)
     rotation = np.stack([0 * angle, np.sin(angle / 2), 0 * angle, np.cos(angle / 2)], axis=1)

@@ -24,7 +24,7 @@ from animspec.animclip import fastread, tags
 from animspec.animclip.content import Built, SampleElem
 from animspec.animclip.jsonio import from_json, to_json
 from animspec.animclip.validate import validate
-from animspec.animclip.views import sample_inputs, sample_problems
+from animspec.animclip.frames.inputs import sample_inputs, sample_problems
 from animspec.common.errors import ParseError
 from animspec.common.findings import Severity
 from animspec.common.hashes import crc32

@@ -98,7 +98,8 @@ from .tags import (
     THING_SIZE,
     section_name,
 )
-from .views import camera_problems, motion_problems, name_table, quaternion_lengths, sample_problems
+from .frames.inputs import camera_problems, motion_problems, sample_problems
+from .views import name_table, quaternion_lengths
 from .write import check_writable
 
 ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO

@@ -14,7 +14,6 @@ from typing import Any, Iterable, Mapping
 import numpy as np
 
 from ..common.hashes import crc32
-from ..quaternion import normalize
 from .content import (
     AnimclipFile,
     BaseState,
@@ -26,7 +25,7 @@ from .content import (
     TriggerData,
     TriggerRecord,
 )
-from .frames.coding import QUATERNION_DIVISOR
+from .frames.coding import QUATERNION_DIVISOR, dequantise_rotation, dequantise_translation
 from .tags import (
     JOINT_DTYPE,
     PAD_TO,
@@ -84,13 +83,13 @@ def dequantise_rotations(joints: np.ndarray) -> np.ndarray:
     """(n, 4) unit quaternions x, y, z, w: raw / 32768, normalised; all-zero -> identity
     (spec 8.1, animclip_to_gltf.py)."""
     q = np.stack([joints[k].astype(np.float64) for k in ("qx", "qy", "qz", "qw")], axis=1)
-    return normalize(q / QUATERNION_DIVISOR, scalar_last=True)
+    return dequantise_rotation(q / QUATERNION_DIVISOR)
 
 
 def dequantise_translations(joints: np.ndarray) -> np.ndarray:
     """(n, 3) translations (x, y, z) / 2^log_scale2 (spec 8.1)."""
     p = np.stack([joints[k].astype(np.float64) for k in ("x", "y", "z")], axis=1)
-    return np.ldexp(p, -joints["log_scale2"].astype(np.int32)[:, None])
+    return dequantise_translation(p, joints["log_scale2"].astype(np.int32)[:, None])
 
 
 def quaternion_lengths(joints: np.ndarray) -> np.ndarray:

@@ -421,3 +421,28 @@ def test_lunas_root_motion_re_encoded_decodes_to_the_same_values(name):
     np.testing.assert_allclose(ours.translation, luna.translation, atol=1e-6)
     np.testing.assert_allclose(ours.rotation, luna.rotation, atol=1e-6)
     assert np.abs(luna.translation).max() > 0.5  # the fixture does move
+
+
+def test_element_codes_pack_and_unpack_in_one_place():
+    """coding.pack_codes (the encoder's Sample Elem) and coding.unpack_codes (the model's
+    SampleElem.elements) are inverse: small codes keep width - 1 and the shift in nibbles,
+    large ones in bytes."""
+    from animspec.animclip.frames.coding import pack_codes, unpack_codes
+
+    widths, shifts = np.array([1, 16, 9, 17, 32, 256]), np.array([0, 15, 3, 0, 255, 7])
+    small, large = pack_codes(widths, shifts, 3)
+    assert small.dtype == np.dtype("u1") and large.dtype == np.dtype("<u2")
+    assert small.tolist() == [0x00, 0xFF, 0x38] and large.tolist() == [0x0010, 0xFF1F, 0x07FF]
+    back = unpack_codes(small, large)
+    assert back[0].tolist() == widths.tolist() and back[1].tolist() == shifts.tolist()
+
+
+def test_the_encoder_measures_its_error_with_the_readers_dequantisation():
+    """The error an encoding reports is the error of what the decoder reads back."""
+    from animspec.animclip.frames import coding, encode as encoder
+
+    assert encoder.dequantise is coding.dequantise
+    rng = np.random.default_rng(5)
+    rot = rng.normal(size=(6, 3, 4))
+    enc = encode(Frames(rot, rng.normal(size=(6, 3, 3))), Tolerance(1e-3, 1e-3, 1e-3))
+    assert enc.error.within(Tolerance(1e-3, 1e-3, 1e-3))

@@ -52,9 +52,11 @@ from .coding import FieldReader, KIND_FIRST, bit_offsets, dequantise, dequantise
 from .inputs import (
     DECODE_BYTES_PER_JOINT as RESULT_BYTES_PER_JOINT,
     DECODE_PER_FILE_BYTE as MEMORY_PER_FILE_BYTE,
+    HYPOTHESIS,
     SampleInputs,
     dat1_file_offset,
     file_size_on_disk,
+    layout_is_hypothesis,
     memory_bound,
     sample_inputs,
 )
@@ -380,7 +382,8 @@ def decode_clip(model: AnimclipFile, path: str | None = None) -> ClipFrames:
             offset = None if exc.offset is None else dat1_file_offset(model, (motion_section.offset or 0) + exc.offset)
             if motion_section.offset is None:
                 offset = None
-            raise ParseError(path, offset, exc.field, f"{exc.reason} (Anim Clip Motion Data)") from None
+            hypothesis = f" ({HYPOTHESIS})" if layout_is_hypothesis(model) else ""
+            raise ParseError(path, offset, exc.field, f"{exc.reason} (Anim Clip Motion Data){hypothesis}") from None
         if why and why != "no motion samples":
             notes.append(f"root motion not decoded: {why}")
     animated = bool(inputs.width.size and inputs.samples.size and coding.frames)

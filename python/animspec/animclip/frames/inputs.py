@@ -152,8 +152,10 @@ class SampleProblem:
     tag: int | None = TAG_BUILT
     at: int | None = None
     per_frame: bool = True
-    """A rule of the per-frame layout (Luna's, confirmed for Spider-Man 2: the validator reports
-    it as INFO for earlier games); False for Built's own fields and counts, which hold for all."""
+    """A rule of the per-frame layout (Luna's, public for Spider-Man 2 only: a hypothesis for the
+    earlier games, :data:`HYPOTHESIS`, where the validator reports it as INFO and the decoder's
+    refusal says so); False for the Built fields ALERT labels for every game (joint count, fps,
+    duration), which hold for all."""
 
     def __iter__(self) -> Any:  # (code, severity, message), as the validator unpacks it
         return iter((self.code, self.severity, self.message))
@@ -472,7 +474,7 @@ def _decode_refusals(model: AnimclipFile) -> list[SampleProblem]:
         out.append(SampleProblem(
             "sample-elem-past-end", "error",
             f"Built declares {small} element(s) and {large} large one(s), which take {need} bytes; the section "
-            f"holds {payload_size(elem)}", "sample_elem", TAG_SAMPLE_ELEM, payload_size(elem), per_frame=False,
+            f"holds {payload_size(elem)}", "sample_elem", TAG_SAMPLE_ELEM, payload_size(elem),
         ))
         return out
     joint, component, width, shift = elem.elements()
@@ -507,6 +509,20 @@ def _decode_refusals(model: AnimclipFile) -> list[SampleProblem]:
     return out
 
 
+HYPOTHESIS = ("Spider-Man 2's per-frame layout, a hypothesis for this game: no public source describes its "
+              "Sample Elem, Sample Data or Built's per-frame fields")
+"""What the validator's per-frame findings and the decoder's per-frame refusals add on a file
+of an earlier game (Spider-Man Remastered, Miles Morales, Rift Apart): the layout is Luna's
+(Pcniado/luna_engine_io_tools anim_import.py / anim_export.py), written for Spider-Man 2; Luna
+has no handler for those games' Sample Data, and no other public source describes it."""
+
+
+def layout_is_hypothesis(model: AnimclipFile) -> bool:
+    """Whether the per-frame layout is only a hypothesis for ``model``'s game (every game but
+    Spider-Man 2)."""
+    return not model.is_msm2
+
+
 def _refuse(model: AnimclipFile, problem: SampleProblem, path: str | None) -> SampleInputError:
     section = model.section(problem.tag) if problem.tag is not None else None
     at, within = None, problem.at
@@ -515,7 +531,8 @@ def _refuse(model: AnimclipFile, problem: SampleProblem, path: str | None) -> Sa
     if section is not None and section.offset is not None and within is not None:
         at = dat1_file_offset(model, section.offset + within)
     name = section_name(problem.tag) if problem.tag is not None else "Anim Clip Built"
-    return SampleInputError(path, at, problem.field, f"{problem.code}: {problem.message} ({name})")
+    hypothesis = f" ({HYPOTHESIS})" if problem.per_frame and layout_is_hypothesis(model) else ""
+    return SampleInputError(path, at, problem.field, f"{problem.code}: {problem.message} ({name}){hypothesis}")
 
 
 def dat1_file_offset(model: AnimclipFile, dat1_offset: int | None) -> int | None:

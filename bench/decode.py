@@ -6,10 +6,10 @@ stride rounded up to whole words), with its Base State and Sample Elem.
 
 Compared, all from the same bytes in memory and checked to give the same poses:
 
-* animspec: :func:`animspec.animclip.samples.decode_samples` on the inputs the clip model
-  gives (:func:`animspec.animclip.views.sample_inputs`), every sample's scale, rotation
+* animspec: :func:`animspec.animclip.frames.decode.decode_samples` on the inputs the clip model
+  gives (:func:`animspec.animclip.frames.inputs.sample_inputs`), every sample's scale, rotation
   and translation per joint (float32), vectorised over samples and elements; and its first
-  stage alone, :func:`~animspec.animclip.samples.unpack_fields` (every field of every sample);
+  stage alone, :func:`~animspec.animclip.frames.coding.unpack_fields` (every field of every sample);
 * a per-frame bit reader like the one public importers use (written here, after the
   algorithm Pcniado/luna_engine_io_tools describes in anim_import.py / binary.py: per frame,
   copy the base values, read each element's field from two u32 words with Python ints, add
@@ -26,9 +26,10 @@ import math
 import numpy as np
 
 from animspec.animclip.content import AnimclipFile, BaseState, Built, RawSection, SampleElem
-from animspec.animclip.samples import Elements, decode_samples, elements_of, memory_bound, unpack_fields
+from animspec.animclip.frames.coding import unpack_fields
+from animspec.animclip.frames.decode import Elements, decode_samples, elements_of, memory_bound
 from animspec.animclip.tags import JOINT_DTYPE, TAG_SAMPLE_DATA
-from animspec.animclip.views import sample_inputs
+from animspec.animclip.frames.inputs import sample_inputs
 
 JOINTS = 150
 SMALL = 400
@@ -86,7 +87,7 @@ class Workload:
 
     def fields(self) -> np.ndarray:
         words = np.frombuffer(self.data, "<u4").reshape(self.samples, self.stride // 4)
-        return unpack_fields(words, self.elements)
+        return unpack_fields(words, self.elements.bit_offset, self.elements.width)
 
     def unpackbits(self) -> np.ndarray:
         return np.unpackbits(np.frombuffer(self.data, np.uint8), bitorder="little")

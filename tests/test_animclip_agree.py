@@ -21,7 +21,7 @@ from conftest import EXAMPLES
 from pygltflib import GLTF2
 
 from animspec.animclip import read_bytes, read_file, write_bytes
-from animspec.animclip.views import dat1_file_offset
+from animspec.animclip.frames.inputs import dat1_file_offset
 from animspec.animclip.tags import FLAG_CAMERA, MOTION_HEADER_DTYPE, MOTION_SAMPLE_DTYPE, TAG_MOTION_DATA, TAG_SAMPLE_ELEM
 from animspec.cli import main
 from animspec.gltf.builder import Channel, DocumentBuilder, KeyDataError
@@ -203,8 +203,8 @@ def test_the_example_plays_and_validates_clean(capsys):
 
 def test_the_decoder_has_no_refusal_the_validator_lacks():
     """Every code the decoder refuses with is one the validator can report: both read
-    views.sample_problems / motion_problems; the list of codes in REFUSED covers each kind."""
-    from animspec.animclip import views
+    frames.inputs.sample_problems / motion_problems; the list of codes in REFUSED covers each kind."""
+    from animspec.animclip.frames import inputs as views
 
     text = open(views.__file__, encoding="utf-8").read()
     raised = set(re.findall(r'SampleProblem\(\s*"([a-z0-9-]+)",\s*"error"', text))

@@ -1,5 +1,5 @@
 """Issue 27 (items 2, 3, 7, 10): what is built from an .animclip's decode is bounded like the
-decode (animspec.animclip.views.check_built), the decode bound is on the file's size on disk,
+decode (animspec.animclip.frames.inputs.check_built), the decode bound is on the file's size on disk,
 a clip with no joints plays, --seconds is refused past the clip's end, and a reader gone away
 ends play with 141. Every hostile clip is built here; peak memory of each command is measured
 on its own subprocess (ru_maxrss)."""
@@ -22,9 +22,9 @@ from test_animclip_samples import LOOKUP, LOOPING, Clip, clip_file
 from test_gltf_support import JointSpec, build_glb
 
 from animspec.animclip import read_bytes
-from animspec.animclip import pose as pose_module
-from animspec.animclip.pose import clip_frames, frames_report
-from animspec.animclip.views import BuildTooLarge, file_size_on_disk, memory_bound
+from animspec.animclip.frames import pose as pose_module
+from animspec.animclip.frames.pose import clip_frames, frames_report
+from animspec.animclip.frames.inputs import BuildTooLarge, file_size_on_disk, memory_bound
 from animspec.common import jsonfmt
 from animspec.common.errors import ParseError
 
@@ -246,7 +246,7 @@ def test_seconds_past_the_clip_or_overflowing_is_refused_naming_the_largest(tmp_
     data = bytearray(lookup_clip(2, frames=100))
     model = read_bytes(bytes(data))
     fps_at = 36 + model.built.offset + 0x0C
-    # The fastest playable fps (views.PLAYABLE_FPS; 3.4e38 is refused as clip-timing): 1e300 s
+    # The fastest playable fps (frames.inputs.PLAYABLE_FPS; 3.4e38 is refused as clip-timing): 1e300 s
     # of it is past any frame count, and 1 s is past this clip's 100 frames.
     data[fps_at : fps_at + 4] = np.float32(1e6).tobytes()
     path = tmp_path / "fast.animclip"

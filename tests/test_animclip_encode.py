@@ -1,4 +1,4 @@
-"""The .animclip animation encoder (python/animspec/animclip/encode.py, animation_sections.py).
+"""The .animclip animation encoder (python/animspec/animclip/frames/encode.py, frames/sections.py).
 
 Every encoded clip is decoded back with the reference decoder of tests/animclip_reference.py
 (written from the documented bit layout, not from the encoder) and compared with the input:
@@ -17,15 +17,14 @@ import pytest
 from animclip_reference import Counts, built_counts, decode_values, rotation_difference, transforms, section_payload
 from conftest import ROOT
 
-from animspec.animclip.animation_sections import TAG_SAMPLE_DATA_RESIDENT, clip_model
-from animspec.animclip.encode import (
+from animspec.animclip.frames.sections import TAG_SAMPLE_DATA_RESIDENT, clip_model
+from animspec.animclip.frames.encode import (
     EncodeError,
     Frames,
     Tolerance,
     encode,
-    pack_samples,
-    unpack_samples,
 )
+from animspec.animclip.frames.coding import bit_offsets, pack_fields, sample_words, unpack_fields
 from animspec.animclip.parse import read_bytes
 from animspec.animclip.tags import TAG_BASE_STATE, TAG_BUILT, TAG_JOINT_HASHES, TAG_SAMPLE_DATA, TAG_SAMPLE_ELEM
 from animspec.animclip.write import payloads, write_bytes
@@ -138,10 +137,10 @@ def test_pack_and_unpack_are_inverse_and_lsb_first():
     widths = np.array([3, 16, 32, 1, 13, 17])
     rng = np.random.default_rng(3)
     fields = np.stack([rng.integers(0, 1 << int(w), size=9, dtype=np.int64) for w in widths], axis=1)
-    packed = pack_samples(fields, widths)
+    packed = pack_fields(fields, widths)
     assert packed.shape == (9, 4 * -(-int(widths.sum()) // 32))
-    assert (unpack_samples(packed, widths) == fields).all()
-    one = pack_samples(np.array([[5, 1]]), np.array([3, 2]))
+    assert (unpack_fields(sample_words(packed), bit_offsets(widths), widths) == fields).all()
+    one = pack_fields(np.array([[5, 1]]), np.array([3, 2]))
     assert one.tobytes() == (5 | (1 << 3)).to_bytes(4, "little")
 
 
@@ -279,7 +278,7 @@ def test_large_false_keeps_fields_within_16_bits_at_a_reported_cost():
 def test_large_elements_reach_the_file_and_decode_back():
     """A clip with large elements (fields past 16 bits) goes through the model's large table:
     written, read back, it has them, and animspec's decoder gives the encoded poses."""
-    from animspec.animclip.pose import clip_frames
+    from animspec.animclip.frames.pose import clip_frames
 
     frames = source_frames(luna_record("wide_range"))
     enc = encode(frames, Tolerance.uniform(1e-4))
@@ -332,7 +331,7 @@ def same_rotations(a: np.ndarray, b: np.ndarray, atol: float) -> None:
 
 @pytest.mark.parametrize("looping", [False, True])
 def test_root_motion_is_written_as_motion_data_and_decodes_back(looping):
-    from animspec.animclip.samples import decode_clip
+    from animspec.animclip.frames.decode import decode_clip
     from animspec.animclip.tags import FLAG_HAS_MOTION, TAG_MOTION_DATA
 
     frames = synthetic(frames=24, joints=3)
@@ -357,8 +356,8 @@ def test_root_motion_is_written_as_motion_data_and_decodes_back(looping):
 
 
 def test_root_translation_alone_means_no_turning():
-    from animspec.animclip.motion import encode_motion
-    from animspec.animclip.samples import decode_motion
+    from animspec.animclip.frames.motion import encode_motion
+    from animspec.animclip.frames.motion import decode_motion
 
     translation = np.array([[0.0, 0.0, 0.0], [0.5, 0.0, 0.0], [1.0, 0.25, -2.0]])
     motion, why = decode_motion(encode_motion(translation + 7.0))
@@ -378,7 +377,7 @@ def test_root_motion_errors_are_clear():
 
 
 def test_a_template_keeps_its_motion_data_unless_root_motion_is_given():
-    from animspec.animclip.samples import decode_motion
+    from animspec.animclip.frames.motion import decode_motion
     from animspec.animclip.tags import FLAG_HAS_MOTION, TAG_MOTION_DATA
 
     template = luna_model("root_motion")
@@ -405,7 +404,7 @@ def luna_model(name: str):
 def test_lunas_root_motion_re_encoded_decodes_to_the_same_values(name):
     """Luna's clip, its decoded root motion encoded again into a clip of its own source
     (Luna's clip as the template): the Motion Data decodes to exactly what Luna's did."""
-    from animspec.animclip.samples import decode_clip
+    from animspec.animclip.frames.decode import decode_clip
     from animspec.animclip.tags import TAG_MOTION_DATA
 
     rec = luna_record(name)
@@ -422,3 +421,28 @@ def test_lunas_root_motion_re_encoded_decodes_to_the_same_values(name):
     np.testing.assert_allclose(ours.translation, luna.translation, atol=1e-6)
     np.testing.assert_allclose(ours.rotation, luna.rotation, atol=1e-6)
     assert np.abs(luna.translation).max() > 0.5  # the fixture does move
+
+
+def test_element_codes_pack_and_unpack_in_one_place():
+    """coding.pack_codes (the encoder's Sample Elem) and coding.unpack_codes (the model's
+    SampleElem.elements) are inverse: small codes keep width - 1 and the shift in nibbles,
+    large ones in bytes."""
+    from animspec.animclip.frames.coding import pack_codes, unpack_codes
+
+    widths, shifts = np.array([1, 16, 9, 17, 32, 256]), np.array([0, 15, 3, 0, 255, 7])
+    small, large = pack_codes(widths, shifts, 3)
+    assert small.dtype == np.dtype("u1") and large.dtype == np.dtype("<u2")
+    assert small.tolist() == [0x00, 0xFF, 0x38] and large.tolist() == [0x0010, 0xFF1F, 0x07FF]
+    back = unpack_codes(small, large)
+    assert back[0].tolist() == widths.tolist() and back[1].tolist() == shifts.tolist()
+
+
+def test_the_encoder_measures_its_error_with_the_readers_dequantisation():
+    """The error an encoding reports is the error of what the decoder reads back."""
+    from animspec.animclip.frames import coding, encode as encoder
+
+    assert encoder.dequantise is coding.dequantise
+    rng = np.random.default_rng(5)
+    rot = rng.normal(size=(6, 3, 4))
+    enc = encode(Frames(rot, rng.normal(size=(6, 3, 3))), Tolerance(1e-3, 1e-3, 1e-3))
+    assert enc.error.within(Tolerance(1e-3, 1e-3, 1e-3))

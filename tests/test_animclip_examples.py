@@ -50,9 +50,9 @@ def test_examples_have_what_the_docstring_lists():
 
 def test_info_says_how_the_frames_are_coded():
     """`info` summarises the per-frame coding from the same checked inputs play decodes
-    (views.sample_inputs): frames, stored samples, stride, elements, flags."""
+    (frames.inputs.sample_inputs): frames, stored samples, stride, elements, flags."""
     from animspec.animclip.info import summary
-    from animspec.animclip.views import sample_inputs
+    from animspec.animclip.frames.inputs import sample_inputs
 
     for path in (EXAMPLES / "walk.animclip", ROOT / "tests" / "fixtures" / "luna" / "holds.animclip"):
         model = read_file(path)

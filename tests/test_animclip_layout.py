@@ -113,9 +113,9 @@ def test_payload_sizes_are_what_the_writer_writes(model):
 
 def test_motion_data_the_writer_packs_is_the_specs_motion_header_and_samples():
     """Motion Data's header and samples are written (animclip/motion.py) and read
-    (samples.decode_motion) through tags.MOTION_HEADER_DTYPE / MOTION_SAMPLE_DTYPE: every field
+    (frames.motion.decode_motion) through tags.MOTION_HEADER_DTYPE / MOTION_SAMPLE_DTYPE: every field
     at the generated motion_header / motion_sample offsets, with the value written."""
-    from animspec.animclip.motion import encode_motion
+    from animspec.animclip.frames.motion import encode_motion
 
     angle = np.linspace(0, 1, 5)
     rotation = np.stack([0 * angle, np.sin(angle / 2), 0 * angle, np.cos(angle / 2)], axis=1)
@@ -150,3 +150,19 @@ def test_motion_data_the_writer_packs_is_the_specs_motion_header_and_samples():
             assert sample._debug[name]["start"] == first + 16 * k + tags.MOTION_SAMPLE_DTYPE.fields[name][1]
             assert getattr(sample, name) == int(row[name])
     assert len(payload) % tags.MOTION_ALIGN == 0 and header.ofs_segments == len(payload) - 0x7C
+
+
+def test_the_codings_components_are_the_specs():
+    """frames/coding.py restates ksy enum packed_component (the one place Python states it):
+    12 components, scale 0-2 and its divisor 3, the quaternion 4-7, the translation 8-10 and
+    its shift 11."""
+    from animspec.animclip.frames import coding
+
+    enum = Animclip.PackedComponent
+    assert coding.COMPONENTS_PER_JOINT == len(enum)
+    assert list(range(12)[coding.SCALE]) == [enum.scale_x, enum.scale_y, enum.scale_z]
+    assert coding.SCALE_DIVISOR == enum.scale_divisor
+    assert list(range(12)[coding.ROTATION]) == [enum.rot_x, enum.rot_y, enum.rot_z, enum.rot_w]
+    assert list(range(12)[coding.TRANSLATION]) == [enum.pos_x, enum.pos_y, enum.pos_z]
+    assert coding.TRANSLATION_SHIFT == enum.pos_shift
+    assert coding.KIND_FIRST == (enum.scale_x, enum.rot_x, enum.pos_x)

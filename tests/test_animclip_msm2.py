@@ -24,7 +24,7 @@ from animspec.animclip import fastread, tags
 from animspec.animclip.content import Built, SampleElem
 from animspec.animclip.jsonio import from_json, to_json
 from animspec.animclip.validate import validate
-from animspec.animclip.views import sample_inputs, sample_problems
+from animspec.animclip.frames.inputs import sample_inputs, sample_problems
 from animspec.common.errors import ParseError
 from animspec.common.findings import Severity
 from animspec.common.hashes import crc32
@@ -271,23 +271,37 @@ def test_each_per_frame_invariant_has_its_code(code):
     assert found.get(code) == severity, found
 
 
-def test_remastered_era_clips_get_per_frame_refusals_as_errors_and_warnings_as_info():
-    # The same clips under Spider-Man Remastered's type: Luna's layout is only reported to hold
-    # there, so a per-frame warning is INFO; but what play and convert refuse is an error on
-    # every game (issue 27 item 9: validate never says ok to a file our decoder will not read),
-    # its message saying the layout is unconfirmed.
-    def as_remastered(p):
-        d = bytearray(dat1(p))
-        struct.pack_into("<I", d, 4, tags.MAGIC_MSMR_MM)
-        return read_bytes(bytes(d))
+def _as_remastered(p):
+    d = bytearray(dat1(p))
+    struct.pack_into("<I", d, 4, tags.MAGIC_MSMR_MM)
+    return read_bytes(bytes(d))
 
-    refused = {f.code: f for f in validate(as_remastered(payloads(built=dict(stride=4))))}
-    assert refused["sample-bits-over-stride"].severity == E
-    assert "not yet confirmed for this game" in refused["sample-bits-over-stride"].message
+
+@pytest.mark.parametrize("code", sorted(CASES))
+def test_on_a_game_where_the_layout_is_a_hypothesis_every_per_frame_finding_is_info(code):
+    # The same clips under Spider-Man Remastered's type (Miles Morales and Rift Apart share the
+    # rule): the per-frame layout is Spider-Man 2's (Luna); no public source describes these
+    # games' Sample Data, so validate reports each per-frame finding as INFO, saying so.
+    kwargs, _severity = CASES[code]
+    found = [f for f in validate(_as_remastered(payloads(**kwargs))) if f.code == code]
+    assert found and all(f.severity == I for f in found), found
+    assert all("a hypothesis for this game" in f.message for f in found), found
+
+
+def test_the_decoder_still_refuses_such_a_file_naming_the_hypothesis():
+    for model in (_as_remastered(payloads(built=dict(stride=4))), _as_remastered(payloads(built=dict(large=4)))):
+        with pytest.raises(ParseError, match="a hypothesis for this game"):
+            sample_inputs(model)
+    # on Spider-Man 2 the same refusal is an error and names no hypothesis
+    model = read_bytes(stg(dat1(payloads(built=dict(stride=4)))))
+    assert {f.code: f.severity for f in validate(model)}["sample-bits-over-stride"] == E
+    with pytest.raises(ParseError, match="sample-bits-over-stride") as refused:
+        sample_inputs(model)
+    assert "hypothesis" not in str(refused.value)
     block = bytearray(motion())
     block[0x7C + 14] = 20  # sample 0's translation exponent, past 0..16: clamped, a warning
     for model, severity in ((read_bytes(stg(dat1(payloads(motion=bytes(block))))), W),
-                            (as_remastered(payloads(motion=bytes(block))), I)):
+                            (_as_remastered(payloads(motion=bytes(block))), I)):
         assert {f.code: f.severity for f in validate(model)}["motion-log-scale"] == severity
 
 

@@ -12,7 +12,7 @@ import pytest
 from conftest import EXAMPLES, ROOT
 
 from animspec.animclip import read_file
-from animspec.animclip.pose import base_pose, base_pose_report, sample_custom_track
+from animspec.animclip.frames.pose import base_pose, base_pose_report, sample_custom_track
 from animspec.common import jsonfmt
 from animspec.common.errors import AnimspecError
 from animspec.skeleton import Skeleton
@@ -166,7 +166,7 @@ def test_a_custom_track_that_cannot_be_sampled_is_named(walk):
 def test_play_prints_the_library_report():
     # The CLI only prints: its output is the frames report's, byte for byte (--seconds 0.5:
     # the frames up to 0.5 s).
-    from animspec.animclip.pose import clip_frames, frames_report
+    from animspec.animclip.frames.pose import clip_frames, frames_report
 
     names = str(EXAMPLES / "joint_names.txt")
     model = read_file(EXAMPLES / "walk.animclip")
@@ -184,7 +184,7 @@ def test_play_prints_the_library_report():
 def test_play_names_a_clip_without_a_name_by_its_hash_and_says_what_the_frames_show():
     """Spider-Man 2 clips (Luna's among them) hold no name string: the summary shows Built's
     name hash, never "None", and the frame lines say whose frames they are and how sparse."""
-    from animspec.animclip.pose import clip_frames, frames_report
+    from animspec.animclip.frames.pose import clip_frames, frames_report
 
     path = ROOT / "tests" / "fixtures" / "luna" / "loop_walk.animclip"
     model = read_file(path)

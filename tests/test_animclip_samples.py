@@ -1,4 +1,4 @@
-"""Per-frame decoding of .animclip samples (animspec.animclip.samples), against clips packed
+"""Per-frame decoding of .animclip samples (animspec.animclip.frames.decode), against clips packed
 here bit by bit from the public layout (Pcniado/luna_engine_io_tools anim_import.py,
 binary.py, motion.py): Python ints, one bit at a time, no numpy and nothing of animspec's in
 the packing, and the expected poses computed one element at a time."""
@@ -13,16 +13,16 @@ import numpy as np
 import pytest
 
 from animspec.animclip import read_bytes
-from animspec.animclip.pose import clip_frames
-from animspec.animclip.samples import (
+from animspec.animclip.frames.pose import clip_frames
+from animspec.animclip.frames.decode import (
     decode_motion,
     decode_samples,
     elements_of,
     memory_bound,
     sample_coding,
-    unpack_fields,
 )
-from animspec.animclip.views import sample_inputs
+from animspec.animclip.frames.coding import unpack_fields
+from animspec.animclip.frames.inputs import sample_inputs
 from animspec.common.errors import ParseError
 from animspec.common.hashes import crc32
 
@@ -248,10 +248,7 @@ def test_unpack_fields_against_bit_strings():
         values.append(vals)
     words = np.frombuffer(b"".join(rows), "<u4").reshape(9, stride // 4)
     off = np.concatenate([[0], np.cumsum(widths)[:-1]])
-    from animspec.animclip.samples import Elements
-
-    el = Elements(np.zeros(40, np.int64), np.zeros(40, np.int64), np.array(widths), np.zeros(40, np.int64), off)
-    assert unpack_fields(words, el).tolist() == values
+    assert unpack_fields(words, off, np.array(widths)).tolist() == values
 
 
 def test_frame_lookup_maps_frames_to_deduplicated_samples_and_looping_adds_one_entry():
@@ -484,7 +481,7 @@ def test_pure_functions_on_the_models_inputs():
 
 @pytest.mark.parametrize("lookup", [None, [3, 0, 0, 2, 1, 3, 3, 0]])
 def test_decoding_in_chunks_gives_the_same_frames(monkeypatch, lookup):
-    import animspec.animclip.samples as samples
+    import animspec.animclip.frames.decode as samples
 
     clip = random_clip(19, joints=3, samples=4 if lookup else 8)
     data = clip_file(clip, frames=8, flags=LOOKUP if lookup else 0, lookup=lookup)
@@ -619,7 +616,7 @@ def test_runs_of_elements_on_shared_components_are_summed():
 
 
 def test_first_frame_pose_on_a_flat_skeleton_and_on_a_rig():
-    from animspec.animclip.pose import first_frame_pose
+    from animspec.animclip.frames.pose import first_frame_pose
     from animspec.quaternion import xyzw_to_wxyz
     from animspec.skeleton import Skeleton
 
@@ -642,7 +639,7 @@ def test_decode_memory_is_the_results_plus_a_bounded_chunk():
     import sys
     import tracemalloc
 
-    import animspec.animclip.samples as samples
+    import animspec.animclip.frames.decode as samples
 
     sys.path.insert(0, str(__import__("conftest").ROOT / "bench"))
     import decode as bench_decode

@@ -108,7 +108,8 @@ CASES = {
     "custom-track-data-size": (dict(data=struct.pack("<3f", 1, 2, 3) + b"z"), W),
     "sample-elem-not-ascending": (dict(elem=sample_elem([4, 1], [0, 0])), W),
     "sample-elem-padding": (dict(elem=struct.pack("<2I", 1, 4) + b"\0\0\x09\0"), W),
-    "sample-elem-past-end": (dict(elem=struct.pack("<2I", 1, 4) + b"\0\0"), E),  # Built's 2 elements need 12 bytes
+    # Built's 2 elements need 12 bytes: a per-frame finding, INFO on this Remastered-era clip
+    "sample-elem-past-end": (dict(elem=struct.pack("<2I", 1, 4) + b"\0\0"), I),
     "sample-elem-size": (dict(elem=sample_elem([1, 4], [0, 1]) + bytes(4)), W),
     "trigger-data-size": (dict(extra=[(TRIGGER_DATA, trigger_data(b"", []))]), E),
     "trigger-jsons-overflow": (dict(extra=[(TRIGGER_DATA, trigger_data(bytes(24), [], len_jsons=100))]), E),
@@ -172,8 +173,15 @@ def test_in_memory_model_skips_layout_checks_and_reports_unwritable():
     assert [f.code for f in validate(m)] == ["unwritable"]
 
 
-def test_sample_data_of_remastered_era_files_that_play_refuses_is_an_error():
-    # Spider-Man 2's per-frame layout (Luna Engine IO Tools) is only reported to hold for the
-    # earlier games, but what play refuses is an error there too (issue 27 item 9). (Built
-    # +0x28, the stride, is 0 here.)
-    assert codes(clip(extra=[(SAMPLE_DATA, b"\x01\x02\x03")])) == {"sample-bits-over-stride": E}
+def test_sample_data_of_remastered_era_files_is_info_and_the_decoder_still_refuses_it():
+    # Spider-Man 2's per-frame layout (Luna Engine IO Tools) is a hypothesis for the earlier
+    # games: validate reports what breaks it as INFO, saying so, and play still refuses the
+    # file, naming the hypothesis. (Built +0x28, the stride, is 0 here.)
+    from animspec.animclip.frames.inputs import sample_inputs
+    from animspec.common.errors import ParseError
+
+    data = clip(extra=[(SAMPLE_DATA, b"\x01\x02\x03")])
+    assert codes(data) == {"sample-bits-over-stride": I}
+    assert all("a hypothesis for this game" in f.message for f in validate(read_bytes(data)))
+    with pytest.raises(ParseError, match="sample-bits-over-stride: .*a hypothesis for this game"):
+        sample_inputs(read_bytes(data))

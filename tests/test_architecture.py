@@ -55,9 +55,9 @@ SEAMS: dict[tuple[str, str], str] = {
         "vsync rates and check a fit against the engine",
     ("animspec.gltf", "animspec.animbin.validate"):
         "to_animbin refuses a clip the engine would play wrong, with ANIMBIN's own rules",
-    ("animspec.gltf", "animspec.animclip.encode"):
+    ("animspec.gltf", "animspec.animclip.frames.encode"):
         "to_animclip encodes a glTF animation's sampled frames with the .animclip codec",
-    ("animspec.gltf", "animspec.animclip.animation_sections"):
+    ("animspec.gltf", "animspec.animclip.frames.sections"):
         "to_animclip puts the encoded animation into a clip model (template sections kept)",
     ("animspec.gltf", "animspec.animclip.content"):
         "to_animclip takes a template clip model and returns one",

@@ -299,7 +299,7 @@ def test_animclip_base_pose_on_an_armature_from_its_rig(run):
     State plus sample 0, matched by name hash; walk animates its joints, so Base State alone
     would differ), and the clip's custom tracks are on the action."""
     from animspec.animclip import read_file
-    from animspec.animclip.pose import first_frame_pose
+    from animspec.animclip.frames.pose import first_frame_pose
     from animspec.gltf import skeleton_from_gltf
 
     _, results = run

@@ -25,7 +25,7 @@ from conftest import ROOT
 from test_blender_gltf import bpy_python
 
 from animspec.animclip import read_file
-from animspec.animclip.pose import clip_frames
+from animspec.animclip.frames.pose import clip_frames
 from animspec.common.hashes import crc32
 
 pytestmark = pytest.mark.blender

@@ -4,7 +4,7 @@ items 2 and 10).
 A 133 KB clip (102 joints, 65,535 frames through a frame lookup to one sample) crashed Blender
 keying 6.7 million bone keys; an fps 1.4e-45 clip set the scene to fps 1, fps_base 1e6; an fps
 3.4e38 clip was refused only after its action was made and assigned. The decision is
-:func:`animspec.animclip.blender_import.plan_blender_import` (no bpy: tested here directly,
+:func:`animspec.animclip.frames.blender_import.plan_blender_import` (no bpy: tested here directly,
 fuzzed by tests/fuzz/targets.py); tests/blender/animclip_bounds_check.py runs the operator in
 bpy and records what is left.
 """
@@ -22,7 +22,7 @@ from conftest import ROOT
 from test_animclip_samples import LOOKUP, LOOPING, Clip, clip_file
 
 from animspec.animclip import read_bytes
-from animspec.animclip.blender_import import (
+from animspec.animclip.frames.blender_import import (
     BLENDER_BYTES_PER_BONE_KEY,
     BLENDER_IMPORT_FLOOR,
     BLENDER_FPS_BASE_RANGE,
@@ -35,8 +35,8 @@ from animspec.animclip.blender_import import (
     plan_blender_import,
     scene_rate,
 )
-from animspec.animclip.pose import clip_frames
-from animspec.animclip.views import memory_bound
+from animspec.animclip.frames.pose import clip_frames
+from animspec.animclip.frames.inputs import memory_bound
 
 CHECK_SCRIPT = ROOT / "tests" / "blender" / "animclip_bounds_check.py"
 COMMAND_LINE_OPTION = re.compile(r"(?<![\w-])--[a-z]")
@@ -107,7 +107,7 @@ def test_the_rate_is_checked_before_the_size():
     # rate check is reached with a decoded clip given that rate, 65,535 frames long.
     import dataclasses
 
-    from animspec.animclip.views import SampleInputError
+    from animspec.animclip.frames.inputs import SampleInputError
 
     with pytest.raises(SampleInputError, match="clip-timing"):
         plan(one_sample_clip(65535, fps=1.4e-45))

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 from test_gltf_support import AnimSpec, ChannelSpec, JointSpec, build_glb, quat_xyzw
 
-from animspec.animclip.encode import (
+from animspec.animclip.frames.encode import (
     FPS,
     MAX_TRANSLATION_ERROR,
     EncodeError,
@@ -280,7 +280,7 @@ def test_the_smallest_and_largest_allowed_values_encode(ok_glb, tmp_path, capsys
 def test_a_rig_in_centimetres_is_encoded_with_a_coarser_translation_base(tmp_path):
     """Past +32,767 units the base stops at the 16-bit top and the fields carry the rest."""
     from animspec.animclip.parse import read_file
-    from animspec.animclip.pose import clip_frames
+    from animspec.animclip.frames.pose import clip_frames
 
     joints = [JointSpec("root", -1, (0.0, 0.0, 0.0)), JointSpec("spine", 0, (0.0, 40000.0, 0.0))]
     src = tmp_path / "cm.glb"
@@ -369,7 +369,7 @@ def test_joint_hashes_carry_the_facts():
 
 def test_validate_reports_repeated_joint_hashes():
     """A clip written with one hash for two joints (as the encoder did before issue 27)."""
-    from animspec.animclip.animation_sections import clip_model
+    from animspec.animclip.frames.sections import clip_model
     from animspec.animclip.parse import read_bytes
     from animspec.animclip.validate import validate
     from animspec.animclip.write import write_bytes

@@ -58,16 +58,16 @@ def emitted() -> dict[str, set[str | None]]:
 
 
 def _sample_problem(call: ast.Call, codes: dict[str, set[str | None]]) -> None:
-    """A ``SampleProblem(code, "error" | "warning", ...)`` (animclip/views.py): the validator
-    reports it with that severity; a warning also as INFO for Remastered-era files unless the
-    call says ``per_frame=False`` (a rule of Built that holds for every game). An error is what
-    the decoder refuses: an error on every game (animclip/validate.py)."""
+    """A ``SampleProblem(code, "error" | "warning", ...)`` (animclip/frames/inputs.py): the validator
+    reports it with that severity; also as INFO, the error as well as the warning, on the games
+    where the per-frame layout is a hypothesis, unless the call says ``per_frame=False`` (a rule
+    of Built that holds for every game) (animclip/validate.py)."""
     code, severity = (a.value if isinstance(a, ast.Constant) else None for a in call.args[:2])
     if not isinstance(code, str):
         return
     per_frame = not any(k.arg == "per_frame" and isinstance(k.value, ast.Constant) and k.value.value is False
                         for k in call.keywords)
-    codes.setdefault(code, set()).update({severity} | ({"info"} if per_frame and severity == "warning" else set()))
+    codes.setdefault(code, set()).update({severity} | ({"info"} if per_frame else set()))
 
 
 def documented() -> dict[str, set[str]]:
@@ -88,8 +88,8 @@ def test_the_collection_finds_the_codes_it_should():
     assert codes["face-normal-index-out-of-range"] == {"warning"}
     assert codes["face-vertex-index-out-of-range"] == {"error"}
     assert "pair-missing" in codes and "few-joints-matched" in codes
-    # What the .animclip decoder refuses, from the list the validator reports (views.py).
-    assert codes["sample-elem-joint"] == {"error"} and codes["joint-count"] == {"error"}
+    # What the .animclip decoder refuses, from the list the validator reports (frames/inputs.py).
+    assert codes["sample-elem-joint"] == {"error", "info"} and codes["joint-count"] == {"error"}
     assert codes["sample-log-scale"] == {"warning", "info"}
 
 

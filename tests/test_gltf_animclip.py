@@ -204,7 +204,7 @@ def test_readme_animclip_command_poses_every_joint_of_the_sample(tmp_path, capsy
     khronos_validate(data, tmp_path)
 
     # Every frame lands on the node of the same name: frame 0 is the base state plus sample 0.
-    from animspec.animclip.pose import clip_frames
+    from animspec.animclip.frames.pose import clip_frames
 
     doc = GLTF2.load_from_bytes(data)
     channels = animation_channels(data)[-1]
@@ -263,7 +263,7 @@ def test_a_rig_matching_nothing_is_an_error_naming_skeleton(tmp_path, capsys):
     assert str(WALK) in err and str(rig_path) in err and not out.exists()
 
 
-# --- every frame (animspec.animclip.samples -> animclip_animation_to_gltf) -----------------
+# --- every frame (animspec.animclip.frames.decode -> animclip_animation_to_gltf) -----------------
 
 
 def _named_rig(count: int) -> bytes:

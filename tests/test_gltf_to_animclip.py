@@ -134,7 +134,7 @@ def test_a_wide_translation_gets_large_elements_that_reach_the_file_and_decode_b
     """Translation over 0..11 units at a 1e-4 error needs fields past 16 bits: they go to Sample
     Elem's large table (not coarsened to 16 bits), are written, read back and decoded by
     animspec within the max error."""
-    from animspec.animclip.pose import clip_frames
+    from animspec.animclip.frames.pose import clip_frames
 
     times = np.linspace(0, 1, 5)
     source = build_glb(JOINTS, [AnimSpec("reach", [
@@ -157,9 +157,9 @@ def test_root_motion_survives_animclip_to_gltf_and_back(tmp_path, capsys, loopin
     from test_animclip_encode import synthetic, walk_and_turn
     from test_gltf_animclip import _convert, _named_rig
 
-    from animspec.animclip.animation_sections import clip_model
-    from animspec.animclip.encode import Tolerance, encode
-    from animspec.animclip.samples import decode_clip
+    from animspec.animclip.frames.sections import clip_model
+    from animspec.animclip.frames.encode import Tolerance, encode
+    from animspec.animclip.frames.decode import decode_clip
     from animspec.animclip.tags import FLAG_HAS_MOTION
 
     frames = synthetic(frames=16, joints=3)
@@ -203,9 +203,9 @@ def test_convert_takes_root_motion_from_the_node_above_the_rig_unless_told_not_t
 
     from test_animclip_encode import synthetic
 
-    from animspec.animclip.animation_sections import clip_model
-    from animspec.animclip.encode import encode
-    from animspec.animclip.samples import decode_clip
+    from animspec.animclip.frames.sections import clip_model
+    from animspec.animclip.frames.encode import encode
+    from animspec.animclip.frames.decode import decode_clip
     from animspec.animclip.tags import FLAG_HAS_MOTION, TAG_MOTION_DATA
     from animspec.cli import main
 

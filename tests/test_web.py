@@ -433,7 +433,7 @@ def _assert_f32_equal(js, py, what):
 
 def test_viewer_decodes_every_animclip_frame_as_python_does(tmp_path):
     from animspec.animclip import read_file
-    from animspec.animclip.pose import clip_frames
+    from animspec.animclip.frames.pose import clip_frames
 
     files = _clip_files(tmp_path)
     names = {p.name for p in files}
@@ -512,7 +512,7 @@ def test_animclip_pose_in_the_viewer_is_python_forward_kinematics(runs, cases):
     matched by name hash, as ``animspec play --skeleton`` does), or the viewer's stand-in
     chain of the clip's joints in file order."""
     from animspec.animclip import read_file
-    from animspec.animclip.pose import clip_frames, frames_report
+    from animspec.animclip.frames.pose import clip_frames, frames_report
     from animspec.gltf.rig import skeleton_from_gltf
     from animspec.quaternion import xyzw_to_wxyz
     from animspec.skeleton import Skeleton, forward_kinematics
@@ -542,7 +542,7 @@ def test_viewer_refuses_the_clips_python_refuses(tmp_path):
     shows the reason instead of playing), naming the same section."""
     from test_animclip_samples import LOOKUP, built_payload, clip_file, dat1_file, random_clip
     from animspec.animclip import read_file
-    from animspec.animclip.pose import clip_frames
+    from animspec.animclip.frames.pose import clip_frames
     from animspec.common.errors import ParseError
     from animspec.common.hashes import crc32
 

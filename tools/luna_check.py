@@ -450,12 +450,12 @@ def animspec_through_luna(clip: Clip, source: dict, out_dir: Path, max_error: fl
     """Encode the source's per-frame transforms with animspec's encoder, write the clip with
     animspec's writer, import it with Luna's importer, and measure Luna's reading against the
     source. Returns the errors (Luna's reading vs. the source, and what the encoder reported)."""
-    from animspec.animclip.animation_sections import clip_model
-    from animspec.animclip.encode import Frames, Tolerance, encode
+    from animspec.animclip.frames.sections import clip_model
+    from animspec.animclip.frames.encode import Frames, Tolerance, encode
     from animspec.animclip.write import write_bytes
 
     frames = Frames(np.asarray(source["rotation_xyzw"]), np.asarray(source["translation"]), np.asarray(source["scale"]))
-    # large=False: the clip model cannot hold large elements yet (animation_sections.py)
+    # large=False: the clip model cannot hold large elements yet (frames/sections.py)
     encoded = encode(frames, Tolerance.uniform(max_error), looping=clip.looping, large=False)
     path = out_dir / f"{clip.name}.animspec.animclip"
     path.write_bytes(write_bytes(clip_model(encoded, [name_hash(b.name) for b in RIG], fps=FPS, name=clip.name)))

@@ -90,7 +90,7 @@ MODULES: dict[str, dict] = {
         "tests": ["tests/test_animclip_appendix.py", "tests/test_animclip_edit.py", "tests/test_animclip_roundtrip.py"],
         "only": ["string_at", "split_strings_region"],
     },
-    "animclip/pose.py": {"tests": ["tests/test_animclip_pose.py"]},
+    "animclip/frames/pose.py": {"tests": ["tests/test_animclip_pose.py"]},
     "animclip/compression.py": {"tests": ["tests/test_lz4.py", "tests/test_animclip_errors.py"]},
     "animbin/jsonio.py": {"tests": ["tests/test_animbin_roundtrip.py", "tests/test_hardening.py"]},
     "meshbin/jsonio.py": {"tests": ["tests/test_meshbin.py"]},
@@ -201,7 +201,7 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "a frame lies before key i1 (searchsorted), so t < 1 already",
     ("animbin/playback.py", "rest_q = np.asarray(rest_rotations, dtype=np.float64) / FP12_ONE", "Div -> Mult"):
         "the rest rotations are normalised right after: any positive scale gives the same unit quaternion",
-    ("animclip/pose.py", "if not fps or not np.isfinite(fps) or fps <= 0:", "LtE -> Lt"):
+    ("animclip/frames/pose.py", "if not fps or not np.isfinite(fps) or fps <= 0:", "LtE -> Lt"):
         "an fps of 0 is already refused by `not fps`",
     **{("animclip/write.py", line, "statement swapped with the next"): _CHECK_ORDER for line in (
         '_short_tail(section.padding, 5, f"{at}.padding", "element")',
@@ -242,7 +242,7 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
      "LtE -> Lt"):
         "a recorded size of 0 cannot hold the tables, and one of 2**32 - 1 cannot be covered by a model in memory: "
         "the exact layout is given up (None) either way",
-    ("animclip/pose.py", "joints = [j for j in clip.joints if j.hash is not None and j.hash != 0xFFFFFFFF and j.rotation is not None]",
+    ("animclip/frames/pose.py", "joints = [j for j in clip.joints if j.hash is not None and j.hash != 0xFFFFFFFF and j.rotation is not None]",
      "4294967295 -> 4294967296"): "the clip view already leaves FFFFFFFF entries out (ALERT's rule), so none reaches this filter",
     ("animclip/jsonio.py", 'return "inf" if f > 0 else "-inf"', "0 -> 1"): "f is an infinity here: +inf is above 1 as well as 0",
     ("animclip/jsonio.py", 'd["end_matrix"] = [f32_list(row) for row in np.asarray(s.end_matrix, "<f4")]', "format '<f4' -> '>f4'"):

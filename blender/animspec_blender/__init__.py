@@ -17,7 +17,7 @@ import bpy
 from bpy.props import BoolProperty, EnumProperty, FloatProperty, IntProperty, StringProperty
 from bpy_extras.io_utils import ExportHelper, ImportHelper
 
-from animspec.animclip.encode import MAX_TRANSLATION_ERROR
+from animspec.animclip.frames.encode import MAX_TRANSLATION_ERROR
 from animspec.common.errors import AnimspecError
 
 from .wording import (

@@ -30,9 +30,9 @@ them back.
 
 The export samples the evaluated pose on every frame of the action's range (what the viewport
 shows, constraints included), takes each bone's clip-local transform as above and encodes them
-with animspec's encoder (:mod:`animspec.animclip.encode`) within the errors asked; the sections
+with animspec's encoder (:mod:`animspec.animclip.frames.encode`) within the errors asked; the sections
 the encoder does not produce come from a template clip byte for byte
-(:mod:`animspec.animclip.animation_sections`).
+(:mod:`animspec.animclip.frames.sections`).
 """
 
 from __future__ import annotations
@@ -181,8 +181,8 @@ def import_animclip(arm: bpy.types.Object, path: str, *, first_frame: int = 0, r
     unless ``root_motion`` is False. Frame ``i`` of the clip is Blender frame ``first_frame + i``.
     ``root_space``: see :data:`ROOT_SPACES`."""
     from animspec.animclip import read_file
-    from animspec.animclip.blender_import import BlenderFpsError, BlenderImportTooLargeError, plan_blender_import
-    from animspec.animclip.pose import clip_frames
+    from animspec.animclip.frames.blender_import import BlenderFpsError, BlenderImportTooLargeError, plan_blender_import
+    from animspec.animclip.frames.pose import clip_frames
 
     if arm is None or arm.type != "ARMATURE":
         raise AnimspecError("select the armature to animate (its bone names must be the game's joint names)")
@@ -332,9 +332,9 @@ class AnimclipExport:
     looping: bool
     bones: list[str]
     error: object
-    """:class:`animspec.animclip.encode.ErrorReached`"""
+    """:class:`animspec.animclip.frames.encode.ErrorReached`"""
     tolerance: object
-    """:class:`animspec.animclip.encode.Tolerance`"""
+    """:class:`animspec.animclip.frames.encode.Tolerance`"""
     lines: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
@@ -426,8 +426,8 @@ def export_animclip(arm: bpy.types.Object, *, action: str | None = None, templat
     template's Built says, else not. ``root_space`` None: as the action notes it, else "engine"
     (:data:`ROOT_SPACES`). Refusals are :class:`AnimspecError` in the Export panel's words."""
     from animspec.animclip import read_file, write_bytes
-    from animspec.animclip.animation_sections import clip_model
-    from animspec.animclip.encode import FPS, MAX_FRAMES, EncodeError, Frames, encode, joint_hashes, tolerance_for
+    from animspec.animclip.frames.sections import clip_model
+    from animspec.animclip.frames.encode import FPS, MAX_FRAMES, EncodeError, Frames, encode, joint_hashes, tolerance_for
     from animspec.animclip.tags import FLAG_LOOPING
     from animspec.common.ranges import OptionRangeError
     from animspec.gltf.to_animbin import MAX_SAMPLES

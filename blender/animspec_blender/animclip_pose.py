@@ -70,7 +70,7 @@ def import_base_pose(
     hash to its joints (one new action named after the clip). ``joint_names`` only label clip
     joints in the report."""
     from animspec.animclip import read_file
-    from animspec.animclip.pose import clip_frames, first_frame
+    from animspec.animclip.frames.pose import clip_frames, first_frame
 
     if arm is None or arm.type != "ARMATURE":
         raise AnimspecError("select the armature to pose (its bone names must hash to the clip's joints)")

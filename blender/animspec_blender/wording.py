@@ -226,8 +226,8 @@ def size_text(n: int) -> str:
 
 
 def animclip_import_refusal(exc: AnimspecError) -> str:
-    """A refusal of :mod:`animspec.animclip.blender_import` as the Import panel says it."""
-    from animspec.animclip.blender_import import (
+    """A refusal of :mod:`animspec.animclip.frames.blender_import` as the Import panel says it."""
+    from animspec.animclip.frames.blender_import import (
         BLENDER_FPS_BASE_RANGE,
         BLENDER_SCENE_FPS_MAX,
         HIGHEST_FPS,

@@ -218,7 +218,7 @@ SKIN = NumberRange("skin", 0, 2**31 - 1, "a skin's index in the glTF", whole=Tru
 def option_ranges() -> dict[str, NumberRange]:
     """Each numeric option of ``convert`` (its ``dest``) and its range, declared where the limit
     is: the command line's parser and :func:`check_ranges` both use it."""
-    from .animclip.encode import FPS, MAX_TRANSLATION_ERROR
+    from .animclip.frames.encode import FPS, MAX_TRANSLATION_ERROR
     from .gltf.to_animbin import MAX_KEYS_RANGE
 
     return {r.option: r for r in (SKIN, MAX_ERROR_DEG, MAX_KEYS_RANGE, FPS, MAX_TRANSLATION_ERROR)}
@@ -638,9 +638,9 @@ def _gltf_to_animclip(src: str, out: str, o: ConvertOptions) -> Result:
     rotation within ``max_error`` degrees, translation and scale within
     ``max_translation_error``; the other sections from ``template``."""
     from .animclip.tags import FLAG_LOOPING
-    from .animclip.encode import EncodeError, tolerance_for
+    from .animclip.frames.encode import EncodeError, tolerance_for
     from .animclip.parse import read_bytes, read_file
-    from .animclip.views import sample_inputs
+    from .animclip.frames.inputs import sample_inputs
     from .animclip.write import write_bytes
     from .gltf.to_animclip import gltf_to_animclip
 
@@ -732,9 +732,9 @@ def _animclip_to_gltf(src: str, out: str, o: ConvertOptions, model: Any) -> Resu
     ``no_root_motion``); a camera clip (flag 0x10) as an animated glTF camera, no rig needed."""
     import numpy as np
 
-    from .animclip.pose import clip_frames
-    from .animclip.samples import camera_path
-    from .animclip.views import BUILT_GLB_NODE_FRAME_BYTES, camera_problems, check_built, file_size_on_disk
+    from .animclip.frames.pose import clip_frames
+    from .animclip.frames.motion import camera_path
+    from .animclip.frames.inputs import BUILT_GLB_NODE_FRAME_BYTES, camera_problems, check_built, file_size_on_disk
     from .gltf import CameraAnimation, ClipAnimation, animclip_animation_to_gltf, camera_animation_to_gltf
 
     frames = clip_frames(model, src)

@@ -240,14 +240,14 @@ def blender_import_bounds(data: bytes) -> None:
     """What Blender's .animclip import decides before it keys anything: a refusal, or a plan
     whose cost is inside the file's bound and whose scene rate Blender can hold."""
     from animspec.animclip import read_bytes
-    from animspec.animclip.blender_import import (
+    from animspec.animclip.frames.blender_import import (
         BLENDER_BYTES_PER_BONE_KEY,
         BLENDER_FPS_BASE_RANGE,
         BLENDER_SCENE_FPS_MAX,
         plan_blender_import,
     )
-    from animspec.animclip.pose import clip_frames
-    from animspec.animclip.views import memory_bound
+    from animspec.animclip.frames.pose import clip_frames
+    from animspec.animclip.frames.inputs import memory_bound
     from animspec.common.errors import AnimspecError
 
     try:
@@ -360,8 +360,8 @@ def encode_animclip(data: bytes) -> None:
     import numpy as np
 
     from animspec.animclip import read_bytes, write_bytes
-    from animspec.animclip.encode import tolerance_for
-    from animspec.animclip.pose import clip_frames
+    from animspec.animclip.frames.encode import tolerance_for
+    from animspec.animclip.frames.pose import clip_frames
     from animspec.animclip.validate import validate
     from animspec.common.errors import AnimspecError
     from animspec.common.findings import Severity

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Mapping, Union
 
 import numpy as np
 
+from .frames.coding import element_targets, unpack_codes
 from .tags import (
     BUILT_RECORD,
     CONTAINER_ASSET,
@@ -301,12 +302,9 @@ class SampleElem(SectionBase):
         """(joint, component, width, shift) of every element, small ones then large ones, in
         the order their fields sit in each sample (int64 arrays)."""
         offsets = np.concatenate([np.asarray(self.offsets, np.int64), np.asarray(self.large_offsets, np.int64)])
-        small = np.asarray(self.codes, np.int64)
-        large = np.asarray(self.large_codes, np.int64)
-        width = np.concatenate([(small & 0xF) + 1, (large & 0xFF) + 1])
-        shift = np.concatenate([small >> 4, large >> 8])
-        ci = offsets // 4
-        return ci // 12, ci % 12, width, shift
+        joint, component = element_targets(offsets)
+        width, shift = unpack_codes(self.codes, self.large_codes)
+        return joint, component, width, shift
 
 
 @dataclass(eq=False)

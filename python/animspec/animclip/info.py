@@ -12,7 +12,7 @@ from .tags import (
     ASSET_MAGICS, CONTAINER_ASSET, CONTAINER_STG, FLAG_CAMERA, FLAG_HAS_MOTION, FLAG_LOOPING, SECTION_NAMES, SECTION_STATUS,
     TAG_SAMPLE_ELEM,
 )
-from .views import sample_inputs
+from .frames.inputs import sample_inputs
 
 MAX_JOINTS_LISTED = 40
 

@@ -132,7 +132,7 @@ class Layout(_Eq):
     file_size: int | None = field(default=None, compare=False)
     """Bytes of the file read (on disk; an LZ4-compressed one's compressed size), None for a
     layout not read from a file (a JSON dump): the size the decode bounds are stated on
-    (:func:`.views.file_size_on_disk`)."""
+    (:func:`.frames.inputs.file_size_on_disk`)."""
 
     def digest(self) -> str:
         if self.digest_later is not None:

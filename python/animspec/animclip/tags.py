@@ -156,10 +156,6 @@ custom track's block inside Custom Track Data (spec 7.6)."""
 TERMINATOR_HASH = 0xFFFFFFFF
 """Joint Hashes' last entry (spec 7.3); it has no Base State record (spec 7.2)."""
 
-QUATERNION_DIVISOR = 32768.0
-"""animclip_to_gltf.py divides quantised components by 32768 (spec 8.1); normalisation
-hides whether 32767 was meant."""
-
 DERIVED_COUNTS = ("num_joints", "num_base_state_things", "num_custom_tracks", "num_elems", "num_large_elems")
 """Built fields the writer derives from other sections when they are None:
 num_joints = Base State joint records, num_base_state_things = its 32-byte things,
@@ -175,11 +171,6 @@ FLAG_FRAME_DATA_LOOKUP = 0x10000
 FLAG_HAS_MOTION = 0x800000
 """Built ``flags`` bits (ksy enum clip_flag; Luna constants.py)."""
 
-COMPONENTS_PER_JOINT = 12
-"""Packed components of a joint: 0-3 scale x, y, z and divisor, 4-7 quaternion x, y, z, w,
-8-11 translation x, y, z and shift (ksy enum packed_component; Luna anim_import.py)."""
-SAMPLE_LOOKUP_ALIGN = 16
-"""The frame-lookup table is padded to a multiple of this many bytes (ksy sample_data)."""
 MOTION_HEADER_SIZE = 0x7C
 MOTION_SAMPLE_SIZES = {0: 16, 1: 32}
 """Bytes per Motion Data sample by motion_type (ksy motion_type: standard, full)."""
@@ -202,10 +193,6 @@ MOTION_SAMPLE_DTYPE = np.dtype(
     [("qx", "<i2"), ("qy", "<i2"), ("qz", "<i2"), ("qw", "<i2"),
      ("x", "<i2"), ("y", "<i2"), ("z", "<i2"), ("log_scale", "i1"), ("phase", "i1")]
 )
-MOTION_LOG_SCALE_RANGE = (0, 16)
-"""A Motion Data sample's translation exponent (``log_scale``: the s2 fields are the
-translation times 2^k) is clamped into this by the reader, as Luna's reader clamps it; the
-writer chooses within it, and the validator reports one outside (``motion-log-scale``)."""
 """One 16-byte standard Motion Data sample (ksy motion_sample): rotation / 32768 normalised,
 translation / 2^log_scale."""
 

@@ -17,10 +17,14 @@ Spider-Man 2 files (DAT1 type 0x41DFFB44, :attr:`AnimclipFile.is_msm2`), whose c
 name string (only its hash), no "DEAD" markers at +0x48, no FFFFFFFF joint-hash terminator
 (Luna Engine IO Tools, anim_export.py): ``name-unresolved``, ``dead-markers``,
 ``built-4c-nonzero`` and ``joint-hashes-terminator`` are Remastered-era rules. The per-frame
-rules (Sample Elem and Sample Data against Built, :func:`.views.sample_problems`) hold for
-both. Everything the decoder refuses or reads other than as written comes from the lists it
-refuses from (:func:`.views.sample_problems`, :func:`.views.motion_problems`), so a clip that
-validates without an error (or, for Remastered-era files, without a per-frame INFO) plays.
+rules (Sample Elem, Sample Data and Motion Data against Built,
+:func:`.frames.inputs.sample_problems`) are Spider-Man 2's, made public by Luna; for
+Remastered, Miles Morales and Rift Apart files they are a hypothesis
+(:data:`.frames.inputs.HYPOTHESIS`), so there every per-frame finding is INFO and says so.
+Everything the decoder refuses or reads other than as written comes from the lists it refuses
+from (:func:`.frames.inputs.sample_problems`, :func:`.frames.inputs.motion_problems`), so a
+clip that validates without an error (and, for the earlier games, without a per-frame INFO)
+plays.
 
 Layout checks (sizes, offsets, alignment, padding) need the :class:`Layout` recorded when
 the file was read; a model built in memory is laid out by the writer and skips them.
@@ -98,7 +102,8 @@ from .tags import (
     THING_SIZE,
     section_name,
 )
-from .views import camera_problems, motion_problems, name_table, quaternion_lengths, sample_problems
+from .frames.inputs import HYPOTHESIS, camera_problems, layout_is_hypothesis, motion_problems, sample_problems
+from .views import name_table, quaternion_lengths
 from .write import check_writable
 
 ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
@@ -115,7 +120,7 @@ PAIRS = [
     (TAG_CURVES, TAG_CURVES_DATA, WARNING),
 ]
 
-_UNVERIFIED = "(Spider-Man 2's per-frame layout, not yet confirmed for this game)"
+_HYPOTHESIS = f"({HYPOTHESIS})"
 
 QUATERNION_TOLERANCE = 0.01
 """How far |Q| / 32768 may stray from 1 (16-bit quantisation errs by about 0.0001)."""
@@ -188,21 +193,20 @@ def _all(model: AnimclipFile, names: dict[int, str]) -> Iterator[Finding]:
                 "trigger-joint-names-size", WARNING,
                 f"{sizes[i]} bytes; ALERT records 1 to 4 u32 hashes (4..16 bytes)", _where(model, i),
             )
-    # The per-frame layout is Luna's, read and written for Spider-Man 2; for earlier games it
-    # is only reported to be the same, so there its warnings are INFO (a hypothesis's). Its
-    # errors stay errors on every game: they are what play and convert refuse, and validate
-    # must not say ok to a file our own decoder will not read (issue 27 item 9).
-    msm2 = model.is_msm2
+    # The per-frame layout is Luna's, public for Spider-Man 2 only; for the earlier games it is
+    # a hypothesis, so there every per-frame finding, error or warning, is INFO and says so.
+    # The decoder still refuses such a file (naming the hypothesis): a file it will not read is
+    # reported, as INFO, never passed over.
+    hypothesis = layout_is_hypothesis(model)
     severities = {"error": ERROR, "warning": WARNING}
     # what the decoder (and convert, for a camera clip) refuses, from the lists they refuse from
     for p in [*sample_problems(model), *camera_problems(model)]:
-        sure = msm2 or not p.per_frame
+        sure = not (hypothesis and p.per_frame)
         where = {"field": p.field} if p.field else {}
-        severity = severities[p.severity] if sure or p.severity == "error" else INFO
-        yield Finding(p.code, severity, p.message if sure else f"{p.message} {_UNVERIFIED}", where)
+        yield Finding(p.code, severities[p.severity] if sure else INFO,
+                      p.message if sure else f"{p.message} {_HYPOTHESIS}", where)
     for f in _motion(model):
-        yield f if msm2 else Finding(f.code, ERROR if f.severity == ERROR else INFO, f"{f.message} {_UNVERIFIED}",
-                                     f.where)
+        yield Finding(f.code, INFO, f"{f.message} {_HYPOTHESIS}", f.where) if hypothesis else f
     present = {s.tag for s in model.sections}
     for a, b, severity in PAIRS:
         if (a in present) != (b in present):
@@ -510,7 +514,7 @@ def _sample_elem(model: AnimclipFile, i: int, s: SampleElem, size: int) -> Itera
         (derived_or(built, "num_elems", n), derived_or(built, "num_large_elems", m)) if built is not None else (n, m)
     )
     if built is not None and sample_elem_split(size, declared) != (declared[0], -declared[0] % 4, declared[1]):
-        pass  # sample-elem-past-end: .views.sample_problems, whose list the decoder refuses from
+        pass  # sample-elem-past-end: .frames.inputs.sample_problems, whose list the decoder refuses from
     elif len(s.padding) != -n % 4:
         yield Finding("sample-elem-size", ERROR, f"{len(s.padding)} padding bytes after {n} elements; expected {-n % 4}", where)
     if s.trailing:
@@ -533,7 +537,7 @@ def derived_or(built: Built, name: str, derived: int) -> int:
 
 
 def _motion(model: AnimclipFile) -> Iterator[Finding]:
-    """Motion Data's header against its size (:func:`.views.motion_problems`, the list the
+    """Motion Data's header against its size (:func:`.frames.inputs.motion_problems`, the list the
     decoder refuses from) and its sample count against Built (Luna Engine IO Tools motion.py)."""
     for i, s in enumerate(model.sections):
         if s.tag != TAG_MOTION_DATA or not isinstance(getattr(s, "data", None), (bytes, memoryview)):

@@ -1,6 +1,6 @@
 """``animspec play``, ``compare`` and ``plot``: what the console shows, and how far that is
 from what was authored. Argument handling only; the work is in animspec.animbin.poses,
-.compare, .plot and animspec.animclip.pose."""
+.compare, .plot and animspec.animclip.frames.pose."""
 
 from __future__ import annotations
 
@@ -182,8 +182,8 @@ def _check_seconds(args: argparse.Namespace) -> None:
 
 
 def _play_animclip(args: argparse.Namespace, model: Any) -> int:
-    from ..animclip.pose import clip_frames, frames_report
-    from ..animclip.views import BuildTooLarge
+    from ..animclip.frames.pose import clip_frames, frames_report
+    from ..animclip.frames.inputs import BuildTooLarge
 
     for dest, flag in ANIMBIN_ONLY.items():
         if getattr(args, dest) is not None:

@@ -256,7 +256,7 @@ aspect ratio is not in the clip: 16:9 is assumed (and written as the camera's as
 @dataclass
 class ClipAnimation:
     """A decoded clip as this module takes it (built by :func:`animspec.convert` from
-    :class:`animspec.animclip.samples.ClipFrames`; arrays, no animclip types)."""
+    :class:`animspec.animclip.frames.decode.ClipFrames`; arrays, no animclip types)."""
 
     joint_hashes: np.ndarray
     """(joints,) u32 joint-name CRC32s."""

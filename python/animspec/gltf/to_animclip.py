@@ -17,9 +17,9 @@ the clip's Motion Data (relative to frame 0), and the joints see the node as it 
 (so the motion is not counted twice). ``root_motion=False`` leaves it composed into the root
 joints instead, as before.
 
-The encoding (:mod:`animspec.animclip.encode`) meets ``max_error`` per kind where the format
+The encoding (:mod:`animspec.animclip.frames.encode`) meets ``max_error`` per kind where the format
 allows it; the error reached is in the result. The sections the encoder does not produce come
-from ``template`` byte for byte (:mod:`animspec.animclip.animation_sections`).
+from ``template`` byte for byte (:mod:`animspec.animclip.frames.sections`).
 """
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..animclip.animation_sections import TAG_MOTION_DATA, clip_model
+from ..animclip.frames.sections import TAG_MOTION_DATA, clip_model
 from ..animclip.content import AnimclipFile
-from ..animclip.encode import FPS, MAX_FRAMES, EncodedAnimation, Frames, Tolerance, encode, joint_hashes
+from ..animclip.frames.encode import FPS, MAX_FRAMES, EncodedAnimation, Frames, Tolerance, encode, joint_hashes
 from ..quaternion import wxyz_to_xyzw
 from .rig import GltfError, GltfSource, Rig, load_gltf, node_rest, read_rig
 from .sampling import animation_span, local_rotations, local_translations, sample_channels

@@ -1,45 +1,37 @@
 """Every frame of an .animclip: Sample Elem and Sample Data decoded over Base State.
 
 What is public (Pcniado/luna_engine_io_tools, GPL-3.0, read for facts only: ``anim_import.py``
-for the sample coding, ``binary.py`` for the bit order, ``motion.py`` for Motion Data,
-``constants.py`` / ``flags.py`` for Built and the flag bits), restated:
+for the sample coding, ``binary.py`` for the bit order, ``constants.py`` / ``flags.py`` for
+Built and the flag bits), restated; the shared facts (components, codes, bit order,
+dequantisation) are written once in :mod:`.coding`:
 
-* A joint has 12 integer **components**: 0-2 scale x, y, z and 3 the scale divisor, 4-7 the
-  rotation quaternion x, y, z, w, 8-10 the translation x, y, z and 11 its shift. Base State
+* A joint has 12 integer **components** (:data:`.coding.COMPONENTS_PER_JOINT`). Base State
   gives their base values: each scale component and the divisor are ``2 ** log_scale``
   (record byte +0xE), the quaternion and translation its i16 fields, the shift its byte +0xF.
 * **Sample Elem** lists the components that move: ``elements`` u32 byte offsets (offset / 4 =
-  ``joint * 12 + component``) then ``elements`` u8 codes (bit width = low nibble + 1, left
-  shift = high nibble), then from the next 4-byte boundary ``large_elements`` u32 offsets and
-  u16 codes (width = low byte + 1, shift = high byte). Element ``e``'s field starts at the sum
-  of the widths before it, small elements first.
+  ``joint * 12 + component``) then ``elements`` u8 codes, then from the next 4-byte boundary
+  ``large_elements`` u32 offsets and u16 codes (:func:`.coding.unpack_codes`). Element ``e``'s
+  field starts at the sum of the widths before it, small elements first.
 * **Sample Data** holds ``stride`` bytes per sample, little-endian u32 words whose fields are
   packed from the least significant bit up (a field may straddle two words). A sample's pose
   is the base plus, per element, ``field << shift`` added to its component. With the frame
   lookup flag the block starts with one u16 sample index per frame (one more for a looping
   clip), and the samples start at the next 16-byte boundary; without it frame ``f`` is sample
   ``f``.
-* De-quantisation: rotation = the quaternion normalised (a zero one is the identity);
-  translation = components 8-10 / 2 ** component 11; scale = components 0-2 / component 3
-  (a zero divisor counts as 1).
-* **Motion Data** (root motion): a 0x7C-byte header (u8 type, u8 flags, u16 sample count; the
-  sample stream at 0x7C + u32 at +0x3C; initial rotation x, y, z, w f32 at +0x04 and initial
-  translation f32 x3 at +0x24), then 16-byte samples of type 0: i16 quaternion x, y, z, w
-  (/ 32768, normalised), i16 translation x, y, z, i8 log scale (clamped to 0..16: the
-  translation is divided by 2 ** it), i8 phase. Type 1 samples (32 bytes) and the secondary
-  stream (flag 0x04) are not described publicly: they are reported, not decoded.
+* De-quantisation: :func:`.coding.dequantise`.
+* Root motion (Motion Data): :mod:`.motion`.
 
 The bytes are read once, by the model (ksy/animclip.ksy through :mod:`.adapt`): this module
-takes its inputs from :func:`.views.sample_inputs` (Built's fields, Sample Elem's columns, Base
+takes its inputs from :func:`.inputs.sample_inputs` (Built's fields, Sample Elem's columns, Base
 State's records, the frame lookup and the samples as a view into the Sample Data payload) and
 keeps only the arithmetic. Where Luna's importer is silent or lenient, ``sample_inputs``
 refuses with a :class:`ParseError` naming the file, byte and field, from the list the validator
-reports (:func:`.views.sample_problems`): an element whose joint is past the joints, a
-component offset that is not a multiple of 4, an fps outside :data:`.views.PLAYABLE_FPS`
+reports (:func:`.inputs.sample_problems`): an element whose joint is past the joints, a
+component offset that is not a multiple of 4, an fps outside :data:`.inputs.PLAYABLE_FPS`
 (Luna falls back to frames / duration), a field wider than 32 bits or whose ``width + shift`` passes
-:data:`.views.MAX_DELTA_BITS` (a value no float64 holds exactly), element bit ranges past the
+:data:`.coding.MAX_DELTA_BITS` (a value no float64 holds exactly), element bit ranges past the
 stride, a lookup entry naming a sample the block does not hold, and any decode whose results
-would pass the memory bound :func:`.views.memory_bound` (``max(256 MiB, 64 x the file's
+would pass the memory bound :func:`.inputs.memory_bound` (``max(256 MiB, 64 x the file's
 size on disk)``): a Built count cannot make a small file allocate gigabytes.
 
 Everything is vectorised over samples and elements: each element's field is gathered for all
@@ -53,44 +45,27 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..common.errors import AnimspecError, ParseError
-from .content import AnimclipFile, JointHashes, RawSection
-from .tags import (
-    FLAG_CAMERA,
-    FLAG_FRAME_DATA_LOOKUP as FLAG_FRAME_LOOKUP,
-    FLAG_LOOPING,
-    MOTION_HEADER_DTYPE,
-    MOTION_LOG_SCALE_RANGE,
-    MOTION_SAMPLE_DTYPE,
-    TAG_JOINT_HASHES,
-    TAG_MOTION_DATA,
-)
-from .views import (
+from ...common.errors import AnimspecError, ParseError
+from ..content import AnimclipFile, JointHashes, RawSection
+from ..tags import FLAG_CAMERA, FLAG_FRAME_DATA_LOOKUP as FLAG_FRAME_LOOKUP, FLAG_LOOPING, TAG_JOINT_HASHES, TAG_MOTION_DATA
+from .coding import FieldReader, KIND_FIRST, bit_offsets, dequantise, dequantise_rotation, dequantise_scale, dequantise_translation
+from .inputs import (
     DECODE_BYTES_PER_JOINT as RESULT_BYTES_PER_JOINT,
     DECODE_PER_FILE_BYTE as MEMORY_PER_FILE_BYTE,
+    HYPOTHESIS,
     SampleInputs,
     dat1_file_offset,
     file_size_on_disk,
+    layout_is_hypothesis,
     memory_bound,
-    motion_problems,
-    motion_undecoded,
     sample_inputs,
 )
-
-# ---------------------------------------------------------------------------- facts
-
-COMPONENTS = 12
-"""Integer components per joint (Luna anim_import.py: 12 packed components per joint)."""
-SCALE, SCALE_DIVISOR, ROTATION, TRANSLATION, TRANSLATION_SHIFT = slice(0, 3), 3, slice(4, 8), slice(8, 11), 11
-
-MOTION_HEADER_SIZE = MOTION_HEADER_DTYPE.itemsize
-MOTION_SAMPLE_SIZE = MOTION_SAMPLE_DTYPE.itemsize
-
+from .motion import RootMotion, decode_motion
 
 
 @dataclass(frozen=True)
 class SampleCoding:
-    """What Built says about the samples of the block decoded (:func:`.views.sample_block`)."""
+    """What Built says about the samples of the block decoded (:func:`.inputs.sample_block`)."""
 
     flags: int
     fps: float
@@ -150,30 +125,11 @@ def elements_of(inputs: SampleInputs) -> Elements:
     """The elements of ``inputs`` with the first bit of each one's field (the sum of the widths
     before it: fields are packed back to back, small elements first)."""
     width = np.asarray(inputs.width, np.int64)
-    bit_offset = np.concatenate([[0], np.cumsum(width)[:-1]]).astype(np.int64) if width.size else np.zeros(0, np.int64)
     return Elements(np.asarray(inputs.joint, np.int64), np.asarray(inputs.component, np.int64), width,
-                    np.asarray(inputs.shift, np.int64), bit_offset)
+                    np.asarray(inputs.shift, np.int64), bit_offsets(width))
 
 
 # ---------------------------------------------------------------------------- Sample Data
-
-def unpack_fields(words: np.ndarray, elements: Elements) -> np.ndarray:
-    """(samples, elements) uint32 field values of ``words``, a (samples, stride / 4) uint32
-    array; elements' bit ranges must lie inside a row (checked by :func:`decode_samples`)."""
-    samples, per_sample = words.shape
-    if elements.count == 0 or samples == 0:
-        return np.zeros((samples, elements.count), np.uint32)
-    first = elements.bit_offset >> 5
-    bit = (elements.bit_offset & 31).astype(np.uint32)
-    values = np.take(words, first, axis=1)
-    values >>= bit
-    straddle = np.flatnonzero((elements.bit_offset & 31) + elements.width > 32)
-    if straddle.size:
-        # The straddling field's high part: the next word's low bits, above the 32 - bit
-        # taken from the first (bit > 0 here, so the shift is 1..31).
-        values[:, straddle] |= np.take(words, first[straddle] + 1, axis=1) << (32 - bit[straddle])
-    values &= ((np.uint64(1) << elements.width.astype(np.uint64)) - np.uint64(1)).astype(np.uint32)
-    return values
 
 
 @dataclass
@@ -191,18 +147,9 @@ class Transforms:
         return Transforms(self.scale[index], self.rotation[index], self.translation[index])
 
 
-def dequantise(components: np.ndarray) -> Transforms:
-    """Scale, rotation and translation of (..., 12) component values (module doc)."""
-    divisor = components[..., SCALE_DIVISOR : SCALE_DIVISOR + 1]
-    scale = components[..., SCALE] / np.where(divisor == 0, 1.0, divisor)
-    q = components[..., ROTATION]
-    norm = np.linalg.norm(q, axis=-1, keepdims=True)
-    identity = np.zeros_like(q)
-    identity[..., 3] = 1.0
-    rotation = np.where(norm > 0, q / np.where(norm > 0, norm, 1.0), identity)
-    shift = np.clip(components[..., TRANSLATION_SHIFT], -1100, 1100).astype(np.int32)
-    translation = np.ldexp(components[..., TRANSLATION], -shift[..., None])
-    return Transforms(scale, rotation, translation)
+def dequantised(components: np.ndarray) -> Transforms:
+    """The transforms of (..., 12) component values (:func:`.coding.dequantise`)."""
+    return Transforms(*dequantise(components))
 
 
 @dataclass(frozen=True)
@@ -228,7 +175,7 @@ def _groups(elements: Elements, base: np.ndarray) -> tuple[list[_Group], np.ndar
     """The three groups and the order to decode the elements in: group by group, by target
     within a group, so that each group's fields are one contiguous run of rows."""
     groups, order = [], []
-    for first in (0, 4, 8):
+    for first in KIND_FIRST:
         pick = np.flatnonzero((elements.component >= first) & (elements.component < first + 4))
         joints, local = np.unique(elements.joint[pick], return_inverse=True)
         targets = local.reshape(-1) * 4 + (elements.component[pick] - first)
@@ -243,59 +190,14 @@ def _groups(elements: Elements, base: np.ndarray) -> tuple[list[_Group], np.ndar
 
 
 def _kind(values: np.ndarray, first: int, out: np.ndarray) -> None:
-    """The transforms of one kind from (joints, 4, samples) float64 component values (module
-    doc) into ``out`` (joints, 3 or 4, samples), float32: each rounded once from float64."""
-    if first == 0:
-        divisor = values[:, 3:4]
-        np.divide(values[:, 0:3], np.where(divisor == 0, 1.0, divisor), out=out, casting="same_kind")
-    elif first == 4:
-        norm = np.sqrt(np.einsum("jks,jks->js", values, values))[:, None]
-        zero = norm == 0
-        norm[zero] = 1.0
-        np.divide(values, norm, out=out, casting="same_kind")
-        out[:, 3:4][zero] = 1.0  # a zero quaternion: identity
+    """The transforms of one kind from (joints, 4, samples) float64 component values into
+    ``out`` (joints, 3 or 4, samples), float32: :mod:`.coding`'s dequantisation."""
+    if first == KIND_FIRST[0]:
+        dequantise_scale(values[:, 0:3], values[:, 3:4], out=out)
+    elif first == KIND_FIRST[1]:
+        dequantise_rotation(values, axis=1, out=out)
     else:
-        shift = np.clip(values[:, 3:4], -1100, 1100).astype(np.int32)
-        np.negative(shift, out=shift)
-        np.ldexp(values[:, 0:3], shift, out=out, casting="same_kind")
-
-
-@dataclass(frozen=True)
-class _FieldReader:
-    """Where each element's field is in a sample's words, worked out once per decode (a chunk
-    then runs only the row operations)."""
-
-    first: np.ndarray
-    """The word each field starts in."""
-    bit: np.ndarray
-    """(elements, 1) uint32: its first bit there."""
-    straddle: np.ndarray
-    """The fields that continue into the next word..."""
-    straddle_next: np.ndarray
-    """... that word ..."""
-    straddle_shift: np.ndarray
-    """... and (straddling, 1) uint32 where its bits go (32 - bit: 1..31, bit > 0 there)."""
-    mask: np.ndarray
-    """(elements, 1) uint32 width masks."""
-
-    @classmethod
-    def of(cls, elements: Elements) -> "_FieldReader":
-        first = elements.bit_offset >> 5
-        bit = (elements.bit_offset & 31).astype(np.uint32)[:, None]
-        straddle = np.flatnonzero((elements.bit_offset & 31) + elements.width > 32)
-        mask = ((np.uint64(1) << elements.width.astype(np.uint64)) - np.uint64(1)).astype(np.uint32)[:, None]
-        return cls(first, bit, straddle, first[straddle] + 1, (32 - bit[straddle]).astype(np.uint32), mask)
-
-    def __call__(self, words: np.ndarray) -> np.ndarray:
-        """(elements, samples) uint32 field values of ``words`` (samples, stride / 4): the same
-        as :func:`unpack_fields`, element-major, so that each step below moves whole rows."""
-        by_word = np.ascontiguousarray(words.T)
-        values = by_word[self.first]
-        values >>= self.bit
-        if self.straddle.size:
-            values[self.straddle] |= by_word[self.straddle_next] << self.straddle_shift
-        values &= self.mask
-        return values
+        dequantise_translation(values[:, 0:3], values[:, 3:4], out=out)
 
 
 class _ChunkDecoder:
@@ -307,8 +209,7 @@ class _ChunkDecoder:
 
     def __init__(self, elements: Elements, base: np.ndarray, still: "Transforms", step: int) -> None:
         self.groups, order = _groups(elements, base)
-        self.fields = _FieldReader.of(Elements(elements.joint[order], elements.component[order],
-                                               elements.width[order], elements.shift[order], elements.bit_offset[order]))
+        self.fields = FieldReader(elements.bit_offset[order], elements.width[order])
         # field << shift as a product by 2 ** shift: exact (width + shift <= MAX_DELTA_BITS)
         self.scale = np.ldexp(1.0, elements.shift[order].astype(np.int32))[:, None]
         self.target_base = [g.base[g.targets, None] for g in self.groups]
@@ -350,17 +251,17 @@ chunk pay numpy's per-call cost more often, more of them leave the caches)."""
 def decode_samples(inputs: SampleInputs, *, budget: int) -> tuple[Transforms, np.ndarray]:
     """The clip's distinct samples as transforms (float32), and per frame the sample it shows.
 
-    ``inputs``: :func:`.views.sample_inputs` (checked: element bit ranges inside the stride,
+    ``inputs``: :func:`.inputs.sample_inputs` (checked: element bit ranges inside the stride,
     lookup entries inside the stored samples). A clip without elements or without samples is
     its base pose: one sample, every frame showing it. ``budget``: bytes the results may take
-    (:func:`.views.memory_bound`)."""
+    (:func:`.inputs.memory_bound`)."""
     elements = elements_of(inputs)
     base = inputs.base.astype(np.float64)
     frames = max(inputs.num_frames, 1)
     joints = base.shape[0]
     if elements.count == 0 or not inputs.samples.size or inputs.num_frames == 0:
         _check_budget(frames, 1, joints, budget, lookup=True)
-        return _as_f32(dequantise(base[None])), np.zeros(frames, np.int64)
+        return _as_f32(dequantised(base[None])), np.zeros(frames, np.int64)
     if inputs.lookup is not None:
         lookup = inputs.lookup[: inputs.num_frames].astype(np.int64)
         used, index = np.unique(lookup, return_inverse=True)
@@ -373,7 +274,7 @@ def decode_samples(inputs: SampleInputs, *, budget: int) -> tuple[Transforms, np
     words = np.frombuffer(inputs.samples, "<u4", held * inputs.stride // 4).reshape(held, inputs.stride // 4)
     out = Transforms(np.empty((count, joints, 3), np.float32), np.empty((count, joints, 4), np.float32),
                      np.empty((count, joints, 3), np.float32))
-    still = _as_f32(dequantise(base[None]))
+    still = _as_f32(dequantised(base[None]))
     moving = len(np.unique(elements.joint))
     # per sample: fields (uint32) and deltas, the moving joints' values (float64, 3 kinds x 4
     # components at most), every joint's float32 chunk (10 per joint, as 5 float64)
@@ -400,55 +301,6 @@ def _check_budget(frames: int, samples: int, joints: int, budget: int, *, lookup
         )
 
 
-# ---------------------------------------------------------------------------- Motion Data
-
-
-@dataclass
-class RootMotion:
-    """Decoded Motion Data: the root's transform per motion sample (sample ``i`` at time
-    ``i / fps``; a looping clip has one more, its end equal to the start)."""
-
-    translation: np.ndarray
-    """(n, 3)"""
-    rotation: np.ndarray
-    """(n, 4) unit quaternions x, y, z, w"""
-    initial_translation: np.ndarray
-    """(3,) the header's initial translation (a camera clip's samples are relative to it)"""
-    initial_rotation: np.ndarray
-    """(4,) x, y, z, w"""
-
-
-def decode_motion(payload: bytes | memoryview) -> tuple[RootMotion | None, str]:
-    """Motion Data's type-0 samples, or None and why not (an unknown sample type, a secondary
-    stream, no motion flag, no samples). Raises ParseError (the byte in the payload) for the
-    first error of :func:`.views.motion_problems`, the validator's list: the header or the
-    samples it declares past the payload, an initial transform that is not finite. A zero
-    initial rotation is the identity, as a zero sample rotation is."""
-    data = memoryview(payload).cast("B")
-    errors = [p for p in motion_problems(data) if p.severity == "error"]
-    if errors:
-        raise ParseError(None, errors[0].at, errors[0].field, f"{errors[0].code}: {errors[0].message}")
-    why = motion_undecoded(data)
-    if why:
-        return None, why
-    header = np.frombuffer(data, MOTION_HEADER_DTYPE, 1)[0]
-    count = int(header["num_samples"])
-    rot0 = header["initial_rot_0"].astype(np.float64)
-    trans0 = header["initial_trans_0"].astype(np.float64)
-    sample_offset = int(header["ofs_samples"])
-    start = MOTION_HEADER_SIZE + sample_offset
-    rows = np.frombuffer(data, MOTION_SAMPLE_DTYPE, count, start)
-    q = np.stack([rows[c] for c in ("qx", "qy", "qz", "qw")], axis=1).astype(np.float64) / 32768.0
-    norm = np.linalg.norm(q, axis=1, keepdims=True)
-    rotation = np.where(norm > 0, q / np.where(norm > 0, norm, 1.0), np.array([0.0, 0.0, 0.0, 1.0]))
-    log_scale = np.clip(rows["log_scale"].astype(np.int32), *MOTION_LOG_SCALE_RANGE)
-    units = np.stack([rows[c] for c in ("x", "y", "z")], axis=1).astype(np.float64)
-    translation = np.ldexp(units, -log_scale[:, None])
-    if not rot0.any():
-        rot0 = np.array([0.0, 0.0, 0.0, 1.0])
-    return RootMotion(translation, rotation, trans0, rot0), ""
-
-
 # ---------------------------------------------------------------------------- the clip
 
 
@@ -458,7 +310,7 @@ class ClipFrames:
 
     coding: SampleCoding
     fps: float
-    """Frames per second used for times: Built's, within :data:`.views.PLAYABLE_FPS` (else the
+    """Frames per second used for times: Built's, within :data:`.inputs.PLAYABLE_FPS` (else the
     decode is refused, ``clip-timing``)."""
     joint_hashes: np.ndarray
     """(joints,) u32 joint-name CRC32s (Joint Hashes, Built's joint count of them)."""
@@ -498,16 +350,16 @@ class ClipFrames:
 
 
 def clip_fps(coding: SampleCoding) -> float:
-    """The fps the clip is played at: its block's (:func:`.views.sample_block`), which
-    :func:`.views.timing_problems` has checked to be playable. Luna's importer falls back to
+    """The fps the clip is played at: its block's (:func:`.inputs.sample_block`), which
+    :func:`.inputs.timing_problems` has checked to be playable. Luna's importer falls back to
     frames / duration, then 30, for an fps of 0; that fallback read fps 0 with a denormal
     duration as 2e46 fps (frame times that are all 0 as float32), so an fps outside
-    :data:`.views.PLAYABLE_FPS` is refused (``clip-timing``) instead."""
+    :data:`.inputs.PLAYABLE_FPS` is refused (``clip-timing``) instead."""
     return coding.fps
 
 
 def decode_clip(model: AnimclipFile, path: str | None = None) -> ClipFrames:
-    """Every frame of ``model``: its inputs from :func:`.views.sample_inputs` (whose errors are
+    """Every frame of ``model``: its inputs from :func:`.inputs.sample_inputs` (whose errors are
     :class:`ParseError` naming ``path``, the byte and the field), Joint Hashes and Motion Data."""
     if model.built is None:
         raise AnimspecError("the clip has no Anim Clip Built section: nothing says how its samples are coded")
@@ -530,23 +382,9 @@ def decode_clip(model: AnimclipFile, path: str | None = None) -> ClipFrames:
             offset = None if exc.offset is None else dat1_file_offset(model, (motion_section.offset or 0) + exc.offset)
             if motion_section.offset is None:
                 offset = None
-            raise ParseError(path, offset, exc.field, f"{exc.reason} (Anim Clip Motion Data)") from None
+            hypothesis = f" ({HYPOTHESIS})" if layout_is_hypothesis(model) else ""
+            raise ParseError(path, offset, exc.field, f"{exc.reason} (Anim Clip Motion Data){hypothesis}") from None
         if why and why != "no motion samples":
             notes.append(f"root motion not decoded: {why}")
     animated = bool(inputs.width.size and inputs.samples.size and coding.frames)
     return ClipFrames(coding, clip_fps(coding), hashes, samples, frame_sample, motion, notes, animated)
-
-
-def camera_path(motion: RootMotion) -> tuple[np.ndarray, np.ndarray]:
-    """A camera clip's world translation (n, 3) and rotation (n, 4, x y z w) per motion
-    sample: the header's initial transform composed with each sample's (Luna camera_anim.py:
-    initial matrix times the sample's matrix)."""
-    from ..quaternion import normalize, quat_multiply, wxyz_to_xyzw, xyzw_to_wxyz
-
-    q0 = normalize(xyzw_to_wxyz(motion.initial_rotation))
-    qs = xyzw_to_wxyz(motion.rotation)
-    rotation = wxyz_to_xyzw(normalize(quat_multiply(q0[None], qs)))
-    moved = np.concatenate([np.zeros((len(motion.translation), 1)), motion.translation], axis=1)
-    conj = q0 * np.array([1.0, -1.0, -1.0, -1.0])
-    rotated = quat_multiply(quat_multiply(q0[None], moved), conj[None])[:, 1:]
-    return motion.initial_translation[None] + rotated, rotation

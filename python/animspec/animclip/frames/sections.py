@@ -1,4 +1,4 @@
-"""Put an encoded animation (:mod:`.encode`) into a clip model, which :mod:`.write` serialises.
+"""Put an encoded animation (:mod:`.encode`) into a clip model, which :mod:`..write` serialises.
 
 The sections the encoder produces replace the template's: Base State, Sample Elem, the sample
 data, Joint Hashes, and the Built fields that describe them; Motion Data (and Built's "has
@@ -19,9 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .content import AnimclipFile, BaseState, Built, JointHashes, RawSection, SampleElem
-from .encode import EncodedAnimation
-from .tags import (
+from ..content import AnimclipFile, BaseState, Built, JointHashes, RawSection, SampleElem
+from ..tags import (
     FLAG_FRAME_DATA_LOOKUP,
     FLAG_HAS_MOTION,
     FLAG_LOOPING,
@@ -35,6 +34,8 @@ from .tags import (
     TAG_SAMPLE_ELEM,
     TERMINATOR_HASH,
 )
+from .coding import element_offsets, pack_codes
+from .encode import EncodedAnimation
 
 ENCODER_FLAGS = FLAG_LOOPING | FLAG_FRAME_DATA_LOOKUP
 """The Built flag bits the encoder decides; the template's other bits are kept."""
@@ -69,12 +70,10 @@ def _sample_elem(enc: EncodedAnimation) -> SampleElem:
     table (width - 1 in the low nibble, shift in the high one) then the large one (width - 1
     in the low byte, shift in the high byte)."""
     n = enc.num_small
-    offsets = (enc.components * 4).astype("<u4")
-    return SampleElem(
-        offsets=offsets[:n], codes=((enc.widths[:n] - 1) | (enc.shifts[:n] << 4)).astype("u1"),
-        padding=bytes(-n % 4),
-        large_offsets=offsets[n:], large_codes=((enc.widths[n:] - 1) | (enc.shifts[n:] << 8)).astype("<u2"),
-    )
+    offsets = element_offsets(enc.components)
+    codes, large_codes = pack_codes(enc.widths, enc.shifts, n)
+    return SampleElem(offsets=offsets[:n], codes=codes, padding=bytes(-n % 4),
+                      large_offsets=offsets[n:], large_codes=large_codes)
 
 
 def clip_model(enc: EncodedAnimation, joint_hashes: np.ndarray, fps: float = 30.0,

@@ -10,7 +10,7 @@ rotation quaternion, scale) and every root-motion sample on the armature object.
 clip whose frame lookup points 65,535 frames at one sample asks that for 102 bones: 6.7
 million bone keys, which crashed Blender. So the keys' cost in Blender, at
 :data:`BLENDER_BYTES_PER_BONE_KEY`, must stay inside :func:`blender_import_bound`: the
-library's memory rule for the file (:func:`.views.memory_bound` of its size on disk:
+library's memory rule for the file (:func:`.inputs.memory_bound` of its size on disk:
 max(256 MiB, 64 x the file)), with a floor of :data:`BLENDER_IMPORT_FLOOR`.
 
 The clip's frame rate becomes the scene's (fps an integer 1..32767, fps_base a float within
@@ -22,9 +22,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..common.errors import AnimspecError
-from .samples import ClipFrames
-from .views import memory_bound
+from ...common.errors import AnimspecError
+from .decode import ClipFrames
+from .inputs import memory_bound
 
 BLENDER_BYTES_PER_BONE_KEY = 1_500
 """Measured in Blender 5.0 (bpy in .venv-blender): importing clips of 1,000 and 4,000 frames on
@@ -97,7 +97,7 @@ def scene_rate(fps: float, path: str) -> tuple[int, float]:
 
 def blender_import_bound(file_size: int) -> int:
     """The most bytes an import of a file of ``file_size`` bytes on disk may make Blender take:
-    the library's :func:`.views.memory_bound`, at least :data:`BLENDER_IMPORT_FLOOR`."""
+    the library's :func:`.inputs.memory_bound`, at least :data:`BLENDER_IMPORT_FLOOR`."""
     return max(BLENDER_IMPORT_FLOOR, memory_bound(file_size))
 
 

@@ -1,4 +1,5 @@
-"""Root motion -> an "Anim Clip Motion Data" payload (the inverse of ``samples.decode_motion``).
+"""Root motion both ways: an "Anim Clip Motion Data" payload decoded (:func:`decode_motion`,
+:func:`camera_path`) and encoded (:func:`encode_motion`).
 
 The byte layout is ``tags.MOTION_HEADER_DTYPE`` / ``tags.MOTION_SAMPLE_DTYPE`` (ksy
 motion_header / motion_sample); this module only decides the values. The facts are Luna Engine
@@ -9,21 +10,25 @@ padded to a multiple of 16, bounds = the smallest / largest sample translation. 
 relative to the first frame (frame 0's inverse times frame k), and a looping clip has one
 more sample than frames, a copy of the first.
 
-Quantisation is this module's own: rotation x, y, z, w times 32767 rounded (the reader divides
-by 32768 and normalises, so the scale cancels); each sample's translation uses the finest
-exponent (0..16) at which its largest component still fits an s2.
+Quantisation: rotation x, y, z, w times :data:`.coding.QUATERNION_SCALE` rounded (the reader
+divides by :data:`.coding.QUATERNION_DIVISOR` and normalises, so the scale cancels); each
+sample's translation uses the finest exponent (:data:`.coding.MOTION_LOG_SCALE_RANGE`) at which
+its largest component still fits an i16. The reader refuses what :func:`.inputs.motion_problems`
+calls an error, and leaves undecoded what :func:`.inputs.motion_undecoded` names.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..common.errors import WriteError
-from ..quaternion import conjugate, normalize, quat_multiply, quat_to_matrix, sign_continuous, wxyz_to_xyzw, xyzw_to_wxyz
-from .tags import MOTION_ALIGN, MOTION_FLAG_HAS_MOTION, MOTION_HEADER_DTYPE, MOTION_LOG_SCALE_RANGE, MOTION_SAMPLE_DTYPE
+from dataclasses import dataclass
 
-I16_MAX = 0x7FFF
-ROTATION_UNITS = 32767.0
+from ...common.errors import ParseError, WriteError
+from ...quaternion import conjugate, normalize, quat_multiply, quat_to_matrix, sign_continuous, wxyz_to_xyzw, xyzw_to_wxyz
+from ..tags import MOTION_ALIGN, MOTION_FLAG_HAS_MOTION, MOTION_HEADER_DTYPE, MOTION_HEADER_SIZE, MOTION_SAMPLE_DTYPE
+from .coding import I16_MAX, MOTION_LOG_SCALE_RANGE, QUATERNION_DIVISOR, QUATERNION_SCALE, dequantise_rotation
+from .inputs import motion_problems, motion_undecoded
+
 IDENTITY_XYZW = np.array([0.0, 0.0, 0.0, 1.0])
 
 
@@ -78,7 +83,7 @@ def encode_motion(translation: np.ndarray, rotation: np.ndarray | None = None, *
                                                 f"frame 0 at frame {frame}; root motion holds at most {I16_MAX} units")
 
     samples = np.zeros(count, MOTION_SAMPLE_DTYPE)
-    q_units = np.clip(np.rint(rel_q * ROTATION_UNITS), -I16_MAX, I16_MAX).astype(np.int16)
+    q_units = np.clip(np.rint(rel_q * QUATERNION_SCALE), -I16_MAX, I16_MAX).astype(np.int16)
     for i, name in enumerate(("qx", "qy", "qz", "qw")):
         samples[name] = q_units[:, i]
     log_scale = _log_scales(rel_t)
@@ -99,3 +104,66 @@ def encode_motion(translation: np.ndarray, rotation: np.ndarray | None = None, *
     header["bounds_min"] = rel_t.min(axis=0)
     header["bounds_max"] = rel_t.max(axis=0)
     return header.tobytes() + body
+
+
+# ---------------------------------------------------------------------------- decoding
+
+
+@dataclass
+class RootMotion:
+    """Decoded Motion Data: the root's transform per motion sample (sample ``i`` at time
+    ``i / fps``; a looping clip has one more, its end equal to the start)."""
+
+    translation: np.ndarray
+    """(n, 3)"""
+    rotation: np.ndarray
+    """(n, 4) unit quaternions x, y, z, w"""
+    initial_translation: np.ndarray
+    """(3,) the header's initial translation (a camera clip's samples are relative to it)"""
+    initial_rotation: np.ndarray
+    """(4,) x, y, z, w"""
+
+
+def decode_motion(payload: bytes | memoryview) -> tuple[RootMotion | None, str]:
+    """Motion Data's type-0 samples, or None and why not (an unknown sample type, a secondary
+    stream, no motion flag, no samples). Raises ParseError (the byte in the payload) for the
+    first error of :func:`.inputs.motion_problems`, the validator's list: the header or the
+    samples it declares past the payload, an initial transform that is not finite. A zero
+    initial rotation is the identity, as a zero sample rotation is."""
+    data = memoryview(payload).cast("B")
+    errors = [p for p in motion_problems(data) if p.severity == "error"]
+    if errors:
+        raise ParseError(None, errors[0].at, errors[0].field, f"{errors[0].code}: {errors[0].message}")
+    why = motion_undecoded(data)
+    if why:
+        return None, why
+    header = np.frombuffer(data, MOTION_HEADER_DTYPE, 1)[0]
+    count = int(header["num_samples"])
+    rot0 = header["initial_rot_0"].astype(np.float64)
+    trans0 = header["initial_trans_0"].astype(np.float64)
+    sample_offset = int(header["ofs_samples"])
+    start = MOTION_HEADER_SIZE + sample_offset
+    rows = np.frombuffer(data, MOTION_SAMPLE_DTYPE, count, start)
+    q = np.stack([rows[c] for c in ("qx", "qy", "qz", "qw")], axis=1).astype(np.float64) / QUATERNION_DIVISOR
+    rotation = dequantise_rotation(q)
+    log_scale = np.clip(rows["log_scale"].astype(np.int32), *MOTION_LOG_SCALE_RANGE)
+    units = np.stack([rows[c] for c in ("x", "y", "z")], axis=1).astype(np.float64)
+    translation = np.ldexp(units, -log_scale[:, None])
+    if not rot0.any():
+        rot0 = np.array([0.0, 0.0, 0.0, 1.0])
+    return RootMotion(translation, rotation, trans0, rot0), ""
+
+
+
+
+def camera_path(motion: RootMotion) -> tuple[np.ndarray, np.ndarray]:
+    """A camera clip's world translation (n, 3) and rotation (n, 4, x y z w) per motion
+    sample: the header's initial transform composed with each sample's (Luna camera_anim.py:
+    initial matrix times the sample's matrix)."""
+    q0 = normalize(xyzw_to_wxyz(motion.initial_rotation))
+    qs = xyzw_to_wxyz(motion.rotation)
+    rotation = wxyz_to_xyzw(normalize(quat_multiply(q0[None], qs)))
+    moved = np.concatenate([np.zeros((len(motion.translation), 1)), motion.translation], axis=1)
+    conj = q0 * np.array([1.0, -1.0, -1.0, -1.0])
+    rotated = quat_multiply(quat_multiply(q0[None], moved), conj[None])[:, 1:]
+    return motion.initial_translation[None] + rotated, rotation

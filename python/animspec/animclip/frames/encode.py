@@ -23,6 +23,9 @@ What this encoder chooses, per component, from the tolerance (:class:`Tolerance`
   per frame (Luna's encoder writes neither scale nor lookups);
 * root motion, when given: a Motion Data payload (:mod:`.motion`) and the "has motion" flag.
 
+Error is measured as a reader sees it: the integer values are decoded with
+:func:`.coding.dequantise`, the decoder's own rule.
+
 Everything is vectorised over frames and joints; the only Python loops run over the elements
 (to place each field in the sample words) and over the shift refinements.
 """
@@ -36,28 +39,34 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..common.errors import AnimspecError, WriteError
-from ..common.hashes import crc32
-from ..common.ranges import MAX_ERROR_DEG, NumberRange
+from ...common.errors import AnimspecError, WriteError
+from ...common.hashes import crc32
+from ...common.ranges import MAX_ERROR_DEG, NumberRange
+from ..tags import FLAG_FRAME_DATA_LOOKUP, FLAG_HAS_MOTION, FLAG_LOOPING, JOINT_DTYPE
+from .coding import (
+    COMPONENTS_PER_JOINT,
+    I16_MAX,
+    LARGE_SHIFT_MAX,
+    MAX_FIELD_BITS as LARGE_WIDTH_MAX,
+    QUATERNION_SCALE,
+    ROTATION,
+    SCALE,
+    SCALE_DIVISOR as DIVISOR,
+    SMALL_SHIFT_MAX as MAX_ERROR_SHIFT,
+    SMALL_WIDTH_MAX,
+    TRANSLATION,
+    TRANSLATION_SHIFT as SHIFT_COMPONENT,
+    dequantise,
+    dequantise_rotation,
+    dequantise_translation,
+    lookup_bytes,
+    pack_fields,
+)
 from .motion import encode_motion
-from .tags import FLAG_FRAME_DATA_LOOKUP, FLAG_HAS_MOTION, FLAG_LOOPING
 
-COMPONENTS_PER_JOINT = 12
-ROTATION = slice(4, 8)
-TRANSLATION = slice(8, 11)
-SCALE = slice(0, 3)
-DIVISOR, SHIFT_COMPONENT = 3, 11
-QUATERNION_SCALE = 32767
-"""Quantised unit quaternion components: round(q * 32767) fits a signed 16-bit Base State value."""
-I16_MAX = 32767
-SMALL_WIDTH_MAX = 16
-"""A small element's code keeps width - 1 in 4 bits; wider fields go to the large table."""
-MAX_ERROR_SHIFT = 15
-"""The error shift fits a small element's 4-bit nibble; the encoder keeps every shift there."""
-LARGE_WIDTH_MAX = 32
-"""Fields up to 32 bits (one straddles at most two u32 words); the large code could say 256."""
-LOOKUP_ALIGN = 16
-"""The lookup table's length is rounded up to 16 bytes before the samples start."""
+# The error shift is kept within a small element's 4-bit nibble (MAX_ERROR_SHIFT), so that
+# coarsening a field never moves it to the large table; fields go up to 32 bits wide
+# (LARGE_WIDTH_MAX), though the large code could say 256.
 MAX_TRANSLATION_SHIFT = 15
 """The finest translation step this encoder uses is 2^-15 units (Luna's encoder stops at 12)."""
 MAX_FRAMES = 0xFFFF
@@ -266,8 +275,6 @@ class EncodedAnimation:
     def base_state_records(self) -> np.ndarray:
         """Base State's 16-byte joint records: i16 qx qy qz qw x y z, u8 scale exponent,
         u8 translation shift (the dtype of :data:`.tags.JOINT_DTYPE`)."""
-        from .tags import JOINT_DTYPE
-
         out = np.zeros(self.joints, JOINT_DTYPE)
         for i, name in enumerate(("qx", "qy", "qz", "qw", "x", "y", "z")):
             out[name] = self.base[:, 4 + i]
@@ -280,7 +287,7 @@ class EncodedAnimation:
         if self.lookup is None:
             return self.samples.tobytes()
         table = self.lookup.astype("<u2").tobytes()
-        return table + bytes(-len(table) % LOOKUP_ALIGN) + self.samples.tobytes()
+        return table + bytes(lookup_bytes(len(self.lookup)) - len(table)) + self.samples.tobytes()
 
 
 # --------------------------------------------------------------------------- quantisation
@@ -379,19 +386,10 @@ class _Plan:
         return fields, self.base + (fields << self.shift)
 
 
-def decode_values(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Rotation (x, y, z, w unit), translation and scale from packed integer components
-    (..., 12), as a reader computes them."""
-    q = values[..., ROTATION].astype(np.float64)
-    rot = q / np.linalg.norm(q, axis=-1, keepdims=True)
-    pos = values[..., TRANSLATION] / np.exp2(values[..., SHIFT_COMPONENT:SHIFT_COMPONENT + 1].astype(np.float64))
-    scl = values[..., SCALE] / values[..., DIVISOR:DIVISOR + 1].astype(np.float64)
-    return rot, pos, scl
-
-
 def _errors(values: np.ndarray, rot: np.ndarray, pos: np.ndarray, scl: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Per joint (J,), the largest rotation, translation and scale error over all frames."""
-    r, p, s = decode_values(values)
+    """Per joint (J,), the largest rotation, translation and scale error over all frames,
+    decoded with the reader's own dequantisation (:func:`.coding.dequantise`)."""
+    s, r, p = dequantise(values)
     return (np.abs(r - rot).max(axis=(0, 2)), np.abs(p - pos).max(axis=(0, 2)), np.abs(s - scl).max(axis=(0, 2)))
 
 
@@ -407,11 +405,7 @@ def _choose_shifts(target: np.ndarray, base: np.ndarray, ceiling: np.ndarray, gu
         step = np.exp2(shifts)[None, :, None]
         b, top = base[joints][None], ceiling[joints][None]
         fields = np.minimum(np.maximum(np.rint((target[:, joints] - b) / step), 0), np.maximum(np.floor((top - b) / step), 0))
-        # A coarse step can round a quaternion to zero: its error is NaN (numpy warned on
-        # stderr). Count it as too large, so a shift giving it is never chosen.
-        with np.errstate(invalid="ignore", divide="ignore"):
-            err = error_of(b + fields * step, joints)
-        return np.where(np.isnan(err), np.inf, err)
+        return error_of(b + fields * step, joints)
 
     shifts = np.minimum(guess.astype(np.int64), MAX_ERROR_SHIFT)
     moving = np.flatnonzero((target.max(axis=0) - target.min(axis=0)).max(axis=1) > 0)
@@ -499,9 +493,9 @@ def encode(frames: Frames, tolerance: Tolerance = Tolerance(), *, looping: bool 
     shift = np.zeros((n_joints, COMPONENTS_PER_JOINT), dtype=np.int64)
     kinds = (
         (ROTATION, tolerance.rotation, _shift_for(np.full(n_joints, tolerance.rotation * QUATERNION_SCALE)),
-         lambda v, js: np.abs(v / np.linalg.norm(v, axis=-1, keepdims=True) - rot[:, js]).max(axis=(0, 2))),
+         lambda v, js: np.abs(dequantise_rotation(v) - rot[:, js]).max(axis=(0, 2))),
         (TRANSLATION, tolerance.translation, _shift_for(tolerance.translation * np.exp2(t_shift)),
-         lambda v, js: np.abs(v / np.exp2(t_shift[js])[None, :, None] - pos[:, js]).max(axis=(0, 2))),
+         lambda v, js: np.abs(dequantise_translation(v, t_shift[js][None, :, None]) - pos[:, js]).max(axis=(0, 2))),
     )
     for comps, tol, guess, error_of in kinds:
         shift[:, comps] = _choose_shifts(target[..., comps], base[:, comps], ceiling[:, comps], guess, tol, error_of)[:, None]
@@ -533,11 +527,11 @@ def encode(frames: Frames, tolerance: Tolerance = Tolerance(), *, looping: bool 
     order = np.concatenate([small_ones, large_ones])
     elem_widths = widths[order]
     elem_shifts = plan.shift.reshape(-1)[order]
-    if (elem_shifts[:len(small_ones)] > 15).any() or (elem_shifts[len(small_ones):] > 255).any():
+    if (elem_shifts[:len(small_ones)] > MAX_ERROR_SHIFT).any() or (elem_shifts[len(small_ones):] > LARGE_SHIFT_MAX).any():
         raise EncodeError("an error shift does not fit its code")
     elem_fields = flat_fields[:, order]
 
-    packed = pack_samples(elem_fields, elem_widths)
+    packed = pack_fields(elem_fields, elem_widths)
     samples, table = _deduplicate(packed, looping, lookup)
     return EncodedAnimation(
         base=base, scale_exponent=np.full(n_joints, s_exp, dtype=np.int64), components=order,
@@ -546,37 +540,6 @@ def encode(frames: Frames, tolerance: Tolerance = Tolerance(), *, looping: bool 
         error=ErrorReached(float(r_err.max()), float(t_err.max()), float(s_err.max())), fields=elem_fields,
         motion_data=motion_data,
     )
-
-
-# --------------------------------------------------------------------------- bits
-
-
-def pack_samples(fields: np.ndarray, widths: np.ndarray) -> np.ndarray:
-    """(F, E) unsigned fields of the given widths -> (F, stride) bytes: fields one after the
-    other, LSB first, in little-endian u32 words; stride = the bits rounded up to words."""
-    n_frames = fields.shape[0]
-    starts = np.concatenate([[0], np.cumsum(widths)])
-    n_words = int(-(-starts[-1] // 32))
-    words = np.zeros((n_frames, n_words + 1), dtype=np.uint64)  # +1: a spill word, dropped
-    for e in range(len(widths)):  # one vectorised pass per element, over all frames
-        word, bit = divmod(int(starts[e]), 32)
-        shifted = fields[:, e].astype(np.uint64) << np.uint64(bit)
-        words[:, word] |= shifted & np.uint64(0xFFFFFFFF)
-        words[:, word + 1] |= shifted >> np.uint64(32)
-    return words[:, :n_words].astype("<u4").view(np.uint8).reshape(n_frames, 4 * n_words)
-
-
-def unpack_samples(samples: np.ndarray, widths: np.ndarray) -> np.ndarray:
-    """The inverse of :func:`pack_samples`: (S, stride) bytes -> (S, E) fields."""
-    words = np.zeros((samples.shape[0], samples.shape[1] // 4 + 1), dtype=np.uint64)
-    words[:, :-1] = np.ascontiguousarray(samples).view("<u4")
-    starts = np.concatenate([[0], np.cumsum(widths)])
-    out = np.zeros((samples.shape[0], len(widths)), dtype=np.int64)
-    for e, width in enumerate(widths):
-        word, bit = divmod(int(starts[e]), 32)
-        both = words[:, word] | (words[:, word + 1] << np.uint64(32))
-        out[:, e] = ((both >> np.uint64(bit)) & np.uint64((1 << int(width)) - 1)).astype(np.int64)
-    return out
 
 
 def _deduplicate(packed: np.ndarray, looping: bool, lookup: bool | None) -> tuple[np.ndarray, np.ndarray | None]:
@@ -592,7 +555,7 @@ def _deduplicate(packed: np.ndarray, looping: bool, lookup: bool | None) -> tupl
     table = rank[inverse.reshape(-1)]
     samples = packed[np.sort(first)]
     entries = n_frames + (1 if looping else 0)
-    table_bytes = -(-2 * entries // LOOKUP_ALIGN) * LOOKUP_ALIGN
+    table_bytes = lookup_bytes(entries)
     if len(samples) > 0xFFFF:
         if lookup:
             raise EncodeError(f"{len(samples)} distinct samples do not fit a u16 frame lookup")

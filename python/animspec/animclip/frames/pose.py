@@ -21,14 +21,15 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from ..common import jsonfmt
-from ..common.errors import AnimspecError
-from ..common.hashes import crc32
-from ..quaternion import xyzw_to_wxyz
-from ..skeleton import Skeleton, forward_kinematics, world_positions
-from .content import AnimclipFile
-from .samples import ClipFrames, decode_clip
-from .views import ClipView
+from ...common import jsonfmt
+from ...common.errors import AnimspecError
+from ...common.hashes import crc32
+from ...quaternion import xyzw_to_wxyz
+from ...skeleton import Skeleton, forward_kinematics, world_positions
+from ..content import AnimclipFile
+from ..views import ClipView, name_table
+from .decode import ClipFrames, decode_clip
+from .inputs import BUILT_WORLD_POSITION_BYTES, check_built, file_size_on_disk
 
 
 @dataclass
@@ -183,7 +184,7 @@ def base_pose_report(
 
 
 def clip_frames(model: AnimclipFile, path: str | None = None) -> ClipFrames:
-    """Every frame of ``model`` (:func:`animspec.animclip.samples.decode_clip`, which takes its
+    """Every frame of ``model`` (:func:`animspec.animclip.frames.decode.decode_clip`, which takes its
     inputs from the model); errors name ``path``, the byte and the field."""
     return decode_clip(model, path)
 
@@ -203,8 +204,6 @@ def first_frame_pose(
     (matched by CRC32 of its bone names; bones the clip does not pose keep their rest), or on
     one independent root per clip joint. What a "pose of the clip" should show: for an
     animated joint, Base State alone is the minimum of each component, not a pose."""
-    from .views import name_table
-
     frames = clip_frames(model, path)
     rotation, translation, _scale = first_frame(frames)
     hashes = [int(h) for h in frames.joint_hashes]
@@ -230,7 +229,7 @@ class FramesChunk:
 
     first: int
     poses: Any
-    """:class:`.samples.Transforms` of the chunk's frames (frames x clip joints x ...)."""
+    """:class:`.decode.Transforms` of the chunk's frames (frames x clip joints x ...)."""
     positions: np.ndarray | None
     """(frames, bones, 3) world positions on the rig, else None."""
 
@@ -443,10 +442,8 @@ def frames_report(
     """``frames`` for ``animspec play``: names from ``joint_names`` (or the rig's bones), world
     positions on ``skeleton`` (matched by CRC32 of its bone names; bones the clip does not
     pose keep their rest transform). On a rig, frames x bones is held to the bound of what is
-    built from a decode (:func:`.views.check_built`: :class:`.views.BuildTooLarge`) before
+    built from a decode (:func:`.inputs.check_built`: :class:`.inputs.BuildTooLarge`) before
     anything is computed."""
-    from .views import BUILT_WORLD_POSITION_BYTES, check_built, file_size_on_disk, name_table
-
     table = name_table(joint_names)
     bone_by_hash = {crc32(n): i for i, n in enumerate(skeleton.names)} if skeleton is not None else {}
     if skeleton is not None:

@@ -261,7 +261,7 @@ def test_the_builder_refuses_keys_gltf_cannot_hold_and_adds_nothing(times, value
 
 
 def test_a_clip_animation_with_a_nan_frame_names_the_frame():
-    from animspec.gltf import ClipAnimation, animclip_animation_to_gltf
+    from animspec.gltf import ClipAnimation, animclip_to_gltf
     from animspec.common.hashes import crc32
 
     rig = GLTF2().load(RIG)
@@ -273,7 +273,7 @@ def test_a_clip_animation_with_a_nan_frame_names_the_frame():
     clip = ClipAnimation(np.array([crc32(name)], np.uint32), np.arange(frames) / 30, rotation, translation,
                          np.ones((frames, 1, 3)))
     with pytest.raises(KeyDataError, match=r"frame 2 is not finite \(translation y = inf\)"):
-        animclip_animation_to_gltf(clip, RIG)
+        animclip_to_gltf(clip, RIG)
 
 
 def _written(tmp_path, args):

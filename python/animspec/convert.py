@@ -692,12 +692,12 @@ def _load_skeleton(path: str, _mtime: int, joints: tuple[str, ...] | None, armat
 
 
 def _animbin_to_gltf(src: str, out: str, o: ConvertOptions, model: Any) -> Result:
-    from .gltf import Rig, to_gltf, to_gltf_on_rig
+    from .gltf import Rig, animbin_to_gltf, animbin_to_gltf_on_rig
 
     source = skeleton_source(o.skeleton, o.joints, o.armature_space) if o.skeleton else None
     warnings: list[str] = []
     if isinstance(source, Rig):
-        glb = to_gltf_on_rig(
+        glb = animbin_to_gltf_on_rig(
             model, source, o.region, o.bake_engine, ps1_space=o.ps1_space, skinned=not o.no_skin, notes=warnings
         )
         rig = f"{o.skeleton} ({len(source.nodes)} joint(s) in {'--joints' if o.joints else 'skin'} order, its nodes and meshes kept)"
@@ -710,7 +710,7 @@ def _animbin_to_gltf(src: str, out: str, o: ConvertOptions, model: Any) -> Resul
     else:
         if o.joints:
             raise AnimspecError(f"--joints names glTF nodes; {o.skeleton or 'no --skeleton'} is not a glTF rig")
-        glb = to_gltf(model, source, o.region, o.bake_engine, axis_change=not o.ps1_space, skinned=not o.no_skin)
+        glb = animbin_to_gltf(model, source, o.region, o.bake_engine, axis_change=not o.ps1_space, skinned=not o.no_skin)
         rig = o.skeleton or "a simple chain"
     size = _write_gltf(out, glb, o, src)
     what = "engine-faithful playback" if o.bake_engine else "keys as authored"
@@ -735,7 +735,7 @@ def _animclip_to_gltf(src: str, out: str, o: ConvertOptions, model: Any) -> Resu
     from .animclip.pose import clip_frames
     from .animclip.samples import camera_path
     from .animclip.views import BUILT_GLB_NODE_FRAME_BYTES, camera_problems, check_built, file_size_on_disk
-    from .gltf import CameraAnimation, ClipAnimation, animclip_animation_to_gltf, camera_animation_to_gltf
+    from .gltf import CameraAnimation, ClipAnimation, animclip_to_gltf, camera_animation_to_gltf
 
     frames = clip_frames(model, src)
     clip = model.clip(list(o.joint_names) if o.joint_names else None)
@@ -772,7 +772,7 @@ def _animclip_to_gltf(src: str, out: str, o: ConvertOptions, model: Any) -> Resu
     )
     names = {j.hash: j.name for j in clip.joints if j.hash is not None and j.name}
     try:
-        glb, match = animclip_animation_to_gltf(
+        glb, match = animclip_to_gltf(
             animation, o.skeleton, name=clip.name or "animclip", root_motion=not o.no_root_motion,
             custom_tracks=tracks, joint_names=names,
             check_keys=lambda count, nodes: check_built(

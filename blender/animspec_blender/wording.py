@@ -143,14 +143,18 @@ ROOT_SPACE_AS_IMPORTED = ("action", "As imported", "The root space the action wa
 
 EXPORT_OPTION_LABELS = {
     "region": "Region", "fit": "Fit", "fp12": "FP12", "max_error": MAX_ERROR_LABEL, "joints": JOINT_ORDER_LABEL,
-    "max_translation_error": MAX_TRANSLATION_ERROR_LABEL, "template": TEMPLATE_LABEL, "output": "the file",
+    "max_translation_error": MAX_TRANSLATION_ERROR_LABEL, "template": TEMPLATE_LABEL,
 }
 """The library's options (their parameter names) as the Export panels label them."""
 
 
 def option_label(option: str) -> str:
-    """A library option as the panels name it: its label, quoted ('Max error (degrees)')."""
-    return f"'{EXPORT_OPTION_LABELS.get(option, option)}'"
+    """A library option as the panels name it: its label, quoted ('Max error (degrees)'); the
+    output is the file chosen; an option no panel shows keeps the library's name."""
+    if option == "output":
+        return "the file"
+    label_ = EXPORT_OPTION_LABELS.get(option)
+    return option if label_ is None else f"'{label_}'"
 
 
 # --- MESHBIN export ---------------------------------------------------------------------------

@@ -3,7 +3,7 @@ animspec's glTF writer).
 
 Run ``python examples/make_gltf_examples.py`` to regenerate them; the tests check that the
 committed files equal what this script makes, that it passes the Khronos validator, and
-that ``animspec.gltf.convert`` turns it into a valid ANIMBIN. It is written by hand so that
+that ``animspec.gltf.gltf_to_animbin`` turns it into a valid ANIMBIN. It is written by hand so that
 the converter is tested against a glTF its own writer did not make.
 
 pendulum_rig.glb

@@ -261,7 +261,7 @@ def test_the_builder_refuses_keys_gltf_cannot_hold_and_adds_nothing(times, value
 
 
 def test_a_clip_animation_with_a_nan_frame_names_the_frame():
-    from animspec.gltf import ClipAnimation, animclip_animation_to_gltf
+    from animspec.gltf import ClipAnimation, animclip_to_gltf
     from animspec.common.hashes import crc32
 
     rig = GLTF2().load(RIG)
@@ -273,7 +273,7 @@ def test_a_clip_animation_with_a_nan_frame_names_the_frame():
     clip = ClipAnimation(np.array([crc32(name)], np.uint32), np.arange(frames) / 30, rotation, translation,
                          np.ones((frames, 1, 3)))
     with pytest.raises(KeyDataError, match=r"frame 2 is not finite \(translation y = inf\)"):
-        animclip_animation_to_gltf(clip, RIG)
+        animclip_to_gltf(clip, RIG)
 
 
 def _written(tmp_path, args):
@@ -334,6 +334,7 @@ def test_the_read_back_check_refuses_a_clip_play_would_refuse(tmp_path, monkeypa
     """The net behind the option ranges: with them lifted, fps 1e-5 (below the playable range)
     still gives no file, and the refusal names the clip that would have been written."""
     import animspec.convert as convert_module
+    import animspec.convert.options as convert_options
     import animspec.gltf.to_animclip as to_animclip_module
     from animspec.common.errors import AnimspecError
     from animspec.common.ranges import NumberRange
@@ -342,7 +343,7 @@ def test_the_read_back_check_refuses_a_clip_play_would_refuse(tmp_path, monkeypa
     src = tmp_path / "walk.glb"
     glb.save_binary(str(src))
     out = tmp_path / "back.animclip"
-    monkeypatch.setattr(convert_module, "option_ranges", lambda: {})
+    monkeypatch.setattr(convert_options, "option_ranges", lambda: {})
     monkeypatch.setattr(to_animclip_module, "FPS", NumberRange("fps", 0.0, 1e9, "frames per second"))
     with pytest.raises(AnimspecError) as refused:
         convert_module.convert_file(str(src), str(out), convert_module.ConvertOptions(fps=1e-5))

@@ -478,6 +478,28 @@ def test_the_options_named_are_the_export_panels_own_labels():
         assert name in source, name
 
 
+def test_a_refused_option_is_named_by_its_panel_label():
+    """A library refusal carries its option (range or uselessness), and the add-on names it
+    by the Export panel's label, never by a command-line flag."""
+    import importlib.util
+
+    from animspec.common.ranges import MAX_ERROR_DEG, OptionRangeError
+    from animspec.convert import OptionRefused
+
+    spec = importlib.util.spec_from_file_location("wording", ROOT / "blender" / "animspec_blender" / "wording.py")
+    wording = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(wording)
+    with pytest.raises(OptionRangeError) as out_of_range:
+        MAX_ERROR_DEG.check(0.0)
+    text = wording.in_blender_words(out_of_range.value, region="pal")
+    assert text.startswith("'Max error (degrees)' is 0.0: expected a number above 0") and "--" not in text
+    refused = OptionRefused("max_error", "tolerance-without-reduce", fit="best")
+    assert wording.in_blender_words(refused, region="ntsc") == (
+        "'Max error (degrees)' is the tolerance of 'Fit' reduce; with 'Fit' best it does nothing: "
+        "give 'Fit' reduce, or leave 'Max error (degrees)' out"
+    )
+
+
 def test_a_nan_key_names_the_action_bone_and_frame(ux):
     _, results = ux
     text = errors(results, "nan")

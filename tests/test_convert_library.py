@@ -156,7 +156,7 @@ def test_one_file_to_a_file_is_a_single_run(tmp_path):
 
 def test_several_inputs_need_an_output_folder(tmp_path):
     inputs = [str(EXAMPLES / "swing.animbin"), str(EXAMPLES / "sparse.animbin")]
-    with pytest.raises(AnimspecError, match="-o must be a folder"):
+    with pytest.raises(AnimspecError, match="output must be a folder"):
         convert.plan(inputs, str(tmp_path / "both.glb"), convert.ConvertOptions())
 
 
@@ -182,7 +182,7 @@ def test_several_inputs_need_a_folder_for_output(tmp_path):
     existing_file = tmp_path / "taken.glb"
     existing_file.write_bytes(b"x")
     for output in (existing_file, tmp_path / "new.glb", tmp_path / "new.animbin"):
-        with pytest.raises(AnimspecError, match="-o must be a folder"):
+        with pytest.raises(AnimspecError, match="output must be a folder"):
             convert.plan(inputs, str(output), convert.ConvertOptions())
     folder = tmp_path / "existing"
     folder.mkdir()
@@ -243,3 +243,52 @@ def test_the_animbin_report_names_the_rig_and_warns_of_unused_joints(tmp_path):
     assert "warning: the clip animates 4 joint(s), the rig has 21 in skin order" in on_biped
     named = report(swing, skeleton=pendulum, joints=("root", "upper", "lower", "tip"))
     assert "(4 joint(s) in --joints order" in named and "warning" not in named
+
+
+# ---------------------------------------------------------------------------- directions and refusals
+
+
+def test_every_option_acts_on_a_registered_direction():
+    from animspec.formats import CONVERT_SOURCES
+
+    assert {d.source for d in convert.DIRECTIONS} == set(CONVERT_SOURCES)
+    assert len({d.name for d in convert.DIRECTIONS}) == len(convert.DIRECTIONS)
+    declared = set().union(*(d.options for d in convert.DIRECTIONS))
+    assert declared <= set(convert.OPTION_NAMES)
+    assert {n for n in convert.OPTION_NAMES if not any(d.acts(n) for d in convert.DIRECTIONS)} == set()
+
+
+def test_a_job_carries_its_direction_and_each_input_is_sniffed_once(tmp_path, monkeypatch):
+    import animspec.convert.planning as planning
+
+    src = tmp_path / "in"
+    src.mkdir()
+    for name in ("swing.animbin", "walk.animclip", "pendulum_rig.glb"):
+        shutil.copyfile(EXAMPLES / name, src / name)
+    told: list[str] = []
+    sniff = planning.source_of
+    monkeypatch.setattr(planning, "source_of", lambda path: told.append(path) or sniff(path))
+    options = convert.load_options(skeleton=str(EXAMPLES / "biped_rig.glb"))
+    work = convert.plan([str(src)], str(tmp_path / "out"), options)
+    assert {Path(j.file).name: j.direction.name for j in work.jobs} == {
+        "swing.animbin": "animbin-gltf", "walk.animclip": "animclip-gltf", "pendulum_rig.glb": "gltf-animbin",
+    }
+    results = [work.task(job) for job in work.jobs]
+    assert [r.status for r in results] == [0, 0, 0]
+    assert sorted(told) == sorted(j.file for j in work.jobs)
+
+
+def test_a_refusal_carries_its_facts_and_each_front_end_words_it(tmp_path, capsys):
+    from animspec.cli.convert import flag
+
+    options = convert.load_options(max_error=0.5)
+    with pytest.raises(convert.OptionRefused) as refused:
+        convert.plan([str(EXAMPLES / "swing.animbin")], str(tmp_path / "o.glb"), options)
+    exc = refused.value
+    assert (exc.option, exc.reason, exc.facts["runs"]) == ("max_error", "other-direction", ("ANIMBIN -> glTF",))
+    assert str(exc).startswith("max_error acts on glTF -> ANIMBIN and glTF -> .animclip")
+    assert str(exc).endswith("leave max_error out")  # the library names its parameters
+    cli_text = exc.say(flag)
+    assert cli_text.startswith("--max-error acts on") and cli_text.endswith("leave --max-error out")
+    status = main(["convert", str(EXAMPLES / "swing.animbin"), "-o", str(tmp_path / "o.glb"), "--max-error", "0.5"])
+    assert (status, capsys.readouterr().err) == (2, f"animspec: error: {cli_text}\n")

@@ -250,9 +250,9 @@ def test_convert_options_from_python_are_checked_too():
         with pytest.raises(OptionRangeError):
             load_options(**given)
     with pytest.raises(OptionRangeError):
-        from animspec.gltf import convert
+        from animspec.gltf import gltf_to_animbin
 
-        convert(glb(), max_keys=0)
+        gltf_to_animbin(glb(), max_keys=0)
 
 
 def test_the_ranges_are_what_the_format_can_do():

@@ -1,4 +1,4 @@
-""".animclip base state -> glTF (:func:`animspec.gltf.animclip_to_gltf`), through the minimal
+""".animclip base state -> glTF (:func:`animspec.gltf.animclip_pose_to_gltf`), through the minimal
 joint protocol (hash, rotation x, y, z, w, translation) on rigs built here with pygltflib."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from animspec.animclip import read_bytes as read_animclip_bytes
 from animspec.animclip import read_file as read_animclip
 from animspec.cli import main as cli_main
 from animspec.common.errors import AnimspecError
-from animspec.gltf import animclip_to_gltf
+from animspec.gltf import animclip_pose_to_gltf
 from animspec.gltf.from_animclip import ALERT_KEY_SECONDS
 from animspec.common.hashes import crc32
 from conftest import EXAMPLES, ROOT
@@ -57,7 +57,7 @@ def test_base_state_applied_by_hash_and_unmatched_reported_both_ways(tmp_path):
         (0xFFFF_FFFF, (0, 0, 0, 1), (0, 0, 0)),  # "no joint" entry: skipped
         (crc32("Root"), (0, 0, 0, 1), (0, 0, 0)),  # wrong case: a different hash
     ]
-    data, match = animclip_to_gltf(joints, rig(), custom_tracks=[("blink", [0.0, 0.5, 1.0]), CustomTrack("jaw", [2.0])])
+    data, match = animclip_pose_to_gltf(joints, rig(), custom_tracks=[("blink", [0.0, 0.5, 1.0]), CustomTrack("jaw", [2.0])])
     khronos_validate(data, tmp_path)
 
     assert sorted(match.matched) == sorted([("root", crc32("root")), ("pelvis", crc32("pelvis"))])
@@ -90,7 +90,7 @@ def test_base_state_applied_by_hash_and_unmatched_reported_both_ways(tmp_path):
 
 
 def test_base_state_only_key(tmp_path):
-    data, _ = animclip_to_gltf([(crc32("spine"), (0, 1, 0, 0), (0, 4, 0))], rig(), bind_key=False, name="pose")
+    data, _ = animclip_pose_to_gltf([(crc32("spine"), (0, 1, 0, 0), (0, 4, 0))], rig(), bind_key=False, name="pose")
     khronos_validate(data, tmp_path)
     times, values, _ = animation_channels(data)[1][(2, "rotation")]
     np.testing.assert_allclose(times, [0.0])
@@ -99,7 +99,7 @@ def test_base_state_only_key(tmp_path):
 
 def test_no_match_is_an_error():
     with pytest.raises(AnimspecError, match="no rig node name hashes"):
-        animclip_to_gltf([(0x12345678, (0, 0, 0, 1), (0, 0, 0))], rig())
+        animclip_pose_to_gltf([(0x12345678, (0, 0, 0, 1), (0, 0, 0))], rig())
 
 
 @pytest.mark.filterwarnings("ignore:This file .* contains a binary blob")
@@ -109,7 +109,7 @@ def test_rig_from_a_gltf_file_with_an_external_buffer(tmp_path):
     path = tmp_path / "rig.gltf"
     gltf.save(str(path))  # writes rig.bin next to it
     assert (tmp_path / "rig.bin").is_file()
-    data, match = animclip_to_gltf([(crc32("root"), (0, 0, 0, 1), (0, 0, 1))], str(path))
+    data, match = animclip_pose_to_gltf([(crc32("root"), (0, 0, 0, 1), (0, 0, 1))], str(path))
     khronos_validate(data, tmp_path, "out.glb")
     assert match.matched == [("root", crc32("root"))]
 
@@ -129,7 +129,7 @@ def clip_joints(hashes: list[int]) -> list[tuple[int, tuple, tuple]]:
     ([crc32("root"), crc32("pelvis"), crc32("spine")], False),
 ])
 def test_few_matched_joints_warn_below_half(clip, warned, tmp_path):
-    data, match = animclip_to_gltf(clip_joints(clip), rig())
+    data, match = animclip_pose_to_gltf(clip_joints(clip), rig())
     khronos_validate(data, tmp_path)
     assert match.clip_joints == len(clip)
     assert match.matched_joints == sum(h not in (1, 2, 3) for h in clip)
@@ -144,7 +144,7 @@ def test_no_match_error_names_the_option_and_the_rig(tmp_path):
     path = tmp_path / "other.glb"
     path.write_bytes(rig())
     with pytest.raises(AnimspecError) as err:
-        animclip_to_gltf(clip_joints([1, 2, 3]), str(path))
+        animclip_pose_to_gltf(clip_joints([1, 2, 3]), str(path))
     text = str(err.value)
     assert str(path) in text and "--skeleton" in text and "3 joint(s)" in text and "00000001" in text
 
@@ -154,7 +154,7 @@ def test_a_rig_without_scenes_gets_one_so_viewers_show_it(tmp_path):
     Khronos validator reports every node as unused)."""
     gltf = GLTF2.load_from_bytes(rig())
     gltf.scenes, gltf.scene = [], None
-    data, match = animclip_to_gltf(clip_joints([crc32("root")]), gltf)
+    data, match = animclip_pose_to_gltf(clip_joints([crc32("root")]), gltf)
     report = khronos_validate(data, tmp_path)
     assert not [m for m in report["issues"]["messages"] if m["code"] == "UNUSED_OBJECT" and m["pointer"].startswith("/nodes/")]
     out = GLTF2.load_from_bytes(data)
@@ -263,7 +263,7 @@ def test_a_rig_matching_nothing_is_an_error_naming_skeleton(tmp_path, capsys):
     assert str(WALK) in err and str(rig_path) in err and not out.exists()
 
 
-# --- every frame (animspec.animclip.frames.decode -> animclip_animation_to_gltf) -----------------
+# --- every frame (animspec.animclip.frames.decode -> animclip_to_gltf) -----------------
 
 
 def _named_rig(count: int) -> bytes:

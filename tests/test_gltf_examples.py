@@ -8,7 +8,7 @@ import importlib.util
 import numpy as np
 
 from animspec.animbin import read_file
-from animspec.gltf import convert, read_rig, to_gltf
+from animspec.gltf import gltf_to_animbin, read_rig, animbin_to_gltf
 from animspec.skeleton import angle_between
 from conftest import EXAMPLES
 from test_gltf_support import khronos_validate
@@ -38,7 +38,7 @@ def test_converted_swing_matches_swing_animbin():
     quarter turn about X and the converter's axis change cancel on the root. The glTF holds
     LINEAR keys every 2 frames of a sine, so frames between them differ by at most the chord
     error A w^2 h^2 / 8 = 50 deg * (2 pi / 15)^2 / 8 = 1.10 deg (tip: A = 50, h = 1 key step)."""
-    result = convert(str(RIG), animations=["swing"])
+    result = gltf_to_animbin(str(RIG), animations=["swing"])
     ours = result.animbin.animations[0]
     theirs = read_file(str(EXAMPLES / "swing.animbin")).animation("swing")
     assert ours.length == theirs.length == 30
@@ -53,7 +53,7 @@ def test_converted_swing_matches_swing_animbin():
 
 
 def test_nod_uses_cubic_and_step_curves():
-    result = convert(str(RIG), animations=["nod"], region="pal")
+    result = gltf_to_animbin(str(RIG), animations=["nod"], region="pal")
     anim = result.animbin.animations[0]
     assert anim.length == 21  # 0.4 s at 50 Hz: frames 0..20, both ends baked as the exporter does
     tip = np.array([k.quaternion for k in anim.tracks[3].keys]) / 4096
@@ -65,5 +65,5 @@ def test_nod_uses_cubic_and_step_curves():
 
 
 def test_example_round_trips_to_a_valid_gltf(tmp_path):
-    result = convert(str(RIG))
-    khronos_validate(to_gltf(result.animbin, read_rig(str(RIG)).skeleton, skeleton_space="gltf"), tmp_path)
+    result = gltf_to_animbin(str(RIG))
+    khronos_validate(animbin_to_gltf(result.animbin, read_rig(str(RIG)).skeleton, skeleton_space="gltf"), tmp_path)

@@ -1,4 +1,4 @@
-"""ANIMBIN -> glTF (:func:`animspec.gltf.to_gltf`): validity (Khronos validator, zero errors),
+"""ANIMBIN -> glTF (:func:`animspec.gltf.animbin_to_gltf`): validity (Khronos validator, zero errors),
 timing, engine baking, skeletons, and the glTF -> ANIMBIN -> glTF round trip."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pygltflib import GLTF2
 from animspec.animbin import Animation, AnimbinFile, Name, RotationKey, Track, TranslationKey, read_file
 from animspec.animbin.playback import play_engine, vsync_deltas
 from animspec.common.errors import AnimspecError
-from animspec.gltf import convert, read_rig, to_gltf
+from animspec.gltf import gltf_to_animbin, read_rig, animbin_to_gltf
 from animspec.gltf.sampling import sample_sampler
 from animspec.gltf.to_animbin import ROUND_BOUND_DEG
 from animspec.skeleton import Skeleton, angle_between
@@ -48,12 +48,12 @@ def meshbin_skeleton():
 @pytest.mark.parametrize("skinned", [True, False])
 def test_examples_convert_to_valid_gltf(tmp_path, swing, bake_engine, skinned):
     for source in (swing, read_file(str(EXAMPLES / "sparse.animbin"))):
-        khronos_validate(to_gltf(source, None, "ntsc", bake_engine, skinned=skinned), tmp_path)
+        khronos_validate(animbin_to_gltf(source, None, "ntsc", bake_engine, skinned=skinned), tmp_path)
 
 
 def test_meshbin_skeleton(tmp_path, swing):
     skeleton = meshbin_skeleton()
-    data = to_gltf(swing, skeleton, "pal")
+    data = animbin_to_gltf(swing, skeleton, "pal")
     report = khronos_validate(data, tmp_path)
     assert report["info"]["animationCount"] == 2
     gltf = GLTF2.load_from_bytes(data)
@@ -66,14 +66,14 @@ def test_meshbin_skeleton(tmp_path, swing):
 
 def test_empty_file_and_trackless_animation_still_valid(tmp_path):
     empty = AnimbinFile([Animation(Name.from_str("nothing"), 10)])
-    data = to_gltf(empty, skinned=False)
+    data = animbin_to_gltf(empty, skinned=False)
     khronos_validate(data, tmp_path)
     assert GLTF2.load_from_bytes(data).animations == []
 
 
 def test_skeleton_must_cover_every_joint(swing):
     with pytest.raises(AnimspecError, match="skeleton has 2 bones"):
-        to_gltf(swing, Skeleton.chain(2))
+        animbin_to_gltf(swing, Skeleton.chain(2))
 
 
 # --- keys and timing -----------------------------------------------------------------------
@@ -83,7 +83,7 @@ def test_key_times_and_loop_closing_key(swing):
     """Keys at frame / Hz; a looping clip gets a closing key at length / Hz that holds the
     last key, so a viewer loops with the clip's real duration."""
     for region, hz in (("ntsc", NTSC), ("pal", 50.0)):
-        anims = animation_channels(to_gltf(swing, region=region))
+        anims = animation_channels(animbin_to_gltf(swing, region=region))
         times, values, interpolation = anims[0][(1, "rotation")]
         assert interpolation == "LINEAR"
         np.testing.assert_allclose(times, np.arange(31) / hz, rtol=1e-6)
@@ -93,7 +93,7 @@ def test_key_times_and_loop_closing_key(swing):
 
 
 def test_markers_and_clip_facts_in_extras(swing):
-    gltf = GLTF2.load_from_bytes(to_gltf(swing, region="pal"))
+    gltf = GLTF2.load_from_bytes(animbin_to_gltf(swing, region="pal"))
     extras = gltf.animations[0].extras
     assert extras["markers"] == [{"name": "left", "frame": 7, "time": 7 / 50}, {"name": "right", "frame": 22, "time": 22 / 50}]
     assert extras["animbin"]["length"] == 30 and extras["animbin"]["looping"] is True
@@ -104,9 +104,9 @@ def test_translation_keys_only_in_keys_mode():
     track = Track(0, [RotationKey(0, 4096, 0, 0, 0), RotationKey(1, 4096, 0, 0, 0)])
     moves = Track(1, [TranslationKey(0, 0, 4096, 0), TranslationKey(1, 0, 8192, 0)])
     anim = AnimbinFile([Animation(Name.from_str("t"), 2, [track, moves], flags=0)])
-    keys = animation_channels(to_gltf(anim))[0]
+    keys = animation_channels(animbin_to_gltf(anim))[0]
     np.testing.assert_allclose(keys[(1, "translation")][1], [[0, 1, 0], [0, 2, 0]])
-    engine = animation_channels(to_gltf(anim, bake_engine=True))[0]
+    engine = animation_channels(animbin_to_gltf(anim, bake_engine=True))[0]
     assert (1, "translation") not in engine
 
 
@@ -116,7 +116,7 @@ def test_translation_keys_only_in_keys_mode():
 def test_bake_engine_is_step_and_equals_play_engine():
     sparse = read_file(str(EXAMPLES / "sparse.animbin"))
     anim = sparse.animations[0]
-    channels = animation_channels(to_gltf(sparse, bake_engine=True, axis_change=False))[0]
+    channels = animation_channels(animbin_to_gltf(sparse, bake_engine=True, axis_change=False))[0]
     played = play_engine(anim, vsync_deltas(anim.length + 1), num_joints=4).rotations_float()
     for j in range(4):
         times, values, interpolation = channels[(j, "rotation")]
@@ -130,13 +130,13 @@ def test_bake_engine_is_step_and_equals_play_engine():
             if f % 5:
                 assert float(angle_between(held[f], held[f - 1])) < 1e-4
     # The keys mode shows the 6 authored keys (plus the closing key), slerped by viewers.
-    keys = animation_channels(to_gltf(sparse))[0][(0, "rotation")]
+    keys = animation_channels(animbin_to_gltf(sparse))[0][(0, "rotation")]
     assert len(keys[0]) == 7 and keys[2] == "LINEAR"
 
 
 def test_axis_change_reversed_on_the_root(swing):
-    plain = animation_channels(to_gltf(swing, axis_change=False))[0]
-    turned = animation_channels(to_gltf(swing))[0]
+    plain = animation_channels(animbin_to_gltf(swing, axis_change=False))[0]
+    turned = animation_channels(animbin_to_gltf(swing))[0]
     from animspec.skeleton import quat_multiply
 
     root_plain, root_turned = wxyz(plain[(0, "rotation")][1]), wxyz(turned[(0, "rotation")][1])
@@ -177,9 +177,9 @@ def test_gltf_animbin_gltf_round_trip_within_fp12(tmp_path, region, hz):
     the FP12 rounding bound 2 asin(1/4096) = 0.028 degrees (derived in
     animspec.gltf.to_animbin.ROUND_BOUND_DEG), the root's axis change undone."""
     source = round_trip_source()
-    result = convert(source, region=region, looping=False)
+    result = gltf_to_animbin(source, region=region, looping=False)
     rig = read_rig(source)
-    back = to_gltf(result.animbin, rig.skeleton, region, skeleton_space="gltf")
+    back = animbin_to_gltf(result.animbin, rig.skeleton, region, skeleton_space="gltf")
     khronos_validate(back, tmp_path)
 
     gltf = GLTF2.load_from_bytes(source)

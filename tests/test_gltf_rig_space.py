@@ -14,7 +14,7 @@ from pygltflib import Node
 from animspec.animbin import read_file, write_bytes
 from animspec.cli import main
 from animspec.common.errors import AnimspecError
-from animspec.gltf import convert, read_rig, to_gltf, to_gltf_on_rig
+from animspec.gltf import gltf_to_animbin, read_rig, animbin_to_gltf, animbin_to_gltf_on_rig
 from animspec.rigs import load_skeleton
 from animspec.skeleton import angle_between, quat_multiply
 from conftest import EXAMPLES
@@ -49,7 +49,7 @@ def stood_up_rig(root_turn: float = 30.0) -> bytes:
 
 def test_root_key_includes_the_nodes_above_the_skeleton():
     glb = stood_up_rig()
-    anim = convert(glb).animbin.animations[0]
+    anim = gltf_to_animbin(glb).animbin.animations[0]
     world = quat_multiply(wxyz(quat_xyzw((1, 0, 0), -90)), wxyz(quat_xyzw((0, 1, 0), 30)))
     last = anim.tracks[0].keys[-1]
     assert float(angle_between(key_quat(last), quat_multiply(RX_MINUS_90, world))) < 0.03
@@ -57,7 +57,7 @@ def test_root_key_includes_the_nodes_above_the_skeleton():
 
 def test_ps1_space_takes_the_world_rotation_as_is():
     glb = stood_up_rig()
-    anim = convert(glb, ps1_space=True).animbin.animations[0]
+    anim = gltf_to_animbin(glb, ps1_space=True).animbin.animations[0]
     world = quat_multiply(wxyz(quat_xyzw((1, 0, 0), -90)), wxyz(quat_xyzw((0, 1, 0), 30)))
     assert float(angle_between(key_quat(anim.tracks[0].keys[-1]), world)) < 0.03
 
@@ -65,7 +65,7 @@ def test_ps1_space_takes_the_world_rotation_as_is():
 def test_root_translation_key_is_the_world_position_in_console_axes():
     """The root's world position (0, 0.5, 0) + Rx(-90) (0, 0, 1) = (0, 1.5, 0) in glTF is
     (x, z, -y) = (0, 0, -1.5) in the console's model space; raw = value * 4096."""
-    anim = convert(stood_up_rig(), translations=True).animbin.animations[0]
+    anim = gltf_to_animbin(stood_up_rig(), translations=True).animbin.animations[0]
     moves = [t for t in anim.tracks if t.keys and hasattr(t.keys[0], "vector")]
     root = next(t for t in moves if t.joint_id == 0)
     assert root.keys[0].vector == (0, 0, -6144)
@@ -75,8 +75,8 @@ def test_root_translation_key_is_the_world_position_in_console_axes():
 
 def test_back_onto_the_rig_keeps_the_node_above_and_the_pose(tmp_path):
     glb = stood_up_rig()
-    result = convert(glb)
-    back = to_gltf_on_rig(result.animbin, read_rig(glb))
+    result = gltf_to_animbin(glb)
+    back = animbin_to_gltf_on_rig(result.animbin, read_rig(glb))
     khronos_validate(back, tmp_path)
     src, out = Document(glb=glb), Document(glb=back)
     assert out.parent[0] == 2 and out.nodes[2]["name"] == "armature"
@@ -106,7 +106,7 @@ def test_clip_starts_at_the_first_key():
     times = [start + k / 60 for k in range(4)]
     values = [quat_xyzw((0, 0, 1), 10 * k) for k in range(4)]
     glb = build_glb(chain(1), [AnimSpec("a", [ChannelSpec(0, "rotation", times, values)])])
-    result = convert(glb, region=60, ps1_space=True)
+    result = gltf_to_animbin(glb, region=60, ps1_space=True)
     anim = result.animbin.animations[0]
     assert anim.length == 4
     for k, key in enumerate(anim.tracks[0].keys):
@@ -117,8 +117,8 @@ def test_clip_starts_at_the_first_key():
 def test_length_counts_both_ends_as_the_exporter_bakes():
     """Frames 0..24 at 60 fps are 25 frames, looping or not."""
     glb = build_glb(chain(1), [AnimSpec("a", [ChannelSpec(0, "rotation", [0.0, 24 / 60], [quat_xyzw((0, 0, 1), 0)] * 2)])])
-    assert convert(glb, region=60).animbin.animations[0].length == 25
-    assert convert(glb, region=60, looping=False).animbin.animations[0].length == 25
+    assert gltf_to_animbin(glb, region=60).animbin.animations[0].length == 25
+    assert gltf_to_animbin(glb, region=60, looping=False).animbin.animations[0].length == 25
 
 
 # --- FP12 ----------------------------------------------------------------------------------
@@ -127,12 +127,12 @@ def test_length_counts_both_ends_as_the_exporter_bakes():
 def test_trunc_encodes_like_the_exporter():
     q = quat_xyzw((1, 2, 3), 37)
     glb = build_glb(chain(1), [AnimSpec("k", [ChannelSpec(0, "rotation", [0, 0.1], [q, q])])])
-    result = convert(glb, ps1_space=True, fp12="trunc")
+    result = gltf_to_animbin(glb, ps1_space=True, fp12="trunc")
     key = result.animbin.animations[0].tracks[0].keys[0]
     assert key.quaternion == tuple(int(v * 4096) for v in wxyz(q))  # int() truncates toward zero
     assert "truncated toward zero" in result.report()
     with pytest.raises(AnimspecError, match="unknown FP12"):
-        convert(glb, fp12="floor")
+        gltf_to_animbin(glb, fp12="floor")
 
 
 # --- merging -------------------------------------------------------------------------------
@@ -148,7 +148,7 @@ def per_joint_animations() -> bytes:
 
 
 def test_merge_makes_one_clip_on_one_timeline():
-    result = convert(per_joint_animations(), merge="all", ps1_space=True)
+    result = gltf_to_animbin(per_joint_animations(), merge="all", ps1_space=True)
     [anim] = result.animbin.animations
     assert str(anim.name) == "all" and anim.length == round(0.2 * NTSC) + 1
     last = {t.joint_id: key_quat(t.keys[-1]) for t in anim.tracks}
@@ -156,7 +156,7 @@ def test_merge_makes_one_clip_on_one_timeline():
         assert float(angle_between(last[j], wxyz(quat_xyzw((0, 0, 1), 20)))) < 0.03
     # Joint 2's curve starts at 0.05 s: before it, its first value holds (glTF 3.11).
     assert float(angle_between(key_quat(anim.tracks[2].keys[0]), np.array([1.0, 0, 0, 0]))) < 0.03
-    without = convert(per_joint_animations(), ps1_space=True).animbin.animations
+    without = gltf_to_animbin(per_joint_animations(), ps1_space=True).animbin.animations
     assert [str(a.name) for a in without] == ["a0", "a1", "a2"]
 
 
@@ -165,14 +165,14 @@ def test_merge_refuses_two_animations_of_one_joint():
     glb = build_glb(chain(2), [AnimSpec("x", [ChannelSpec(1, "rotation", [0, 0.1], swing)]),
                                AnimSpec("y", [ChannelSpec(1, "rotation", [0, 0.1], swing)])])
     with pytest.raises(AnimspecError, match="both animate the rotation of 'j1'.*--merge"):
-        convert(glb, merge="xy")
+        gltf_to_animbin(glb, merge="xy")
 
 
 def test_too_many_animations_names_the_options():
     swing = [quat_xyzw((0, 0, 1), a) for a in (0, 20)]
     glb = build_glb(chain(1), [AnimSpec(f"a{i}", [ChannelSpec(0, "rotation", [0, 0.1], swing)]) for i in range(6)])
     with pytest.raises(AnimspecError, match="--animation NAME.*--split.*--merge NAME"):
-        convert(glb)
+        gltf_to_animbin(glb)
 
 
 # --- joint mappings both ways --------------------------------------------------------------
@@ -213,7 +213,7 @@ def test_animbin_gltf_animbin_gives_the_same_bytes(tmp_path, example, skeleton):
 def test_one_shot_single_track_clip_keeps_its_shape():
     """swing.animbin's 'nod': one-shot, 20 frames, one track on joint 3."""
     swing = read_file(str(EXAMPLES / "swing.animbin"))
-    result = convert(to_gltf(swing), animations=["nod"])
+    result = gltf_to_animbin(animbin_to_gltf(swing), animations=["nod"])
     nod = result.animbin.animations[0]
     assert (nod.length, nod.is_looping, [t.joint_id for t in nod.tracks]) == (20, False, [3])
     assert result.clips[0].layout
@@ -221,7 +221,7 @@ def test_one_shot_single_track_clip_keeps_its_shape():
 
 def test_layout_for_another_region_is_sampled_afresh():
     swing = read_file(str(EXAMPLES / "swing.animbin"))
-    result = convert(to_gltf(swing, region="ntsc"), animations=["swing"], region="pal", fit="cut")
+    result = gltf_to_animbin(animbin_to_gltf(swing, region="ntsc"), animations=["swing"], region="pal", fit="cut")
     assert not result.clips[0].layout
     assert any("--region" in w and "layout" in w for w in result.warnings)
 
@@ -229,7 +229,7 @@ def test_layout_for_another_region_is_sampled_afresh():
 def test_edited_values_are_read_from_the_curves(tmp_path):
     """The layout carries frames and types only: values come from the glTF's curves."""
     swing = read_file(str(EXAMPLES / "swing.animbin"))
-    doc = to_gltf(swing)
+    doc = animbin_to_gltf(swing)
     from pygltflib import GLTF2
 
     gltf = GLTF2.load_from_bytes(doc)
@@ -242,7 +242,7 @@ def test_edited_values_are_read_from_the_curves(tmp_path):
     edited = np.tile(np.array([0.0, 0.0, 0.0, 1.0], dtype="<f4"), (len(values), 1))
     blob[view.byteOffset:view.byteOffset + view.byteLength] = edited.tobytes()
     gltf.set_binary_blob(bytes(blob))
-    again = convert(b"".join(gltf.save_to_bytes()), animations=["swing"], ps1_space=False)
+    again = gltf_to_animbin(b"".join(gltf.save_to_bytes()), animations=["swing"], ps1_space=False)
     root = again.animbin.animations[0].tracks[0]
     expected = quat_multiply(RX_MINUS_90, np.array([1.0, 0, 0, 0]))
     assert all(float(angle_between(key_quat(k), expected)) < 0.03 for k in root.keys)

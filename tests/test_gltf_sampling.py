@@ -1,5 +1,5 @@
 """Sampling glTF animation curves (glTF 2.0 Appendix C), checked against hand-computed values,
-directly and through :func:`animspec.gltf.convert` on glTFs built here with pygltflib."""
+directly and through :func:`animspec.gltf.gltf_to_animbin` on glTFs built here with pygltflib."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from animspec.animbin import RotationKey
-from animspec.gltf import convert
+from animspec.gltf import gltf_to_animbin
 from animspec.gltf.rig import GltfError
 from animspec.gltf.sampling import sample_sampler
 from animspec.skeleton import angle_between
@@ -57,7 +57,7 @@ def test_cubicspline_rotation_hand_computed_through_convert():
     zero = (0.0, 0.0, 0.0, 0.0)
     values = [zero, (0, 0, 0, 1), (0, 0, 1, 0), zero, (0, 0, SQRT_HALF, SQRT_HALF), zero]
     glb = build_glb(chain(2), [AnimSpec("c", [ChannelSpec(1, "rotation", [0.0, 0.5], values, "CUBICSPLINE")])])
-    result = convert(glb, region=8.0, looping=False)
+    result = gltf_to_animbin(glb, region=8.0, looping=False)
     key = result.animbin.animations[0].tracks[1].keys[2]
     assert key.frame == 2
     assert np.array_equal(key.quaternion, np.rint(expected * 4096).astype(int))
@@ -88,7 +88,7 @@ def test_float32_key_times_still_land_on_their_frame():
 def test_step_through_convert_changes_on_the_key_frame():
     a, b = quat_xyzw((1, 0, 0), 10), quat_xyzw((1, 0, 0), 50)
     glb = build_glb(chain(2), [AnimSpec("s", [ChannelSpec(1, "rotation", [0.0, 0.5, 0.9], [a, b, b], "STEP")])])
-    keys = convert(glb, region=10.0, looping=False).animbin.animations[0].tracks[1].keys
+    keys = gltf_to_animbin(glb, region=10.0, looping=False).animbin.animations[0].tracks[1].keys
     shown = [round(float(angle_between(key_wxyz(k), wxyz(quat_xyzw((1, 0, 0), 0)))), 1) for k in keys]
     assert shown == [10.0] * 5 + [50.0] * 5
 
@@ -127,7 +127,7 @@ def test_sign_flip_in_input_gives_continuous_keys():
     values = [quat_xyzw((0, 0, 1), 20 * i) for i in range(4)]
     values = [tuple(-c for c in q) if i % 2 else q for i, q in enumerate(values)]
     glb = build_glb(chain(2), [AnimSpec("flip", [ChannelSpec(1, "rotation", times, values)])])
-    result = convert(glb, region=20.0, looping=False)
+    result = gltf_to_animbin(glb, region=20.0, looping=False)
     keys = result.animbin.animations[0].tracks[1].keys
     dots = [int(np.dot(p.quaternion, q.quaternion)) for p, q in zip(keys, keys[1:])]
     assert len(keys) == 7 and min(dots) > 0

@@ -32,7 +32,7 @@ import pytest
 
 from animspec.animbin import read_file as read_animbin
 from animspec.common.errors import AnimspecError
-from animspec.gltf import GltfError, convert, read_rig, to_gltf, to_gltf_on_rig
+from animspec.gltf import GltfError, gltf_to_animbin, read_rig, animbin_to_gltf, animbin_to_gltf_on_rig
 from animspec.gltf import rig as rig_module
 from animspec.gltf.document import load_path
 from animspec.gltf.rig import BUDGET_PER_BYTE, MAX_ZERO_ELEMENTS
@@ -162,7 +162,7 @@ def test_escaping_uris_are_refused_naming_buffer_and_uri(planted):
     for name, uri in escaping_uris(secret, rig).items():
         path = write_gltf(rig, f"{name}.gltf", rig_doc(uri))
         with pytest.raises(GltfError) as caught:
-            convert(str(path))
+            gltf_to_animbin(str(path))
         message = str(caught.value)
         assert "buffer" in message and repr(uri) in message, (name, message)
         assert token not in message
@@ -175,7 +175,7 @@ def test_escaping_image_uri_is_refused(planted):
     doc["images"] = [{"uri": "../secret.txt"}]
     path = write_gltf(rig, "image.gltf", doc)
     with pytest.raises(GltfError, match=r"images\[0\].*'\.\./secret\.txt'"):
-        to_gltf_on_rig(read_animbin(SWING), read_rig(str(path)))
+        animbin_to_gltf_on_rig(read_animbin(SWING), read_rig(str(path)))
 
 
 def test_relative_paths_inside_the_folder_still_read(planted):
@@ -185,7 +185,7 @@ def test_relative_paths_inside_the_folder_still_read(planted):
     (rig / "alias.bin").symlink_to(rig / "sub" / "data file.bin")  # a link that stays inside
     for uri in ("sub/data%20file.bin", "./sub/data file.bin", "alias.bin"):
         path = write_gltf(rig, "ok.gltf", rig_doc(uri))
-        result = convert(str(path))
+        result = gltf_to_animbin(str(path))
         assert str(result.animbin.animations[0].name) == "turn"
 
 
@@ -194,10 +194,10 @@ def test_byte_length_past_the_cap_or_the_file_names_buffer_and_uri(planted):
     (rig / "data.bin").write_bytes(good_data())
     too_big = write_gltf(rig, "huge.gltf", rig_doc("data.bin", byte_length=1 << 31))
     with pytest.raises(GltfError, match=r"buffer 0: uri 'data\.bin': byteLength 2147483648 is more than the 1073741824"):
-        convert(str(too_big))
+        gltf_to_animbin(str(too_big))
     short = write_gltf(rig, "short.gltf", rig_doc("data.bin", byte_length=4096))
     with pytest.raises(GltfError, match=r"buffer 0: uri 'data\.bin': .*4096 bytes wanted, the file has 96"):
-        convert(str(short))
+        gltf_to_animbin(str(short))
 
 
 def test_a_buffer_swapped_for_a_fifo_after_the_check_never_blocks(tmp_path):
@@ -211,9 +211,9 @@ def test_a_buffer_swapped_for_a_fifo_after_the_check_never_blocks(tmp_path):
     script = (
         "import pathlib, sys\n"
         "pathlib.Path.is_file = lambda self: True\n"
-        "from animspec.gltf import convert, GltfError\n"
+        "from animspec.gltf import gltf_to_animbin, GltfError\n"
         "try:\n"
-        f"    convert({str(path)!r})\n"
+        f"    gltf_to_animbin({str(path)!r})\n"
         "except GltfError as exc:\n"
         "    print(exc)\n"
         "    sys.exit(0)\n"
@@ -252,8 +252,8 @@ def test_a_buffer_nothing_reads_is_not_read(tmp_path, monkeypatch):
 
     monkeypatch.setattr("animspec.gltf.document.read_within", spy)
     path = write_gltf(tmp_path, "unused.gltf", unused_buffer_doc(1 << 50))
-    convert(str(path))  # glTF -> ANIMBIN
-    glb = to_gltf_on_rig(read_animbin(SWING), read_rig(str(path)))  # the rig copied into a GLB
+    gltf_to_animbin(str(path))  # glTF -> ANIMBIN
+    glb = animbin_to_gltf_on_rig(read_animbin(SWING), read_rig(str(path)))  # the rig copied into a GLB
     assert opened == []
     back = load_path(_save(tmp_path, "back.glb", glb))
     assert len(back.bufferViews) >= 2 and all(v.byteLength < 1 << 20 for v in back.bufferViews)
@@ -295,7 +295,7 @@ def test_accessor_budget_counts_only_buffer_bytes_read():
     tracemalloc.start()
     try:
         with pytest.raises(GltfError, match="per byte of the buffer data read"):
-            convert(data)
+            gltf_to_animbin(data)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
@@ -339,7 +339,7 @@ def test_node_hierarchy_that_is_not_a_tree_is_refused(name, tmp_path):
         with pytest.raises(GltfError, match=re.escape(EXPECTED_NODE[name])):
             read_rig(data, armature_space=armature_space)
     with pytest.raises(GltfError, match=re.escape(EXPECTED_NODE[name])):
-        convert(data)
+        gltf_to_animbin(data)
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED_NODE))
@@ -420,7 +420,7 @@ def test_the_joint_limit_comes_before_the_walk(monkeypatch):
     products = Counted(rig_module.trs_matrices, 0)
     monkeypatch.setattr(rig_module, "trs_matrices", products)
     with pytest.raises(AnimspecError, match=r"1000 joints; the engine's skeleton holds 15 \(MAX_BONES\): give --joints FILE"):
-        convert(fan_under_chain(1000, 1000))
+        gltf_to_animbin(fan_under_chain(1000, 1000))
     assert products.calls == 0
     assert MAX_RIG_JOINTS < 5000
 
@@ -444,7 +444,7 @@ def test_skeleton_joint_limit_from_the_command_line(tmp_path):
 
 def _extras_glb() -> tuple[dict[str, Any], bytes]:
     """swing.animbin as a GLB (with its extras.animbin layout) plus a marker on each clip."""
-    glb = to_gltf(read_animbin(SWING))
+    glb = animbin_to_gltf(read_animbin(SWING))
     size = struct.unpack_from("<I", glb, 12)[0]
     doc = json.loads(glb[20 : 20 + size])
     bin_size = struct.unpack_from("<I", glb, 20 + size)[0]
@@ -486,7 +486,7 @@ def test_every_number_in_extras_out_of_range_is_one_error_naming_its_path(bad):
             target = target[key]
         target[leaf[-1]] = bad
         try:
-            convert(glb_bytes(doc, EXTRAS_BLOB))
+            gltf_to_animbin(glb_bytes(doc, EXTRAS_BLOB))
         except GltfError as exc:
             if _json_path(leaf) not in str(exc):
                 escaped.append((leaf, f"GltfError without the path: {exc}"))

@@ -1,4 +1,4 @@
-"""glTF -> ANIMBIN (:func:`animspec.gltf.convert`) on glTFs built here with pygltflib."""
+"""glTF -> ANIMBIN (:func:`animspec.gltf.gltf_to_animbin`) on glTFs built here with pygltflib."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from animspec.animbin import RotationKey, TranslationKey, read_bytes, write_byte
 from animspec.animbin.playback import play_engine, vsync_deltas
 from animspec.common.errors import AnimspecError
 from animspec.common.findings import has_errors
-from animspec.gltf import convert, read_markers_file, read_rig
+from animspec.gltf import gltf_to_animbin, read_markers_file, read_rig
 from animspec.gltf.rig import GltfError
 from animspec.gltf.sampling import sample_sampler
 from animspec.gltf.to_animbin import ROUND_BOUND_DEG
@@ -53,7 +53,7 @@ def test_skin_order_gives_joint_ids_and_one_track_per_joint():
     joints = [JointSpec("hip", -1), JointSpec("leg", 0), JointSpec("arm", 0)]
     glb = build_glb(joints, [AnimSpec("a", [ChannelSpec(1, "rotation", [0, 0.2], [quat_xyzw((1, 0, 0), 0), quat_xyzw((1, 0, 0), 40)])])],
                     skin_order=[0, 2, 1])
-    result = convert(glb, looping=False)  # one-shot: the last frame is the pose at 0.2 s
+    result = gltf_to_animbin(glb, looping=False)  # one-shot: the last frame is the pose at 0.2 s
     assert result.rig.names == ["hip", "arm", "leg"]
     anim = result.animbin.animations[0]
     assert [t.joint_id for t in anim.tracks] == [0, 1, 2]
@@ -66,7 +66,7 @@ def test_mapping_file_sets_the_joint_order_and_can_leave_joints_out(tmp_path):
     mapping = tmp_path / "joints.txt"
     mapping.write_text("j0\n\n  j2 \n")  # j1 is left out: j2's parent becomes j0
     glb = glb_with(0.3, 3)
-    result = convert(glb, joint_names=read_names_file(str(mapping)))
+    result = gltf_to_animbin(glb, joint_names=read_names_file(str(mapping)))
     assert result.rig.names == ["j0", "j2"]
     assert result.rig.skipped == ["j1"]
     assert result.rig.skeleton.parents.tolist() == [-1, 0]
@@ -96,11 +96,11 @@ def _curve(glb: bytes, node: int):
 def test_mapping_errors():
     glb = glb_with(0.3, 3)
     with pytest.raises(GltfError, match="not joints of skin"):
-        convert(glb, joint_names=["j0", "nope"])
+        gltf_to_animbin(glb, joint_names=["j0", "nope"])
     with pytest.raises(GltfError, match="more than once"):
-        convert(glb, joint_names=["j0", "j0"])
+        gltf_to_animbin(glb, joint_names=["j0", "j0"])
     with pytest.raises(GltfError, match="parents first"):
-        convert(glb, joint_names=["j1", "j0"])
+        gltf_to_animbin(glb, joint_names=["j1", "j0"])
 
 
 def test_intermediate_non_joint_node_is_composed():
@@ -120,15 +120,15 @@ def test_intermediate_non_joint_node_is_composed():
     expected = quat_multiply(wxyz(quat_xyzw((0, 0, 1), 90)), wxyz(quat_xyzw((0, 1, 0), 30)))
     assert float(angle_between(rig.skeleton.rest_rotation[1], expected)) < 1e-9
     np.testing.assert_allclose(rig.skeleton.rest_translation[1], [-1, 2, 0], atol=1e-12)  # (0,1,0) turned 90 about Z, plus (0,2,0)
-    key = convert(gltf).animbin.animations[0].tracks[1].keys[0]
+    key = gltf_to_animbin(gltf).animbin.animations[0].tracks[1].keys[0]
     assert float(angle_between(np.array(key.quaternion) / 4096, expected)) < ROUND_BOUND_DEG
 
 
 def test_more_than_max_bones_is_refused_unless_mapped():
     glb = glb_with(0.2, 16)
     with pytest.raises(AnimspecError, match="MAX_BONES"):
-        convert(glb)
-    result = convert(glb, joint_names=[f"j{i}" for i in range(15)])
+        gltf_to_animbin(glb)
+    result = gltf_to_animbin(glb, joint_names=[f"j{i}" for i in range(15)])
     assert len(result.animbin.animations[0].tracks) == 15
 
 
@@ -142,20 +142,20 @@ def six_animations() -> bytes:
 def test_more_than_five_animations_refused_split_or_selected():
     glb = six_animations()
     with pytest.raises(AnimspecError, match="5 per ANIMBIN"):
-        convert(glb)
-    split = convert(glb, split=True)
+        gltf_to_animbin(glb)
+    split = gltf_to_animbin(glb, split=True)
     assert [len(f.animations) for f in split.files] == [5, 1]
     assert [str(a.name) for a in split.files[1].animations] == ["a5"]
     with pytest.raises(AnimspecError, match="use .files"):
         split.animbin
-    picked = convert(glb, animations=["a4", "a1"])
+    picked = gltf_to_animbin(glb, animations=["a4", "a1"])
     assert [str(a.name) for a in picked.animbin.animations] == ["a4", "a1"]
     with pytest.raises(AnimspecError, match="no animation named"):
-        convert(glb, animations=["zz"])
+        gltf_to_animbin(glb, animations=["zz"])
 
 
 def test_every_file_survives_the_writer_and_has_no_findings():
-    result = convert(six_animations(), split=True)
+    result = gltf_to_animbin(six_animations(), split=True)
     for f, findings in zip(result.files, result.findings):
         assert read_bytes(write_bytes(f)) == f
         assert findings == []
@@ -169,7 +169,7 @@ def test_frames_follow_the_region_rate(region, looping, frames):
     """0.5 s is 29.97 NTSC vsyncs (rounded to 30) and 25 PAL vsyncs; like the engine's
     exporter, which bakes frames start..end inclusive, both ends are frames, looping or not
     (31 NTSC frames: cut to fit)."""
-    anim = convert(glb_with(0.5), region=region, looping=looping, fit="cut").animbin.animations[0]
+    anim = gltf_to_animbin(glb_with(0.5), region=region, looping=looping, fit="cut").animbin.animations[0]
     frames = min(frames, 30)
     assert anim.length == frames
     assert anim.is_looping == looping
@@ -178,7 +178,7 @@ def test_frames_follow_the_region_rate(region, looping, frames):
 def test_key_times_are_vsyncs_at_the_region_rate():
     """PAL: frame f is sampled at f / 50 s. Joint 0 turns 100 degrees per second LINEAR."""
     glb = build_glb(chain(1), [AnimSpec("t", [ChannelSpec(0, "rotation", [0.0, 0.5], [quat_xyzw((0, 1, 0), 0), quat_xyzw((0, 1, 0), 50)])])])
-    keys = convert(glb, region="pal", ps1_space=True).animbin.animations[0].tracks[0].keys
+    keys = gltf_to_animbin(glb, region="pal", ps1_space=True).animbin.animations[0].tracks[0].keys
     angles = [float(angle_between(np.array(k.quaternion) / 4096, np.array([1.0, 0, 0, 0]))) for k in keys]
     np.testing.assert_allclose(angles, [2.0 * f for f in range(26)], atol=ROUND_BOUND_DEG)
 
@@ -188,11 +188,11 @@ def test_key_times_are_vsyncs_at_the_region_rate():
 
 def test_bake_refuses_more_than_max_keys():
     with pytest.raises(AnimspecError, match=r"61 frames.*holds 30 keys.*--fit cut.*--fit reduce --max-error"):
-        convert(glb_with(1.0))
+        gltf_to_animbin(glb_with(1.0))
 
 
 def test_cut_keeps_thirty_frames_and_warns():
-    result = convert(glb_with(1.0), fit="cut")
+    result = gltf_to_animbin(glb_with(1.0), fit="cut")
     anim = result.animbin.animations[0]
     assert anim.length == 30 and all(len(t.keys) == 30 for t in anim.tracks)
     assert any("cut from 61 frames" in w for w in result.warnings)
@@ -204,7 +204,7 @@ def test_reduce_stays_within_the_error_the_console_shows():
     engine and compare every vsync with the glTF curve."""
     glb = glb_with(1.0, n_joints=2)
     tolerance = 1.5
-    result = convert(glb, fit="reduce", max_error_deg=tolerance, ps1_space=True)
+    result = gltf_to_animbin(glb, fit="reduce", max_error_deg=tolerance, ps1_space=True)
     anim = result.animbin.animations[0]
     assert anim.length == 61
     assert all(len(t.keys) <= 30 for t in anim.tracks)
@@ -228,7 +228,7 @@ def test_reduce_stays_within_the_error_the_console_shows():
 
 def test_reduce_refuses_when_the_tolerance_needs_too_many_keys():
     with pytest.raises(AnimspecError, match="needs more than 30 keys to stay within 0.01 degrees with --fit reduce"):
-        convert(glb_with(1.0), fit="reduce", max_error_deg=0.01)
+        gltf_to_animbin(glb_with(1.0), fit="reduce", max_error_deg=0.01)
 
 
 def test_reduce_refusal_names_an_error_that_fits_and_what_best_reaches():
@@ -236,16 +236,16 @@ def test_reduce_refusal_names_an_error_that_fits_and_what_best_reaches():
     0.001 below), and --fit best shows the error it names."""
     glb = glb_with(1.0)
     with pytest.raises(AnimspecError) as refused:
-        convert(glb, fit="reduce", max_error_deg=0.01)
+        gltf_to_animbin(glb, fit="reduce", max_error_deg=0.01)
     message = str(refused.value)
     assert "needs 31 keys" not in message
     found = re.search(r"from --max-error ([0-9.]+); --fit best keeps every joint within ([0-9.]+) degrees", message)
     assert found, message
     fits_from, best = float(found.group(1)), float(found.group(2))
-    assert all(len(t.keys) <= 30 for t in convert(glb, fit="reduce", max_error_deg=fits_from).animbin.animations[0].tracks)
+    assert all(len(t.keys) <= 30 for t in gltf_to_animbin(glb, fit="reduce", max_error_deg=fits_from).animbin.animations[0].tracks)
     with pytest.raises(AnimspecError):
-        convert(glb, fit="reduce", max_error_deg=fits_from - 0.001)
-    assert convert(glb, fit="best").clips[0].shown_max_error_deg == pytest.approx(best, abs=0.0005)
+        gltf_to_animbin(glb, fit="reduce", max_error_deg=fits_from - 0.001)
+    assert gltf_to_animbin(glb, fit="best").clips[0].shown_max_error_deg == pytest.approx(best, abs=0.0005)
     assert best < fits_from
 
 
@@ -255,8 +255,8 @@ def test_reduce_refusal_names_an_error_that_fits_and_what_best_reaches():
 def test_root_gets_the_axis_change_unless_in_ps1_space():
     q_root = quat_xyzw((0, 1, 0), 25)
     glb = build_glb(chain(2, 1.0), [AnimSpec("r", [ChannelSpec(0, "rotation", [0, 0.1], [q_root, q_root])])])
-    converted = convert(glb).animbin.animations[0]
-    plain = convert(glb, ps1_space=True).animbin.animations[0]
+    converted = gltf_to_animbin(glb).animbin.animations[0]
+    plain = gltf_to_animbin(glb, ps1_space=True).animbin.animations[0]
     expected = quat_multiply(GLTF_TO_PS1, wxyz(q_root))
     assert float(angle_between(np.array(converted.tracks[0].keys[0].quaternion) / 4096, expected)) < ROUND_BOUND_DEG
     assert float(angle_between(np.array(plain.tracks[0].keys[0].quaternion) / 4096, wxyz(q_root))) < ROUND_BOUND_DEG
@@ -265,14 +265,14 @@ def test_root_gets_the_axis_change_unless_in_ps1_space():
 
 
 def test_fp12_rounds_and_reports_both_errors():
-    result = convert(glb_with(0.4), ps1_space=True)
+    result = gltf_to_animbin(glb_with(0.4), ps1_space=True)
     clip = result.clips[0]
     assert 0 < clip.fp12_round_max_deg <= ROUND_BOUND_DEG
     assert clip.fp12_round_max_deg < clip.fp12_trunc_max_deg <= 2 * ROUND_BOUND_DEG
     assert "truncation would give" in result.report()
     # The stored integers are the rounded values of the (sign-continuous) float rotation.
     glb = build_glb(chain(1), [AnimSpec("k", [ChannelSpec(0, "rotation", [0, 0.1], [quat_xyzw((1, 2, 3), 37)] * 2)])])
-    key = convert(glb, ps1_space=True).animbin.animations[0].tracks[0].keys[0]
+    key = gltf_to_animbin(glb, ps1_space=True).animbin.animations[0].tracks[0].keys[0]
     assert key.quaternion == tuple(int(v) for v in np.rint(wxyz(quat_xyzw((1, 2, 3), 37)) * 4096))
 
 
@@ -282,9 +282,9 @@ def test_fp12_rounds_and_reports_both_errors():
 def test_translation_keys_are_off_by_default_and_separate_when_on():
     channels = swing_channels(2, 0.2) + [ChannelSpec(1, "translation", [0, 0.2], [(0, 1, 0), (0, 3, 0)])]
     glb = build_glb(chain(2), [AnimSpec("t", channels)])
-    off = convert(glb).animbin.animations[0]
+    off = gltf_to_animbin(glb).animbin.animations[0]
     assert not any(isinstance(k, TranslationKey) for t in off.tracks for k in t.keys)
-    on = convert(glb, translations=True, translation_scale=4096).animbin.animations[0]
+    on = gltf_to_animbin(glb, translations=True, translation_scale=4096).animbin.animations[0]
     assert [t.joint_id for t in on.tracks] == [0, 1, 0, 1]
     assert all(isinstance(k, RotationKey) for t in on.tracks[:2] for k in t.keys)
     assert all(isinstance(k, TranslationKey) for t in on.tracks[2:] for k in t.keys)
@@ -298,26 +298,26 @@ def test_translation_keys_are_off_by_default_and_separate_when_on():
 
 def test_markers_from_extras_and_from_a_side_file(tmp_path):
     glb = glb_with(0.4, extras={"markers": [{"name": "hit", "frame": 3}, {"name": "late", "frame": 99}]})
-    result = convert(glb)
+    result = gltf_to_animbin(glb)
     assert [(str(m.name), m.frame) for m in result.animbin.animations[0].markers] == [("hit", 3)]
     assert any("'late'" in w and "dropped" in w for w in result.warnings)
 
     side = tmp_path / "markers.json"
     side.write_text(json.dumps({"swing": [{"name": "step", "time": 0.1}]}))
-    result = convert(glb, markers=read_markers_file(str(side)), region="pal")
+    result = gltf_to_animbin(glb, markers=read_markers_file(str(side)), region="pal")
     assert [(str(m.name), m.frame) for m in result.animbin.animations[0].markers] == [("step", 5)]
 
     too_many = {"swing": [{"name": f"m{i}", "frame": i} for i in range(6)]}
     with pytest.raises(AnimspecError, match="holds 5"):
-        convert(glb, markers=too_many)
+        gltf_to_animbin(glb, markers=too_many)
     with pytest.raises(AnimspecError, match="'frame' or a number 'time'"):
-        convert(glb, markers={"swing": [{"name": "x"}]})
+        gltf_to_animbin(glb, markers={"swing": [{"name": "x"}]})
 
 
 def test_names_are_made_safe_for_the_engine():
     long = "é" + "x" * 40
     glb = build_glb(chain(1), [AnimSpec(long, swing_channels(1, 0.1)), AnimSpec(None, swing_channels(1, 0.1))])
-    result = convert(glb)
+    result = gltf_to_animbin(glb)
     names = [a.name for a in result.animbin.animations]
     assert names[0].text == b"x" * 31 and names[0].is_terminated
     assert str(names[1]) == "animation1"
@@ -326,7 +326,7 @@ def test_names_are_made_safe_for_the_engine():
 
 
 def test_report_says_what_was_done():
-    text = convert(glb_with(0.3)).report()
+    text = gltf_to_animbin(glb_with(0.3)).report()
     for expected in ("skin 0: 3 joint(s) in skin order", "glTF Y-up -> Blender Z-up -> diag(1,-1,-1)", "region ntsc",
                      "19 frame(s)", "(bake)", "deg at vsyncs", "between them"):
         assert expected in text

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from animspec.common.errors import AnimspecError
-from animspec.gltf import convert, to_animbin
+from animspec.gltf import gltf_to_animbin, to_animbin
 from animspec.gltf.keyfit import playback_errors_deg
 
 pytestmark = pytest.mark.debian_assets  # Debian's glTF samples (tools/test_assets.sh); `make test-quick` leaves them out
@@ -45,7 +45,7 @@ def sample_path(name: str) -> str:
 
 
 def fitted_curves(path: str, monkeypatch: pytest.MonkeyPatch, **options) -> tuple[object, list[np.ndarray]]:
-    """``convert(fit="best")`` and, per animation, the (frames, joints, 4) curve it fitted."""
+    """``gltf_to_animbin(fit="best")`` and, per animation, the (frames, joints, 4) curve it fitted."""
     seen: list[np.ndarray] = []
     real = to_animbin.fit_track
 
@@ -55,7 +55,7 @@ def fitted_curves(path: str, monkeypatch: pytest.MonkeyPatch, **options) -> tupl
 
     with monkeypatch.context() as m:
         m.setattr(to_animbin, "fit_track", spy)
-        best = convert(path, fit="best", **options)
+        best = gltf_to_animbin(path, fit="best", **options)
     joints = len(best.rig.nodes)
     assert len(seen) == joints * len(best.clips)
     return best, [np.stack(seen[k * joints:(k + 1) * joints], axis=1) for k in range(len(best.clips))]
@@ -69,7 +69,7 @@ def errors_deg(conversion, curves: list[np.ndarray]) -> float:
 def reduce_fits_from(path: str, **options) -> float:
     """The --max-error reduce's refusal names (1.0, the default, if it does not refuse)."""
     try:
-        convert(path, fit="reduce", **options)
+        gltf_to_animbin(path, fit="reduce", **options)
     except AnimspecError as refused:
         found = re.search(r"from --max-error ([0-9.]+)", str(refused))
         assert found, str(refused)
@@ -83,9 +83,9 @@ def side_by_side(name: str, monkeypatch: pytest.MonkeyPatch) -> dict[str, float]
     fits_from = reduce_fits_from(path, **options)
     row = {
         "frames": max(c.shape[0] for c in curves),
-        "cut": errors_deg(convert(path, fit="cut", **options), curves),
+        "cut": errors_deg(gltf_to_animbin(path, fit="cut", **options), curves),
         "reduce --max-error": fits_from,
-        "reduce": errors_deg(convert(path, fit="reduce", max_error_deg=fits_from, **options), curves),
+        "reduce": errors_deg(gltf_to_animbin(path, fit="reduce", max_error_deg=fits_from, **options), curves),
         "best": errors_deg(best, curves),
         "best reported": max(c.shown_max_error_deg for c in best.clips),
     }
@@ -104,4 +104,4 @@ def test_best_beats_cut_and_reduce_on_third_party_rigs(name, monkeypatch):
     assert row["best"] <= row["reduce"]
     assert row["best"] < row["cut"]
     with pytest.raises(AnimspecError, match="--max-error"):
-        convert(sample_path(name), fit="reduce", max_error_deg=row["reduce --max-error"] - 0.01, **OPTIONS.get(name, {}))
+        gltf_to_animbin(sample_path(name), fit="reduce", max_error_deg=row["reduce --max-error"] - 0.01, **OPTIONS.get(name, {}))

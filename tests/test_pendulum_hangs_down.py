@@ -17,7 +17,7 @@ import pytest
 from pygltflib import GLTF2
 
 from animspec.animbin import read_file as read_animbin
-from animspec.gltf import to_gltf
+from animspec.gltf import animbin_to_gltf
 from animspec.meshbin import read_file as read_meshbin
 from animspec.rigs import load_skeleton
 from conftest import EXAMPLES
@@ -101,7 +101,7 @@ def test_pendulum_rig_glb_rest_pose_hangs_along_minus_y():
 
 def test_animbin_to_gltf_with_the_meshbin_skeleton_hangs_along_minus_y():
     # The writer's rest pose (console root turned into glTF's Y-up world) must point down too.
-    data = to_gltf(read_animbin(EXAMPLES / "swing.animbin"), load_skeleton(EXAMPLES / "pendulum.meshbin"), "ntsc")
+    data = animbin_to_gltf(read_animbin(EXAMPLES / "swing.animbin"), load_skeleton(EXAMPLES / "pendulum.meshbin"), "ntsc")
     joints = _rest_joint_positions(GLTF2.load_from_bytes(data))
     assert np.allclose(unit(joints[-1] - joints[0]), DOWN_GLTF)
 

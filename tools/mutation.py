@@ -107,8 +107,9 @@ MODULES: dict[str, dict] = {
     # trace of each test file; subprocess runs would not see a mutant). quaternion.py has run.
     "quaternion.py": {"tests": ["tests/test_quaternion.py", "tests/test_skeleton.py", "tests/test_gltf_sampling.py"]},
     "dumps.py": {"tests": ["tests/test_dumps_library.py", "tests/test_cli.py"]},
-    "convert.py": {"tests": ["tests/test_convert_library.py", "tests/test_gltf_rig_space.py", "tests/test_batch.py",
-                             "tests/test_gltf_animclip.py"]},
+    **{f"convert/{name}.py": {"tests": ["tests/test_convert_library.py", "tests/test_gltf_rig_space.py",
+                                        "tests/test_batch.py", "tests/test_gltf_animclip.py"]}
+       for name in ("options", "refusals", "output", "directions", "planning")},
 }
 
 # Survivors that are equivalent mutants: (module, stripped source line, mutation) -> why.

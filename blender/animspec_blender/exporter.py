@@ -2,7 +2,7 @@
 
 The armature's actions go through Blender's own glTF exporter to a temporary GLB (only the
 armature and a throw-away skinned mesh selected: the exporter writes no skin without one),
-then :func:`animspec.gltf.convert` with ``armature_space=True`` turns them into the keys the
+then :func:`animspec.gltf.gltf_to_animbin` with ``armature_space=True`` turns them into the keys the
 engine's exporter would write (root: diag(1, -1, -1) times the armature-space pose; others:
 relative to the parent), on the chosen region, fit and FP12 rounding. The validator's
 findings come back with the result; the caller writes nothing when one is an error.
@@ -41,7 +41,7 @@ from animspec.animbin.write import write_bytes
 from animspec.common.atomic import write_atomic
 from animspec.common.errors import AnimspecError
 from animspec.common.findings import Finding, Severity
-from animspec.gltf import convert
+from animspec.gltf import gltf_to_animbin
 from animspec.gltf.document import GltfError
 from animspec.gltf.to_animbin import Fit, Fp12
 
@@ -456,7 +456,7 @@ def export_animbin(
         glb = os.path.join(folder, "actions.glb")
         export_glb(arm, bones, glb, layouts)
         try:
-            conversion = convert(
+            conversion = gltf_to_animbin(
                 glb, animations=[a.name for a in actions], joint_names=bones, region=gltf_hz, fit=fit, fp12=fp12,
                 max_error_deg=max_error_deg, armature_space=True, markers=markers,
             )

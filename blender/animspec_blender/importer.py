@@ -19,7 +19,7 @@ leaves a bone without a track where the previous clip left it (at rest on a fres
 Each action keeps what Blender has no place for as custom properties (the exporter reads
 them back, :mod:`.exporter`): ``animbin_looping`` (the flags' loop bit), ``animbin`` (the
 clip's layout: length, flags, version, per track its joint, type and key frames, in the form
-:func:`animspec.gltf.convert` reads from a glTF animation's ``extras.animbin``, which is
+:func:`animspec.gltf.gltf_to_animbin` reads from a glTF animation's ``extras.animbin``, which is
 where Blender's glTF exporter puts an action's custom properties) and ``animbin_raw`` (the
 stored FP12 values, so keys nobody moved are written back with their exact bytes). Markers
 become the action's pose markers. Translation keys (never applied by the engine) are not

@@ -1,9 +1,10 @@
 """The Export panel's options, and what the add-on says in their words.
 
 The library's refusals carry their facts (:mod:`animspec.gltf.to_animbin`: which animation,
-which limit, which rate) and its own text is the command line's (``--fit best``). Inside
-Blender the same refusal names the panel's options by their labels and the region's real
-vsync rate, never a command-line option. No ``bpy`` here: the labels are plain data that
+which limit, which rate; :class:`animspec.common.ranges.OptionRangeError` and
+:class:`animspec.convert.refusals.OptionRefused`: which option, which value, which range).
+Inside Blender the same refusal names the panel's options by their labels and the region's
+real vsync rate, never a command-line option. No ``bpy`` here: the labels are plain data that
 the operators' properties are built from, so the wording and the panel cannot drift apart.
 """
 
@@ -11,6 +12,8 @@ from __future__ import annotations
 
 from animspec.animbin.playback import Refresh, refresh_hz
 from animspec.common.errors import AnimspecError
+from animspec.common.ranges import OptionRangeError
+from animspec.convert.refusals import OptionRefused
 from animspec.gltf.to_animbin import (
     ClipTooLongError,
     NoSuchAnimationError,
@@ -108,6 +111,16 @@ def in_blender_words(exc: AnimspecError, *, region: Refresh, armature: str = "",
             f"actions {exc.missing} have no keys on the bones of {whose}, so Blender's glTF exporter leaves "
             "them out: key its bones in them, or choose other actions"
         )
+    return option_in_blender_words(exc)
+
+
+def option_in_blender_words(exc: AnimspecError) -> str:
+    """A refused option value (its range) or an option that would do nothing, the options
+    named by their panel labels; any other refusal as the library says it."""
+    if isinstance(exc, OptionRangeError):
+        return f"{option_label(exc.option)} is {exc.value}: {exc.allowed}"
+    if isinstance(exc, OptionRefused):
+        return exc.say(option_label)
     return str(exc)
 
 
@@ -127,6 +140,21 @@ ROOT_SPACE_ITEMS = [
      "A bone without parent is in the armature's own axes (an armature built from a glTF rig by Import .animclip base pose)"),
 ]
 ROOT_SPACE_AS_IMPORTED = ("action", "As imported", "The root space the action was imported with (else the engine's)")
+
+EXPORT_OPTION_LABELS = {
+    "region": "Region", "fit": "Fit", "fp12": "FP12", "max_error": MAX_ERROR_LABEL, "joints": JOINT_ORDER_LABEL,
+    "max_translation_error": MAX_TRANSLATION_ERROR_LABEL, "template": TEMPLATE_LABEL,
+}
+"""The library's options (their parameter names) as the Export panels label them."""
+
+
+def option_label(option: str) -> str:
+    """A library option as the panels name it: its label, quoted ('Max error (degrees)'); the
+    output is the file chosen; an option no panel shows keeps the library's name."""
+    if option == "output":
+        return "the file"
+    label_ = EXPORT_OPTION_LABELS.get(option)
+    return option if label_ is None else f"'{label_}'"
 
 
 # --- MESHBIN export ---------------------------------------------------------------------------

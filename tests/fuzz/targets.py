@@ -12,9 +12,9 @@ broken promise the target checks (``pack(dump(f)) == f`` for every file that rea
 | pack_animbin      | JSON dump text        | what ``animspec pack`` does: parse, from_json, write, read back | JsonInputError, WriteError |
 | pack_meshbin      | JSON dump text        | same                                                       | JsonInputError, WriteError     |
 | pack_animclip     | JSON dump text        | same                                                       | JsonInputError, WriteError     |
-| convert_gltf      | GLB bytes             | glTF -> ANIMBIN (``convert``), fit from the last byte      | AnimspecError                  |
-| convert_animbin   | ANIMBIN bytes         | ANIMBIN -> GLB (``to_gltf``), keys and engine bake         | ParseError, AnimspecError      |
-| convert_animclip  | .animclip bytes       | .animclip base pose -> GLB on a rig (``animclip_to_gltf``) | ParseError, AnimspecError      |
+| convert_gltf      | GLB bytes             | glTF -> ANIMBIN (``gltf_to_animbin``), fit from the last byte      | AnimspecError                  |
+| convert_animbin   | ANIMBIN bytes         | ANIMBIN -> GLB (``animbin_to_gltf``), keys and engine bake         | ParseError, AnimspecError      |
+| convert_animclip  | .animclip bytes       | .animclip base pose -> GLB on a rig (``animclip_pose_to_gltf``) | ParseError, AnimspecError      |
 | convert_meshbin_rig | MESHBIN bytes       | ANIMBIN -> GLB on the MESHBIN's skeleton (``--skeleton``)  | ParseError, AnimspecError      |
 | gltf_rig_folder   | glTF JSON text        | the .gltf in a folder beside a secret: read as --skeleton rig (GLB written) and converted to ANIMBIN | AnimspecError; the secret in no output |
 | encode_animclip   | GLB bytes             | glTF -> .animclip (``convert -o X.animclip``) with fps, errors, template, looping and root motion drawn from the input's CRC32 (hostile values too); the clip written read back, decoded and validated | AnimspecError |
@@ -167,11 +167,11 @@ def pack_animclip(data: bytes) -> None:
 def convert_gltf(data: bytes) -> None:
     from animspec.animbin import read_bytes, write_bytes
     from animspec.common.errors import AnimspecError
-    from animspec.gltf import convert
+    from animspec.gltf import gltf_to_animbin
 
     fit = ("bake", "cut", "reduce")[data[-1] % 3] if data else "bake"
     try:
-        result = convert(data, fit=fit, translations=bool(data and data[-1] & 4), split=True)
+        result = gltf_to_animbin(data, fit=fit, translations=bool(data and data[-1] & 4), split=True)
         result.report()
         files = [write_bytes(m) for m in result.files]
     except AnimspecError:
@@ -188,14 +188,14 @@ def _rig_glb() -> bytes:
     import numpy as np
 
     from animspec.animbin import AnimbinFile
-    from animspec.gltf import to_gltf
+    from animspec.gltf import animbin_to_gltf
     from animspec.skeleton import Skeleton
 
     names = (EXAMPLES / "joint_names.txt").read_text().split()
     chain = Skeleton.chain(len(names))
     rig = Skeleton(chain.parents, chain.rest_translation, chain.rest_rotation, names)
     assert np.all(rig.parents < np.arange(len(names)))
-    return to_gltf(AnimbinFile(), rig)
+    return animbin_to_gltf(AnimbinFile(), rig)
 
 
 def _check_glb(glb: bytes) -> None:
@@ -209,11 +209,11 @@ def _check_glb(glb: bytes) -> None:
 def convert_animbin(data: bytes) -> None:
     from animspec.animbin import read_bytes
     from animspec.common.errors import AnimspecError
-    from animspec.gltf import to_gltf
+    from animspec.gltf import animbin_to_gltf
 
     try:
         model = read_bytes(data, "fuzz")
-        glbs = [to_gltf(model), to_gltf(model, bake_engine=True, region="pal")]
+        glbs = [animbin_to_gltf(model), animbin_to_gltf(model, bake_engine=True, region="pal")]
     except AnimspecError:
         return
     for glb in glbs:
@@ -223,14 +223,14 @@ def convert_animbin(data: bytes) -> None:
 def convert_animclip(data: bytes) -> None:
     from animspec.animclip import read_bytes
     from animspec.common.errors import AnimspecError
-    from animspec.gltf import animclip_to_gltf
+    from animspec.gltf import animclip_pose_to_gltf
 
     try:
         model = read_bytes(data, "fuzz")
         clip = model.clip((EXAMPLES / "joint_names.txt").read_text().split())
         joints = [j for j in clip.joints if j.hash is not None and j.rotation is not None]
         tracks = [(t.name or f"{t.hash:08X}", [float(v) for v in t.values]) for t in clip.custom_tracks]
-        glb, _match = animclip_to_gltf(joints, _rig_glb(), custom_tracks=tracks, name=clip.name or "base_state")
+        glb, _match = animclip_pose_to_gltf(joints, _rig_glb(), custom_tracks=tracks, name=clip.name or "base_state")
     except AnimspecError:
         return
     _check_glb(glb)
@@ -274,12 +274,12 @@ def _swing():
 
 def convert_meshbin_rig(data: bytes) -> None:
     from animspec.common.errors import AnimspecError
-    from animspec.gltf import to_gltf
+    from animspec.gltf import animbin_to_gltf
     from animspec.meshbin import read_bytes, skeleton_from_meshbin
 
     try:
         skeleton = skeleton_from_meshbin(read_bytes(data, "fuzz"))
-        glb = to_gltf(_swing(), skeleton, bake_engine=bool(data[-1] & 1))
+        glb = animbin_to_gltf(_swing(), skeleton, bake_engine=bool(data[-1] & 1))
     except AnimspecError:
         return
     _check_glb(glb)
@@ -317,18 +317,18 @@ def gltf_rig_folder(data: bytes) -> None:
     folder must reach no output and no message."""
     from animspec.animbin import write_bytes
     from animspec.common.errors import AnimspecError
-    from animspec.gltf import convert, read_rig, to_gltf_on_rig
+    from animspec.gltf import gltf_to_animbin, read_rig, animbin_to_gltf_on_rig
 
     rig, token = _rig_folder()
     path = rig / "in.gltf"
     path.write_bytes(data)
     said: list[bytes] = []
     try:
-        said.append(to_gltf_on_rig(_swing(), read_rig(str(path), armature_space=bool(data and data[-1] & 1))))
+        said.append(animbin_to_gltf_on_rig(_swing(), read_rig(str(path), armature_space=bool(data and data[-1] & 1))))
     except AnimspecError as exc:
         said.append(str(exc).encode("utf-8", "replace"))
     try:
-        result = convert(str(path), fit="cut")
+        result = gltf_to_animbin(str(path), fit="cut")
         said += [write_bytes(m) for m in result.files] + [result.report().encode("utf-8", "replace")]
     except AnimspecError as exc:
         said.append(str(exc).encode("utf-8", "replace"))

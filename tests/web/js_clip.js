@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Runs the viewer's .animclip frame decoder (web/js/clip.js) under node on the parsers
 // generated from ksy/ (tools/js_dump.js compiles them), for tests/test_web.py, which compares
-// every frame with Python's animspec.animclip.samples.decode_clip.
+// every frame with Python's animspec.animclip.frames.decode.decode_clip.
 //
 // argv: the clip files. Prints one JSON object: {"clips": [{path, fps, frame_count, looping,
 // animated, joints, frame_sample, rotation, translation, scale (flat, per frame), root_motion}

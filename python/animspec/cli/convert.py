@@ -96,6 +96,14 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     c.set_defaults(run=_convert)
 
 
+def flag(option: str) -> str:
+    """How the command line names a library option in a refusal: its flag (``max_error`` ->
+    ``--max-error``), ``-o`` for the output (the words animspec.convert.plan is given)."""
+    from ..convert import option_flag
+
+    return "-o" if option == "output" else option_flag(option)
+
+
 def options_given(args: argparse.Namespace) -> "ConvertOptions":
     """The ConvertOptions of the options given on the command line, and only those: the
     library has the defaults, and records what was asked for, so that an option that would do
@@ -111,9 +119,9 @@ def _convert(args: argparse.Namespace) -> int:
     from .. import convert  # here, not at the top: the other commands' start-up does not pay for it
 
     options = options_given(args)
-    work = convert.plan(args.inputs, args.output, options)
+    work = convert.plan(args.inputs, args.output, options, words=flag)
     if work.single and not args.jsonl:  # one file: its report, its errors raised to cli.main
-        result = convert.convert_file(work.jobs[0].file, args.output, options)
+        result = work.task(work.jobs[0])
         print(result.text, file=report_stream(args.output))
         return result.status
     return cli_batch.run(args, work.selection, work.task, _show, items=work.jobs)

@@ -1,12 +1,12 @@
 """glTF 2.0 in and out.
 
-* :func:`convert`: a skinned glTF's animations -> ANIMBIN, as the upstream exporter writes
+* :func:`gltf_to_animbin`: a skinned glTF's animations -> ANIMBIN, as the upstream exporter writes
   them (:mod:`.to_animbin`), with a report and the validator's findings.
-* :func:`to_gltf`: ANIMBIN -> GLB on a skeleton (MESHBIN or a plain chain), keys as
-  authored or the engine-faithful playback (:mod:`.from_animbin`); :func:`to_gltf_on_rig`:
+* :func:`animbin_to_gltf`: ANIMBIN -> GLB on a skeleton (MESHBIN or a plain chain), keys as
+  authored or the engine-faithful playback (:mod:`.from_animbin`); :func:`animbin_to_gltf_on_rig`:
   the same on a glTF rig's own document, its meshes and hierarchy kept.
-* :func:`animclip_to_gltf`: an .animclip base state posed on a glTF rig by joint-name hash;
-  :func:`animclip_animation_to_gltf`: every decoded frame of a clip (and its root motion) on
+* :func:`animclip_pose_to_gltf`: an .animclip base state posed on a glTF rig by joint-name hash;
+  :func:`animclip_to_gltf`: every decoded frame of a clip (and its root motion) on
   a rig; :func:`camera_animation_to_gltf`: a camera clip as an animated glTF camera
   (:mod:`.from_animclip`).
 * :func:`read_rig` / :func:`skeleton_from_gltf`: a glTF skin as a :class:`animspec.skeleton.Skeleton`
@@ -26,22 +26,22 @@ The layers, reading and writing alike:
 
 from __future__ import annotations
 
-from .from_animbin import to_gltf, to_gltf_document, to_gltf_on_rig
+from .from_animbin import animbin_to_gltf, animbin_to_gltf_document, animbin_to_gltf_on_rig
 from .from_animclip import (
     AnimclipMatch,
     CameraAnimation,
     ClipAnimation,
-    animclip_animation_to_gltf,
     animclip_to_gltf,
+    animclip_pose_to_gltf,
     camera_animation_to_gltf,
 )
 from .rig import GltfError, Rig, load_gltf, read_rig, skeleton_from_gltf
-from .to_animbin import ClipReport, Conversion, convert, read_markers_file
+from .to_animbin import ClipReport, Conversion, gltf_to_animbin, read_markers_file
 
 __all__ = [
     "AnimclipMatch", "CameraAnimation", "ClipAnimation", "ClipReport", "Conversion", "GltfError", "Rig",
-    "animclip_animation_to_gltf", "animclip_to_gltf",
-    "camera_animation_to_gltf", "convert",
+    "animclip_to_gltf", "animclip_pose_to_gltf",
+    "camera_animation_to_gltf", "gltf_to_animbin",
     "load_gltf", "read_markers_file", "read_rig", "skeleton_from_gltf",
-    "to_gltf", "to_gltf_document", "to_gltf_on_rig",
+    "animbin_to_gltf", "animbin_to_gltf_document", "animbin_to_gltf_on_rig",
 ]

@@ -33,7 +33,7 @@ nodes between it and its exported parent (or the scene root), exactly inverting
 Round trip: with keys as authored, the key values are written as stored (not renormalised,
 not sign-flipped) and each animation's ``extras.animbin`` carries the clip's layout (length,
 flags, file version, per track its joint, track type, and key frames and types), so
-:func:`animspec.gltf.convert` rebuilds the same bytes from the GLB.
+:func:`animspec.gltf.gltf_to_animbin` rebuilds the same bytes from the GLB.
 """
 
 from __future__ import annotations
@@ -233,7 +233,7 @@ def on_rig_document(animbin: AnimbinFile, rig: Rig, region: Refresh = "ntsc", ba
     return builder.document()
 
 
-def to_gltf_document(
+def animbin_to_gltf_document(
     animbin: AnimbinFile,
     skeleton: Skeleton | None = None,
     region: Refresh = "ntsc",
@@ -243,7 +243,7 @@ def to_gltf_document(
     axis_change: bool = True,
     skinned: bool = True,
 ) -> GLTF2:
-    """The glTF document of :func:`to_gltf` (for inspection or further editing)."""
+    """The glTF document of :func:`animbin_to_gltf` (for inspection or further editing)."""
     hz = refresh_hz(region)
     needed = max((t.joint_id + 1 for a in animbin.animations for t in a.tracks), default=1)
     if skeleton is None:
@@ -272,7 +272,7 @@ def to_gltf_document(
     return builder.document()
 
 
-def to_gltf(
+def animbin_to_gltf(
     animbin: AnimbinFile,
     skeleton: Skeleton | None = None,
     region: Refresh = "ntsc",
@@ -296,14 +296,14 @@ def to_gltf(
     channel per animation).
     """
     return write_glb(
-        to_gltf_document(
+        animbin_to_gltf_document(
             animbin, skeleton, region, bake_engine,
             skeleton_space=skeleton_space, axis_change=axis_change, skinned=skinned,
         )
     )
 
 
-def to_gltf_on_rig(
+def animbin_to_gltf_on_rig(
     animbin: AnimbinFile,
     rig: Rig,
     region: Refresh = "ntsc",

@@ -163,7 +163,7 @@ def _json_float(v: float) -> float | str:
     return "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf")
 
 
-def animclip_to_gltf(
+def animclip_pose_to_gltf(
     joints: Iterable[JointInput],
     rig: GltfSource,
     *,
@@ -301,7 +301,7 @@ def _varies(values: np.ndarray, *, not_equal_to: Sequence[float] | None = None) 
     return not_equal_to is not None and not np.allclose(values[0], not_equal_to, rtol=0, atol=1e-9)
 
 
-def animclip_animation_to_gltf(
+def animclip_to_gltf(
     clip: ClipAnimation,
     rig: GltfSource,
     *,
@@ -318,7 +318,7 @@ def animclip_animation_to_gltf(
     above the rig's roots and animated with it (translation and rotation), so the character
     travels; False leaves the character in place. One frame gives one key per channel.
 
-    Matching is reported as :func:`animclip_to_gltf` does (``few-joints-matched`` below half);
+    Matching is reported as :func:`animclip_pose_to_gltf` does (``few-joints-matched`` below half);
     no match at all raises :class:`AnimspecError`. ``check_keys(frames, nodes)`` is called once
     the animated nodes are known, before any key is built (it raises to refuse)."""
     gltf = copy_gltf(load_gltf(rig))

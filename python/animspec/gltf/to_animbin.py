@@ -373,7 +373,7 @@ class _Settings:
     """Why an ANIMBIN layout in extras is not followed (an explicit request wins), or None."""
 
 
-def convert(
+def gltf_to_animbin(
     source: GltfSource,
     *,
     animations: Sequence[str] | None = None,

@@ -1,0 +1,301 @@
+"""The directions a conversion runs in, as a registry: glTF -> ANIMBIN, glTF -> .animclip,
+ANIMBIN -> glTF and .animclip -> glTF. Each :class:`Direction` declares its source format,
+the extension of what it writes (a batch's output names) and the extensions it refuses, the
+options it acts on (an option given for a run none of whose directions acts on it is
+refused: animspec.convert.refusals) and its run function. The conversions themselves are in
+animspec.gltf; here each run reads its input, checks the options against it, converts,
+writes (animspec.convert.output) and reports.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache, wraps
+from typing import Any, Callable, Sequence
+
+from ..batch import Result
+from ..common.errors import AnimspecError, WriteError
+from ..common.findings import Finding, findings_text, has_errors
+from ..common.inputs import read_input
+from ..common.status import EXIT_FINDINGS, EXIT_OK
+from ..formats import by_name
+from .declaration import Direction
+from .options import ConvertOptions, option_flag
+from .output import write, write_gltf
+from .refusals import OptionRefused, check_moves, check_nodes_above, check_skin, is_gltf
+
+
+def _read_model(src: str, fmt: str) -> Any:
+    """The model of ``src``, read once, in the format its head was detected as."""
+    return by_name(fmt).read(read_input(src), src)
+
+
+def _explicit_fit(o: ConvertOptions) -> str | None:
+    """Why a glTF's ANIMBIN layout in extras is not followed: an explicit fit or key budget."""
+    asked = [f"{option_flag('fit')} {o.fit}"] if o.fit else []
+    asked += [option_flag("max_keys")] if "max_keys" in o.given else []
+    return f"{' and '.join(asked)} given" if asked else None
+
+
+def _naming_source(convert_gltf: Callable[[str, str, ConvertOptions], Result]) -> Callable[[str, str, ConvertOptions], Result]:
+    """``convert_gltf``, its GltfError naming ``src`` as a batch's failures do (the glTF layer
+    names JSON paths and members, not the file they are in)."""
+
+    @wraps(convert_gltf)
+    def run(src: str, out: str, o: ConvertOptions) -> Result:
+        from ..gltf.document import GltfError
+
+        try:
+            return convert_gltf(src, out, o)
+        except GltfError as exc:
+            if src in str(exc):
+                raise
+            raise GltfError(f"{src}: {exc}") from None
+
+    return run
+
+
+@_naming_source
+def _gltf_to_animbin(src: str, out: str, o: ConvertOptions) -> Result:
+    from ..animbin import read_bytes, write_bytes
+    from ..gltf import gltf_to_animbin
+
+    check_skin(src, o)
+    if "armature_space" in o.given:
+        check_nodes_above(src, o.skin)
+    result = gltf_to_animbin(
+        src,
+        animations=list(o.animations) if o.animations else None,
+        skin=o.skin,
+        joint_names=list(o.joints) if o.joints else None,
+        region=o.region,
+        fit=o.fit or "bake",
+        layout_not_used=_explicit_fit(o),
+        max_error_deg=o.max_error,
+        ps1_space=o.ps1_space,
+        translations=o.translations,
+        markers=o.markers,
+        looping=False if o.one_shot else None,
+        split=o.split,
+        fp12=o.fp12,
+        merge=o.merge,
+        armature_space=o.armature_space,
+        max_keys=o.max_keys,
+    )
+    if "split" in o.given and len(result.files) == 1:
+        raise OptionRefused("split", "fits-one-file", clips=len(result.clips), file=src)
+    lines = [result.report()]
+    stem, ext = os.path.splitext(out)
+    outputs = [out] if len(result.files) == 1 else [f"{stem}_{i}{ext or '.animbin'}" for i in range(len(result.files))]
+    status = EXIT_OK
+    all_findings: list[Finding] = []
+    for path, model, findings in zip(outputs, result.files, result.findings):
+        data = write_bytes(model)
+
+        def same_model(written: bytes, model=model, path=path) -> None:
+            if read_bytes(written, path) != model:
+                raise WriteError(path, "the written file does not read back as converted")
+
+        write(path, data, o, src, verify=same_model)
+        lines.append(f"{path}: {len(data)} bytes, {len(model.animations)} animation(s)")
+        lines.append(findings_text(path, findings))
+        all_findings += findings
+        if has_errors(findings):
+            status = EXIT_FINDINGS
+    return Result(src, "gltf", all_findings, text="\n".join(lines), extra={"outputs": outputs}, status=status)
+
+
+@_naming_source
+def _gltf_to_animclip(src: str, out: str, o: ConvertOptions) -> Result:
+    """One glTF animation encoded as an .animclip animation (animspec.gltf.to_animclip):
+    rotation within ``max_error`` degrees, translation and scale within
+    ``max_translation_error``; the other sections from ``template``."""
+    from ..animclip.tags import FLAG_LOOPING
+    from ..animclip.frames.encode import EncodeError, tolerance_for
+    from ..animclip.parse import read_bytes, read_file
+    from ..animclip.frames.inputs import sample_inputs
+    from ..animclip.write import write_bytes
+    from ..gltf.to_animclip import gltf_to_animclip
+
+    if o.animations and len(o.animations) > 1:
+        raise OptionRefused("animations", "one-animation", file=src)
+    check_skin(src, o)
+    check_moves(src, o)
+    template = read_file(o.template) if o.template else None
+    looping = False
+    if template is not None and template.built is not None and not o.one_shot:
+        looping = bool(template.built.flags & FLAG_LOOPING)
+    tolerance = tolerance_for(o.max_error, o.max_translation_error)
+    try:
+        result = gltf_to_animclip(
+            src, animation=o.animations[0] if o.animations else None, skin=o.skin,
+            joint_names=list(o.joints) if o.joints else None, fps=o.fps, max_error=tolerance,
+            looping=looping, template=template, root_motion=not o.no_root_motion,
+        )
+    except EncodeError as exc:  # (the encoder names joints and frames, not the file they come from)
+        exc.args = (f"{src}: {exc}",)
+        raise
+    if o.no_root_motion and result.root_motion_left_out is None:
+        raise OptionRefused("no_root_motion", "no-root-motion", file=src)
+    data = write_bytes(result.model)
+    # read back and refused as play would refuse it: we write no clip we would not read
+    write(out, data, o, src, verify=lambda written: sample_inputs(read_bytes(written, out), out))
+    lines = [result.report(), f"{out}: {len(data)} bytes{', looping' if looping else ''}"]
+    if not result.encoded.error.within(tolerance):
+        lines.append(f"{out}: note: the format's precision reaches only the error above (asked: rotation "
+                     f"{tolerance.rotation:.2e}, translation {tolerance.translation:.2e})")
+    return Result(src, "gltf", [], text="\n".join(lines), extra={"outputs": [out]})
+
+
+def skeleton_source(path: str, joints: tuple[str, ...] | None = None, armature_space: bool = False) -> Any:
+    """The --skeleton file, loaded once per process for a whole batch (and again only if it
+    changes on disk): a glTF rig (:class:`animspec.gltf.Rig`, joints in ``joints`` order) or
+    a MESHBIN skeleton."""
+    return _load_skeleton(path, os.stat(path).st_mtime_ns, joints, armature_space)
+
+
+@lru_cache(maxsize=4)
+def _load_skeleton(path: str, _mtime: int, joints: tuple[str, ...] | None, armature_space: bool) -> Any:
+    from ..rigs import load_rig_source
+
+    return load_rig_source(path, joint_names=list(joints) if joints else None, armature_space=armature_space)
+
+
+def _animbin_to_gltf(src: str, out: str, o: ConvertOptions) -> Result:
+    from ..gltf import Rig, animbin_to_gltf, animbin_to_gltf_on_rig
+
+    model = _read_model(src, "animbin")
+
+    source = skeleton_source(o.skeleton, o.joints, o.armature_space) if o.skeleton else None
+    warnings: list[str] = []
+    if isinstance(source, Rig):
+        glb = animbin_to_gltf_on_rig(
+            model, source, o.region, o.bake_engine, ps1_space=o.ps1_space, skinned=not o.no_skin, notes=warnings
+        )
+        rig = f"{o.skeleton} ({len(source.nodes)} joint(s) in {option_flag('joints') if o.joints else 'skin'} order, its nodes and meshes kept)"
+        used = max((t.joint_id + 1 for a in model.animations for t in a.tracks), default=0)
+        if not o.joints and used < len(source.nodes):
+            warnings.append(
+                f"the clip animates {used} joint(s), the rig has {len(source.nodes)} in skin order: if the clip "
+                f"was made with {option_flag('joints')} FILE, give the same file here, or joint ids drive other bones"
+            )
+    else:
+        if o.joints:
+            raise OptionRefused("joints", "joints-need-gltf-rig", skeleton=o.skeleton)
+        glb = animbin_to_gltf(model, source, o.region, o.bake_engine, axis_change=not o.ps1_space, skinned=not o.no_skin)
+        rig = o.skeleton or "a simple chain"
+    size = write_gltf(out, glb, o, src)
+    what = "engine-faithful playback" if o.bake_engine else "keys as authored"
+    text = "\n".join([f"{out}: {size} bytes, {len(model.animations)} animation(s), {what}, on {rig}"]
+                     + [f"warning: {w}" for w in warnings])
+    return Result(src, "animbin", text=text, extra={"outputs": [out]})
+
+
+def names_line(joints: Sequence[Any]) -> str:
+    """What --joint-names did for an .animclip's joints (each has ``hash`` and ``name``)."""
+    named = [j for j in joints if j.name]
+    unnamed = [f"{j.hash:08X}" for j in joints if not j.name and j.hash is not None]
+    return (f"{option_flag('joint_names')}: {len(named)} of {len(joints)} clip joint(s) named"
+            + (f"; no name for {', '.join(unnamed)}" if unnamed else ""))
+
+
+def _animclip_to_gltf(src: str, out: str, o: ConvertOptions) -> Result:
+    """Every frame of the clip on the rig (root motion on a node above it unless
+    ``no_root_motion``); a camera clip (flag 0x10) as an animated glTF camera, no rig needed."""
+    import numpy as np
+
+    from ..animclip.frames.pose import clip_frames
+    from ..animclip.frames.motion import camera_path
+    from ..animclip.frames.inputs import BUILT_GLB_NODE_FRAME_BYTES, camera_problems, check_built, file_size_on_disk
+    from ..gltf import CameraAnimation, ClipAnimation, animclip_to_gltf, camera_animation_to_gltf
+
+    model = _read_model(src, "animclip")
+    frames = clip_frames(model, src)
+    clip = model.clip(list(o.joint_names) if o.joint_names else None)
+    tracks = [(t.name or f"{t.hash:08X}", [float(v) for v in t.values]) for t in clip.custom_tracks]
+    if frames.coding.camera:
+        if frames.root_motion is None:  # (the validator's camera-no-path)
+            raise AnimspecError(f"{src}: " + "; ".join(f"{p.code}: {p.message}" for p in camera_problems(model)))
+        translation, rotation = camera_path(frames.root_motion)
+        xfov = next((np.asarray(values, np.float64) for name, values in tracks if name == "XFOV"), None)
+        camera = CameraAnimation(np.arange(len(translation)) / frames.fps, translation, rotation, xfov)
+        try:
+            glb, lines = camera_animation_to_gltf(camera, name=clip.name or "animclip_camera")
+        except AnimspecError as exc:
+            raise AnimspecError(f"{src}: {exc}") from None
+        size = write_gltf(out, glb, o, src)
+        lines.append(f"{out}: {size} bytes, camera animation")
+        return Result(src, "animclip", [], text="\n".join(lines), extra={"outputs": [out]})
+    if not o.skeleton:
+        raise OptionRefused("skeleton", "rig-needed", file=src)
+    if not frames.coding.joints:
+        raise OptionRefused("skeleton", "no-joints", skeleton=o.skeleton, file=src)
+    if os.path.isfile(o.skeleton) and not is_gltf(o.skeleton):
+        raise OptionRefused("skeleton", "rig-not-gltf", skeleton=o.skeleton, file=src)
+    poses = frames.frames() if frames.animated else frames.first_frame
+    motion = frames.root_motion
+    animation = ClipAnimation(
+        frames.joint_hashes, np.arange(poses.rotation.shape[0]) / frames.fps,
+        poses.rotation, poses.translation, poses.scale,
+        None if motion is None else np.arange(len(motion.translation)) / frames.fps,
+        None if motion is None else motion.translation, None if motion is None else motion.rotation,
+    )
+    names = {j.hash: j.name for j in clip.joints if j.hash is not None and j.name}
+    try:
+        glb, match = animclip_to_gltf(
+            animation, o.skeleton, name=clip.name or "animclip", root_motion=not o.no_root_motion,
+            custom_tracks=tracks, joint_names=names,
+            check_keys=lambda count, nodes: check_built(
+                "a GLB's animation keys", count, nodes, BUILT_GLB_NODE_FRAME_BYTES, file_size_on_disk(model), "node"),
+        )
+    except AnimspecError as exc:
+        raise AnimspecError(f"{src}: {exc}") from None
+    size = write_gltf(out, glb, o, src)
+    lines = list(match.lines) + [f"note: {n}" for n in frames.notes]
+    if o.joint_names:
+        lines.append(names_line(clip.joints))
+    what = (f"{frames.frame_count} frame(s) at {frames.fps:g} fps" if frames.animated
+            else "the base pose (the clip has no samples)")
+    lines.append(f"{out}: {size} bytes, {what} on {len(match.matched)} node(s)")
+    if match.findings:
+        lines.append(findings_text(out, match.findings))
+    return Result(src, "animclip", match.findings, text="\n".join(lines), extra={"outputs": [out]})
+
+
+GLTF_NAMES = ".glb (binary glTF) or .gltf (JSON, buffer embedded)"
+NOT_GLTF = {".animbin": "an ANIMBIN", ".animclip": "an .animclip", ".performanceclip": "an .animclip",
+            ".meshbin": "a MESHBIN", ".json": "JSON"}
+ANIMBIN_OPTIONS = frozenset({"region", "joints", "ps1_space", "armature_space", "skeleton", "bake_engine", "no_skin"})
+
+DIRECTIONS: tuple[Direction, ...] = (
+    Direction(
+        "gltf-animbin", "gltf", "glTF -> ANIMBIN", ".animbin", "an ANIMBIN",
+        ".animbin (or .animclip, for an .animclip animation)",
+        {".glb": "a glTF", ".gltf": "a glTF", ".performanceclip": "a .performanceclip", ".meshbin": "a MESHBIN",
+         ".json": "JSON"},
+        frozenset({"region", "animations", "skin", "joints", "fit", "max_error", "max_keys", "ps1_space",
+                   "armature_space", "fp12", "merge", "translations", "markers", "one_shot", "split"}),
+        _gltf_to_animbin,
+    ),
+    Direction(
+        "gltf-animclip", "gltf", "glTF -> .animclip (-o ending in .animclip)", ".animclip", "an .animclip",
+        ".animclip", {},
+        frozenset({"animations", "skin", "joints", "max_error", "template", "fps", "max_translation_error",
+                   "one_shot", "no_root_motion"}),
+        _gltf_to_animclip,
+    ),
+    Direction("animbin-gltf", "animbin", "ANIMBIN -> glTF", ".glb", "glTF", GLTF_NAMES, NOT_GLTF, ANIMBIN_OPTIONS,
+              _animbin_to_gltf),
+    Direction("animclip-gltf", "animclip", ".animclip -> glTF", ".glb", "glTF", GLTF_NAMES, NOT_GLTF,
+              frozenset({"skeleton", "joint_names", "no_root_motion"}), _animclip_to_gltf),
+)
+"""Every direction, in the order the refusals list them."""
+
+
+def direction_of(source: str | None, output: str, single: bool) -> Direction | None:
+    """The direction a file of format ``source`` converts in: glTF to an .animclip when one
+    file is written to a name ending in .animclip, else by its format (None: not a source)."""
+    if source == "gltf" and single and output.lower().endswith(".animclip"):
+        return DIRECTIONS[1]
+    return next((d for d in DIRECTIONS if d.source == source), None)
+

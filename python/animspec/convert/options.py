@@ -1,0 +1,163 @@
+"""What a conversion takes besides IN and OUT: :class:`ConvertOptions` (one field per option,
+named as the command line's argparse ``dest``), reading the side files once per run
+(:func:`load_options`), and each numeric option's range (:func:`option_ranges`).
+
+Which option acts on which direction is each direction's declaration
+(animspec.convert.directions); refusing one that would do nothing is
+animspec.convert.refusals.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any, Callable
+
+from ..common.hashes import read_names_file
+from ..common.output import ReadFile
+from ..common.ranges import MAX_ERROR_DEG, NumberRange
+
+READS_FILE = {"reads_file": True}
+"""The metadata of a :class:`ConvertOptions` field whose command-line value names a file the
+run reads (:data:`FILE_OPTIONS`)."""
+
+
+@dataclass(frozen=True)
+class ConvertOptions:
+    """Everything convert takes besides IN and OUT, side files already read (once per run).
+    Each field has the name of its command-line option (``--max-error`` is ``max_error``)."""
+
+    region: Any = "ntsc"
+    """"ntsc", "pal" or a refresh rate in Hz: the vsync rate frames map to."""
+    animations: tuple[str, ...] | None = None
+    """glTF in: only these animations (--animation, repeatable)."""
+    skin: int = 0
+    joints: tuple[str, ...] | None = field(default=None, metadata=READS_FILE)
+    """Joint id order, glTF node names (read from --joints FILE)."""
+    fit: str | None = None
+    """bake, cut, reduce or best; None: bake, or the ANIMBIN layout a glTF carries in extras
+    (an explicit fit wins over that layout)."""
+    max_error: float = 1.0
+    """--fit reduce: the largest angle error allowed, degrees."""
+    max_keys: int = 30
+    template: str | None = field(default=None, metadata=READS_FILE)
+    """glTF -> .animclip (an OUT ending in .animclip): the clip whose other sections, Built
+    fields and looping flag the new clip keeps."""
+    fps: float = 30.0
+    """glTF -> .animclip: frames per second the animation is sampled at."""
+    max_translation_error: float = 1e-3
+    """glTF -> .animclip: the largest translation (and scale) error; rotation: ``max_error``."""
+    ps1_space: bool = False
+    armature_space: bool = False
+    fp12: str = "round"
+    merge: str | None = None
+    translations: bool = False
+    markers: dict[str, Any] | None = field(default=None, hash=False, metadata=READS_FILE)
+    """Markers per animation (read from --markers FILE.json)."""
+    one_shot: bool = False
+    split: bool = False
+    skeleton: str | None = field(default=None, metadata=READS_FILE)
+    """ANIMBIN / .animclip in: the MESHBIN or glTF rig file (a path: loaded once per process)."""
+    bake_engine: bool = False
+    no_skin: bool = False
+    joint_names: tuple[str, ...] | None = field(default=None, metadata=READS_FILE)
+    """.animclip in: joint names to label the report (read from --joint-names FILE)."""
+    no_root_motion: bool = False
+    """.animclip in: leave the clip's root motion out (the character stays in place). glTF ->
+    .animclip: write no Motion Data from the node above the skeleton (a template's is kept)."""
+    force: bool = False
+    """Replace existing output files (animspec.common.output's policy, as every command)."""
+    make_folders: bool = False
+    """Create the output's missing folders, right before writing it (batch runs): a file
+    that fails before then leaves no empty folder behind. Not a command-line option."""
+    given: frozenset[str] = frozenset()
+    """The options the user gave (:func:`load_options` records them): each must act on some
+    input of the run (animspec.convert.refusals.check_options). Not a command-line option."""
+    side_files: tuple[ReadFile, ...] = ()
+    """The files named by the :data:`FILE_OPTIONS` given to :func:`load_options` (those whose
+    contents it read, such as --joints, and the others, such as --template): inputs, so never
+    an output. Not a command-line option."""
+
+    def read_files(self) -> tuple[ReadFile, ...]:
+        """Every side file a conversion with these options reads: the files of
+        :data:`FILE_OPTIONS`, as :func:`load_options` recorded them, and any of those options
+        still holding its path (options made without :func:`load_options`). None of them is
+        ever written or converted."""
+        recorded = {r.option for r in self.side_files}
+        kept = tuple(
+            ReadFile(value, option_flag(name)) for name in FILE_OPTIONS
+            if isinstance(value := getattr(self, name), str) and value and option_flag(name) not in recorded
+        )
+        return self.side_files + kept
+
+
+_NOT_OPTIONS = {"make_folders", "side_files", "given"}
+OPTION_NAMES = tuple(f.name for f in fields(ConvertOptions) if f.name not in _NOT_OPTIONS)
+"""The command-line options of ``animspec convert``, by their argparse ``dest``."""
+
+FILE_OPTIONS = tuple(f.name for f in fields(ConvertOptions) if f.metadata.get("reads_file"))
+"""The options whose value names a file the run reads (the fields marked :data:`READS_FILE`),
+by ``dest``: the one list the output check (:meth:`ConvertOptions.read_files`: never an
+output, even with --force, by any name) and a batch's selection (never a source) take them
+from."""
+
+
+def option_flag(name: str) -> str:
+    """The command-line spelling of an option's ``dest`` (``max_error`` -> ``--max-error``):
+    how a side file is named in the output policy's refusals, and the default words of
+    :class:`animspec.convert.refusals.OptionRefused`."""
+    return {"animations": "--animation"}.get(name, "--" + name.replace("_", "-"))
+
+
+def _read_names(path: str) -> tuple[str, ...]:
+    return tuple(read_names_file(path))
+
+
+def _read_markers(path: str) -> dict[str, Any]:
+    from ..gltf import read_markers_file
+
+    return read_markers_file(path)
+
+
+READ_WHEN_LOADED: dict[str, Callable[[str], Any]] = {
+    "joints": _read_names, "markers": _read_markers, "joint_names": _read_names,
+}
+"""The :data:`FILE_OPTIONS` whose file :func:`load_options` reads once per run, and how; the
+others keep their path (read where they are used: the --skeleton cache, --template)."""
+
+
+def load_options(**given: Any) -> ConvertOptions:
+    """:class:`ConvertOptions` from the command line's values: the same names; each file of
+    :data:`FILE_OPTIONS` recorded as read (``side_files``), those of :data:`READ_WHEN_LOADED`
+    (``joints``, ``markers``, ``joint_names``) given as paths and read here; a list of
+    ``animations`` becomes a tuple."""
+    given = {name: value for name, value in given.items() if name not in FILE_OPTIONS or value}
+    side = tuple(ReadFile(given[name], option_flag(name)) for name in FILE_OPTIONS if name in given)
+    named = frozenset(given)
+    check_ranges(given)
+    for name, read in READ_WHEN_LOADED.items():
+        if name in given:
+            given[name] = read(given[name])
+    animations = given.pop("animations", None)
+    return ConvertOptions(
+        given=named, animations=tuple(animations) if animations else None, side_files=side, **given,
+    )
+
+
+SKIN = NumberRange("skin", 0, 2**31 - 1, "a skin's index in the glTF", whole=True)
+
+
+def option_ranges() -> dict[str, NumberRange]:
+    """Each numeric option of ``convert`` (its ``dest``) and its range, declared where the limit
+    is: the command line's parser and :func:`check_ranges` both use it."""
+    from ..animclip.frames.encode import FPS, MAX_TRANSLATION_ERROR
+    from ..gltf.to_animbin import MAX_KEYS_RANGE
+
+    return {r.option: r for r in (SKIN, MAX_ERROR_DEG, MAX_KEYS_RANGE, FPS, MAX_TRANSLATION_ERROR)}
+
+
+def check_ranges(values: dict[str, Any]) -> None:
+    """Refuse (OptionRangeError, naming the option and its range) a numeric option outside its
+    range: a NaN, an infinity, 0 where 0 means nothing."""
+    for name, limits in option_ranges().items():
+        if name in values:
+            limits.check(values[name])

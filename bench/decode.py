@@ -25,9 +25,10 @@ import math
 
 import numpy as np
 
-from animspec.animclip.content import AnimclipFile, BaseState, Built, RawSection, SampleElem
+from animspec.animclip.model import AnimclipFile, BaseState, Built, RawSection, SampleElem
 from animspec.animclip.samples import Elements, decode_samples, elements_of, memory_bound, unpack_fields
-from animspec.animclip.tags import JOINT_DTYPE, TAG_SAMPLE_DATA
+from animspec.animclip.sections.base_state import JOINT_DTYPE
+from animspec.animclip.tags import TAG_SAMPLE_DATA
 from animspec.animclip.views import sample_inputs
 
 JOINTS = 150

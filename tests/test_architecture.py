@@ -51,7 +51,7 @@ SEAMS: dict[tuple[str, str], str] = {
         "to_animclip encodes a glTF animation's sampled frames with the .animclip codec",
     ("animspec.gltf", "animspec.animclip.animation_sections"):
         "to_animclip puts the encoded animation into a clip model (template sections kept)",
-    ("animspec.gltf", "animspec.animclip.content"):
+    ("animspec.gltf", "animspec.animclip.model"):
         "to_animclip takes a template clip model and returns one",
 }
 """(importing format package, imported module) -> why the one format needs the other's
@@ -74,8 +74,8 @@ itself only (it holds ``__version__``)."""
 
 
 REEXPORTS: dict[str, str] = {
-    "animspec.animclip.model": "the .animclip model in one import, as before the split into tags, content, layout "
-                               "and views; the tests and older callers import from it",
+    "animspec.animclip.model": "the .animclip model: the file, and the section types of animclip.sections with it, "
+                               "so a caller needs one import for a model it builds",
 }
 """Modules (besides package ``__init__``s) whose imports are there to be imported from."""
 

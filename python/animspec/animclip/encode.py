@@ -265,8 +265,8 @@ class EncodedAnimation:
 
     def base_state_records(self) -> np.ndarray:
         """Base State's 16-byte joint records: i16 qx qy qz qw x y z, u8 scale exponent,
-        u8 translation shift (the dtype of :data:`.tags.JOINT_DTYPE`)."""
-        from .tags import JOINT_DTYPE
+        u8 translation shift (the dtype of :data:`.sections.base_state.JOINT_DTYPE`)."""
+        from .sections.base_state import JOINT_DTYPE
 
         out = np.zeros(self.joints, JOINT_DTYPE)
         for i, name in enumerate(("qx", "qy", "qz", "qw", "x", "y", "z")):

@@ -26,9 +26,9 @@ from ..common.errors import AnimspecError
 from ..common.hashes import crc32
 from ..quaternion import xyzw_to_wxyz
 from ..skeleton import Skeleton, forward_kinematics, world_positions
-from .content import AnimclipFile
+from .model import AnimclipFile
 from .samples import ClipFrames, decode_clip
-from .views import ClipView
+from .view import ClipView
 
 
 @dataclass
@@ -203,7 +203,7 @@ def first_frame_pose(
     (matched by CRC32 of its bone names; bones the clip does not pose keep their rest), or on
     one independent root per clip joint. What a "pose of the clip" should show: for an
     animated joint, Base State alone is the minimum of each component, not a pose."""
-    from .views import name_table
+    from .view import name_table
 
     frames = clip_frames(model, path)
     rotation, translation, _scale = first_frame(frames)
@@ -445,7 +445,8 @@ def frames_report(
     pose keep their rest transform). On a rig, frames x bones is held to the bound of what is
     built from a decode (:func:`.views.check_built`: :class:`.views.BuildTooLarge`) before
     anything is computed."""
-    from .views import BUILT_WORLD_POSITION_BYTES, check_built, file_size_on_disk, name_table
+    from .view import name_table
+    from .views import BUILT_WORLD_POSITION_BYTES, check_built, file_size_on_disk
 
     table = name_table(joint_names)
     bone_by_hash = {crc32(n): i for i, n in enumerate(skeleton.names)} if skeleton is not None else {}

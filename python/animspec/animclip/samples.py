@@ -54,7 +54,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..common.errors import AnimspecError, ParseError
-from .content import AnimclipFile, JointHashes, RawSection
+from .model import AnimclipFile, JointHashes, RawSection
 from .tags import (
     FLAG_CAMERA,
     FLAG_FRAME_DATA_LOOKUP as FLAG_FRAME_LOOKUP,

@@ -58,7 +58,8 @@ from animspec.animclip import (
 from animspec.animclip.jsonio import from_json, to_json
 from animspec.animclip.sections import TYPED_SECTIONS
 from animspec.animclip.sections.base_state import JOINT_DTYPE
-from animspec.animclip.tags import ASSET_MAGICS, SECTION_NAMES
+from animspec.animclip.sections.built import BUILT_DTYPE
+from animspec.animclip.tags import ASSET_MAGICS, DERIVED_COUNTS, SECTION_NAMES
 from animspec.common.errors import WriteError
 from animspec.common.hashes import crc32
 
@@ -254,9 +255,15 @@ def joints(draw):
     return np.frombuffer(raw, JOINT_DTYPE).copy()
 
 
+def _built_field(kind: np.dtype):
+    return f32 if kind.kind == "f" else st.integers(0, 2 ** (8 * kind.itemsize) - 1)
+
+
 built_sections = st.builds(
-    Built, ofs_name=u4, name_hash=u4, flags=u4, fps=f32, duration=f32, cycle_count=st.integers(0, 255), num_frames=u2,
-    stride=u4, resident_fps=f32, unk_5c=u4, word_48=u4, word_4c=u4, trailing=small_bytes,
+    # Every field Built's dtype holds, in its own range; the counts another section
+    # determines stay None (derived), as a model read from a consistent file has them.
+    Built, trailing=small_bytes,
+    **{name: _built_field(BUILT_DTYPE[name]) for name in BUILT_DTYPE.names if name not in DERIVED_COUNTS},
 )
 sections_by_tag = {
     TYPED_SECTIONS[0x2BB5BC8F]: st.builds(BaseState, joints=joints(), things=st.sampled_from([b"", bytes(range(32)), bytes(64)]), extra=small_bytes),

@@ -47,12 +47,10 @@ def section_type(tag: int) -> type[SectionBase]:
 def derived_counts(sections: list[Section]) -> dict[str, int]:
     """The values of ``tags.DERIVED_COUNTS`` implied by the (last) sections they count
     (each 0 when its section is absent, or the last of its tag is raw)."""
-    last: dict[int, Section] = {}
-    for s in sections:
-        last[s.tag] = s
+    last = {s.tag: s for s in sections}
     counts = dict.fromkeys(DERIVED_COUNTS, 0)
     for s in last.values():
-        if not isinstance(s, RawSection):
+        if type(s) is not RawSection:
             counts.update(s.counts())
     return counts
 

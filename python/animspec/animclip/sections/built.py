@@ -40,7 +40,12 @@ BUILT_SIZE = BUILT_DTYPE.itemsize
 BUILT_FIELD_OFFSETS: dict[str, int] = {name: BUILT_DTYPE.fields[name][1] for name in BUILT_FIELDS}  # type: ignore[index]
 """Where each of Built's fields starts in its payload (``stride``: 0x28): the byte a
 refusal naming the field points at."""
-_F32_FIELDS = tuple(name for name in BUILT_FIELDS if BUILT_DTYPE[name].kind == "f")
+_F32_FIELDS = frozenset(name for name in BUILT_FIELDS if BUILT_DTYPE[name].kind == "f")
+_KIND_OF: dict[str, Any] = {name: "f4" if name in _F32_FIELDS else KINDS[BUILT_DTYPE[name].str] for name in BUILT_FIELDS}
+"""Each field's writer kind, taken from the dtype once."""
+_RECORD = struct.Struct("<" + "".join(BUILT_DTYPE[name].char for name in BUILT_FIELDS))
+"""The same record for ``struct`` (its codes derived from the dtype): one unpack per read."""
+_SPLIT = tuple(BUILT_FIELDS.index(name) for name in ("num_joints", "num_base_state_things", "num_elems", "num_large_elems"))
 _HEX_FIELDS = frozenset({"name_hash", "flags", "word_48", "word_4c"})
 """Shown as hex in a JSON dump (hashes and bit sets)."""
 
@@ -140,16 +145,15 @@ class Built(SectionBase):
         takes it before reading the sections it splits)."""
         if size < BUILT_SIZE:
             raise Declined
-        (record,) = np.frombuffer(data, BUILT_DTYPE, 1, at).tolist()
-        value = dict(zip(BUILT_FIELDS, record))
-        return Split(value["num_joints"], value["num_base_state_things"], (value["num_elems"], value["num_large_elems"]))
+        record = _RECORD.unpack_from(data, at)
+        j, t, n, m = (record[i] for i in _SPLIT)
+        return Split(j, t, (n, m))
 
     @classmethod
     def read(cls, tag: int, data: bytes, at: int, size: int, split: Split) -> Built:
         if size < BUILT_SIZE:
             raise Declined
-        (record,) = np.frombuffer(data, BUILT_DTYPE, 1, at).tolist()
-        return cls(**dict(zip(BUILT_FIELDS, record)), trailing=data[at + BUILT_SIZE : at + size])
+        return cls(**dict(zip(BUILT_FIELDS, _RECORD.unpack_from(data, at))), trailing=data[at + BUILT_SIZE : at + size])
 
     @classmethod
     def adapt(cls, tag: int, body: Any) -> Built:
@@ -159,10 +163,11 @@ class Built(SectionBase):
         out = Out()
         for name in BUILT_FIELDS:
             value = self.count(name, ctx.derived) if name in DERIVED_COUNTS else getattr(self, name)
-            if name in _F32_FIELDS:
+            kind = _KIND_OF[name]
+            if kind == "f4":
                 out.f32(value, f"{at}.{name}")
             else:
-                out.int(KINDS[BUILT_DTYPE[name].str], value, f"{at}.{name}")
+                out.int(kind, value, f"{at}.{name}")
         out.raw(self.trailing, f"{at}.trailing")
         return out.getvalue()
 

@@ -25,11 +25,12 @@ import math
 
 import numpy as np
 
-from animspec.animclip.content import AnimclipFile, BaseState, Built, RawSection, SampleElem
 from animspec.animclip.frames.coding import unpack_fields
 from animspec.animclip.frames.decode import Elements, decode_samples, elements_of, memory_bound
-from animspec.animclip.tags import JOINT_DTYPE, TAG_SAMPLE_DATA
 from animspec.animclip.frames.inputs import sample_inputs
+from animspec.animclip.model import AnimclipFile, BaseState, Built, RawSection, SampleElem
+from animspec.animclip.sections.base_state import JOINT_DTYPE
+from animspec.animclip.tags import TAG_SAMPLE_DATA
 
 JOINTS = 150
 SMALL = 400

@@ -68,8 +68,9 @@ import playback  # noqa: E402  (bench/playback.py: its clip and timing helpers)
 
 from animspec import animbin, animclip  # noqa: E402
 from animspec.animbin.model import Animation, AnimbinFile, Marker, Name  # noqa: E402
-from animspec.animclip.model import (  # noqa: E402
-    JOINT_DTYPE,
+from animspec.animclip.sections.base_state import JOINT_DTYPE  # noqa: E402
+from animspec.animclip.sections.trigger_data import TRIGGER_DTYPE  # noqa: E402
+from animspec.animclip.tags import (  # noqa: E402
     MAGIC_MSMR_MM,
     TAG_BASE_STATE,
     TAG_BUILT,
@@ -81,7 +82,8 @@ from animspec.animclip.model import (  # noqa: E402
     TAG_SAMPLE_DATA,
     TAG_SAMPLE_ELEM,
     TAG_TRIGGER_DATA,
-    TRIGGER_DTYPE,
+)
+from animspec.animclip.model import (  # noqa: E402
     AnimclipFile,
     BaseState,
     Built,

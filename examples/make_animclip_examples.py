@@ -56,8 +56,8 @@ from animspec.animclip import (
     TriggerRecord,
     write_bytes,
 )
-from animspec.animclip.model import (
-    JOINT_DTYPE,
+from animspec.animclip.sections.base_state import JOINT_DTYPE
+from animspec.animclip.tags import (
     MAGIC_MSMR_MM,
     MAGIC_RCRA,
     TAG_MORPH_FRAME_DATA,

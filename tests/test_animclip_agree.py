@@ -355,8 +355,8 @@ def test_the_read_back_check_refuses_a_clip_play_would_refuse(tmp_path, monkeypa
 def test_a_refusal_on_a_built_field_names_that_fields_byte(tmp_path, capsys, field, value):
     """Every refusal of a Built field names the file byte where the field starts (the
     adversarial pass found sample-bits-over-stride saying 'unknown offset'), from Built's one
-    layout (content.BUILT_FIELD_OFFSETS, derived from tags.BUILT_RECORD)."""
-    from animspec.animclip.content import BUILT_FIELD_OFFSETS
+    layout (sections.built.BUILT_FIELD_OFFSETS, taken from its BUILT_DTYPE)."""
+    from animspec.animclip.sections.built import BUILT_FIELD_OFFSETS
 
     data = bytearray(WALK.read_bytes())
     model = read_bytes(bytes(data))
@@ -372,7 +372,7 @@ def test_a_refusal_on_a_built_field_names_that_fields_byte(tmp_path, capsys, fie
 
 
 def test_built_field_offsets_are_the_specs():
-    from animspec.animclip.content import BUILT_FIELD_OFFSETS
+    from animspec.animclip.sections.built import BUILT_FIELD_OFFSETS
 
     # ksy/animclip.ksy's built seq (spec 7.1): the fields the refusals name
     assert {k: BUILT_FIELD_OFFSETS[k] for k in ("flags", "fps", "duration", "num_frames", "stride",

@@ -9,7 +9,7 @@ from conftest import EXAMPLES
 from test_animclip_support import APPENDIX_A_HEX, appendix_a, hex_dump_bytes
 
 from animspec.animclip import read_bytes, relaid_bytes, write_bytes
-from animspec.animclip.model import (
+from animspec.animclip.tags import (
     SECTION_NAMES,
     TAG_BASE_STATE,
     TAG_BUILT,

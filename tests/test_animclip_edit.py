@@ -22,7 +22,7 @@ from test_animclip_support import (
 )
 
 from animspec.animclip import CustomTrackEntry, RawSection, TriggerRecord, read_bytes, write_bytes
-from animspec.animclip.model import TAG_BASE_STATE, TAG_CUSTOM_TRACKS, TAG_JOINT_HASHES, TAG_PATH
+from animspec.animclip.tags import TAG_BASE_STATE, TAG_CUSTOM_TRACKS, TAG_JOINT_HASHES, TAG_PATH
 from animspec.animclip.write import is_unedited
 from animspec.common.hashes import crc32
 

@@ -1,11 +1,13 @@
-""".animclip facts written once (issue 13, item 2): animclip/tags.py restates the generated
-parser's enums and fixed record layouts without importing it (start-up, and only the
-adapter may import generated code); these tests hold every restated value against the
-generated classes. And animclip/layout.py's payload sizes against what the writer writes.
+""".animclip facts written once: animclip/tags.py restates the generated parser's enums,
+animclip/layout.py the container's records and each module of animclip/sections/ its
+section's records, without importing it (start-up, and only the adapter may import
+generated code); these tests hold every restated value against the generated classes. And
+the payload sizes (each section type's ``payload_size``) against what the writer writes.
 """
 
 from __future__ import annotations
 
+from dataclasses import fields
 from io import BytesIO
 
 import numpy as np
@@ -16,9 +18,13 @@ from kaitaistruct import KaitaiStream
 from test_animclip_roundtrip import models
 
 from animspec.animclip import read_bytes, write_bytes
-from animspec.animclip import tags
-from animspec.animclip.content import BUILT_FIELDS, CUSTOM_TRACK_FIELDS, TYPED_SECTIONS
-from animspec.animclip.layout import payload_sizes, tables_size
+from animspec.animclip import layout, tags
+from animspec.animclip.layout import tables_size
+from animspec.animclip.placement import payload_sizes
+from animspec.animclip.sections import TYPED_SECTIONS, Built
+from animspec.animclip.sections import base_state, path, trigger_data
+from animspec.animclip.sections.built import BUILT_DTYPE, BUILT_FIELD_OFFSETS, BUILT_FIELDS, BUILT_SIZE
+from animspec.animclip.sections.custom_tracks import CUSTOM_TRACK_FIELDS, CUSTOM_TRACK_SIZE
 from animspec.animclip.write import payloads
 from animspec.common.hashes import crc32
 from animspec.generated.animclip import Animclip
@@ -55,7 +61,7 @@ def test_typed_sections_are_the_tags_the_spec_gives_a_structure():
 
 
 def dat1(n: int = 0, u: int = 0, magic: bytes = tags.DAT1_MAGIC) -> bytes:
-    return tags.DAT1_HEADER.pack(magic, tags.MAGIC_RCRA, 0, n, u) + bytes(12 * n + 8 * u)
+    return layout.DAT1_HEADER.pack(magic, tags.MAGIC_RCRA, 0, n, u) + bytes(12 * n + 8 * u)
 
 
 def test_dat1_magic_and_header_are_the_specs():
@@ -71,36 +77,39 @@ def test_record_sizes_and_fields_are_the_specs():
     data = (EXAMPLES / "walk.animclip").read_bytes()
     root = Animclip(KaitaiStream(BytesIO(data)))
     root._read()
-    assert root.dat1._debug["magic"]["start"] == 0 and root._debug["dat1"]["start"] == tags.OUTER_HEADER.size
-    magic, outer_len, unk = tags.OUTER_HEADER.unpack_from(data)
+    assert root.dat1._debug["magic"]["start"] == 0 and root._debug["dat1"]["start"] == layout.OUTER_HEADER.size
+    magic, outer_len, unk = layout.OUTER_HEADER.unpack_from(data)
     assert (magic, outer_len, unk) == (root.header.magic, root.header.len_dat1, root.header.unk)
     dat1 = root.dat1
-    assert dat1._debug["unknowns"]["start"] == tags.DAT1_HEADER.size + tags.SECTION_ENTRY.size * dat1.num_sections
+    assert dat1._debug["unknowns"]["start"] == layout.DAT1_HEADER.size + layout.SECTION_ENTRY.size * dat1.num_sections
     for entry in dat1.sections:
-        at = tags.OUTER_HEADER.size + entry.ofs_body
+        at = layout.OUTER_HEADER.size + entry.ofs_body
         body = entry.body
         if isinstance(body, Animclip.Built):
-            values = tags.BUILT_RECORD.unpack_from(data, at)
-            assert tags.BUILT_SIZE == 96 and len(values) == len(BUILT_FIELDS)
+            (values,) = np.frombuffer(data, BUILT_DTYPE, 1, at).tolist()
+            assert BUILT_SIZE == 96 and len(values) == len(BUILT_FIELDS)
             assert list(values) == [getattr(body, name) for name in BUILT_FIELDS]
             assert BUILT_FIELDS == tuple(body.SEQ_FIELDS[:-1])
-            assert body._debug["trailing"]["start"] == tags.BUILT_SIZE
+            assert body._debug["trailing"]["start"] == BUILT_SIZE
+            for name in BUILT_FIELDS:  # every field at the generated offset (the refusals point there)
+                assert body._debug[name]["start"] == BUILT_FIELD_OFFSETS[name], name
+            assert tuple(f.name for f in fields(Built) if f.name not in ("offset", "trailing")) == BUILT_FIELDS
         elif isinstance(body, Animclip.BaseState):
             joint = body.joints[0]
-            assert tags.JOINT_FIELDS == tuple(joint.SEQ_FIELDS) == tags.JOINT_DTYPE.names
-            assert np.frombuffer(data, tags.JOINT_DTYPE, 1, at)[0].tolist() == tuple(getattr(joint, k) for k in tags.JOINT_FIELDS)
-            assert body.joints[1]._debug["qx"]["start"] == tags.JOINT_SIZE == 16
+            assert base_state.JOINT_FIELDS == tuple(joint.SEQ_FIELDS) == base_state.JOINT_DTYPE.names
+            assert np.frombuffer(data, base_state.JOINT_DTYPE, 1, at)[0].tolist() == tuple(getattr(joint, k) for k in base_state.JOINT_FIELDS)
+            assert body.joints[1]._debug["qx"]["start"] == base_state.JOINT_SIZE == 16
         elif isinstance(body, Animclip.CustomTracks):
             assert tuple(body.entries[0].SEQ_FIELDS) == CUSTOM_TRACK_FIELDS
-            assert tags.CUSTOM_TRACK_SIZE == 4 * len(CUSTOM_TRACK_FIELDS)
+            assert CUSTOM_TRACK_SIZE == 4 * len(CUSTOM_TRACK_FIELDS)
         elif isinstance(body, Animclip.TriggerData):
             assert tuple(body.SEQ_FIELDS[:5]) == ("num_jsons", "num_things", "len_jsons", "unk1", "unk2")
-            assert body._debug["jsons_raw"]["start"] == tags.TRIGGER_HEADER.size
+            assert body._debug["jsons_raw"]["start"] == trigger_data.TRIGGER_HEADER.size
             if body.records:
-                assert tuple(body.records[0].SEQ_FIELDS) == tags.TRIGGER_FIELDS
-                assert tags.TRIGGER_DTYPE.names == tags.TRIGGER_FIELDS and tags.TRIGGER_RECORD_SIZE == 16
+                assert tuple(body.records[0].SEQ_FIELDS) == trigger_data.TRIGGER_FIELDS
+                assert trigger_data.TRIGGER_DTYPE.names == trigger_data.TRIGGER_FIELDS and trigger_data.TRIGGER_RECORD_SIZE == 16
         elif isinstance(body, Animclip.Path):
-            assert body._debug["trailing"]["start"] == tags.PATH_SIZE == 128
+            assert body._debug["trailing"]["start"] == path.PATH_SIZE == 128
 
 
 @given(models())

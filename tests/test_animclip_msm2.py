@@ -21,7 +21,7 @@ from kaitaistruct import KaitaiStream
 from animspec import formats
 from animspec.animclip import read_bytes, write_bytes
 from animspec.animclip import fastread, tags
-from animspec.animclip.content import Built, SampleElem
+from animspec.animclip.model import Built, SampleElem
 from animspec.animclip.jsonio import from_json, to_json
 from animspec.animclip.validate import validate
 from animspec.animclip.frames.inputs import sample_inputs, sample_problems

@@ -56,7 +56,10 @@ from animspec.animclip import (
     write_bytes,
 )
 from animspec.animclip.jsonio import from_json, to_json
-from animspec.animclip.model import ASSET_MAGICS, JOINT_DTYPE, SECTION_NAMES, TYPED_SECTIONS
+from animspec.animclip.sections import TYPED_SECTIONS
+from animspec.animclip.sections.base_state import JOINT_DTYPE
+from animspec.animclip.sections.built import BUILT_DTYPE
+from animspec.animclip.tags import ASSET_MAGICS, DERIVED_COUNTS, SECTION_NAMES
 from animspec.common.errors import WriteError
 from animspec.common.hashes import crc32
 
@@ -252,9 +255,15 @@ def joints(draw):
     return np.frombuffer(raw, JOINT_DTYPE).copy()
 
 
+def _built_field(kind: np.dtype):
+    return f32 if kind.kind == "f" else st.integers(0, 2 ** (8 * kind.itemsize) - 1)
+
+
 built_sections = st.builds(
-    Built, ofs_name=u4, name_hash=u4, flags=u4, fps=f32, duration=f32, cycle_count=st.integers(0, 255), num_frames=u2,
-    stride=u4, resident_fps=f32, unk_5c=u4, word_48=u4, word_4c=u4, trailing=small_bytes,
+    # Every field Built's dtype holds, in its own range; the counts another section
+    # determines stay None (derived), as a model read from a consistent file has them.
+    Built, trailing=small_bytes,
+    **{name: _built_field(BUILT_DTYPE[name]) for name in BUILT_DTYPE.names if name not in DERIVED_COUNTS},
 )
 sections_by_tag = {
     TYPED_SECTIONS[0x2BB5BC8F]: st.builds(BaseState, joints=joints(), things=st.sampled_from([b"", bytes(range(32)), bytes(64)]), extra=small_bytes),
@@ -428,7 +437,7 @@ def _bits(f) -> int:
     (1.5, 0x3FC00000), (-2, 0xC0000000),
 ])
 def test_f32_json_values_read_to_their_bits(text, bits):
-    from animspec.animclip.jsonio import _read_f32
+    from animspec.animclip.sections.values import read_f32 as _read_f32
     from animspec.common.jsonpath import JsonNode
 
     assert _bits(_read_f32(JsonNode(text))) == bits
@@ -442,7 +451,7 @@ def test_f32_json_values_read_to_their_bits(text, bits):
     (1e39, "1e+39 does not fit a 32-bit float"),
 ])
 def test_f32_json_refusals(value, reason):
-    from animspec.animclip.jsonio import _read_f32
+    from animspec.animclip.sections.values import read_f32 as _read_f32
     from animspec.common.errors import JsonInputError
     from animspec.common.jsonpath import JsonNode
 
@@ -452,7 +461,7 @@ def test_f32_json_refusals(value, reason):
 
 
 def test_u32_json_values_as_integers_or_hex():
-    from animspec.animclip.jsonio import _read_u32
+    from animspec.animclip.sections.values import read_u32 as _read_u32
     from animspec.common.errors import JsonInputError
     from animspec.common.jsonpath import JsonNode
 
@@ -480,7 +489,7 @@ def test_custom_track_values_given_as_other_numbers():
 
 def test_base_state_joints_in_a_wider_structured_array():
     # Same fields in int32: converted record by record, each range-checked as its field.
-    from animspec.animclip.model import JOINT_FIELDS
+    from animspec.animclip.sections.base_state import JOINT_FIELDS
 
     wide = np.zeros(2, [(name, "<i4") for name in JOINT_FIELDS])
     wide["qw"] = 32767

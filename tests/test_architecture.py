@@ -59,7 +59,7 @@ SEAMS: dict[tuple[str, str], str] = {
         "to_animclip encodes a glTF animation's sampled frames with the .animclip codec",
     ("animspec.gltf", "animspec.animclip.frames.sections"):
         "to_animclip puts the encoded animation into a clip model (template sections kept)",
-    ("animspec.gltf", "animspec.animclip.content"):
+    ("animspec.gltf", "animspec.animclip.model"):
         "to_animclip takes a template clip model and returns one",
 }
 """(importing format package, imported module) -> why the one format needs the other's
@@ -83,18 +83,15 @@ itself only (it holds ``__version__``). The Blender add-on is a package of its o
 import any of animspec (the command line aside, by the rule below), and nothing imports it."""
 
 
-KNOWN_CYCLES: dict[str, str] = {
-    "import cycle: animspec.animclip.content <-> animspec.animclip.layout <-> animspec.animclip.views":
-        "being broken by the sections restructuring (one module per DAT1 section)",
-}
+KNOWN_CYCLES: dict[str, str] = {}
 """Import cycles that exist today, as :func:`import_cycles` words them -> why they are allowed
 for now. Every other cycle is a violation, and a listed cycle that no longer exists fails too
 (the list stays true: empty it when the cycle is broken)."""
 
 
 REEXPORTS: dict[str, str] = {
-    "animspec.animclip.model": "the .animclip model in one import, as before the split into tags, content, layout "
-                               "and views; the tests and older callers import from it",
+    "animspec.animclip.model": "the .animclip model: the file, and the section types of animclip.sections with it, "
+                               "so a caller needs one import for a model it builds",
 }
 """Modules (besides package ``__init__``s) whose imports are there to be imported from."""
 

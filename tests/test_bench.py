@@ -22,7 +22,8 @@ from hypothesis import HealthCheck, given, settings
 from test_animclip_roundtrip import dat1_images, models
 
 from animspec.animclip import read_bytes, write_bytes
-from animspec.animclip.model import TAG_SAMPLE_DATA, BaseState, CustomTrackData, CustomTracks, JointHashes, Path, RawSection, SampleElem, TriggerData
+from animspec.animclip.tags import TAG_SAMPLE_DATA
+from animspec.animclip.model import BaseState, CustomTrackData, CustomTracks, JointHashes, Path, RawSection, SampleElem, TriggerData
 from animspec.common.errors import ParseError
 from animspec.generated.animclip import Animclip
 from animspec.kaitai_read import parse

@@ -42,6 +42,13 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 # Module (path under python/animspec) -> the tests that cover it, fastest first (pytest
 # runs with -x, so a mutant is usually killed by the first file). "only": the functions
 # or classes mutated, when the module is larger than the part this run is about.
+SECTION_TESTS = ["tests/test_animclip_sections.py",
+                 "tests/test_animclip_appendix.py",
+                 "tests/test_animclip_edit.py",
+                 "tests/test_animclip_roundtrip.py",
+                 "tests/test_animclip_fastread.py"]
+"""What covers a section module of animclip/sections/ (each holds read, write, size and JSON)."""
+
 MODULES: dict[str, dict] = {
     "fixed_point.py": {"tests": ["tests/test_playback.py"]},
     "animbin/playback.py": {
@@ -61,17 +68,20 @@ MODULES: dict[str, dict] = {
     "meshbin/write.py": {"tests": ["tests/test_meshbin.py"]},
     "animclip/write.py": {
         "tests": ["tests/test_animclip_appendix.py", "tests/test_animclip_edit.py", "tests/test_animclip_roundtrip.py"],
-        # The serialiser proper; not the edit-detection digests.
-        "only": ["_Out", "pack_int", "_int_array", "_f32_array", "_no_signalling_nan", "_joints", "_Context",
-                 "section_payload", "_short_tail", "_check_base_state_split", "_trigger", "payloads", "check_writable",
-                 "write_bytes", "relaid_bytes", "_outer", "_tables", "_relaid", "_exact"],
+        # The container's serialiser (each section's payload is its module's, below).
+        "only": ["payloads", "_check_file", "_check_container", "check_writable", "write_bytes", "relaid_bytes",
+                 "_outer", "_tables", "_relaid", "_exact"],
     },
-    "animclip/layout.py": {
+    # One module per DAT1 section: read, adapt, payload, size and JSON side by side.
+    **{f"animclip/sections/{name}.py": {"tests": SECTION_TESTS} for name in (
+        "__init__", "base", "values", "built", "base_state", "joint_hashes", "path", "custom_tracks",
+        "custom_track_data", "sample_elem", "trigger_data", "trigger_joint_names", "raw")},
+    "animclip/layout.py": {"tests": ["tests/test_animclip_layout.py", "tests/test_animclip_fastread.py"]},
+    "animclip/placement.py": {
         "tests": ["tests/test_animclip_appendix.py", "tests/test_animclip_edit.py", "tests/test_animclip_roundtrip.py",
                   "tests/test_animclip_fastread.py"],
-        # Sizes, the recorded layout and the placements; not the digest's bookkeeping.
-        "only": ["tables_size", "payload_size", "recorded_layout", "_as_written", "_gaps", "exact_placement",
-                 "relaid_placement"],
+        # The recorded layout and the placements; not the digest's bookkeeping.
+        "only": ["payload_sizes", "recorded_layout", "_gaps", "exact_placement", "relaid_placement"],
     },
     "animclip/fastread.py": {"tests": ["tests/test_animclip_fastread.py", "tests/test_animclip_roundtrip.py"]},
     "animbin/fastread.py": {"tests": ["tests/test_animbin_errors.py", "tests/test_animbin_parse.py",
@@ -80,15 +90,19 @@ MODULES: dict[str, dict] = {
                                       "tests/test_fuzz.py::test_bulk_reader_matches_the_generated_parser"]},
     "kaitai_read.py": {"tests": ["tests/test_animbin_errors.py", "tests/test_animclip_errors.py",
                                  "tests/test_meshbin.py", "tests/test_animbin_fastread.py"]},
-    "animclip/views.py": {
+    "animclip/view.py": {
         "tests": ["tests/test_animclip_appendix.py", "tests/test_animclip_pose.py", "tests/test_animclip_edit.py",
                   "tests/test_animclip_roundtrip.py"],
-        # The dequantisation and the byte-level helpers; not the view's dataclasses.
-        "only": ["dequantise_rotations", "dequantise_translations", "quaternion_lengths", "f32_array", "_track_slice"],
+        # The dequantisation; not the view's dataclasses.
+        "only": ["dequantise_rotations", "dequantise_translations", "quaternion_lengths"],
     },
-    "animclip/content.py": {
+    "animclip/model.py": {
+        "tests": ["tests/test_animclip_edit.py", "tests/test_animclip_appendix.py", "tests/test_animclip_roundtrip.py"],
+        # The edits and their value checks; not the dataclasses' declarations.
+        "only": ["f32_array", "mark_derived", "AnimclipFile"],
+    },
+    "animclip/strings.py": {
         "tests": ["tests/test_animclip_appendix.py", "tests/test_animclip_edit.py", "tests/test_animclip_roundtrip.py"],
-        "only": ["string_at", "split_strings_region"],
     },
     "animclip/frames/pose.py": {"tests": ["tests/test_animclip_pose.py"]},
     "animclip/compression.py": {"tests": ["tests/test_lz4.py", "tests/test_animclip_errors.py"]},
@@ -96,11 +110,10 @@ MODULES: dict[str, dict] = {
     "meshbin/jsonio.py": {"tests": ["tests/test_meshbin.py"]},
     "animclip/jsonio.py": {
         "tests": ["tests/test_animclip_edit.py", "tests/test_animclip_cli.py", "tests/test_animclip_roundtrip.py"],
-        # Number and byte codecs and the section records; not the clip summary's wording.
-        "only": ["f32_json", "f32_list", "_read_f32", "_f32_array", "_hex32", "_read_u32", "_b64", "_bytes",
-                 "_opt_bytes", "_array", "_record", "_strings", "_raw", "_section", "_layout", "from_json",
-                 "_string_bytes", "_read_strings", "_read_unknown", "_opt_int", "_read_section", "_matrix",
-                 "_read_record"],
+        # The document's frame (each section's members are its module's, the value codecs
+        # sections/values.py's); not the clip summary's wording.
+        "only": ["_strings", "_raw", "_sections", "_section", "_layout", "from_json", "_string_bytes", "_read_strings",
+                 "_read_unknown", "_read_sections", "_read_section", "_read_layout"],
     },
     "common/jsonfmt.py": {"tests": ["tests/test_jsonfmt.py", "tests/test_cli.py"]},
     # Mapped (issue 13): the tests that call every function of each module in process (a call
@@ -204,19 +217,13 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "the rest rotations are normalised right after: any positive scale gives the same unit quaternion",
     ("animclip/frames/pose.py", "if not fps or not np.isfinite(fps) or fps <= 0:", "LtE -> Lt"):
         "an fps of 0 is already refused by `not fps`",
-    **{("animclip/write.py", line, "statement swapped with the next"): _CHECK_ORDER for line in (
-        '_short_tail(section.padding, 5, f"{at}.padding", "element")',
-        '_short_tail(section.trailing, 4, f"{at}.trailing", "value")',
-        '_short_tail(section.trailing, 4, f"{at}.trailing", "hash")',
-        '_short_tail(section.trailing, 40, f"{at}.trailing", "40-byte entry")',
-        '_short_tail(section.trailing, 16, f"{at}.trailing", "16-byte record")',
-        'out.raw(_int_array(section.hashes, "<u4", U4, f"{at}.hashes"), f"{at}.hashes")',
-        '_no_signalling_nan(data, f"{at}.{name}")',
+    **{(module, line, "statement swapped with the next"): _CHECK_ORDER for module, line in (
+        ("animclip/sections/sample_elem.py", 'short_tail(self.padding, SAMPLE_ELEM_SIZE, f"{at}.padding", "element")'),
+        ("animclip/sections/base.py", 'short_tail(trailing, record, f"{at}.trailing", what)'),
+        ("animclip/sections/trigger_data.py",
+         'short_tail(self.trailing, TRIGGER_RECORD_SIZE, f"{at}.trailing", f"{TRIGGER_RECORD_SIZE}-byte record")'),
+        ("animclip/sections/path.py", '_no_signalling_nan(data, f"{at}.{name}")'),
     )},
-    ("animclip/write.py", 'values = _int_array(section.values, "<u4", U4, f"{at}.values")', "format '<u4' -> '<i4'"):
-        "the values are range-checked as u4 first, and the cast to i4 keeps their 32 bits: the same bytes",
-    ("animclip/write.py", 'out.raw(_int_array(section.hashes, "<u4", U4, f"{at}.hashes"), f"{at}.hashes")', "format '<u4' -> '<i4'"):
-        "the values are range-checked as u4 first, and the cast to i4 keeps their 32 bits: the same bytes",
     **{("animbin/playback.py", "t = np.where(span > 0, (frames - key_frames[i0]) / np.where(span > 0, span, 1.0), 0.0)", what):
        "where span is 0, i0 == i1 and t does not matter; where it is 1 the divisor is 1 either way"
        for what in ("Gt -> GtE", "0 -> 1", "1.0 -> 2.0")},
@@ -229,30 +236,31 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("animclip/fastread.py", "if len(data) >= base + 7 and is_compressed(data[base : base + 7]):", "Add -> Sub"):
         "(the first +) files of 36 to 42 bytes are then probed too, but a body of at most 6 bytes cannot inflate to "
         "a DAT1 (4 literals of magic and a match take 8): the file goes to the generated parser either way",
-    ("animclip/fastread.py", "len_joints = JOINT_SIZE * j if JOINT_SIZE * j <= size else size - size % JOINT_SIZE", "LtE -> Lt"):
+    ("animclip/sections/base_state.py", "len_joints = JOINT_SIZE * joints if JOINT_SIZE * joints <= size else size - size % JOINT_SIZE",
+     "LtE -> Lt"):
         "when 16 J is the size exactly, the size is a multiple of 16 and the other branch gives it too",
-    ("animclip/fastread.py", "len_raw = len_jsons if len_jsons <= room else room  # ksy trigger_data.len_jsons_raw", "LtE -> Lt"):
+    ("animclip/sections/trigger_data.py", "len_raw = len_jsons if len_jsons <= room else room  # ksy trigger_data.len_jsons_raw",
+     "LtE -> Lt"):
         "when len_jsons is the room exactly, the other branch gives the room: the same",
-    ("animclip/layout.py", "pos = 0", "0 -> 1"):
+    ("animclip/placement.py", "pos = 0", "0 -> 1"):
         "the covered intervals always include the header and tables at [0, S) with S >= 16: no gap starts before S",
-    ("animclip/layout.py", "offsets = [0] * n", "0 -> 1"):
+    ("animclip/placement.py", "offsets = [0] * n", "0 -> 1"):
         "every entry is set by the loop over layout_order(), a permutation of the sections",
-    ("animclip/layout.py", "if pos > 0xFFFF_FFFF:", "Gt -> GtE"):
+    ("animclip/placement.py", "if pos > 0xFFFF_FFFF:", "Gt -> GtE"):
         "at exactly 2**32 bytes the table writer refuses len_dat1 as a u4 instead: a WriteError naming len_dat1 either way",
-    ("animclip/layout.py", "if layout is None or any(o is None for o in offsets) or not 0 <= layout.dat1_size <= 0xFFFF_FFFF:",
+    ("animclip/placement.py", "if layout is None or any(o is None for o in offsets) or not 0 <= layout.dat1_size <= 0xFFFF_FFFF:",
      "LtE -> Lt"):
         "a recorded size of 0 cannot hold the tables, and one of 2**32 - 1 cannot be covered by a model in memory: "
         "the exact layout is given up (None) either way",
     ("animclip/frames/pose.py", "joints = [j for j in clip.joints if j.hash is not None and j.hash != 0xFFFFFFFF and j.rotation is not None]",
      "4294967295 -> 4294967296"): "the clip view already leaves FFFFFFFF entries out (ALERT's rule), so none reaches this filter",
-    ("animclip/jsonio.py", 'return "inf" if f > 0 else "-inf"', "0 -> 1"): "f is an infinity here: +inf is above 1 as well as 0",
-    ("animclip/jsonio.py", 'd["end_matrix"] = [f32_list(row) for row in np.asarray(s.end_matrix, "<f4")]', "format '<f4' -> '>f4'"):
-        "numpy converts the values to the other byte order: the numbers written are the same",
-    ("animclip/jsonio.py", 'd["start_matrix"] = [f32_list(row) for row in np.asarray(s.start_matrix, "<f4")]', "format '<f4' -> '>f4'"):
-        "numpy converts the values to the other byte order: the numbers written are the same",
-    ("animclip/write.py", 'bits = np.frombuffer(data, "<u4")', "format '<u4' -> '<i4'"):
+    ("animclip/sections/values.py", 'return "inf" if f > 0 else "-inf"', "0 -> 1"): "f is an infinity here: +inf is above 1 as well as 0",
+    ("animclip/sections/path.py",
+     'd: dict[str, Any] = {name: [f32_list(row) for row in np.asarray(getattr(self, name), "<f4")] for name in _MATRICES}',
+     "format '<f4' -> '>f4'"): "numpy converts the values to the other byte order: the numbers written are the same",
+    ("animclip/sections/path.py", 'bits = np.frombuffer(data, "<u4")', "format '<u4' -> '<i4'"):
         "the masks are below 2**31 and & works on the same 32 bits signed or unsigned",
-    ("animclip/write.py", 'if arr.dtype == np.dtype("<f4"):', "format '<f4' -> '>f4'"):
+    ("animclip/sections/base.py", 'if arr.dtype == np.dtype("<f4"):', "format '<f4' -> '>f4'"):
         "a '<f4' array then takes the conversion path, and converting f4 to f4 keeps every bit (NaN payloads included)",
     ("fixed_point.py", "x1 = num // x0", "FloorDiv -> Div"): _WHOLE_DOMAIN,
     ("fixed_point.py", "recip = (FP12_ONE * FP12_ONE) // x0", "FloorDiv -> Div"): _WHOLE_DOMAIN,

@@ -515,7 +515,7 @@ def export_animclip(arm: bpy.types.Object, *, action: str | None = None, templat
             f"the clip's precision reaches only the error above (asked: '{MAX_ROTATION_ERROR_LABEL}' "
             f"{max_rotation_error_deg:g}, '{MAX_TRANSLATION_ERROR_LABEL}' {max_translation_error:g})")
     if template_model is not None:
-        from animspec.animclip.content import JointHashes
+        from animspec.animclip.sections import JointHashes
         from animspec.animclip.tags import TAG_JOINT_HASHES
 
         section = template_model.section(TAG_JOINT_HASHES)

@@ -6,7 +6,7 @@ for an unedited file, re-laid out per spec 4.6 after any edit), check with
 "Spec N.N" in this package's comments and messages is section N.N of docs/animclip.md.
 """
 
-from .content import (
+from .model import (
     AnimclipFile,
     BaseState,
     Built,
@@ -14,6 +14,7 @@ from .content import (
     CustomTrackEntry,
     CustomTracks,
     JointHashes,
+    Layout,
     Path,
     RawSection,
     SampleElem,
@@ -22,10 +23,9 @@ from .content import (
     TriggerRecord,
     UnknownEntry,
 )
-from .layout import Layout
 from .parse import looks_like_animclip, read_bytes, read_file
 from .tags import ASSET_MAGICS, SECTION_NAMES
-from .views import ClipView
+from .view import ClipView
 from .write import relaid_bytes, write_bytes
 
 __all__ = [

@@ -4,9 +4,11 @@ from ksy/animclip.ksy: the reference reader, and the one that words every error.
 This is the only animclip module that imports generated code, and :mod:`.parse` imports it
 only for a file the bulk reader (:mod:`.fastread`) leaves to it: the generated code is
 compiled in debug mode, whose positions name an error's field and offset, and a valid file
-does not pay for them (issue 15). It adapts the generated objects section by section: bulk
-arrays come from the spec's ``*_raw`` byte fields through numpy (never through the lazy
-per-record instances), small records from the typed fields.
+does not pay for them (issue 15). It adapts the generated objects section by section, each
+through its section type's ``adapt`` (:mod:`.sections`, which reads the generated object by
+the spec's field names without importing the generated module): bulk arrays come from the
+spec's ``*_raw`` byte fields through numpy (never through the lazy per-record instances),
+small records from the typed fields.
 
 Failures of any kind become one :class:`ParseError` with the file's byte offset and the
 field path. Payloads are lazy instances in the spec, so this module forces each one and
@@ -20,42 +22,17 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 from kaitaistruct import KaitaiStruct, KaitaiStructError
 
 from ..common.errors import ParseError
 from ..generated.animclip import Animclip
 from ..kaitai_read import describe, locate_failure, parse
 from .compression import Compression, inflate
-from .content import (
-    BUILT_FIELDS,
-    CUSTOM_TRACK_FIELDS,
-    AnimclipFile,
-    BaseState,
-    Built,
-    CustomTrackData,
-    CustomTrackEntry,
-    CustomTracks,
-    JointHashes,
-    Path,
-    RawSection,
-    SampleElem,
-    Section,
-    TriggerData,
-    TriggerJointNames,
-    TriggerRecord,
-)
+from .layout import STG_SIZE_AT, STG_TYPE_AT
+from .model import AnimclipFile
 from .reading import MAX_CLAIMED_RATIO, assemble, lz4_max_size, read_sections
-from .tags import (
-    CONTAINER_ASSET,
-    CONTAINER_DAT1,
-    CONTAINER_STG,
-    JOINT_DTYPE,
-    STG_SIZE_AT,
-    STG_TYPE_AT,
-    TRIGGER_DTYPE,
-    section_name,
-)
+from .sections import Section, section_type
+from .tags import CONTAINER_ASSET, CONTAINER_DAT1, CONTAINER_STG, section_name
 
 _FAILURES = (KaitaiStructError, EOFError, ValueError, UnicodeDecodeError, OverflowError)
 
@@ -120,7 +97,7 @@ def read(data: bytes, path: str | None = None) -> AnimclipFile:
 
 def _wrapper(root: Animclip, data: bytes, start: int, dat1: Any) -> tuple[int, bytes, int, str]:
     """(asset type, the wrapper's other bytes, its DAT1 size field, container) of the file
-    (content.AnimclipFile.header_unk says what the bytes are for each container)."""
+    (model.AnimclipFile.header_unk says what the bytes are for each container)."""
     if root.is_bare_dat1:
         return int(dat1.type_id), b"", int(dat1.len_dat1), CONTAINER_DAT1
     if root.is_stg:
@@ -169,51 +146,6 @@ def _section(entry: Any, i: int, size: int, where: _Where) -> Section:
         inner, offset = locate_failure(partial) if isinstance(partial, KaitaiStruct) else ("", None)
         field = f"sections[{i}].body" + (f".{inner}" if inner else "")
         raise where.error(entry.ofs_body + (offset or 0), field, describe(exc)) from None
-    return _typed(tag, body)
-def _typed(tag: int, body: Any) -> Section:
-    if isinstance(body, (bytes, bytearray)):
-        return RawSection(tag, bytes(body))  # a tag the spec does not know
-    if isinstance(body, Animclip.Built):
-        return Built(**{name: getattr(body, name) for name in BUILT_FIELDS}, trailing=bytes(body.trailing))
-    if isinstance(body, Animclip.BaseState):
-        return BaseState(
-            joints=np.frombuffer(body.joints_raw, JOINT_DTYPE).copy(),
-            things=bytes(body.things_raw),
-            extra=bytes(body.extra),
-        )
-    if isinstance(body, Animclip.JointHashes):
-        return JointHashes(np.frombuffer(body.hashes_raw, "<u4").copy(), bytes(body.trailing))
-    if isinstance(body, Animclip.Path):
-        # Two 16-float seq fields (no raw bytes in the spec); 64 values are no bulk.
-        return Path(
-            np.array(body.start_matrix.m, "<f4").reshape(4, 4),
-            np.array(body.end_matrix.m, "<f4").reshape(4, 4),
-            bytes(body.trailing),
-        )
-    if isinstance(body, Animclip.CustomTracks):
-        rows = np.frombuffer(body.entries_raw, "<u4").reshape(-1, len(CUSTOM_TRACK_FIELDS)).tolist()
-        return CustomTracks([CustomTrackEntry(*row) for row in rows], bytes(body.trailing))
-    if isinstance(body, Animclip.CustomTrackData):
-        return CustomTrackData(np.frombuffer(body.values_raw, "<f4").copy(), bytes(body.trailing))
-    if isinstance(body, Animclip.SampleElem):
-        return SampleElem(
-            np.frombuffer(body.offsets_raw, "<u4").copy(),
-            np.frombuffer(body.codes_raw, "u1").copy(),
-            bytes(body.padding),
-            np.frombuffer(body.large_offsets_raw, "<u4").copy(),
-            np.frombuffer(body.large_codes_raw, "<u2").copy(),
-            bytes(body.trailing),
-        )
-    if isinstance(body, Animclip.TriggerData):
-        records = [TriggerRecord(*row) for row in np.frombuffer(body.records_raw, TRIGGER_DTYPE).tolist()]
-        return TriggerData(
-            num_jsons=body.num_jsons, num_things=body.num_things, len_jsons=body.len_jsons,
-            unk1=body.unk1, unk2=body.unk2, jsons=bytes(body.jsons_raw), records=records,
-            trailing=bytes(body.trailing),
-        )
-    if isinstance(body, Animclip.TriggerJointNames):
-        return TriggerJointNames(np.frombuffer(body.hashes_raw, "<u4").tolist(), bytes(body.trailing))
-    # The other known tags (Sample Data, Motion Data, Curves, Morph ...): content unknown.
-    return RawSection(tag, bytes(body.data_raw))
-
-
+    # Each section type adapts the generated object of its own spec type (duck-typed on the
+    # spec's field names, .sections); a tag the spec does not know comes as bytes.
+    return section_type(tag).adapt(tag, body)

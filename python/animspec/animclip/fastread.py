@@ -9,7 +9,8 @@ struct, each bulk table with one numpy call (one copy each), and keeps each opaq
 about reading it.
 
 Like animbin/fastread.py, this module is a deliberate second description of the layout
-(through the record formats of :mod:`.tags`, shared with the writer). It never words an
+(through the record formats of :mod:`.layout` and of each section's module in
+:mod:`.sections`, where each section type's ``read`` sits beside its ``payload``). It never words an
 error: on anything it does not accept - a size that does not fit, a bad magic, a payload
 past the end, text that is not UTF-8, too many overlapping payloads, a body that is not a
 good LZ4 block - it returns None, and :mod:`.parse` hands the file to the generated parser
@@ -20,79 +21,24 @@ example and on property-based inputs.
 
 from __future__ import annotations
 
-import numpy as np
-
 from ..common.errors import ParseError
 from .compression import Compression, inflate, is_compressed
-from .content import (
-    BUILT_FIELDS,
-    AnimclipFile,
-    BaseState,
-    Built,
-    CustomTrackData,
-    CustomTrackEntry,
-    CustomTracks,
-    JointHashes,
-    Path,
-    RawSection,
-    SampleElem,
-    Section,
-    TriggerData,
-    TriggerJointNames,
-    TriggerRecord,
-)
-from .reading import assemble, lz4_max_size, read_sections
-from .tags import (
-    ASSET_MAGICS,
-    BUILT_RECORD,
-    BUILT_SIZE,
-    CUSTOM_TRACK_SIZE,
+from .layout import (
     DAT1_HEADER,
-    DAT1_MAGIC,
-    JOINT_DTYPE,
-    JOINT_SIZE,
     OUTER_HEADER,
-    PATH_MATRICES,
-    PATH_SIZE,
-    SAMPLE_ELEM_SIZE,
     SECTION_ENTRY,
-    TAG_BASE_STATE,
-    TAG_BUILT,
-    TAG_CUSTOM_TRACK_DATA,
-    TAG_CUSTOM_TRACKS,
-    TAG_JOINT_HASHES,
-    TAG_PATH,
-    TAG_SAMPLE_ELEM,
-    TAG_TRIGGER_DATA,
-    TAG_TRIGGER_JOINT_NAMES,
-    THING_SIZE,
-    TRIGGER_DTYPE,
-    TRIGGER_HEADER,
-    TRIGGER_RECORD_SIZE,
-    UNKNOWN_ENTRY,
-    CONTAINER_ASSET,
-    CONTAINER_DAT1,
-    CONTAINER_STG,
-    LARGE_ELEM_SIZE,
     STG_ASSET_HEADER,
     STG_HEADER,
-    STG_MAGIC,
     STG_SIZE_AT,
     STG_TYPE_AT,
-    sample_elem_split,
+    UNKNOWN_ENTRY,
     stg_wrapper_size,
 )
-
-_NUM_JOINTS_AT = 0x20
-_NUM_THINGS_AT = 0x2C
-"""Built's J and T (u2), which split Base State (ksy dat1.num_base_state_joints/_things)."""
-_NUM_ELEMS_AT = 0x24
-_NUM_LARGE_ELEMS_AT = 0x44
-"""Built's element counts (u4), which split Sample Elem (ksy dat1.num_elems_declared, ...)."""
-
-
-class _Declined(Exception):
-    """The file is left to the generated parser (it is invalid, or unusual)."""
+from .model import AnimclipFile
+from .reading import assemble, lz4_max_size, read_sections
+from .sections import Built, Section, section_type
+from .sections.base import Declined as _Declined, Split
+from .tags import ASSET_MAGICS, CONTAINER_ASSET, CONTAINER_DAT1, CONTAINER_STG, DAT1_MAGIC, STG_MAGIC, TAG_BUILT
 
 
 def read(data: bytes) -> AnimclipFile | None:
@@ -170,13 +116,13 @@ def _read_dat1(
         str(view[strings_at : strings_at + strings_size], "utf-8")  # the spec decodes every string
     except UnicodeDecodeError:
         raise _Declined from None
-    split = _base_state_split(data, base, size, entries)
+    split = _declared_split(data, base, size, entries)
 
-    def read_one(i: int) -> Section:
+    def read_one(i: int) -> Section:  # each section type reads its own payload (.sections)
         tag, ofs, length = entries[i]
         if ofs + length > size:
             raise _Declined
-        return _section(data, base + ofs, length, tag, split)
+        return section_type(tag).read(tag, data, base + ofs, length, split)
 
     if container == CONTAINER_DAT1:
         magic = type_id  # a bare DAT1's type is its type id
@@ -193,100 +139,13 @@ def _read_dat1(
     )
 
 
-def _base_state_split(data: bytes, base: int, size: int, entries: list[tuple[int, int, int]]) -> tuple[int, int, int, int]:
-    """J, T and Sample Elem's two element counts from the last Built entry (ksy
-    dat1.idx_built); without one J = T = 0 and the counts are -1 (none)."""
+def _declared_split(data: bytes, base: int, size: int, entries: list[tuple[int, int, int]]) -> Split:
+    """What the last Built entry (ksy dat1.idx_built) declares about how Base State and
+    Sample Elem split; without one, J = T = 0 and no element counts."""
     built = [e for e in entries if e[0] == TAG_BUILT]
     if not built:
-        return 0, 0, -1, -1
+        return Split()
     _tag, ofs, length = built[-1]
-    if length < BUILT_SIZE or ofs + length > size:
+    if ofs + length > size:
         raise _Declined
-    at = base + ofs
-    return (int.from_bytes(data[at + _NUM_JOINTS_AT : at + _NUM_JOINTS_AT + 2], "little"),
-            int.from_bytes(data[at + _NUM_THINGS_AT : at + _NUM_THINGS_AT + 2], "little"),
-            int.from_bytes(data[at + _NUM_ELEMS_AT : at + _NUM_ELEMS_AT + 4], "little"),
-            int.from_bytes(data[at + _NUM_LARGE_ELEMS_AT : at + _NUM_LARGE_ELEMS_AT + 4], "little"))
-
-
-_EMPTY: dict[np.dtype, np.ndarray] = {}
-
-
-def _empty(dtype: np.dtype) -> np.ndarray:
-    return _EMPTY.setdefault(dtype, np.zeros(0, dtype))
-
-
-def _array(data: bytes, dtype: np.dtype | str, count: int, at: int) -> np.ndarray:
-    """``count`` records of ``dtype`` at ``at``: one copy, writable like the model's arrays."""
-    if count == 0:
-        # One empty array per dtype, shared: a table of 16,000 tiny sections made two
-        # each (issue 21); a zero-length array has no element anyone could change.
-        return _empty(np.dtype(dtype))
-    return np.frombuffer(data, dtype, count, at).copy()
-
-
-def _section(data: bytes, at: int, size: int, tag: int, split: tuple[int, int, int, int]) -> Section:
-    """The section of tag ``tag`` whose payload is ``data[at : at + size]``, as the spec's
-    section types split it into records and leftover bytes (ksy/animclip.ksy)."""
-    end = at + size
-    if tag == TAG_BUILT:
-        if size < BUILT_SIZE:
-            raise _Declined
-        return Built(**dict(zip(BUILT_FIELDS, BUILT_RECORD.unpack_from(data, at))), trailing=data[at + BUILT_SIZE : end])
-    if tag == TAG_BASE_STATE:
-        j, t = split[:2]
-        len_joints = JOINT_SIZE * j if JOINT_SIZE * j <= size else size - size % JOINT_SIZE
-        rest = size - len_joints
-        len_things = THING_SIZE * t if THING_SIZE * t <= rest else rest - rest % THING_SIZE
-        things_at = at + len_joints
-        return BaseState(
-            joints=_array(data, JOINT_DTYPE, len_joints // JOINT_SIZE, at),
-            things=data[things_at : things_at + len_things],
-            extra=data[things_at + len_things : end],
-        )
-    if tag == TAG_JOINT_HASHES:
-        k = size // 4
-        return JointHashes(_array(data, "<u4", k, at), data[at + 4 * k : end])
-    if tag == TAG_PATH:
-        if size < PATH_SIZE:
-            raise _Declined
-        # Through Python floats, as the spec's f4 fields are read (a signalling NaN quiets).
-        m = PATH_MATRICES.unpack_from(data, at)
-        return Path(np.array(m[:16], "<f4").reshape(4, 4), np.array(m[16:], "<f4").reshape(4, 4), data[at + PATH_SIZE : end])
-    if tag == TAG_CUSTOM_TRACKS:
-        k = size // CUSTOM_TRACK_SIZE
-        rows = _array(data, "<u4", k * CUSTOM_TRACK_SIZE // 4, at).reshape(k, CUSTOM_TRACK_SIZE // 4).tolist()
-        return CustomTracks([CustomTrackEntry(*row) for row in rows], data[at + CUSTOM_TRACK_SIZE * k : end])
-    if tag == TAG_CUSTOM_TRACK_DATA:
-        k = size // 4
-        return CustomTrackData(_array(data, "<f4", k, at), data[at + 4 * k : end])
-    if tag == TAG_SAMPLE_ELEM:
-        n, pad, m = sample_elem_split(size, None if split[2] < 0 else (split[2], split[3]))
-        large_at = at + SAMPLE_ELEM_SIZE * n + pad
-        return SampleElem(
-            _array(data, "<u4", n, at), _array(data, "u1", n, at + 4 * n), data[large_at - pad : large_at],
-            _array(data, "<u4", m, large_at), _array(data, "<u2", m, large_at + 4 * m),
-            data[large_at + LARGE_ELEM_SIZE * m : end],
-        )
-    if tag == TAG_TRIGGER_DATA:
-        if size < TRIGGER_HEADER.size:
-            raise _Declined
-        num_jsons, num_things, len_jsons, unk1, unk2 = TRIGGER_HEADER.unpack_from(data, at)
-        room = size - TRIGGER_HEADER.size
-        len_raw = len_jsons if len_jsons <= room else room  # ksy trigger_data.len_jsons_raw
-        k = (room - len_raw) // TRIGGER_RECORD_SIZE
-        records_at = at + TRIGGER_HEADER.size + len_raw
-        return TriggerData(
-            num_jsons=num_jsons, num_things=num_things, len_jsons=len_jsons, unk1=unk1, unk2=unk2,
-            jsons=data[at + TRIGGER_HEADER.size : records_at],
-            records=[TriggerRecord(*row) for row in _array(data, TRIGGER_DTYPE, k, records_at).tolist()],
-            trailing=data[records_at + TRIGGER_RECORD_SIZE * k : end],
-        )
-    if tag == TAG_TRIGGER_JOINT_NAMES:
-        k = size // 4
-        return TriggerJointNames(_array(data, "<u4", k, at).tolist(), data[at + 4 * k : end])
-    # The other known tags (Sample Data, Motion Data, Curves, Morph ...) and unknown tags:
-    # the payload's bytes, copied once.
-    # A view into the file's bytes, not a copy: a 16 MB Sample Data costs nothing to load
-    # (issue 22.6: a copy per payload on fresh memory made read_file 7x open().read()).
-    return RawSection(tag, memoryview(data)[at:end])
+    return Built.declared_split(data, base + ofs, length)

@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from .content import AnimclipFile
-from .layout import payload_sizes
+from .model import AnimclipFile
+from .placement import payload_sizes
 from .tags import (
     ASSET_MAGICS, CONTAINER_ASSET, CONTAINER_STG, FLAG_CAMERA, FLAG_HAS_MOTION, FLAG_LOOPING, SECTION_NAMES, SECTION_STATUS,
     TAG_SAMPLE_ELEM,

@@ -40,8 +40,6 @@ table of 65,535 entries on one payload is dumped once, not 65,535 times (docs/ha
 
 from __future__ import annotations
 
-import base64
-import re
 from typing import Any
 
 import numpy as np
@@ -49,29 +47,12 @@ import numpy as np
 from ..common.errors import AnimspecError
 from ..common.jsonpath import JsonNode, json_path_of
 from .compression import Compression
-from .content import (
-    BUILT_FIELDS,
-    CUSTOM_TRACK_FIELDS,
-    TYPED_SECTIONS,
-    AnimclipFile,
-    BaseState,
-    Built,
-    CustomTrackData,
-    CustomTrackEntry,
-    CustomTracks,
-    JointHashes,
-    Path,
-    RawSection,
-    SampleElem,
-    Section,
-    TriggerData,
-    TriggerJointNames,
-    TriggerRecord,
-    UnknownEntry,
-    mark_derived,
-)
-from .layout import Layout, payload_sizes
-from .tags import CONTAINER_ASSET, CONTAINERS, DERIVED_COUNTS, JOINT_DTYPE, TRIGGER_FIELDS, section_name
+from .model import AnimclipFile, Layout, UnknownEntry, mark_derived
+from .placement import payload_sizes
+from .sections import TYPED_SECTIONS, RawSection, Section, section_type
+from .sections.trigger_data import read_record, record_json
+from .sections.values import b64, f32_json, f32_list, hex32, read_f32, read_f32_array, read_u32
+from .tags import CONTAINER_ASSET, CONTAINERS, section_name
 from .write import check_writable
 
 FORMAT = "animclip"
@@ -88,112 +69,6 @@ def json_path(field: str, doc: Any = None) -> str:
     """The JSON path, in a dump, of the value the writer names ``field``."""
     return json_path_of(field, _JSON_PATHS)
 
-_HEX_FIELDS = {"name_hash", "flags", "word_48", "word_4c"}
-_HEX_TRIGGER = {"a", "b"}
-_F32_FIELDS = {"fps", "duration", "resident_fps"}
-
-
-# ---------------------------------------------------------------------------- scalars
-
-
-def f32_json(value: Any) -> Any:
-    """A JSON value for one f32 that reads back to the same bits."""
-    f = np.float32(value)
-    if np.isnan(f):
-        bits = int(np.array([f], "<f4").view("<u4")[0])
-        return "nan" if bits == 0x7FC00000 else f"nan:{bits:08x}"
-    if np.isinf(f):
-        return "inf" if f > 0 else "-inf"
-    short = float(str(f))
-    return short if np.float32(short).tobytes() == f.tobytes() else float(f)
-
-
-def f32_list(values: np.ndarray) -> list[Any]:
-    return [f32_json(v) for v in np.asarray(values, "<f4").ravel()]
-
-
-def _read_f32(node: JsonNode) -> np.float32:
-    v = node.value
-    if isinstance(v, str):
-        text = v.strip().lower()
-        if text in ("inf", "+inf", "-inf"):
-            return np.float32(-np.inf if text.startswith("-") else np.inf)
-        if text == "nan":
-            return np.array([0x7FC00000], "<u4").view("<f4")[0]
-        if text.startswith("nan:"):
-            try:
-                bits = int(text[4:], 16)
-            except ValueError:
-                bits = -1
-            if 0 <= bits <= 0xFFFF_FFFF:
-                return np.array([bits], "<u4").view("<f4")[0]
-        raise node.error('expected a number, "inf", "-inf", "nan" or "nan:XXXXXXXX"')
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        raise node.error("expected a number")
-    if isinstance(v, int) and not -(2**128) < v < 2**128:
-        # (numpy raises OverflowError on an integer past a double; nothing that large fits an f32)
-        raise node.error(f"{_short(v)} does not fit a 32-bit float")
-    with np.errstate(over="ignore"):
-        f = np.float32(v)
-    if np.isinf(f):
-        raise node.error(f"{v} does not fit a 32-bit float")
-    return f
-
-
-def _short(value: int) -> str:
-    """An integer for a message: a 400-digit one is not repeated in full."""
-    text = str(value)
-    return text if len(text) <= 24 else f"{text[:8]}...({len(text)} digits)"
-
-
-def _f32_array(node: JsonNode) -> np.ndarray:
-    items = list(node.items())
-    out = np.zeros(len(items), "<f4")
-    for i, item in enumerate(items):
-        out[i] = _read_f32(item)
-    return out
-
-
-def _hex32(value: int) -> str:
-    return f"{value:08X}"
-
-
-def _read_u32(node: JsonNode) -> int:
-    """A u32 given as an integer or as hex digits ("9DF23F77", "0x9DF23F77")."""
-    v = node.value
-    if isinstance(v, str):
-        text = v[2:] if v.lower().startswith("0x") else v
-        # Hex digits only: int(text, 16) also takes a sign, spaces and underscores, and
-        # "-1" would reach the writer as a negative u32.
-        if not re.fullmatch(r"[0-9A-Fa-f]{1,8}", text):
-            raise node.error(f"expected up to 8 hex digits (a u32), found {v!r}")
-        return int(text, 16)
-    n = node.int()
-    if not 0 <= n <= 0xFFFF_FFFF:
-        raise node.error(f"{n} does not fit a u32")
-    return n
-
-
-def _b64(data: bytes) -> str:
-    return base64.b64encode(bytes(data)).decode("ascii")
-
-
-def _bytes(node: JsonNode, kind: str) -> bytes:
-    return node.hex_bytes() if kind == "hex" else node.base64_bytes()
-
-
-def _opt_bytes(node: JsonNode, key: str, kind: str = "hex") -> bytes:
-    return _bytes(node[key], kind) if node.has(key) else b""
-
-
-def _array(node: JsonNode, dtype: Any) -> np.ndarray:
-    raw = node.base64_bytes()
-    item = np.dtype(dtype).itemsize
-    if len(raw) % item:
-        raise node.error(f"{len(raw)} bytes is not a whole number of {item}-byte items")
-    return np.frombuffer(raw, dtype).copy()
-
-
 # ---------------------------------------------------------------------------- to JSON
 
 
@@ -206,7 +81,7 @@ def _clip(model: AnimclipFile, joint_names: Any) -> dict[str, Any]:
     view = model.clip(joint_names)
     joints = []
     for j in view.joints:
-        jd: dict[str, Any] = {"index": j.index, "hash": None if j.hash is None else _hex32(j.hash)}
+        jd: dict[str, Any] = {"index": j.index, "hash": None if j.hash is None else hex32(j.hash)}
         if j.name is not None:
             jd["name"] = j.name
         if j.rotation is not None and j.translation is not None:
@@ -215,28 +90,24 @@ def _clip(model: AnimclipFile, joint_names: Any) -> dict[str, Any]:
         joints.append(jd)
     doc: dict[str, Any] = {
         "name": view.name,
-        "name_hash": None if view.name_hash is None else _hex32(view.name_hash),
+        "name_hash": None if view.name_hash is None else hex32(view.name_hash),
         "name_hash_ok": view.name_hash_ok,
         "fps": None if view.fps is None else f32_json(view.fps),
         "duration": None if view.duration is None else f32_json(view.duration),
         "frames": view.num_frames,
         "joints": joints,
         "custom_tracks": [
-            {"name": t.name, "hash": _hex32(t.hash), "values": f32_list(t.values)} for t in view.custom_tracks
+            {"name": t.name, "hash": hex32(t.hash), "values": f32_list(t.values)} for t in view.custom_tracks
         ],
     }
     if view.triggers is not None:
-        doc["triggers"] = [_record(r) for r in view.triggers.records]
+        doc["triggers"] = [record_json(r) for r in view.triggers.records]
     if view.path is not None:
         doc["path"] = {
             "start": [f32_list(row) for row in np.asarray(view.path.start_matrix, "<f4")],
             "end": [f32_list(row) for row in np.asarray(view.path.end_matrix, "<f4")],
         }
     return doc
-
-
-def _record(r: TriggerRecord) -> dict[str, Any]:
-    return {k: _hex32(getattr(r, k)) if k in _HEX_TRIGGER else getattr(r, k) for k in TRIGGER_FIELDS}
 
 
 def _strings(strings: bytes, doc: dict[str, Any]) -> None:
@@ -249,9 +120,9 @@ def _strings(strings: bytes, doc: dict[str, Any]) -> None:
 
 def _raw(model: AnimclipFile) -> dict[str, Any]:
     doc: dict[str, Any] = {
-        "magic": _hex32(model.magic),
+        "magic": hex32(model.magic),
         "header_unk": bytes(model.header_unk).hex(),
-        "type_id": _hex32(model.type_id),
+        "type_id": hex32(model.type_id),
     }
     if model.container != CONTAINER_ASSET:
         doc["container"] = model.container
@@ -281,60 +152,11 @@ def _sections(sections: list[Section], sizes: list[int]) -> list[dict[str, Any]]
 
 
 def _entry_head(s: Section, size: int) -> dict[str, Any]:
-    return {"tag": _hex32(s.tag), "section": section_name(s.tag), "offset": s.offset, "size": size}
+    return {"tag": hex32(s.tag), "section": section_name(s.tag), "offset": s.offset, "size": size}
 
 
 def _section(s: Section, size: int) -> dict[str, Any]:
-    d = _entry_head(s, size)
-    if isinstance(s, Built):
-        for name in BUILT_FIELDS:
-            value = getattr(s, name)
-            if name in _F32_FIELDS:
-                d[name] = f32_json(value)
-            elif name in _HEX_FIELDS:
-                d[name] = _hex32(value)
-            else:
-                d[name] = value
-        d["trailing"] = s.trailing.hex()
-    elif isinstance(s, BaseState):
-        d["joints"] = _b64(np.asarray(s.joints, JOINT_DTYPE).tobytes())
-        d["things"] = _b64(s.things)
-        d["extra"] = _b64(s.extra)
-    elif isinstance(s, JointHashes):
-        d["hashes"] = [_hex32(int(h)) for h in s.hashes]
-        d["trailing"] = s.trailing.hex()
-    elif isinstance(s, Path):
-        d["start_matrix"] = [f32_list(row) for row in np.asarray(s.start_matrix, "<f4")]
-        d["end_matrix"] = [f32_list(row) for row in np.asarray(s.end_matrix, "<f4")]
-        d["trailing"] = s.trailing.hex()
-    elif isinstance(s, CustomTracks):
-        d["entries"] = [
-            {k: _hex32(getattr(e, k)) if k in _HEX_FIELDS else getattr(e, k) for k in CUSTOM_TRACK_FIELDS}
-            for e in s.entries
-        ]
-        d["trailing"] = s.trailing.hex()
-    elif isinstance(s, CustomTrackData):
-        d["values"] = _b64(np.asarray(s.values, "<f4").tobytes())
-        d["trailing"] = s.trailing.hex()
-    elif isinstance(s, SampleElem):
-        d["offsets"] = _b64(np.asarray(s.offsets, "<u4").tobytes())
-        d["codes"] = _b64(np.asarray(s.codes, "u1").tobytes())
-        d["padding"] = s.padding.hex()
-        d["large_offsets"] = _b64(np.asarray(s.large_offsets, "<u4").tobytes())
-        d["large_codes"] = _b64(np.asarray(s.large_codes, "<u2").tobytes())
-        d["trailing"] = s.trailing.hex()
-    elif isinstance(s, TriggerData):
-        d.update(num_jsons=s.num_jsons, num_things=s.num_things, len_jsons=s.len_jsons,
-                 unk1=_hex32(s.unk1), unk2=s.unk2, jsons=_b64(s.jsons))
-        d["records"] = [_record(r) for r in s.records]
-        d["trailing"] = s.trailing.hex()
-    elif isinstance(s, TriggerJointNames):
-        d["hashes"] = [_hex32(h) for h in s.hashes]
-        d["trailing"] = s.trailing.hex()
-    else:
-        assert isinstance(s, RawSection)
-        d["data"] = _b64(s.data)
-    return d
+    return _entry_head(s, size) | s.to_json()  # each section type's members (.sections)
 
 
 def _layout(layout: Layout) -> dict[str, Any]:
@@ -346,9 +168,9 @@ def _layout(layout: Layout) -> dict[str, Any]:
         "content_sha256": layout.digest(),
     }
     if layout.verbatim:
-        d["verbatim"] = {str(i): _b64(data) for i, data in sorted(layout.verbatim.items())}
+        d["verbatim"] = {str(i): b64(data) for i, data in sorted(layout.verbatim.items())}
     if layout.compression is not None:
-        d["lz4"] = {"magic_offset": layout.compression.magic_offset, "block": _b64(layout.compression.compressed)}
+        d["lz4"] = {"magic_offset": layout.compression.magic_offset, "block": b64(layout.compression.compressed)}
     return d
 
 
@@ -369,9 +191,9 @@ def from_json(doc: Any, source: str | None = None) -> AnimclipFile:
         raise raw["header_unk"].error(f"expected 28 bytes, found {len(header_unk)}")
     model = AnimclipFile(
         container=container,
-        magic=_read_u32(raw["magic"]),
+        magic=read_u32(raw["magic"]),
         header_unk=header_unk,
-        type_id=_read_u32(raw["type_id"]),
+        type_id=read_u32(raw["type_id"]),
         sections=_read_sections(raw["sections"]),
         unknowns=[_read_unknown(n) for n in raw["unknowns"].items()],
         strings=_read_strings(raw),
@@ -409,11 +231,7 @@ def _read_unknown(node: JsonNode) -> UnknownEntry:
     items = list(node.items())
     if len(items) != 2:
         raise node.error("expected [ofs_source, ofs_target]")
-    return UnknownEntry(_read_u32(items[0]), _read_u32(items[1]))
-
-
-def _opt_int(node: JsonNode) -> int | None:
-    return None if node.value is None else node.int()
+    return UnknownEntry(read_u32(items[0]), read_u32(items[1]))
 
 
 def _read_sections(node: JsonNode) -> list[Section]:
@@ -427,7 +245,7 @@ def _entry_tag_offset(node: JsonNode) -> tuple[int, int | None]:
     offset = node.get("offset").value
     if offset is not None and (isinstance(offset, bool) or not isinstance(offset, int)):
         raise node["offset"].error("expected an integer or null")
-    return _read_u32(node["tag"]), offset
+    return read_u32(node["tag"]), offset
 
 
 def _shared_payload(node: JsonNode, earlier: list[Section]) -> Section:
@@ -453,80 +271,9 @@ def _shared_payload(node: JsonNode, earlier: list[Section]) -> Section:
 
 def _read_section(node: JsonNode) -> Section:
     tag, offset = _entry_tag_offset(node)
-    cls = TYPED_SECTIONS.get(tag)
-    section: Section
-    if cls is Built:
-        kwargs: dict[str, Any] = {}
-        for name in BUILT_FIELDS:
-            field = node[name]
-            if name in _F32_FIELDS:
-                kwargs[name] = float(_read_f32(field))
-            elif name in _HEX_FIELDS:
-                kwargs[name] = _read_u32(field)
-            elif name in DERIVED_COUNTS:
-                kwargs[name] = _opt_int(field)
-            else:
-                kwargs[name] = field.int()
-        section = Built(**kwargs, trailing=_opt_bytes(node, "trailing"))
-    elif cls is BaseState:
-        section = BaseState(
-            joints=_array(node["joints"], JOINT_DTYPE),
-            things=_opt_bytes(node, "things", "b64"),
-            extra=_opt_bytes(node, "extra", "b64"),
-        )
-    elif cls is JointHashes:
-        hashes = np.array([_read_u32(h) for h in node["hashes"].items()], "<u4")
-        section = JointHashes(hashes, _opt_bytes(node, "trailing"))
-    elif cls is Path:
-        section = Path(_matrix(node["start_matrix"]), _matrix(node["end_matrix"]), _opt_bytes(node, "trailing"))
-    elif cls is CustomTracks:
-        entries = []
-        for e in node["entries"].items():
-            entries.append(CustomTrackEntry(**{k: _read_u32(e[k]) for k in CUSTOM_TRACK_FIELDS}))
-        section = CustomTracks(entries, _opt_bytes(node, "trailing"))
-    elif cls is CustomTrackData:
-        section = CustomTrackData(_array(node["values"], "<f4"), _opt_bytes(node, "trailing"))
-    elif cls is SampleElem:
-        section = SampleElem(
-            _array(node["offsets"], "<u4"), _array(node["codes"], "u1"), _opt_bytes(node, "padding"),
-            _array(node["large_offsets"], "<u4") if node.has("large_offsets") else np.zeros(0, "<u4"),
-            _array(node["large_codes"], "<u2") if node.has("large_codes") else np.zeros(0, "<u2"),
-            _opt_bytes(node, "trailing"),
-        )
-    elif cls is TriggerData:
-        section = TriggerData(
-            num_jsons=node["num_jsons"].int(),
-            num_things=node["num_things"].int(),
-            len_jsons=_opt_int(node.get("len_jsons")),
-            unk1=_read_u32(node["unk1"]),
-            unk2=_read_u32(node["unk2"]),
-            jsons=node["jsons"].base64_bytes(),
-            records=[_read_record(r) for r in node["records"].items()],
-            trailing=_opt_bytes(node, "trailing"),
-        )
-    elif cls is TriggerJointNames:
-        section = TriggerJointNames([_read_u32(h) for h in node["hashes"].items()], _opt_bytes(node, "trailing"))
-    else:
-        section = RawSection(tag, node["data"].base64_bytes())
+    section = section_type(tag).from_json(tag, node)  # each section type's members (.sections)
     section.offset = offset
     return section
-
-
-def _matrix(node: JsonNode) -> np.ndarray:
-    rows = list(node.items())
-    if len(rows) != 4:
-        raise node.error("expected 4 rows of 4 numbers")
-    out = np.zeros((4, 4), "<f4")
-    for r, row in enumerate(rows):
-        values = _f32_array(row)
-        if len(values) != 4:
-            raise row.error("expected 4 numbers")
-        out[r] = values
-    return out
-
-
-def _read_record(node: JsonNode) -> TriggerRecord:
-    return TriggerRecord(**{k: _read_u32(node[k]) for k in TRIGGER_FIELDS})
 
 
 def _read_layout(node: JsonNode) -> Layout:
@@ -589,7 +336,7 @@ def _apply_clip_members(model: AnimclipFile, clip: JsonNode, view: Any) -> None:
         raise JsonEdit(clip["name"], f"null would remove the name {view.name!r}; a name can be changed, not removed")
     for key in ("fps", "duration"):
         if clip.has(key) and clip[key].value is not None:
-            value = float(_read_f32(clip[key]))
+            value = float(read_f32(clip[key]))
             built = model.built
             if built is None:
                 raise JsonEdit(clip[key], "the clip has no Anim Clip Built section to hold it")
@@ -616,13 +363,13 @@ def _apply_clip_members(model: AnimclipFile, clip: JsonNode, view: Any) -> None:
             elif node.has("name") and track.name is not None:
                 raise JsonEdit(node["name"], f"null would remove the track name {track.name!r}; a name can be changed, not removed")
             if node.has("values"):
-                values = _f32_array(node["values"])
+                values = read_f32_array(node["values"])
                 if values.tobytes() != track.values.tobytes():
                     changes[i] = values
         if changes:
             _edit(clip["custom_tracks"], model.set_all_custom_track_values, changes)
     if clip.has("triggers") and clip["triggers"].value is not None:
-        records = [_read_record(r) for r in clip["triggers"].items()]
+        records = [read_record(r) for r in clip["triggers"].items()]
         if view.triggers is None:
             raise JsonEdit(clip["triggers"], "the clip has no Trigger Data section to hold records")
         if records != view.triggers.records:

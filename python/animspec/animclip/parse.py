@@ -14,9 +14,10 @@ import os
 
 from ..common.inputs import read_input
 from . import fastread
-from .content import AnimclipFile
+from .layout import STG_TYPE_AT
+from .model import AnimclipFile
 from .reading import LZ4_MAX_RATIO, MAX_CLAIMED_RATIO
-from .tags import ASSET_MAGICS, DAT1_MAGIC, STG_MAGIC, STG_TYPE_AT
+from .tags import ASSET_MAGICS, DAT1_MAGIC, STG_MAGIC
 
 __all__ = ["LZ4_MAX_RATIO", "MAX_CLAIMED_RATIO", "looks_like_animclip", "read_bytes", "read_file"]
 

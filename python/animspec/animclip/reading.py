@@ -12,8 +12,11 @@ from __future__ import annotations
 from typing import Callable
 
 from .compression import Compression
-from .content import TYPED_SECTIONS, AnimclipFile, RawSection, Section, UnknownEntry, mark_derived, split_strings_region
-from .layout import recorded_layout
+from .layout import tables_size
+from .model import AnimclipFile, UnknownEntry, mark_derived
+from .placement import recorded_layout
+from .sections import TYPED_SECTIONS, RawSection, Section
+from .strings import split_strings_region
 from .tags import CONTAINER_ASSET, TAG_BUILT
 
 LZ4_MAX_RATIO = 64
@@ -101,7 +104,7 @@ def assemble(
     recorded. The DAT1 is ``dat1[base : base + dat1_size]`` (the file's bytes from offset 36
     on, or a decompressed body); its strings block starts after the tables and runs
     ``strings_size`` bytes."""
-    start = base + 16 + 12 * len(sections) + 8 * len(unknowns)
+    start = base + tables_size(len(sections), len(unknowns))
     strings, _padding = split_strings_region(dat1[start : start + strings_size])
     model = AnimclipFile(
         magic=magic,

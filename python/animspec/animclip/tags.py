@@ -1,9 +1,9 @@
-"""Tags, magics, constants and fixed record layouts of the .animclip / .performanceclip format:
-the facts every other module of the package shares, written once.
+"""Tags, magics and constants of the .animclip / .performanceclip format: the facts every
+other module of the package shares, written once.
 
 The section tags and asset magics restate the enums ``section_tag`` and ``asset_type`` of
-ksy/animclip.ksy, and the record layouts below restate its fixed-size records (outer header,
-DAT1 header, table entries, Built, base_state_joint, custom_track, trigger_record). This module
+ksy/animclip.ksy; the record layouts live in :mod:`.layout` (the container's) and in each
+section's module of :mod:`.sections` (the sections'). This module
 does not import the generated parser (only :mod:`.adapt` may, and importing the debug-mode
 parser would cost every start-up); ``tests/test_animclip_layout.py`` holds each value here
 against the generated classes instead. Sources: Tkachov/ALERT (snapshot bc90ed9):
@@ -13,8 +13,6 @@ anim_export.py (Spider-Man 2's wrapper, sections, Built fields, flags and Sample
 """
 
 from __future__ import annotations
-
-import struct
 
 import numpy as np
 
@@ -44,22 +42,6 @@ CONTAINERS = (CONTAINER_ASSET, CONTAINER_STG, CONTAINER_DAT1)
 wrapper, or nothing (a bare DAT1)."""
 
 STG_MAGIC = b"STG\0"
-STG_HEADER = struct.Struct("<4sIII")
-"""The STG wrapper's first 16 bytes: magic, version, len_asset_header, unk_0c (ksy stg_wrapper)."""
-STG_ASSET_HEADER = struct.Struct("<IBBHII")
-"""The asset header Luna writes inside it: asset_type, unk_04, unk_05, unk_06, len_dat1,
-unk_0c (ksy stg_asset_header, 16 bytes)."""
-STG_TYPE_AT = STG_HEADER.size
-STG_SIZE_AT = STG_HEADER.size + 8
-"""File offsets of the asset type and the DAT1 size inside the STG wrapper."""
-STG_ALIGN = 16
-"""The wrapper is padded to a multiple of 16 bytes (Luna ``STG_HEADER_ALIGN``)."""
-
-
-def stg_wrapper_size(len_asset_header: int) -> int:
-    """Bytes of an STG wrapper whose asset header is ``len_asset_header`` bytes (ksy stg_wrapper)."""
-    return -(-(STG_HEADER.size + len_asset_header) // STG_ALIGN) * STG_ALIGN
-
 TAG_BUILT = 0x9DF23F77
 TAG_BASE_STATE = 0x2BB5BC8F
 TAG_JOINT_HASHES = 0xA3B26640
@@ -196,73 +178,11 @@ MOTION_SAMPLE_DTYPE = np.dtype(
 """One 16-byte standard Motion Data sample (ksy motion_sample): rotation / 32768 normalised,
 translation / 2^log_scale."""
 
-JOINT_FIELDS = ("qx", "qy", "qz", "qw", "x", "y", "z", "log_scale", "log_scale2")
-JOINT_DTYPE = np.dtype(
-    [("qx", "<i2"), ("qy", "<i2"), ("qz", "<i2"), ("qw", "<i2"),
-     ("x", "<i2"), ("y", "<i2"), ("z", "<i2"), ("log_scale", "u1"), ("log_scale2", "u1")]
-)
-"""One 16-byte Base State joint record (ksy base_state_joint, spec 7.2)."""
-
-THING_SIZE = 32
-"""Size of one Base State "thing" record (spec 7.2, contents unknown)."""
-
-TRIGGER_FIELDS = ("a", "b", "c", "d", "e")
-TRIGGER_DTYPE = np.dtype([("a", "<u4"), ("b", "<u4"), ("c", "<u2"), ("d", "<u2"), ("e", "<u4")])
-"""One 16-byte Trigger Data record (ksy trigger_record, spec 7.11)."""
-
 SectionTag = int
 
 
 def section_name(tag: int) -> str:
     return SECTION_NAMES.get(tag, f"unknown section {tag:08X}")
 
-
-# ---------------------------------------------------------------------------- records
-
 DAT1_MAGIC = b"1TAD"
 """The DAT1 header's first four bytes (u32le 0x44415431; ksy dat1.magic)."""
-
-OUTER_HEADER = struct.Struct("<II28s")
-"""The 36-byte outer asset header: magic, len_dat1, 28 uninterpreted bytes (ksy outer_header)."""
-OUTER_HEADER_UNK_SIZE = 28
-
-DAT1_HEADER = struct.Struct("<4sIIHH")
-"""magic, type_id, len_dat1, num_sections, num_unknowns (ksy dat1, 16 bytes)."""
-
-SECTION_ENTRY = struct.Struct("<III")
-"""tag, ofs_body, len_body (ksy section_entry, 12 bytes)."""
-
-UNKNOWN_ENTRY = struct.Struct("<II")
-"""ofs_source, ofs_target (ksy unknown_entry, 8 bytes)."""
-
-BUILT_RECORD = struct.Struct("<IIIffBBBBIIHHIIHHHHHHHHHHfIIIIIII")
-"""Anim Clip Built's 96 bytes in field order (ksy built, both games' layouts: they differ in
-what +0x48.. mean, not in the field sizes). ``content.BUILT_FIELDS`` names them in the same
-order."""
-BUILT_SIZE = BUILT_RECORD.size
-
-PATH_MATRICES = struct.Struct("<32f")
-"""Anim Clip Path's two 4x4 f32 matrices (ksy path, 128 bytes), read as f4 values."""
-PATH_SIZE = PATH_MATRICES.size
-
-JOINT_SIZE = JOINT_DTYPE.itemsize
-CUSTOM_TRACK_SIZE = 40
-"""One Custom Tracks entry: 10 u32 fields (ksy custom_track)."""
-TRIGGER_HEADER = struct.Struct("<HHIII")
-"""num_jsons, num_things, len_jsons, unk1, unk2 (ksy trigger_data, first 16 bytes)."""
-TRIGGER_RECORD_SIZE = TRIGGER_DTYPE.itemsize
-SAMPLE_ELEM_SIZE = 5
-"""One small Sample Elem element: a u32 offset and, in a second column, its u8 code."""
-LARGE_ELEM_SIZE = 6
-"""One large Sample Elem element: a u32 offset and, in a second column, its u16 code."""
-
-
-def sample_elem_split(size: int, counts: tuple[int, int] | None) -> tuple[int, int, int]:
-    """(n, padding, m) of a Sample Elem payload of ``size`` bytes: Built's counts (n, m) when
-    they fit, else (or with no Built, ``counts`` None) ALERT's n = size // 5 and no large
-    table (ksy sample_elem)."""
-    if counts is not None and SAMPLE_ELEM_SIZE * counts[0] + (-counts[0] % 4) + LARGE_ELEM_SIZE * counts[1] <= size:
-        num_elems, num_large = counts
-        return num_elems, -num_elems % 4, num_large
-    n = size // SAMPLE_ELEM_SIZE
-    return n, size - SAMPLE_ELEM_SIZE * n, 0

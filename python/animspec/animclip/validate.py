@@ -60,7 +60,7 @@ import numpy as np
 from ..common.errors import WriteError
 from ..common.findings import Finding, Severity, capped
 from ..common.hashes import crc32
-from .content import (
+from .model import (
     AnimclipFile,
     BaseState,
     Built,
@@ -72,7 +72,10 @@ from .content import (
     TriggerJointNames,
     derived_counts,
 )
-from .layout import payload_sizes, tables_size
+from .layout import tables_size
+from .placement import payload_sizes
+from .sections.base_state import THING_SIZE
+from .sections.sample_elem import sample_elem_split
 from .tags import (
     ASSET_MAGICS,
     DERIVED_COUNTS,
@@ -93,17 +96,15 @@ from .tags import (
     MOTION_FLAG_SECONDARY,
     MOTION_HEADER_DTYPE,
     MOTION_HEADER_SIZE,
-    sample_elem_split,
     TAG_MORPH_FRAME_DATA,
     TAG_MORPH_INFO,
     TAG_PATH,
     TAG_PHONEME_VISEMS_MAP,
     TERMINATOR_HASH,
-    THING_SIZE,
     section_name,
 )
 from .frames.inputs import HYPOTHESIS, camera_problems, layout_is_hypothesis, motion_problems, sample_problems
-from .views import name_table, quaternion_lengths
+from .view import name_table, quaternion_lengths
 from .write import check_writable
 
 ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO

@@ -2,13 +2,13 @@
 
 Two ways out, chosen per file:
 
-* **Exact** - the model still has the content it was read with (its :class:`.layout.Layout`'s
-  ``content_digest`` matches :func:`.layout.content_digest` of the model now). The DAT1 is
-  rebuilt from the recorded layout (:func:`.layout.exact_placement`): table in its original order, payloads at their original
+* **Exact** - the model still has the content it was read with (its :class:`.model.Layout`'s
+  ``content_digest`` matches :func:`.placement.content_digest` of the model now). The DAT1 is
+  rebuilt from the recorded layout (:func:`.placement.exact_placement`): table in its original order, payloads at their original
   offsets, the original padding and trailing bytes, the declared sizes as they were (stale
   ones included); an LZ4 file gets its original compressed block back. ``write(read(b)) == b``
   for every ``b`` the parser accepts.
-* **Re-laid out** (spec 4.6, :func:`.layout.relaid_placement`) - anything was edited, or
+* **Re-laid out** (spec 4.6, :func:`.placement.relaid_placement`) - anything was edited, or
   there is no layout (a model built in memory), or the recorded layout no longer tiles the
   DAT1 consistently. Header, then the
   section table sorted by ascending tag, the unknowns table (its COUNT in the header, not
@@ -20,295 +20,34 @@ Two ways out, chosen per file:
 
 Built counts that are None in the model are derived here (``tags.DERIVED_COUNTS``).
 
-Every value is range-checked against its field first; a model the parser would read back
-differently (a Base State the Built counts would split otherwise, trailing bytes long enough
-to form another record) raises :class:`WriteError` naming the field.
+Each section's payload comes from its type in :mod:`.sections` (the writer is a loop over
+the sections); every value is range-checked against its field first, and a model the
+parser would read back differently (a Base State the Built counts would split otherwise,
+trailing bytes long enough to form another record) raises :class:`WriteError` naming the
+field. This module writes the container: wrapper, DAT1 header, tables, placement.
 """
 
 from __future__ import annotations
-
-import re
-from typing import Any
 
 import lz4.block
 import numpy as np
 
 from ..common.errors import WriteError
-from ..common.fieldwriter import S2, U1, U2, U4, FieldWriter, IntKind
-from .content import (
-    BUILT_FIELDS,
-    CUSTOM_TRACK_FIELDS,
-    TYPED_SECTIONS,
-    AnimclipFile,
-    BaseState,
-    Built,
-    CustomTrackData,
-    CustomTracks,
-    JointHashes,
-    Path,
-    RawSection,
-    SampleElem,
-    Section,
-    TriggerData,
-    TriggerJointNames,
-    derived_counts,
-)
-from .layout import Placement, exact_placement, is_unedited as _unedited, relaid_placement, tables_size
-from .tags import (
-    ASSET_MAGICS,
-    BUILT_RECORD,
-    DAT1_MAGIC,
-    DERIVED_COUNTS,
-    JOINT_DTYPE,
-    JOINT_FIELDS,
+from ..common.fieldwriter import U2, U4
+from .layout import (
     OUTER_HEADER_UNK_SIZE,
-    CONTAINER_ASSET,
-    CONTAINER_DAT1,
-    CONTAINER_STG,
-    CONTAINERS,
     STG_ASSET_HEADER,
     STG_HEADER,
-    STG_MAGIC,
     STG_SIZE_AT,
     STG_TYPE_AT,
-    THING_SIZE,
-    TRIGGER_DTYPE,
-    TRIGGER_FIELDS,
-    sample_elem_split,
     stg_wrapper_size,
+    tables_size,
 )
-
-# Field widths, from the record layouts of .tags (the formats ksy/animclip.ksy's types give).
-_KINDS: dict[str, IntKind] = {"I": U4, "H": U2, "B": U1, "<u4": U4, "<u2": U2, "|u1": U1, "<i2": S2}
-_BUILT_CODES = "".join(code * int(count or 1) for count, code in re.findall(r"(\d*)([a-zA-Z])", BUILT_RECORD.format))
-_BUILT_KINDS: dict[str, Any] = {name: ("f4" if code == "f" else _KINDS[code]) for name, code in zip(BUILT_FIELDS, _BUILT_CODES)}
-_JOINT_KINDS = {name: _KINDS[JOINT_DTYPE[name].str] for name in JOINT_FIELDS}
-_TRIGGER_KINDS = {name: _KINDS[TRIGGER_DTYPE[name].str] for name in TRIGGER_FIELDS}
-
-
-class _Out(FieldWriter):
-    """The common field writer; integers may also be numpy's (a model edited with numpy)."""
-
-    def int(self, kind: IntKind, value: Any, field: str) -> None:
-        super().int(kind, int(value) if isinstance(value, np.integer) else value, field)
-
-
-def pack_int(kind: IntKind, value: Any, field: str) -> bytes:
-    """One range-checked integer field (:class:`FieldWriter`)."""
-    out = _Out()
-    out.int(kind, value, field)
-    return out.getvalue()
-
-
-def _int_array(values: Any, dtype: str, kind: tuple[str, int, int], field: str) -> bytes:
-    arr = np.asarray(values)
-    if arr.ndim != 1:
-        raise WriteError(field, f"expected a flat list, found shape {arr.shape}")
-    if arr.size == 0:
-        return b""
-    if arr.dtype.kind not in "iu":
-        raise WriteError(field, f"expected integers, found {arr.dtype}")
-    low, high = int(arr.min()), int(arr.max())
-    if low < kind[1] or high > kind[2]:
-        bad = low if low < kind[1] else high
-        raise WriteError(field, f"{bad} does not fit ({kind[1]}..{kind[2]})")
-    return arr.astype(dtype).tobytes()
-
-
-def _f32_array(values: Any, field: str, shape: tuple[int, ...] | None = None) -> bytes:
-    arr = np.asarray(values)
-    if shape is not None and arr.shape != shape:
-        raise WriteError(field, f"expected shape {shape}, found {arr.shape}")
-    if shape is None and arr.ndim != 1:
-        raise WriteError(field, f"expected a flat list, found shape {arr.shape}")
-    if arr.dtype == np.dtype("<f4"):
-        return arr.tobytes()  # bit patterns (NaN payloads included) go out unchanged
-    if arr.size and arr.dtype.kind not in "fiu":
-        raise WriteError(field, f"expected numbers, found {arr.dtype}")
-    with np.errstate(over="ignore"):
-        out = arr.astype("<f4")
-    if np.any(np.isfinite(arr.astype(np.float64)) & ~np.isfinite(out)):
-        raise WriteError(field, "a value does not fit a 32-bit float")
-    return out.tobytes()
-
-
-def _no_signalling_nan(data: bytes, field: str) -> None:
-    """The spec reads Path's floats as f4 values (no raw bytes), which Python's float
-    conversion turns quiet: a signalling NaN would not read back as itself."""
-    bits = np.frombuffer(data, "<u4")
-    if np.any(((bits & 0x7F800000) == 0x7F800000) & ((bits & 0x007FFFFF) != 0) & ((bits & 0x00400000) == 0)):
-        raise WriteError(field, "a signalling NaN cannot be read back (the parser quiets it); use a quiet NaN")
-
-
-def _joints(values: Any, field: str) -> bytes:
-    arr = np.asarray(values)
-    if arr.dtype == JOINT_DTYPE and arr.ndim == 1:
-        return arr.tobytes()
-    if arr.dtype.names != JOINT_FIELDS or arr.ndim != 1:
-        raise WriteError(field, f"expected a 1-D structured array with fields {', '.join(JOINT_FIELDS)}")
-    out = np.zeros(len(arr), JOINT_DTYPE)
-    for name, kind in _JOINT_KINDS.items():
-        _int_array(arr[name], JOINT_DTYPE[name].str, kind, f"{field}.{name}")  # range check
-        out[name] = arr[name]
-    return out.tobytes()
-
-
-# ---------------------------------------------------------------------------- sections
-
-
-class _Context:
-    """What the payload writers need from the rest of the file."""
-
-    def __init__(self, model: AnimclipFile):
-        self.derived = derived_counts(model.sections)
-        built = model.built
-        # Base State is split with the LAST Built's J and T (ksy: dat1.idx_built).
-        self.split = (
-            (self.count(built, "num_joints"), self.count(built, "num_base_state_things"))
-            if built is not None else (0, 0)
-        )
-        # Sample Elem is split with the LAST Built's element counts (ksy: dat1.num_elems_declared).
-        self.elems = (
-            (self.count(built, "num_elems"), self.count(built, "num_large_elems"))
-            if built is not None else None
-        )
-
-    def count(self, built: Built, name: str) -> int:
-        value = getattr(built, name)
-        return self.derived[name] if value is None else value
-
-
-def section_payload(section: Section, ctx: _Context, at: str) -> bytes:
-    """The payload bytes of one section (what the table's offset/size address)."""
-    out = _Out()
-    if isinstance(section, Built):
-        for name in BUILT_FIELDS:
-            kind = _BUILT_KINDS[name]
-            value = ctx.count(section, name) if name in DERIVED_COUNTS else getattr(section, name)
-            if kind == "f4":
-                out.f32(value, f"{at}.{name}")
-            else:
-                out.int(kind, value, f"{at}.{name}")
-        out.raw(section.trailing, f"{at}.trailing")
-    elif isinstance(section, BaseState):
-        out.raw(_joints(section.joints, f"{at}.joints"), f"{at}.joints")
-        out.raw(section.things, f"{at}.things")
-        out.raw(section.extra, f"{at}.extra")
-        _check_base_state_split(section, ctx, at, len(out.buf))
-    elif isinstance(section, JointHashes):
-        out.raw(_int_array(section.hashes, "<u4", U4, f"{at}.hashes"), f"{at}.hashes")
-        _short_tail(section.trailing, 4, f"{at}.trailing", "hash")
-        out.raw(section.trailing, f"{at}.trailing")
-    elif isinstance(section, Path):
-        for name in ("start_matrix", "end_matrix"):
-            data = _f32_array(getattr(section, name), f"{at}.{name}", (4, 4))
-            _no_signalling_nan(data, f"{at}.{name}")
-            out.raw(data, f"{at}.{name}")
-        out.raw(section.trailing, f"{at}.trailing")
-    elif isinstance(section, CustomTracks):
-        for i, entry in enumerate(section.entries):
-            for name in CUSTOM_TRACK_FIELDS:
-                out.int(U4, getattr(entry, name), f"{at}.entries[{i}].{name}")
-        _short_tail(section.trailing, 40, f"{at}.trailing", "40-byte entry")
-        out.raw(section.trailing, f"{at}.trailing")
-    elif isinstance(section, CustomTrackData):
-        out.raw(_f32_array(section.values, f"{at}.values"), f"{at}.values")
-        _short_tail(section.trailing, 4, f"{at}.trailing", "value")
-        out.raw(section.trailing, f"{at}.trailing")
-    elif isinstance(section, SampleElem):
-        offsets = _int_array(section.offsets, "<u4", U4, f"{at}.offsets")
-        codes = _int_array(section.codes, "u1", U1, f"{at}.codes")
-        if len(codes) * 4 != len(offsets):
-            raise WriteError(f"{at}.codes", f"{len(codes)} codes for {len(offsets) // 4} offsets; they pair up")
-        large_offsets = _int_array(section.large_offsets, "<u4", U4, f"{at}.large_offsets")
-        large_codes = _int_array(section.large_codes, "<u2", U2, f"{at}.large_codes")
-        if len(large_codes) * 2 != len(large_offsets):
-            raise WriteError(f"{at}.large_codes", f"{len(large_codes) // 2} codes for {len(large_offsets) // 4} offsets; they pair up")
-        for name in ("padding", "trailing"):
-            if not isinstance(getattr(section, name), (bytes, bytearray)):
-                raise WriteError(f"{at}.{name}", "expected bytes")
-        _short_tail(section.padding, 5, f"{at}.padding", "element")
-        out.raw(offsets + codes, f"{at}.offsets")
-        out.raw(section.padding, f"{at}.padding")
-        out.raw(large_offsets + large_codes, f"{at}.large_offsets")
-        out.raw(section.trailing, f"{at}.trailing")
-        _check_sample_elem_split(section, ctx, at, len(out.buf))
-    elif isinstance(section, TriggerData):
-        _trigger(out, section, at)
-    elif isinstance(section, TriggerJointNames):
-        for i, h in enumerate(section.hashes):
-            out.int(U4, h, f"{at}.hashes[{i}]")
-        _short_tail(section.trailing, 4, f"{at}.trailing", "hash")
-        out.raw(section.trailing, f"{at}.trailing")
-    elif isinstance(section, RawSection):
-        pack_int(U4, section.tag, f"{at}.tag")
-        if section.tag in TYPED_SECTIONS:
-            cls = TYPED_SECTIONS[section.tag].__name__
-            raise WriteError(f"{at}.tag", f"tag {section.tag:08X} is read as {cls}; use that class, not RawSection")
-        data = section.data
-        if isinstance(data, memoryview) and data.contiguous and data.itemsize == 1:
-            return data.cast("B") if data.format != "B" else data  # a view is joined, not copied
-        if not isinstance(data, (bytes, bytearray)):
-            raise WriteError(f"{at}.data", f"expected bytes, found {type(data).__name__}")
-        return bytes(data)  # the very object for bytes: a 16 MB payload is not copied
-    else:
-        raise WriteError(at, f"{type(section).__name__} is not a section")
-    return out.getvalue()
-
-
-def _short_tail(data: Any, record: int, field: str, what: str) -> None:
-    if isinstance(data, (bytes, bytearray)) and len(data) >= record:
-        raise WriteError(field, f"{len(data)} bytes would read back as another {what}; at most {record - 1} fit here")
-
-
-def _check_base_state_split(section: BaseState, ctx: _Context, at: str, size: int) -> None:
-    """The parser splits Base State by Built's J and T (ksy base_state.len_joints_raw and
-    len_things_raw); refuse a model it would split differently."""
-    j, t = ctx.split
-    len_joints = 16 * j if 16 * j <= size else size - size % 16
-    rest = size - len_joints
-    len_things = THING_SIZE * t if THING_SIZE * t <= rest else rest - rest % THING_SIZE
-    if len_joints != 16 * len(section.joints) or len_things != len(section.things):
-        raise WriteError(
-            at,
-            f"Built says J = {j}, T = {t}, but this Base State holds {len(section.joints)} joint records and "
-            f"{len(section.things)} bytes of things: it would read back split differently "
-            "(set Built.num_joints / num_base_state_things to None to derive them)",
-        )
-
-
-def _check_sample_elem_split(section: SampleElem, ctx: _Context, at: str, size: int) -> None:
-    """The parser splits Sample Elem by Built's element counts when they fit, else as ALERT
-    does (ksy sample_elem); refuse a model it would split differently."""
-    n, pad, m = sample_elem_split(size, ctx.elems)
-    if (n, pad, m) != (len(section.codes), len(section.padding), len(section.large_codes)):
-        raise WriteError(
-            at,
-            f"Built says {ctx.elems} (small, large) elements, but this Sample Elem holds "
-            f"{len(section.codes)} and {len(section.large_codes)} with {len(section.padding)} padding bytes: it would "
-            "read back split differently (set Built.num_elems / num_large_elems to None to derive them)",
-        )
-
-
-def _trigger(out: _Out, section: TriggerData, at: str) -> None:
-    out.int(U2, section.num_jsons, f"{at}.num_jsons")
-    out.int(U2, section.num_things, f"{at}.num_things")
-    jsons = section.jsons
-    if not isinstance(jsons, (bytes, bytearray)):
-        raise WriteError(f"{at}.jsons", "expected bytes")
-    len_jsons = len(jsons) if section.len_jsons is None else section.len_jsons
-    out.int(U4, len_jsons, f"{at}.len_jsons")
-    out.int(U4, section.unk1, f"{at}.unk1")
-    out.int(U4, section.unk2, f"{at}.unk2")
-    out.raw(jsons, f"{at}.jsons")
-    for i, record in enumerate(section.records):
-        for name, kind in _TRIGGER_KINDS.items():
-            out.int(kind, getattr(record, name), f"{at}.records[{i}].{name}")
-    _short_tail(section.trailing, 16, f"{at}.trailing", "16-byte record")
-    out.raw(section.trailing, f"{at}.trailing")
-    # ksy: the region is len_jsons cut to the payload; records fill the rest.
-    if min(len_jsons, len(out.buf) - 16) != len(jsons):
-        raise WriteError(f"{at}.len_jsons", f"{len_jsons} does not match the {len(jsons)} bytes of jsons (None derives it)")
+from .model import AnimclipFile
+from .placement import Placement, exact_placement, is_unedited as _unedited, relaid_placement
+from .sections import payload as section_payload, write_context
+from .sections.base import Out, pack_int
+from .tags import ASSET_MAGICS, CONTAINER_ASSET, CONTAINER_DAT1, CONTAINER_STG, CONTAINERS, DAT1_MAGIC, STG_MAGIC
 
 
 # ---------------------------------------------------------------------------- the file
@@ -316,7 +55,7 @@ def _trigger(out: _Out, section: TriggerData, at: str) -> None:
 
 def payloads(model: AnimclipFile) -> list[bytes]:
     """Every section's payload, in table order (derived counts filled in)."""
-    ctx = _Context(model)
+    ctx = write_context(model.sections)
     # A section object listed by several table entries (a file whose entries name one
     # payload: parse shares it) is serialised once; its payload bytes are shared too.
     done: dict[int, bytes] = {}
@@ -427,7 +166,7 @@ def _outer(model: AnimclipFile, len_dat1: int) -> bytes:
         out[STG_TYPE_AT : STG_TYPE_AT + 4] = pack_int(U4, model.magic, "magic")
         out[STG_SIZE_AT : STG_SIZE_AT + 4] = pack_int(U4, len_dat1, "outer_len_dat1")
         return bytes(out)
-    out = _Out()
+    out = Out()
     out.int(U4, model.magic, "magic")
     out.int(U4, len_dat1, "outer_len_dat1")
     out.raw(bytes(model.header_unk), "header_unk")
@@ -435,7 +174,7 @@ def _outer(model: AnimclipFile, len_dat1: int) -> bytes:
 
 
 def _tables(model: AnimclipFile, placement: Placement, section_payloads: list[bytes]) -> bytes:
-    out = _Out()
+    out = Out()
     out.bytes(DAT1_MAGIC)
     out.int(U4, model.type_id, "type_id")
     out.int(U4, placement.dat1_len, "len_dat1")

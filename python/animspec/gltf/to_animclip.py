@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..animclip.frames.sections import TAG_MOTION_DATA, clip_model
-from ..animclip.content import AnimclipFile
+from ..animclip.model import AnimclipFile
 from ..animclip.frames.encode import FPS, MAX_FRAMES, EncodedAnimation, Frames, Tolerance, encode, joint_hashes
 from ..quaternion import wxyz_to_xyzw
 from .rig import GltfError, GltfSource, Rig, load_gltf, node_rest, read_rig

@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...common.errors import AnimspecError, ParseError
-from ..content import AnimclipFile, JointHashes, RawSection
+from ..model import AnimclipFile, JointHashes, RawSection
 from ..tags import FLAG_CAMERA, FLAG_FRAME_DATA_LOOKUP as FLAG_FRAME_LOOKUP, FLAG_LOOPING, TAG_JOINT_HASHES, TAG_MOTION_DATA
 from .coding import FieldReader, KIND_FIRST, bit_offsets, dequantise, dequantise_rotation, dequantise_scale, dequantise_translation
 from .inputs import (

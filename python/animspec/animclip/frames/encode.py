@@ -42,7 +42,8 @@ import numpy as np
 from ...common.errors import AnimspecError, WriteError
 from ...common.hashes import crc32
 from ...common.ranges import MAX_ERROR_DEG, NumberRange
-from ..tags import FLAG_FRAME_DATA_LOOKUP, FLAG_HAS_MOTION, FLAG_LOOPING, JOINT_DTYPE
+from ..sections.base_state import JOINT_DTYPE
+from ..tags import FLAG_FRAME_DATA_LOOKUP, FLAG_HAS_MOTION, FLAG_LOOPING
 from .coding import (
     COMPONENTS_PER_JOINT,
     I16_MAX,
@@ -274,7 +275,7 @@ class EncodedAnimation:
 
     def base_state_records(self) -> np.ndarray:
         """Base State's 16-byte joint records: i16 qx qy qz qw x y z, u8 scale exponent,
-        u8 translation shift (the dtype of :data:`.tags.JOINT_DTYPE`)."""
+        u8 translation shift (the dtype of :data:`..sections.base_state.JOINT_DTYPE`)."""
         out = np.zeros(self.joints, JOINT_DTYPE)
         for i, name in enumerate(("qx", "qy", "qz", "qw", "x", "y", "z")):
             out[name] = self.base[:, 4 + i]

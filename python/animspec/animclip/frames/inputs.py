@@ -17,23 +17,23 @@ from typing import Any
 import numpy as np
 
 from ...common.errors import AnimspecError, ParseError
-from ..content import BUILT_FIELD_OFFSETS, AnimclipFile, BaseState, Built, RawSection, SampleElem
-from ..layout import payload_size
+from ..layout import OUTER_HEADER
+from ..model import AnimclipFile, BaseState, Built, RawSection, SampleElem
+from ..sections import payload_size
+from ..sections.base_state import JOINT_DTYPE
+from ..sections.built import BUILT_FIELD_OFFSETS
+from ..sections.sample_elem import LARGE_ELEM_SIZE, SAMPLE_ELEM_SIZE, sample_elem_split
 from ..tags import (
     CONTAINER_ASSET,
     CONTAINER_DAT1,
     CONTAINER_STG,
     FLAG_CAMERA,
-    JOINT_DTYPE,
-    LARGE_ELEM_SIZE,
     MOTION_FLAG_HAS_MOTION,
     MOTION_FLAG_SECONDARY,
     MOTION_HEADER_DTYPE,
     MOTION_HEADER_SIZE,
     MOTION_SAMPLE_DTYPE,
     MOTION_SAMPLE_SIZES,
-    OUTER_HEADER,
-    SAMPLE_ELEM_SIZE,
     TAG_BASE_STATE,
     TAG_BUILT,
     TAG_MOTION_DATA,
@@ -41,7 +41,6 @@ from ..tags import (
     TAG_SAMPLE_DATA_PAGED,
     TAG_SAMPLE_DATA_RESIDENT,
     TAG_SAMPLE_ELEM,
-    sample_elem_split,
     section_name,
 )
 from .coding import (

@@ -26,8 +26,8 @@ from ...common.errors import AnimspecError
 from ...common.hashes import crc32
 from ...quaternion import xyzw_to_wxyz
 from ...skeleton import Skeleton, forward_kinematics, world_positions
-from ..content import AnimclipFile
-from ..views import ClipView, name_table
+from ..model import AnimclipFile
+from ..view import ClipView, name_table
 from .decode import ClipFrames, decode_clip
 from .inputs import BUILT_WORLD_POSITION_BYTES, check_built, file_size_on_disk
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..content import AnimclipFile, BaseState, Built, JointHashes, RawSection, SampleElem
+from ..model import AnimclipFile, BaseState, Built, JointHashes, RawSection, SampleElem
 from ..tags import (
     FLAG_FRAME_DATA_LOOKUP,
     FLAG_HAS_MOTION,

@@ -554,19 +554,19 @@ def test_budget_panel_warns_about_the_scenes_rate(ux):
     assert "note: the scene runs at 60.000 fps, the region at 59.940 Hz" in at_60
     units = float(re.search(r"up to ([0-9.]+) FP12 units", at_60).group(1))
     assert 1.0 < units < 100.0, units
-    assert f"{units:.1f} FP12 units\non the test rig in a 60/1 fps scene" in (ROOT / "README.md").read_text()
+    assert f"{units:.1f} FP12 units\non the test rig in a 60/1 fps scene" in (ROOT / "docs" / "blender.md").read_text()
     assert results["budget"]["walk_frames_at_24"] == [1.0, 25.0]
     at_24 = results["budget"]["at_24"]
     assert "walk: frames: 61 / 65535" in at_24 and "note: walk: 25 scene frames become 61 console frames" in at_24
 
 
 def test_readme_shows_the_budget_panel_and_the_rendered_rig(ux):
-    """The README's text dump of the budget panel is the panel's rows from this run, and its
-    picture is the frame rendered here (kept in test-output/blender_addon/ to compare)."""
+    """The manual's text dump of the budget panel (docs/blender.md) is the panel's rows from this
+    run, and its picture is the frame rendered here (kept in test-output/blender_addon/ to compare)."""
     out, results = ux
-    readme = (ROOT / "README.md").read_text()
+    readme = (ROOT / "docs" / "blender.md").read_text()
     assert budget_dump(results) in readme
-    assert "docs/blender/budget_rig.png" in readme
+    assert "](blender/budget_rig.png)" in readme
     from matplotlib.image import imread
 
     pixels = imread(str(out / "budget_rig.png"))

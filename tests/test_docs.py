@@ -1,6 +1,7 @@
 """The documentation is self-contained: no file of the repository points outside it, every
-relative link in README.md and docs/*.md reaches a file (and heading) that exists, and every
-"spec N.N" a comment or message cites is a numbered section of docs/animclip.md."""
+relative link in README.md, CONTRIBUTING.md, CHANGELOG.md and docs/ (sub-folders included)
+reaches a file (and heading) that exists, the README links every manual and format note, and
+every "spec N.N" a comment or message cites is a numbered section of docs/animclip.md."""
 
 from __future__ import annotations
 
@@ -128,7 +129,7 @@ def anchors(path: Path) -> set[str]:
 
 
 def markdown_files() -> list[Path]:
-    return [ROOT / "README.md", ROOT / "CHANGELOG.md", *sorted(DOCS.glob("*.md"))]
+    return [ROOT / "README.md", ROOT / "CONTRIBUTING.md", ROOT / "CHANGELOG.md", *sorted(DOCS.rglob("*.md"))]
 
 
 def test_slug_follows_github():
@@ -156,10 +157,29 @@ def test_relative_links_resolve(doc):
     assert not broken, f"{doc.relative_to(ROOT)}:\n" + "\n".join(broken)
 
 
+def readme_links(name: str = "README.md") -> set[str]:
+    return {t for line in without_code((ROOT / name).read_text()) for t in LINK.findall(line)}
+
+
 def test_readme_lists_the_format_notes():
-    links = {t for line in without_code((ROOT / "README.md").read_text()) for t in LINK.findall(line)}
+    links = readme_links()
     for name in ("animbin.md", "meshbin.md", "animclip.md"):
         assert f"docs/{name}" in links, f"README.md does not link docs/{name}"
+
+
+def test_readme_is_a_front_door_to_every_page():
+    """The README stays short and points at the rest: the manuals, format notes and reports of
+    docs/ and CONTRIBUTING.md are linked from it; a page for contributors may be linked from
+    CONTRIBUTING.md instead."""
+    links = {target.partition("#")[0] for target in readme_links()}
+    assert "CONTRIBUTING.md" in links, "README.md does not link CONTRIBUTING.md"
+    links |= {target.partition("#")[0] for target in readme_links("CONTRIBUTING.md")}  # both at the root
+    pages = [f"docs/{p.name}" for p in sorted(DOCS.glob("*.md"))]
+    assert {"docs/cli.md", "docs/blender.md", "docs/python.md", "docs/web.md"} <= set(pages)
+    manuals = {"docs/cli.md", "docs/blender.md", "docs/python.md", "docs/web.md", "docs/findings.md"}
+    assert manuals <= {target.partition("#")[0] for target in readme_links()}, "README.md does not link every manual"
+    missing = [page for page in pages if page not in links]
+    assert not missing, f"neither README.md nor CONTRIBUTING.md links {missing}"
 
 
 def test_license_is_the_one_pyproject_declares():

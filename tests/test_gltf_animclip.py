@@ -169,8 +169,8 @@ WALK = EXAMPLES / "walk.animclip"
 
 
 def readme_command(start: str) -> list[str]:
-    """The README line that starts with ``start``, split into arguments."""
-    lines = [line.split("#")[0].split() for line in (ROOT / "README.md").read_text().splitlines() if line.startswith(start)]
+    """The line of docs/cli.md (the command-line walk-through) that starts with ``start``, split into arguments."""
+    lines = [line.split("#")[0].split() for line in (ROOT / "docs" / "cli.md").read_text().splitlines() if line.startswith(start)]
     assert len(lines) == 1, lines
     return lines[0]
 

@@ -1,7 +1,8 @@
-"""The README shows what the tool really does.
+"""The README and the manuals in docs/ show what the tool really does.
 
-* Every ``$ animspec ...`` line in a ```text block of README.md is run, in order, in a folder
-  holding the repository's examples/ (as the README's paths expect), and what it prints
+* Every ``$ animspec ...`` line in a ```text block of README.md and of each docs/*.md is run,
+  in order, one folder per page holding the repository's examples/ (as the pages' paths
+  expect), and what it prints
   (standard output and standard error, as a terminal shows them) must be the lines that
   follow it, up to the next ``$`` line or the end of the block. Only paths (the run's folder
   and the repository's, which differ per machine) and timings (a number of ms or µs) are
@@ -11,9 +12,13 @@
 * Every ```sh block whose commands are ``animspec`` (with shell variables and ``printf``) is
   run as a shell script and must succeed; the one that needs a Debian sample (Khronos
   RiggedFigure) is marked ``debian_assets``.
-* The command table's usage lines agree with the parser: every option shown exists, an option
-  in brackets is optional and one outside them is required, and each command's options are
-  all shown.
+* Every ```python block of those pages runs, a page's blocks in order in one process, in a
+  folder holding examples/, and must succeed.
+* The command table's usage lines (docs/cli.md) agree with the parser: every option shown
+  exists, an option in brackets is optional and one outside them is required, and each
+  command's options are all shown.
+* The README's first screen obeys its rules: the first section is the quick start, with one
+  set-up block of exactly ``make demo`` and ``make test``, and at least three transcripts.
 """
 
 from __future__ import annotations
@@ -32,6 +37,10 @@ from animspec.cli import _parser
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
+CLI = ROOT / "docs" / "cli.md"
+PYTHON_API = ROOT / "docs" / "python.md"
+PAGES = [README, *sorted((ROOT / "docs").glob("*.md"))]
+"""The pages whose transcripts, shell and Python blocks are run."""
 FENCE = re.compile(r"^```(\w*)\s*$")
 TIMING = re.compile(r"\b\d+(?:\.\d+)?\s?(?:ms|µs)\b")
 
@@ -61,10 +70,14 @@ def blocks(text: str) -> list[tuple[str, list[str]]]:
     return found
 
 
-def transcripts() -> list[tuple[str, list[str]]]:
-    """(command line, expected output lines) of every ``$ animspec`` line, in README order."""
+def page_id(page: Path) -> str:
+    return str(page.relative_to(ROOT))
+
+
+def transcripts(page: Path = README) -> list[tuple[str, list[str]]]:
+    """(command line, expected output lines) of every ``$ animspec`` line of a page, in order."""
     out = []
-    for kind, lines in blocks(README.read_text(encoding="utf-8")):
+    for kind, lines in blocks(page.read_text(encoding="utf-8")):
         if kind != "text":
             continue
         current: list[str] | None = None  # (lines before a block's first $ belong to no command)
@@ -103,28 +116,29 @@ def matches(expected: list[str], actual: list[str], elisions: bool) -> bool:
     return re.fullmatch("".join(pattern), "".join(a + "\n" for a in actual)) is not None
 
 
-@pytest.fixture(scope="module")
-def folder(tmp_path_factory) -> Path:
-    d = tmp_path_factory.mktemp("readme")
-    (d / "examples").symlink_to(ROOT / "examples")
-    return d
+def with_examples(folder: Path) -> Path:
+    (folder / "examples").symlink_to(ROOT / "examples")
+    return folder
 
 
-def test_the_readme_has_transcripts():
-    found = transcripts()
-    assert len(found) >= 5, "the README's transcripts were not found; the check would pass vacuously"
+def test_the_pages_have_transcripts():
+    found = [t for page in PAGES for t in transcripts(page)]
+    assert len(transcripts(README)) >= 3, "the README's transcripts were not found"
+    assert len(transcripts(CLI)) >= 4, "docs/cli.md's transcripts were not found; the check would pass vacuously"
     assert all(command.startswith("animspec ") for command, _ in found)
 
 
 def test_elisions_only_where_documented():
-    for command, expected in transcripts():
+    for command, expected in [t for page in PAGES for t in transcripts(page)]:
         elided = [line for line in expected if line.strip() == "..." or line.endswith(" ...")]
         assert not elided or command in ELIDED, f"`{command}` elides output; add it to ELIDED with the reason"
 
 
-def test_transcripts_are_the_real_output(folder):
+@pytest.mark.parametrize("page", [p for p in PAGES if transcripts(p)], ids=page_id)
+def test_transcripts_are_the_real_output(page, tmp_path):
+    folder = with_examples(tmp_path)
     wrong = []
-    for command, expected in transcripts():
+    for command, expected in transcripts(page):
         args = shlex.split(command)
         run = subprocess.run(
             [sys.executable, "-m", "animspec", *args[1:]], cwd=folder, env=environment(folder),
@@ -132,14 +146,14 @@ def test_transcripts_are_the_real_output(folder):
         )
         actual = normalise(run.stdout, folder)
         if not matches(expected, actual, command in ELIDED):
-            wrong.append(f"$ {command}\n--- README\n" + "\n".join(expected) + "\n--- real\n" + "\n".join(actual))
-    assert not wrong, "README transcripts that differ from the tool's output:\n\n" + "\n\n".join(wrong)
+            wrong.append(f"$ {command}\n--- {page_id(page)}\n" + "\n".join(expected) + "\n--- real\n" + "\n".join(actual))
+    assert not wrong, f"{page_id(page)} transcripts that differ from the tool's output:\n\n" + "\n\n".join(wrong)
 
 
 def shell_blocks() -> list[tuple[str, bool]]:
     """(script, needs a Debian sample) of every ```sh block made of animspec commands."""
     out = []
-    for kind, lines in blocks(README.read_text(encoding="utf-8")):
+    for kind, lines in [b for page in PAGES for b in blocks(page.read_text(encoding="utf-8"))]:
         commands = [l for l in lines if l.strip() and not l.lstrip().startswith("#")]
         if kind != "sh" or not commands:
             continue
@@ -160,11 +174,30 @@ def test_shell_examples_run(script, tmp_path):
             pytest.fail(message) if os.environ.get("CI") else pytest.skip(message)
     run = subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=tmp_path, env=environment(tmp_path),
                          capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, f"README example failed:\n{script}\n{run.stdout}{run.stderr}"
+    assert run.returncode == 0, f"example failed:\n{script}\n{run.stdout}{run.stderr}"
 
 
 def test_there_are_shell_examples():
     assert len(shell_blocks()) >= 2
+
+
+# --------------------------------------------------------------------------- Python examples
+
+
+def python_blocks(page: Path) -> list[str]:
+    return ["\n".join(lines) for kind, lines in blocks(page.read_text(encoding="utf-8")) if kind == "python"]
+
+
+def test_the_python_page_has_examples():
+    assert len(python_blocks(PYTHON_API)) >= 2, "docs/python.md's examples were not found"
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if python_blocks(p)], ids=page_id)
+def test_python_examples_run(page, tmp_path):
+    script = "\n\n".join(python_blocks(page))
+    run = subprocess.run([sys.executable, "-c", script], cwd=with_examples(tmp_path), env=environment(tmp_path),
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, f"{page_id(page)}: a Python example failed:\n{run.stdout}{run.stderr}"
 
 
 # --------------------------------------------------------------------------- the command table
@@ -172,7 +205,7 @@ def test_there_are_shell_examples():
 
 def table_rows() -> list[str]:
     rows = []
-    for line in README.read_text(encoding="utf-8").splitlines():
+    for line in CLI.read_text(encoding="utf-8").splitlines():
         m = re.match(r"^\| `(animspec [^`]+)` \|", line)
         if m:
             rows.append(m.group(1).replace("\\|", "|"))

@@ -52,9 +52,10 @@ import sys
 import threading
 import time
 from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Protocol, Sequence, TextIO
+from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 from .common.errors import AnimspecError, ParseError
 from .common.findings import Finding, Severity, has_errors
@@ -249,7 +250,7 @@ class _Found:
     """Known from the listing to be a regular file (no symlink): no stat needed."""
 
     @classmethod
-    def named(cls, path: str) -> "_Found":
+    def named(cls, path: str) -> _Found:
         """A file met by name (a glob's match), nothing known of it yet."""
         return cls(path, os.path.realpath(path), regular=False)
 

@@ -17,6 +17,7 @@ import lz4.block
 
 from ..common.errors import ParseError
 from .tags import DAT1_MAGIC
+
 _PROBE_ORDER = (2, 1, 3)
 MAX_DAT1_SIZE = 1 << 30
 """Refuse to inflate more than this: the largest known clip is about 16.7 MB."""

@@ -6,13 +6,20 @@ from typing import Any
 
 import numpy as np
 
+from .frames.inputs import sample_inputs
 from .model import AnimclipFile
 from .placement import payload_sizes
 from .tags import (
-    ASSET_MAGICS, CONTAINER_ASSET, CONTAINER_STG, FLAG_CAMERA, FLAG_HAS_MOTION, FLAG_LOOPING, SECTION_NAMES, SECTION_STATUS,
+    ASSET_MAGICS,
+    CONTAINER_ASSET,
+    CONTAINER_STG,
+    FLAG_CAMERA,
+    FLAG_HAS_MOTION,
+    FLAG_LOOPING,
+    SECTION_NAMES,
+    SECTION_STATUS,
     TAG_SAMPLE_ELEM,
 )
-from .frames.inputs import sample_inputs
 
 MAX_JOINTS_LISTED = 40
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import hashlib
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ..common.errors import WriteError
 from .compression import Compression

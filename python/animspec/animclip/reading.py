@@ -9,7 +9,7 @@ reader leaves to it). :mod:`.parse` chooses between them.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from .compression import Compression
 from .layout import tables_size

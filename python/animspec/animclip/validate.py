@@ -52,14 +52,16 @@ sections   section-size pair-missing name-unresolved name-hash-mismatch dead-mar
 from __future__ import annotations
 
 import contextlib
-
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 
 from ..common.errors import WriteError
 from ..common.findings import Finding, Severity, capped
 from ..common.hashes import crc32
+from .frames.inputs import HYPOTHESIS, camera_problems, layout_is_hypothesis, motion_problems, sample_problems
+from .layout import tables_size
 from .model import (
     AnimclipFile,
     BaseState,
@@ -72,13 +74,15 @@ from .model import (
     TriggerJointNames,
     derived_counts,
 )
-from .layout import tables_size
 from .placement import payload_sizes
 from .sections.base_state import THING_SIZE
 from .sections.sample_elem import sample_elem_split
 from .tags import (
     ASSET_MAGICS,
     DERIVED_COUNTS,
+    MOTION_FLAG_SECONDARY,
+    MOTION_HEADER_DTYPE,
+    MOTION_HEADER_SIZE,
     PAD_TO,
     SECTION_NAMES,
     TAG_BASE_STATE,
@@ -91,19 +95,15 @@ from .tags import (
     TAG_GEOM_SAMPLE_DATA,
     TAG_GEOM_SAMPLES,
     TAG_JOINT_HASHES,
-    TAG_MOTION_DATA,
-    TAG_SAMPLE_ELEM,
-    MOTION_FLAG_SECONDARY,
-    MOTION_HEADER_DTYPE,
-    MOTION_HEADER_SIZE,
     TAG_MORPH_FRAME_DATA,
     TAG_MORPH_INFO,
+    TAG_MOTION_DATA,
     TAG_PATH,
     TAG_PHONEME_VISEMS_MAP,
+    TAG_SAMPLE_ELEM,
     TERMINATOR_HASH,
     section_name,
 )
-from .frames.inputs import HYPOTHESIS, camera_problems, layout_is_hypothesis, motion_problems, sample_problems
 from .view import name_table, quaternion_lengths
 from .write import check_writable
 
@@ -294,7 +294,7 @@ def _container(model: AnimclipFile, sizes: list[int]) -> Iterator[Finding]:
             )
         if start % PAD_TO:
             yield Finding("misaligned-section", WARNING, f"payload offset 0x{start:x} is not a multiple of {PAD_TO}", _where(model, i))
-    ordered = sorted((p for p in placed if p[1] > p[0]))
+    ordered = sorted(p for p in placed if p[1] > p[0])
     for (s1, e1, i1), (s2, e2, i2) in zip(ordered, ordered[1:]):
         if s2 < e1:
             yield Finding(
@@ -502,7 +502,7 @@ def _custom_tracks(model: AnimclipFile, i: int, s: CustomTracks) -> Iterator[Fin
         if e.num_values:
             blocks.append((e.ofs_data, end, t))
     blocks.sort()
-    for (s1, e1, t1), (s2, _e2, t2) in zip(blocks, blocks[1:]):
+    for (_s1, e1, t1), (s2, _e2, t2) in zip(blocks, blocks[1:]):
         if s2 < e1:
             yield Finding("custom-tracks-overlap", ERROR, f"values overlap those of track {t1}", {**where, "track": t2})
 

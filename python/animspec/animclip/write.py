@@ -49,7 +49,6 @@ from .sections import payload as section_payload, write_context
 from .sections.base import Out, pack_int
 from .tags import ASSET_MAGICS, CONTAINER_ASSET, CONTAINER_DAT1, CONTAINER_STG, CONTAINERS, DAT1_MAGIC, STG_MAGIC
 
-
 # ---------------------------------------------------------------------------- the file
 
 

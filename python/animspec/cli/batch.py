@@ -7,13 +7,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from itertools import chain
-from typing import Any, Callable
+from typing import Any
 
 from ..batch import Progress, Result, Selection, Summary, run_batch
 from ..common.ranges import NumberRange
 from ..common.status import EXIT_UNREADABLE
-
 
 PATHS_HELP = (
     "files (each is read, whatever it holds: an unknown one is an error), folders (recursed; "

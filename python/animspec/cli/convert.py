@@ -11,8 +11,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from . import batch as cli_batch
 from ..batch import Result
+from . import batch as cli_batch
 
 if TYPE_CHECKING:
     from ..convert import ConvertOptions
@@ -104,7 +104,7 @@ def flag(option: str) -> str:
     return "-o" if option == "output" else option_flag(option)
 
 
-def options_given(args: argparse.Namespace) -> "ConvertOptions":
+def options_given(args: argparse.Namespace) -> ConvertOptions:
     """The ConvertOptions of the options given on the command line, and only those: the
     library has the defaults, and records what was asked for, so that an option that would do
     nothing on the run's inputs is refused (animspec.convert.check_options)."""

@@ -10,8 +10,9 @@ writes (animspec.convert.output) and reports.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Sequence
 from functools import lru_cache, wraps
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from ..batch import Result
 from ..common.errors import AnimspecError, WriteError
@@ -110,10 +111,10 @@ def _gltf_to_animclip(src: str, out: str, o: ConvertOptions) -> Result:
     """One glTF animation encoded as an .animclip animation (animspec.gltf.to_animclip):
     rotation within ``max_error`` degrees, translation and scale within
     ``max_translation_error``; the other sections from ``template``."""
-    from ..animclip.tags import FLAG_LOOPING
     from ..animclip.frames.encode import EncodeError, tolerance_for
-    from ..animclip.parse import read_bytes, read_file
     from ..animclip.frames.inputs import sample_inputs
+    from ..animclip.parse import read_bytes, read_file
+    from ..animclip.tags import FLAG_LOOPING
     from ..animclip.write import write_bytes
     from ..gltf.to_animclip import gltf_to_animclip
 
@@ -204,9 +205,9 @@ def _animclip_to_gltf(src: str, out: str, o: ConvertOptions) -> Result:
     ``no_root_motion``); a camera clip (flag 0x10) as an animated glTF camera, no rig needed."""
     import numpy as np
 
-    from ..animclip.frames.pose import clip_frames
-    from ..animclip.frames.motion import camera_path
     from ..animclip.frames.inputs import BUILT_GLB_NODE_FRAME_BYTES, camera_problems, check_built, file_size_on_disk
+    from ..animclip.frames.motion import camera_path
+    from ..animclip.frames.pose import clip_frames
     from ..gltf import CameraAnimation, ClipAnimation, animclip_to_gltf, camera_animation_to_gltf
 
     model = _read_model(src, "animclip")

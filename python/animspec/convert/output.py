@@ -10,7 +10,7 @@ What each direction writes and refuses is its declaration
 from __future__ import annotations
 
 import os
-from typing import Callable
+from collections.abc import Callable
 
 from ..common.output import write_output
 from .declaration import Direction

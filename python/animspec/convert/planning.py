@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Callable, Iterator, Sequence
 
 from ..batch import Result, Selection, collect, run_batch
 from ..common.errors import AnimspecError

@@ -28,10 +28,9 @@ from __future__ import annotations
 
 import math
 import os
-
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, Union
+from typing import Any, Protocol
 
 import numpy as np
 from pygltflib import ANIM_LINEAR
@@ -72,8 +71,8 @@ class CustomTrackLike(Protocol):
     values: Sequence[float]
 
 
-JointInput = Union[ClipJointLike, tuple[int, Sequence[float], Sequence[float] | None]]
-TrackInput = Union[CustomTrackLike, tuple[str, Sequence[float]]]
+JointInput = ClipJointLike | tuple[int, Sequence[float], Sequence[float] | None]
+TrackInput = CustomTrackLike | tuple[str, Sequence[float]]
 
 
 @dataclass

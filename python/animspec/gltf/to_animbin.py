@@ -47,7 +47,7 @@ from pygltflib import GLTF2
 
 from ..animbin.model import (
     FP12_ONE,
-    KeyType,
+    LOOPING_FLAG,
     MAX_ANIMATIONS,
     MAX_BONES,
     MAX_KEYS,
@@ -55,7 +55,7 @@ from ..animbin.model import (
     NAME_FIELD_SIZE,
     Animation,
     AnimbinFile,
-    LOOPING_FLAG,
+    KeyType,
     Marker,
     Name,
     RotationKey,

@@ -29,9 +29,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..animclip.frames.encode import FPS, MAX_FRAMES, EncodedAnimation, Frames, Tolerance, encode, joint_hashes
 from ..animclip.frames.sections import TAG_MOTION_DATA, clip_model
 from ..animclip.model import AnimclipFile
-from ..animclip.frames.encode import FPS, MAX_FRAMES, EncodedAnimation, Frames, Tolerance, encode, joint_hashes
 from ..quaternion import wxyz_to_xyzw
 from .rig import GltfError, GltfSource, Rig, load_gltf, node_rest, read_rig
 from .sampling import animation_span, local_rotations, local_translations, sample_channels

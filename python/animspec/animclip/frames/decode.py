@@ -47,8 +47,22 @@ import numpy as np
 
 from ...common.errors import AnimspecError, ParseError
 from ..model import AnimclipFile, JointHashes, RawSection
-from ..tags import FLAG_CAMERA, FLAG_FRAME_DATA_LOOKUP as FLAG_FRAME_LOOKUP, FLAG_LOOPING, TAG_JOINT_HASHES, TAG_MOTION_DATA
-from .coding import FieldReader, KIND_FIRST, bit_offsets, dequantise, dequantise_rotation, dequantise_scale, dequantise_translation
+from ..tags import (
+    FLAG_CAMERA,
+    FLAG_FRAME_DATA_LOOKUP as FLAG_FRAME_LOOKUP,
+    FLAG_LOOPING,
+    TAG_JOINT_HASHES,
+    TAG_MOTION_DATA,
+)
+from .coding import (
+    KIND_FIRST,
+    FieldReader,
+    bit_offsets,
+    dequantise,
+    dequantise_rotation,
+    dequantise_scale,
+    dequantise_translation,
+)
 from .inputs import (
     DECODE_BYTES_PER_JOINT as RESULT_BYTES_PER_JOINT,
     DECODE_PER_FILE_BYTE as MEMORY_PER_FILE_BYTE,
@@ -143,7 +157,7 @@ class Transforms:
     translation: np.ndarray
     """(n, joints, 3)"""
 
-    def take(self, index: np.ndarray) -> "Transforms":
+    def take(self, index: np.ndarray) -> Transforms:
         return Transforms(self.scale[index], self.rotation[index], self.translation[index])
 
 
@@ -207,7 +221,7 @@ class _ChunkDecoder:
     copied into the results in one transposing pass (no 226 MB pre-fill, no per-joint
     scatter into the results)."""
 
-    def __init__(self, elements: Elements, base: np.ndarray, still: "Transforms", step: int) -> None:
+    def __init__(self, elements: Elements, base: np.ndarray, still: Transforms, step: int) -> None:
         self.groups, order = _groups(elements, base)
         self.fields = FieldReader(elements.bit_offset[order], elements.width[order])
         # field << shift as a product by 2 ** shift: exact (width + shift <= MAX_DELTA_BITS)
@@ -220,7 +234,7 @@ class _ChunkDecoder:
                        for kind in (still.scale, still.rotation, still.translation)]
         self.kinds = [np.empty((g.joints.size, c.shape[1], step), np.float32) for g, c in zip(self.groups, self.chunks)]
 
-    def __call__(self, out: "Transforms", rows: slice, words: np.ndarray) -> None:
+    def __call__(self, out: Transforms, rows: slice, words: np.ndarray) -> None:
         samples = words.shape[0]
         deltas = np.multiply(self.fields(words), self.scale)
         for group, values, chunk, kind, target_base, target in zip(

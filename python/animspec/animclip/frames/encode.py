@@ -148,7 +148,7 @@ def joint_hashes(names, labels=None) -> np.ndarray:
     return out
 
 
-def tolerance_for(max_error_deg: float, max_translation_error: float) -> "Tolerance":
+def tolerance_for(max_error_deg: float, max_translation_error: float) -> Tolerance:
     """The tolerance of a rotation error in degrees and a translation (and scale) error in
     units, each checked against its range (:data:`.ranges.MAX_ERROR_DEG`,
     :data:`MAX_TRANSLATION_ERROR`; OptionRangeError names the option)."""
@@ -176,7 +176,7 @@ class Tolerance:
                 raise EncodeError(f"the {kind} tolerance must be a positive number, not {value}")
 
     @classmethod
-    def uniform(cls, max_error: float) -> "Tolerance":
+    def uniform(cls, max_error: float) -> Tolerance:
         if not max_error > 0 or not math.isfinite(max_error):
             raise EncodeError(f"max error must be a positive number, not {max_error}")
         return cls(max_error, max_error, max_error)

@@ -19,12 +19,20 @@ calls an error, and leaves undecoded what :func:`.inputs.motion_undecoded` names
 
 from __future__ import annotations
 
-import numpy as np
-
 from dataclasses import dataclass
 
+import numpy as np
+
 from ...common.errors import ParseError, WriteError
-from ...quaternion import conjugate, normalize, quat_multiply, quat_to_matrix, sign_continuous, wxyz_to_xyzw, xyzw_to_wxyz
+from ...quaternion import (
+    conjugate,
+    normalize,
+    quat_multiply,
+    quat_to_matrix,
+    sign_continuous,
+    wxyz_to_xyzw,
+    xyzw_to_wxyz,
+)
 from ..tags import MOTION_ALIGN, MOTION_FLAG_HAS_MOTION, MOTION_HEADER_DTYPE, MOTION_HEADER_SIZE, MOTION_SAMPLE_DTYPE
 from .coding import I16_MAX, MOTION_LOG_SCALE_RANGE, QUATERNION_DIVISOR, QUATERNION_SCALE, dequantise_rotation
 from .inputs import motion_problems, motion_undecoded

@@ -10,8 +10,6 @@ The readers, the writer, the placement of payloads and the JSON dump are loops o
 
 from __future__ import annotations
 
-from typing import Union
-
 from ...common.errors import WriteError
 from ...common.fieldwriter import U4
 from ..tags import DERIVED_COUNTS
@@ -27,10 +25,10 @@ from .sample_elem import SampleElem
 from .trigger_data import TriggerData, TriggerRecord
 from .trigger_joint_names import TriggerJointNames
 
-Section = Union[
-    Built, BaseState, JointHashes, Path, CustomTracks, CustomTrackData, SampleElem,
-    TriggerData, TriggerJointNames, RawSection,
-]
+Section = (
+    Built | BaseState | JointHashes | Path | CustomTracks | CustomTrackData | SampleElem
+    | TriggerData | TriggerJointNames | RawSection
+)
 TYPED_SECTIONS: dict[int, type[SectionBase]] = {
     cls.tag: cls
     for cls in (Built, BaseState, JointHashes, Path, CustomTracks, CustomTrackData, SampleElem,

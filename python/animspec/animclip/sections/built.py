@@ -17,7 +17,7 @@ import numpy as np
 
 from ..tags import DERIVED_COUNTS, FLAG_FRAME_DATA_LOOKUP, FLAG_LOOPING, TAG_BUILT
 from .base import KINDS, Declined, Out, SectionBase, Split, WriteContext
-from .values import f32_json, hex32, read_f32, read_opt_int, read_u32, opt_bytes
+from .values import f32_json, hex32, opt_bytes, read_f32, read_opt_int, read_u32
 
 if TYPE_CHECKING:
     from ...common.jsonpath import JsonNode

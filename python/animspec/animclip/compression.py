@@ -77,7 +77,9 @@ def inflate(
     problems = []
     for whose, size in candidates:
         if size > limit:
-            problems.append(f"{whose} size {size} is more than the {limit} bytes accepted from a {len(body)}-byte block")
+            problems.append(
+                f"{whose} size {size} is more than the {limit} bytes accepted from a {len(body)}-byte block"
+            )
             continue
         try:
             data = lz4.block.decompress(body, uncompressed_size=size)

@@ -361,9 +361,14 @@ def animclip_to_gltf(
         motion_times = np.asarray(clip.root_motion_times, np.float64)
         channels.append(Channel(carrier, "translation", motion_times, clip.root_motion_translation, ANIM_LINEAR,
                                     MOTION_KEYS))
-        channels.append(Channel(carrier, "rotation", motion_times, _continuous_wxyz(clip.root_motion_rotation), ANIM_LINEAR,
-                                    MOTION_KEYS))
-        match.lines.append(f"root motion: {len(motion_times)} key(s) on a node {ROOT_MOTION_NODE!r} above the rig's roots")
+        channels.append(
+            Channel(
+                carrier, "rotation", motion_times, _continuous_wxyz(clip.root_motion_rotation), ANIM_LINEAR, MOTION_KEYS
+            )
+        )
+        match.lines.append(
+            f"root motion: {len(motion_times)} key(s) on a node {ROOT_MOTION_NODE!r} above the rig's roots"
+        )
     elif has_motion:
         match.lines.append("root motion left out (--no-root-motion): the character stays in place")
     tracks = dict(_track(t) for t in custom_tracks)
@@ -372,7 +377,7 @@ def animclip_to_gltf(
     extras = {
         "animclip": {
             "source": "every frame: Base State plus the Sample Data deltas (Pcniado/luna_engine_io_tools "
-                      "anim_import.py describes the coding)",
+            "anim_import.py describes the coding)",
             "frames": int(times.size),
             "custom_tracks": tracks,
             "unmatched_clip_hashes": [f"{h:08X}" for h in match.clip_only],
@@ -404,9 +409,15 @@ def camera_animation_to_gltf(camera: CameraAnimation, *, name: str = "animclip_c
         Channel(node, "translation", times, camera.translation, ANIM_LINEAR, MOTION_KEYS),
         Channel(node, "rotation", times, _continuous_wxyz(camera.rotation), ANIM_LINEAR, MOTION_KEYS),
     ]
-    extras = {"animclip": {"xfov": [_json_float(float(v)) for v in camera.xfov] if camera.xfov is not None else [],
-                           "aspect_ratio_assumed": CAMERA_ASPECT}}
+    extras = {
+        "animclip": {
+            "xfov": [_json_float(float(v)) for v in camera.xfov] if camera.xfov is not None else [],
+            "aspect_ratio_assumed": CAMERA_ASPECT,
+        }
+    }
     builder.animation(name, channels, extras)
-    lines = [f"camera clip: {len(times)} key(s) on node {CAMERA_NODE!r}, yfov {math.degrees(yfov):.2f} deg "
-             f"(XFOV {math.degrees(xfov):.2f} deg at an assumed {CAMERA_ASPECT:.4g} aspect)"]
+    lines = [
+        f"camera clip: {len(times)} key(s) on node {CAMERA_NODE!r}, yfov {math.degrees(yfov):.2f} deg "
+        f"(XFOV {math.degrees(xfov):.2f} deg at an assumed {CAMERA_ASPECT:.4g} aspect)"
+    ]
     return builder.glb(), lines

@@ -179,7 +179,8 @@ def sample_frames(rig: Rig, index: int, fps: float, looping: bool,
     translations = local_translations(rig, channels, count)
     scales = np.empty((count, len(rig.nodes), 3))
     for j, node in enumerate(rig.nodes):
-        scales[:, j] = np.broadcast_to(channels.values.get(node, {}).get("scale", node_rest(rig.gltf, node).scale), (count, 3))
+        scale = channels.values.get(node, {}).get("scale", node_rest(rig.gltf, node).scale)
+        scales[:, j] = np.broadcast_to(scale, (count, 3))
     return Frames(rotations, translations, scales), motion
 
 
@@ -210,17 +211,25 @@ def gltf_to_animclip(
     labels = [f"node {n} {name!r}" for n, name in zip(rig.nodes, rig.names)]
     hashes = joint_hashes(rig.names, labels)
     frames, motion = sample_frames(rig, index, fps, looping, root_motion)
-    encoded = encode(frames, tolerance, looping=looping,
-                     root_translation=None if motion is None else motion.translation,
-                     root_rotation=None if motion is None else motion.rotation, joint_labels=labels)
+    encoded = encode(
+        frames,
+        tolerance,
+        looping=looping,
+        root_translation=None if motion is None else motion.translation,
+        root_rotation=None if motion is None else motion.rotation,
+        joint_labels=labels,
+    )
     clip_name = name if name is not None else (anim_name if template is None else None)
     model = clip_model(encoded, hashes, fps=fps, template=template, name=clip_name)
     left_out = None if root_motion else root_motion_node(rig, index)
     had_motion = template is not None and template.section(TAG_MOTION_DATA) is not None
     if motion is not None:
         node_name = gltf.nodes[motion.node].name or f"node {motion.node}"
-        note = (f"root motion from node {node_name!r} ({encoded.frames + encoded.looping} motion samples)"
-                + (", replacing the template's Motion Data" if had_motion else ""))
+        note = f"root motion from node {node_name!r} ({encoded.frames + encoded.looping} motion samples)" + (
+            ", replacing the template's Motion Data" if had_motion else ""
+        )
     else:
         note = "Motion Data kept from the template" if had_motion else ""
-    return AnimclipConversion(model, encoded, rig, anim_name, fps, None if motion is None else motion.node, left_out, note)
+    return AnimclipConversion(
+        model, encoded, rig, anim_name, fps, None if motion is None else motion.node, left_out, note
+    )

@@ -309,9 +309,12 @@ def _check_budget(frames: int, samples: int, joints: int, budget: int, *, lookup
     need = RESULT_BYTES_PER_JOINT * joints * (samples + (frames if lookup else 0))
     if need > budget:
         raise ParseError(
-            None, None, "built",
+            None,
+            None,
+            "built",
             f"{frames} frame(s), {samples} sample(s) of {joints} joint(s) would take {need >> 20} MiB to decode; "
-            f"the bound for this file is {budget >> 20} MiB (max(256 MiB, {MEMORY_PER_FILE_BYTE} x the file's size on disk))",
+            f"the bound for this file is {budget >> 20} MiB "
+            f"(max(256 MiB, {MEMORY_PER_FILE_BYTE} x the file's size on disk))",
         )
 
 

@@ -171,7 +171,7 @@ class AnimclipFile(Eq):
             and same(_by_tag(self.sections), _by_tag(other.sections))
         )
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None
 
     # -- lookup ---------------------------------------------------------------
 

@@ -143,7 +143,7 @@ def _sections_indexed(model: AnimclipFile) -> Iterator[None]:
     last: dict[int, Any] = {}
     for section in model.sections:
         last[section.tag] = section
-    model.section = last.get  # type: ignore[method-assign]  # an instance attribute, removed below
+    model.section = last.get  # type: ignore[method-assign, assignment]  # an instance attribute, removed below
     try:
         yield
     finally:
@@ -458,7 +458,7 @@ def _base_state(
         if bad.size:
             first = int(bad[0])
             h = int(hashes.hashes[first]) if isinstance(hashes, JointHashes) and first < len(hashes.hashes) else None
-            extra = {"joint": first}
+            extra: dict[str, Any] = {"joint": first}
             if h is not None and h in names:
                 extra["joint_name"] = names[h]
             yield Finding(
@@ -484,7 +484,7 @@ def _joint_hashes(model: AnimclipFile, i: int, s: JointHashes) -> Iterator[Findi
     yield from _repeated_joint_hashes(np.asarray(s.hashes, dtype=np.int64), where)
 
 
-def _repeated_joint_hashes(hashes: np.ndarray, where: str) -> Iterator[Finding]:
+def _repeated_joint_hashes(hashes: np.ndarray, where: dict[str, Any]) -> Iterator[Finding]:
     """Two joints with one hash (the terminator aside): a reader finds a joint by its hash, so
     the later one's data is never reached (the encoder refuses such names: encode.joint_hashes)."""
     if len(hashes) and hashes[-1] == TERMINATOR_HASH:
@@ -596,9 +596,9 @@ def _motion(model: AnimclipFile) -> Iterator[Finding]:
     """Motion Data's header against its size (:func:`.frames.inputs.motion_problems`, the list the
     decoder refuses from) and its sample count against Built (Luna Engine IO Tools motion.py)."""
     for i, s in enumerate(model.sections):
-        if s.tag != TAG_MOTION_DATA or not isinstance(getattr(s, "data", None), (bytes, memoryview)):
+        data = getattr(s, "data", None)
+        if s.tag != TAG_MOTION_DATA or not isinstance(data, (bytes, memoryview)):
             continue
-        data = s.data
         where = _where(model, i)
         problems = motion_problems(data)
         for p in problems:

@@ -170,11 +170,11 @@ def _outer(model: AnimclipFile, len_dat1: int) -> bytes:
         out[STG_TYPE_AT : STG_TYPE_AT + 4] = pack_int(U4, model.magic, "magic")
         out[STG_SIZE_AT : STG_SIZE_AT + 4] = pack_int(U4, len_dat1, "outer_len_dat1")
         return bytes(out)
-    out = Out()
-    out.int(U4, model.magic, "magic")
-    out.int(U4, len_dat1, "outer_len_dat1")
-    out.raw(bytes(model.header_unk), "header_unk")
-    return out.getvalue()
+    header = Out()
+    header.int(U4, model.magic, "magic")
+    header.int(U4, len_dat1, "outer_len_dat1")
+    header.raw(bytes(model.header_unk), "header_unk")
+    return header.getvalue()
 
 
 def _tables(model: AnimclipFile, placement: Placement, section_payloads: list[bytes]) -> bytes:

@@ -188,7 +188,8 @@ class _Group:
 def _groups(elements: Elements, base: np.ndarray) -> tuple[list[_Group], np.ndarray]:
     """The three groups and the order to decode the elements in: group by group, by target
     within a group, so that each group's fields are one contiguous run of rows."""
-    groups, order = [], []
+    groups: list[_Group] = []
+    order: list[np.ndarray] = []
     for first in KIND_FIRST:
         pick = np.flatnonzero((elements.component >= first) & (elements.component < first + 4))
         joints, local = np.unique(elements.joint[pick], return_inverse=True)

@@ -34,8 +34,9 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 
@@ -129,7 +130,7 @@ class JointNameError(EncodeError):
         super().__init__(f"{' and '.join(labels)}: {reason}")
 
 
-def joint_hashes(names, labels=None) -> np.ndarray:
+def joint_hashes(names: Sequence[str], labels: Iterable[str] | None = None) -> np.ndarray:
     """The Joint Hashes of joints named ``names`` (the DAT1 CRC32 of each name's UTF-8), or
     :class:`JointNameError`. ``labels``: how to name each joint in the error (default
     ``joint i 'name'``)."""
@@ -186,7 +187,8 @@ class Tolerance:
     def __post_init__(self) -> None:
         for kind in ("rotation", "translation", "scale"):
             value = getattr(self, kind)
-            if not (isinstance(value, numbers.Real) and 0 < value < math.inf):
+            # (a Real compares as a float does; numbers.Real declares no comparison for mypy)
+            if not (isinstance(value, numbers.Real) and 0 < cast(float, value) < math.inf):
                 raise EncodeError(f"the {kind} tolerance must be a positive number, not {value}")
 
     @classmethod
@@ -322,7 +324,9 @@ def _continuous(rot: np.ndarray) -> np.ndarray:
     return rot * np.cumprod(flips, axis=0)[..., None]
 
 
-def _translation_shifts(pos: np.ndarray, tolerance: float, max_shift: int, label) -> np.ndarray:
+def _translation_shifts(
+    pos: np.ndarray, tolerance: float, max_shift: int, label: Callable[[int], str]
+) -> np.ndarray:
     """Per joint, the translation shift (values are t * 2^shift): the largest that keeps every
     quantised translation inside a signed 16-bit value (as Base State holds the base), and
     finer when the tolerance asks for it, as long as the base (the smallest value) still fits
@@ -353,7 +357,9 @@ FIELD_REACH = float((2**LARGE_WIDTH_MAX - 1) * 2**MAX_ERROR_SHIFT)
 """The most a field adds to its base: 32 bits at the coarsest error shift."""
 
 
-def _check_reach(target: np.ndarray, base: np.ndarray, pos: np.ndarray, scl: np.ndarray, label) -> None:
+def _check_reach(
+    target: np.ndarray, base: np.ndarray, pos: np.ndarray, scl: np.ndarray, label: Callable[[int], str]
+) -> None:
     """Refuse (:class:`ValueRangeError`) a component no field can reach from its base: a
     translation (or scale) so large, or a scale so small (its divisor), that even 32-bit fields
     at the coarsest step fall short. Checked before any field is made (an integer cast of such
@@ -430,7 +436,12 @@ def _errors(values: np.ndarray, rot: np.ndarray, pos: np.ndarray, scl: np.ndarra
 
 
 def _choose_shifts(
-    target: np.ndarray, base: np.ndarray, ceiling: np.ndarray, guess: np.ndarray, tol: float, error_of
+    target: np.ndarray,
+    base: np.ndarray,
+    ceiling: np.ndarray,
+    guess: np.ndarray,
+    tol: float,
+    error_of: Callable[[np.ndarray, np.ndarray], np.ndarray],
 ) -> np.ndarray:
     """Per joint, the error shift of one kind (its components share it): from ``guess``, finer
     while the decoded error is over ``tol``, then coarser while it stays within it (the guess

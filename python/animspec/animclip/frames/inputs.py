@@ -306,6 +306,13 @@ def timing_problems(built: Built) -> list[SampleProblem]:
     return out
 
 
+def _field_offset(dtype: np.dtype, name: str) -> int:
+    """The byte offset of field ``name`` in the structured ``dtype``."""
+    fields = dtype.fields
+    assert fields is not None  # the motion dtypes are structured
+    return fields[name][1]
+
+
 def motion_problems(payload: bytes | memoryview) -> list[SampleProblem]:
     """Motion Data's header against its payload (Luna Engine IO Tools motion.py): the header
     and the samples it declares inside the payload (``motion-data-size``), a finite initial
@@ -349,7 +356,7 @@ def motion_problems(payload: bytes | memoryview) -> list[SampleProblem]:
                     f"the initial {what} is {[float(v) for v in values]}: not finite",
                     f"motion_data.{name}",
                     TAG_MOTION_DATA,
-                    MOTION_HEADER_DTYPE.fields[name][1],
+                    _field_offset(MOTION_HEADER_DTYPE, name),
                 )
             )
     start = MOTION_HEADER_SIZE + ofs
@@ -379,7 +386,7 @@ def motion_problems(payload: bytes | memoryview) -> list[SampleProblem]:
                     f"{low}..{high}, read as clamped into it (sample {k}: {int(log_scale[k])})",
                     f"motion_data.samples[{k}].log_scale",
                     TAG_MOTION_DATA,
-                    start + MOTION_SAMPLE_DTYPE.itemsize * k + MOTION_SAMPLE_DTYPE.fields["log_scale"][1],
+                    start + MOTION_SAMPLE_DTYPE.itemsize * k + _field_offset(MOTION_SAMPLE_DTYPE, "log_scale"),
                 )
             )
     return out

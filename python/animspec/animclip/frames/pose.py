@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 import numpy as np
 
@@ -57,9 +57,13 @@ class BasePose:
 def base_pose(clip: ClipView, skeleton: Skeleton | None = None) -> BasePose:
     """Pose ``skeleton`` (matched by CRC32 of its bone names) with the clip's base state;
     without a skeleton, every clip joint becomes its own root at its base-state transform."""
-    joints = [j for j in clip.joints if j.hash is not None and j.hash != 0xFFFFFFFF and j.rotation is not None]
-    labels = [j.name or f"{j.hash:08X}" for j in joints]
-    return _pose_on(skeleton, [(j.index, j.hash, j.rotation, j.translation) for j in joints], labels)
+    joints: list[tuple[int, int, np.ndarray, np.ndarray | None]] = []
+    labels: list[str] = []
+    for j in clip.joints:
+        if j.hash is not None and j.hash != 0xFFFFFFFF and j.rotation is not None:
+            joints.append((j.index, j.hash, j.rotation, j.translation))
+            labels.append(j.name or f"{j.hash:08X}")
+    return _pose_on(skeleton, joints, labels)
 
 
 def _pose_on(skeleton: Skeleton | None, joints: list[tuple[int, int, np.ndarray, np.ndarray | None]],
@@ -298,7 +302,8 @@ class FramesReport:
         (for a library caller; ``play`` goes through :meth:`chunks`)."""
         if self.skeleton is None:
             return None
-        parts = [c.positions for c in self.chunks()]
+        # (on a rig, every chunk has its positions)
+        parts = [cast(np.ndarray, c.positions) for c in self.chunks()]
         return np.concatenate(parts) if parts else np.zeros((0, self.skeleton.bone_count, 3))
 
     def _head(self) -> list[tuple[str, Any]]:

@@ -29,7 +29,7 @@ Section = (
     Built | BaseState | JointHashes | Path | CustomTracks | CustomTrackData | SampleElem
     | TriggerData | TriggerJointNames | RawSection
 )
-TYPED_SECTIONS: dict[int, type[SectionBase]] = {
+TYPED_SECTIONS: dict[int, type[Section]] = {
     cls.tag: cls
     for cls in (Built, BaseState, JointHashes, Path, CustomTracks, CustomTrackData, SampleElem,
                 TriggerData, TriggerJointNames)
@@ -37,7 +37,7 @@ TYPED_SECTIONS: dict[int, type[SectionBase]] = {
 """The registry: tag -> the section type that reads, writes, sizes and dumps it."""
 
 
-def section_type(tag: int) -> type[SectionBase]:
+def section_type(tag: int) -> type[Section]:
     """The type of a section with ``tag``: its typed module's, else :class:`RawSection`."""
     return TYPED_SECTIONS.get(tag, RawSection)
 

@@ -52,7 +52,7 @@ import sys
 import threading
 import time
 from collections import Counter, deque
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TextIO
@@ -503,7 +503,8 @@ def _is_gltf(path: str) -> bool:
 
 
 class Item(Protocol):
-    file: str
+    @property
+    def file(self) -> str: ...
 
 
 def run_one(task: Callable[[Any], Result], item: Item) -> Result:
@@ -557,7 +558,7 @@ def run_batch(
     *,
     chunksize: int | None = None,
     on_done: Callable[[int], None] | None = None,
-) -> Iterator[Result]:
+) -> Generator[Result, None, None]:
     """``task`` over every item (a :class:`Source`, anything with a ``file`` attribute, or a
     path), yielding one :class:`Result` per item in the items' order. ``task`` must be
     picklable (a module-level function or an instance of a module-level class) when

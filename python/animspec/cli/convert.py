@@ -9,6 +9,7 @@ or glob, ``-o`` is a folder), the files converted by animspec.gltf. Each option'
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..batch import Result
@@ -19,11 +20,11 @@ if TYPE_CHECKING:
 from .common import FORCE_HELP, OUTPUT_HELP, region, report_stream
 
 
-def _in_range(option: str):
+def _in_range(option: str) -> Callable[[str], int | float]:
     """The argparse ``type=`` of a numeric option: its range as animspec.convert.option_ranges
     declares it (the library checks the same range; imported only when the option is given)."""
 
-    def parse(text: str):
+    def parse(text: str) -> int | float:
         from ..convert import option_ranges
 
         return option_ranges()[option].parse(text)

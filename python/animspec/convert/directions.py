@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from functools import lru_cache, wraps
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..batch import Result
 from ..common.errors import AnimspecError, WriteError
@@ -24,6 +24,10 @@ from .declaration import Direction
 from .options import ConvertOptions, option_flag
 from .output import write, write_gltf
 from .refusals import OptionRefused, check_moves, check_nodes_above, check_skin, is_gltf
+
+if TYPE_CHECKING:
+    from ..animbin import AnimbinFile
+    from ..gltf.to_animbin import Fit, Fp12
 
 
 def _read_model(src: str, fmt: str) -> Any:
@@ -72,7 +76,7 @@ def _gltf_to_animbin(src: str, out: str, o: ConvertOptions) -> Result:
         skin=o.skin,
         joint_names=list(o.joints) if o.joints else None,
         region=o.region,
-        fit=o.fit or "bake",
+        fit=cast("Fit", o.fit or "bake"),  # (gltf_to_animbin refuses any other value)
         layout_not_used=_explicit_fit(o),
         max_error_deg=o.max_error,
         ps1_space=o.ps1_space,
@@ -80,7 +84,7 @@ def _gltf_to_animbin(src: str, out: str, o: ConvertOptions) -> Result:
         markers=o.markers,
         looping=False if o.one_shot else None,
         split=o.split,
-        fp12=o.fp12,
+        fp12=cast("Fp12", o.fp12),
         merge=o.merge,
         armature_space=o.armature_space,
         max_keys=o.max_keys,
@@ -95,7 +99,7 @@ def _gltf_to_animbin(src: str, out: str, o: ConvertOptions) -> Result:
     for path, model, findings in zip(outputs, result.files, result.findings):
         data = write_bytes(model)
 
-        def same_model(written: bytes, model=model, path=path) -> None:
+        def same_model(written: bytes, model: AnimbinFile = model, path: str = path) -> None:
             if read_bytes(written, path) != model:
                 raise WriteError(path, "the written file does not read back as converted")
 

@@ -40,7 +40,7 @@ def check_output_folder(output: str, extensions: set[str]) -> None:
         raise OptionRefused("output", "output-not-folder", output=output)
 
 
-def write(path: str, data: bytes, o: ConvertOptions, src: str, verify: Callable[[bytes], None]) -> None:
+def write(path: str, data: bytes, o: ConvertOptions, src: str, verify: Callable[[bytes], object]) -> None:
     """animspec.common.output's policy (never over the input, an existing file only with
     ``force``), first creating the missing folders of a batch output."""
     if o.make_folders:

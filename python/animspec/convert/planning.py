@@ -145,8 +145,7 @@ def plan(inputs: Sequence[str], output: str, options: ConvertOptions, *, words: 
 
 
 def _plan(inputs: Sequence[str], output: str, options: ConvertOptions, words: Namer) -> ConvertPlan:
-    side = {file_identity(r.path): r for r in options.read_files()}
-    side.pop(None, None)
+    side = {ident: r for r in options.read_files() if (ident := file_identity(r.path)) is not None}
     selection = collect(
         inputs, convertible, exclude=[output],
         pass_over={ident: f"read as {r.option} by this run: a side file is never converted"

@@ -357,6 +357,8 @@ def animclip_to_gltf(
     builder = DocumentBuilder(gltf)
     has_motion = clip.root_motion_translation is not None and len(clip.root_motion_translation)
     if has_motion and root_motion:
+        # (set together: a clip with root motion has its times, translations and rotations)
+        assert clip.root_motion_translation is not None and clip.root_motion_rotation is not None
         carrier = builder.parent_of_roots(ROOT_MOTION_NODE)
         motion_times = np.asarray(clip.root_motion_times, np.float64)
         channels.append(Channel(carrier, "translation", motion_times, clip.root_motion_translation, ANIM_LINEAR,

@@ -753,10 +753,10 @@ def _convert_one(
         shown_err = best_err  # measured through the engine's own Normalize by the fit
     between_err = _between_error(gltf, rig, indices, o, wanted, cache, start, frames, tracks, where)
 
-    name, renamed = animbin_name(source_name)
+    clip_name, renamed = animbin_name(source_name)
     if renamed:
         warnings.append(
-            f"{where}: named {str(name)!r} in the ANIMBIN (ASCII only, at most {NAME_FIELD_SIZE - 1} bytes)"
+            f"{where}: named {str(clip_name)!r} in the ANIMBIN (ASCII only, at most {NAME_FIELD_SIZE - 1} bytes)"
         )
     marker_specs = (o.markers or {}).get(source_name)
     if marker_specs is None:
@@ -777,7 +777,7 @@ def _convert_one(
     else:
         flags = 0 if o.looping is False else LOOPING_FLAG
     anim = Animation(
-        name=name,
+        name=clip_name,
         length=frames,
         tracks=tracks,
         markers=_markers(marker_specs or [], hz, frames, where, warnings),
@@ -799,7 +799,7 @@ def _convert_one(
         )
     clip = ClipReport(
         source_name,
-        str(name),
+        str(clip_name),
         file_index,
         seconds,
         frames,

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from pygltflib import GLTF2
 
 from ..animclip.frames.encode import FPS, MAX_FRAMES, EncodedAnimation, Frames, Tolerance, encode, joint_hashes
 from ..animclip.frames.sections import TAG_MOTION_DATA, clip_model
@@ -106,7 +107,7 @@ class AnimclipConversion:
         )
 
 
-def _pick(gltf, animation: str | None) -> int:
+def _pick(gltf: GLTF2, animation: str | None) -> int:
     names = [a.name or f"animation {i}" for i, a in enumerate(gltf.animations or [])]
     if not names:
         raise GltfError("the glTF has no animation to encode")
@@ -117,7 +118,7 @@ def _pick(gltf, animation: str | None) -> int:
     return names.index(animation)
 
 
-def animation_name(gltf, index: int) -> str:
+def animation_name(gltf: GLTF2, index: int) -> str:
     """Animation ``index``'s name (``animation N`` when it has none), refused when it is not
     valid Unicode or holds a NUL: it becomes the clip's name, a NUL-terminated UTF-8 string."""
     name = gltf.animations[index].name or f"animation {index}"
@@ -133,7 +134,7 @@ def animation_name(gltf, index: int) -> str:
 
 def root_motion_node(rig: Rig, index: int) -> int | None:
     """The node carrying animation ``index``'s root motion (see the module doc), or None."""
-    roots = [rig.paths[j] for j in np.flatnonzero(rig.skeleton.parents < 0)]
+    roots = [rig.paths[int(j)] for j in np.flatnonzero(rig.skeleton.parents < 0)]
     tops = {path[-1] for path in roots}
     if len(tops) != 1:
         return None

@@ -8,7 +8,7 @@ the module it names. The rules say what the layers are:
 * only a format package's ``adapt.py`` imports the generated parsers (animspec.generated),
   and nothing imports an ``adapt`` module at module level, so detecting a file's format or
   reading a valid file never loads a debug-mode parser;
-* the package is layered (:data:`LAYERS`, the README's Architecture section): a module imports
+* the package is layered (:data:`LAYERS`, CONTRIBUTING.md's Architecture section): a module imports
   only modules of its own layer or of the layers under it, and every module has a layer;
 * the command line (animspec.cli) is the top: nothing in the library (or the add-on) imports it;
 * the Blender add-on (animspec_blender) is a package of its own above the library: it imports
@@ -77,7 +77,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("command line", ("animspec.cli", "animspec.__main__")),
     ("Blender add-on", (BLENDER,)),
 ]
-"""The layers, bottom up, as the README's Architecture section names them. A name stands for
+"""The layers, bottom up, as CONTRIBUTING.md's Architecture section names them. A name stands for
 the module and everything under it, except the root package ``animspec``, which stands for
 itself only (it holds ``__version__``). The Blender add-on is a package of its own on top: it may
 import any of animspec (the command line aside, by the rule below), and nothing imports it."""
@@ -214,7 +214,7 @@ def imports_against_the_layers(graph: list[Import], layers: list[tuple[str, tupl
         mine, theirs = layer_of(e.importer, layers), layer_of(e.imported, layers)
         if mine is None or theirs is None:
             orphan = e.importer if mine is None else e.imported
-            problems.append(f"{e}: {orphan} belongs to no layer (add it to LAYERS and to the README)")
+            problems.append(f"{e}: {orphan} belongs to no layer (add it to LAYERS and to CONTRIBUTING.md)")
         elif theirs > mine:
             problems.append(f"{e}: the {layers[mine][0]} layer imports the {layers[theirs][0]} layer above it")
     return problems

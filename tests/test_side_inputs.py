@@ -157,7 +157,7 @@ class TestSideFilesAreNotSources:
         assert [(Path(p).name, why.split(":")[0]) for p, why in work.passed_over] == [
             ("biped_rig.glb", "read as --skeleton by this run"),
         ]
-        assert not any(r.failed for r in work.run(jobs=1))  # the README's "From Python" runs clean
+        assert not any(r.failed for r in work.run(jobs=1))  # docs/python.md's example runs clean
 
     def test_a_rig_without_animations_is_passed_over_with_its_reason(self, tmp_path):
         src = tmp_path / "src"

@@ -426,8 +426,16 @@ def export_animclip(arm: bpy.types.Object, *, action: str | None = None, templat
     template's Built says, else not. ``root_space`` None: as the action notes it, else "engine"
     (:data:`ROOT_SPACES`). Refusals are :class:`AnimspecError` in the Export panel's words."""
     from animspec.animclip import read_file, write_bytes
+    from animspec.animclip.frames.encode import (
+        FPS,
+        MAX_FRAMES,
+        EncodeError,
+        Frames,
+        encode,
+        joint_hashes,
+        tolerance_for,
+    )
     from animspec.animclip.frames.sections import clip_model
-    from animspec.animclip.frames.encode import FPS, MAX_FRAMES, EncodeError, Frames, encode, joint_hashes, tolerance_for
     from animspec.animclip.tags import FLAG_LOOPING
     from animspec.common.ranges import OptionRangeError
     from animspec.gltf.to_animbin import MAX_SAMPLES

@@ -27,14 +27,22 @@ REGIONS = [
     ("pal", "PAL (50 Hz)", "One console frame per PAL vsync"),
 ]
 FITS = [
-    ("best", "Best fit", "At most 30 keys per track, frames and values chosen for the smallest largest error on screen"),
+    (
+        "best",
+        "Best fit",
+        "At most 30 keys per track, frames and values chosen for the smallest largest error on screen",
+    ),
     ("bake", "Every frame", "A key on every frame; a clip longer than 30 frames is refused"),
     ("cut", "Cut", "A key on every frame; frames past 30 are dropped"),
     ("reduce", "Reduce", "Keys only where the shown pose would drift more than Max error"),
 ]
 ROUNDING = [
     ("round", "Round", "FP12 rounded to nearest (half the error of truncation)"),
-    ("trunc", "Truncate", "FP12 truncated toward zero from Blender's own pose matrices, exactly as the engine's exporter does"),
+    (
+        "trunc",
+        "Truncate",
+        "FP12 truncated toward zero from Blender's own pose matrices, exactly as the engine's exporter does",
+    ),
 ]
 WHICH = [
     ("all", "All actions", "Every action of the armature (at most 5), imported ones in file order"),
@@ -42,9 +50,12 @@ WHICH = [
     ("chosen", "Named actions", "The actions named below, in that order"),
 ]
 JOINT_ORDERS = [
-    ("armature", "Armature's order",
-     "The order saved on the armature (its animbin_joints property, set by Import MESHBIN or by "
-     "'Save order on armature'); deform-bone order when it has none"),
+    (
+        "armature",
+        "Armature's order",
+        "The order saved on the armature (its animbin_joints property, set by Import MESHBIN or by "
+        "'Save order on armature'); deform-bone order when it has none",
+    ),
     ("deform", "Deform bones", "The deform bones in Blender's bone order, as the engine's exporter numbers them"),
     ("file", "Names file", "A text file naming the bone of each joint id, one per line, parents first"),
 ]
@@ -134,16 +145,29 @@ OVERWRITE_LABEL = "Overwrite"
 ROOT_MOTION_LABEL = "Root motion"
 ROOT_SPACE_LABEL = "Root bones"
 ROOT_SPACE_ITEMS = [
-    ("engine", "Engine's Y-up space",
-     "A bone without parent is in the game's Y-up space, turned into Blender's Z-up (as the game and Luna Engine IO Tools have it)"),
-    ("armature", "Armature's own axes",
-     "A bone without parent is in the armature's own axes (an armature built from a glTF rig by Import .animclip base pose)"),
+    (
+        "engine",
+        "Engine's Y-up space",
+        "A bone without parent is in the game's Y-up space, turned into Blender's Z-up "
+        "(as the game and Luna Engine IO Tools have it)",
+    ),
+    (
+        "armature",
+        "Armature's own axes",
+        "A bone without parent is in the armature's own axes "
+        "(an armature built from a glTF rig by Import .animclip base pose)",
+    ),
 ]
 ROOT_SPACE_AS_IMPORTED = ("action", "As imported", "The root space the action was imported with (else the engine's)")
 
 EXPORT_OPTION_LABELS = {
-    "region": "Region", "fit": "Fit", "fp12": "FP12", "max_error": MAX_ERROR_LABEL, "joints": JOINT_ORDER_LABEL,
-    "max_translation_error": MAX_TRANSLATION_ERROR_LABEL, "template": TEMPLATE_LABEL,
+    "region": "Region",
+    "fit": "Fit",
+    "fp12": "FP12",
+    "max_error": MAX_ERROR_LABEL,
+    "joints": JOINT_ORDER_LABEL,
+    "max_translation_error": MAX_TRANSLATION_ERROR_LABEL,
+    "template": TEMPLATE_LABEL,
 }
 """The library's options (their parameter names) as the Export panels label them."""
 

@@ -52,9 +52,10 @@ import sys
 import threading
 import time
 from collections import Counter, deque
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Protocol, Sequence, TextIO
+from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 from .common.errors import AnimspecError, ParseError
 from .common.findings import Finding, Severity, has_errors
@@ -185,7 +186,10 @@ def collect(
             for entry in _walk(arg, excluded, unreadable, walked):
                 found(entry, arg)
             if len(accepted) == before[0] and len(unreadable) == before[4]:
-                empty.append((arg, _nothing(f"{arg}: no file animspec reads is in this folder", skipped, not_regular, passed_over, before)))
+                nothing = _nothing(
+                    f"{arg}: no file animspec reads is in this folder", skipped, not_regular, passed_over, before
+                )
+                empty.append((arg, nothing))
         elif not os.path.lexists(arg) and _GLOB_CHARS & set(arg):
             many = True
             matches = _glob(arg, unreadable)
@@ -202,8 +206,13 @@ def collect(
         else:
             add(Source(arg), os.path.realpath(arg))
     return Selection(
-        sources, skipped, not_regular=not_regular, empty=empty, many=many or len(sources) > 1,
-        passed_over=passed_over, unreadable=unreadable,
+        sources,
+        skipped,
+        not_regular=not_regular,
+        empty=empty,
+        many=many or len(sources) > 1,
+        passed_over=passed_over,
+        unreadable=unreadable,
     )
 
 
@@ -216,8 +225,9 @@ def _nothing(what: str, skipped: list[str], not_regular: list, passed_over: list
     if special:
         reasons.append(f"{special} non-regular file(s) skipped")
     if passed:
-        reasons.append(f"{passed} file(s) passed over: " + "; ".join(
-            f"{path}: {why}" for path, why in passed_over[before[3]:]))
+        reasons.append(
+            f"{passed} file(s) passed over: " + "; ".join(f"{path}: {why}" for path, why in passed_over[before[3] :])
+        )
     detail = f" ({', '.join(reasons)})" if reasons else ""
     return what + detail
 
@@ -249,7 +259,7 @@ class _Found:
     """Known from the listing to be a regular file (no symlink): no stat needed."""
 
     @classmethod
-    def named(cls, path: str) -> "_Found":
+    def named(cls, path: str) -> _Found:
         """A file met by name (a glob's match), nothing known of it yet."""
         return cls(path, os.path.realpath(path), regular=False)
 
@@ -268,7 +278,7 @@ def _walk(
     like a flat one. One ``scandir`` per folder gives each name's type, so a regular file
     costs no stat and its real path is the folder's real path joined with its name: on 10,000
     files that halves the selection's time, which is spent in the main process before any
-    worker starts (issue 15: ``-j 2`` against ``-j 1``)."""
+    worker starts, so it bounds what ``-j 2`` gains over ``-j 1``."""
     unreadable = [] if unreadable is None else unreadable
     walked = set() if walked is None else walked
     # (path, its real path): a sub-folder that is no link has its parent's real path and
@@ -493,7 +503,8 @@ def _is_gltf(path: str) -> bool:
 
 
 class Item(Protocol):
-    file: str
+    @property
+    def file(self) -> str: ...
 
 
 def run_one(task: Callable[[Any], Result], item: Item) -> Result:
@@ -547,7 +558,7 @@ def run_batch(
     *,
     chunksize: int | None = None,
     on_done: Callable[[int], None] | None = None,
-) -> Iterator[Result]:
+) -> Generator[Result, None, None]:
     """``task`` over every item (a :class:`Source`, anything with a ``file`` attribute, or a
     path), yielding one :class:`Result` per item in the items' order. ``task`` must be
     picklable (a module-level function or an instance of a module-level class) when
@@ -734,10 +745,16 @@ class _Pool:
             except self.broken:
                 self._check()
                 self._restart()
-                results.append(Result(
-                    item.file, status=EXIT_UNREADABLE,
-                    error={"message": f"{item.file}: the worker process died while handling this file", "internal": True},
-                ))
+                results.append(
+                    Result(
+                        item.file,
+                        status=EXIT_UNREADABLE,
+                        error={
+                            "message": f"{item.file}: the worker process died while handling this file",
+                            "internal": True,
+                        },
+                    )
+                )
         return results
 
 
@@ -777,7 +794,7 @@ def _wait_ended(processes: Sequence[Any], seconds: float) -> bool:
     from multiprocessing.connection import wait
 
     deadline = time.monotonic() + seconds
-    while (alive := _alive(processes)):
+    while alive := _alive(processes):
         left = deadline - time.monotonic()
         if left <= 0:
             return False
@@ -852,7 +869,9 @@ class Progress:
     terminal; otherwise, or without tqdm installed, it does nothing. :meth:`write` prints a
     line to another stream without tearing the bar."""
 
-    def __init__(self, total: int, stream: TextIO | None = None, *, enabled: bool | None = None, desc: str | None = None):
+    def __init__(
+        self, total: int, stream: TextIO | None = None, *, enabled: bool | None = None, desc: str | None = None
+    ):
         stream = sys.stderr if stream is None else stream
         if enabled is None:
             enabled = _isatty(stream)

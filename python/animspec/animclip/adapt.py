@@ -4,7 +4,7 @@ from ksy/animclip.ksy: the reference reader, and the one that words every error.
 This is the only animclip module that imports generated code, and :mod:`.parse` imports it
 only for a file the bulk reader (:mod:`.fastread`) leaves to it: the generated code is
 compiled in debug mode, whose positions name an error's field and offset, and a valid file
-does not pay for them (issue 15). It adapts the generated objects section by section, each
+does not pay for them. It adapts the generated objects section by section, each
 through its section type's ``adapt`` (:mod:`.sections`, which reads the generated object by
 the spec's field names without importing the generated module): bulk arrays come from the
 spec's ``*_raw`` byte fields through numpy (never through the lazy per-record instances),

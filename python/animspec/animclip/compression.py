@@ -17,6 +17,7 @@ import lz4.block
 
 from ..common.errors import ParseError
 from .tags import DAT1_MAGIC
+
 _PROBE_ORDER = (2, 1, 3)
 MAX_DAT1_SIZE = 1 << 30
 """Refuse to inflate more than this: the largest known clip is about 16.7 MB."""
@@ -76,7 +77,9 @@ def inflate(
     problems = []
     for whose, size in candidates:
         if size > limit:
-            problems.append(f"{whose} size {size} is more than the {limit} bytes accepted from a {len(body)}-byte block")
+            problems.append(
+                f"{whose} size {size} is more than the {limit} bytes accepted from a {len(body)}-byte block"
+            )
             continue
         try:
             data = lz4.block.decompress(body, uncompressed_size=size)

@@ -3,7 +3,7 @@
 The generated parser (debug mode, for the positions that name an error's field and offset)
 copies a plain file's body three times on its way to a payload (the size-eos ``dat1``
 substream, the section's ``_raw_body``, then ``data_raw``): a 16 MB clip cost 5x reading the
-file and twice its size in memory (issue 15). This reader reads the headers and tables with
+file and twice its size in memory. This reader reads the headers and tables with
 struct, each bulk table with one numpy call (one copy each), and keeps each opaque payload
 (Sample Data, Motion Data...) as a read-only view into the file's bytes: a 16 MB clip costs
 about reading it.

@@ -6,13 +6,20 @@ from typing import Any
 
 import numpy as np
 
+from .frames.inputs import sample_inputs
 from .model import AnimclipFile
 from .placement import payload_sizes
 from .tags import (
-    ASSET_MAGICS, CONTAINER_ASSET, CONTAINER_STG, FLAG_CAMERA, FLAG_HAS_MOTION, FLAG_LOOPING, SECTION_NAMES, SECTION_STATUS,
+    ASSET_MAGICS,
+    CONTAINER_ASSET,
+    CONTAINER_STG,
+    FLAG_CAMERA,
+    FLAG_HAS_MOTION,
+    FLAG_LOOPING,
+    SECTION_NAMES,
+    SECTION_STATUS,
     TAG_SAMPLE_ELEM,
 )
-from .frames.inputs import sample_inputs
 
 MAX_JOINTS_LISTED = 40
 
@@ -32,7 +39,9 @@ def summary(model: AnimclipFile, joint_names: Any = None) -> str:
     else:
         lines.append(f"  uncompressed DAT1: {layout.dat1_size} bytes")
     if model.container != CONTAINER_ASSET:
-        what = {CONTAINER_STG: f"Spider-Man 2's STG wrapper ({len(model.header_unk)} bytes)"}.get(model.container, "none (a bare DAT1)")
+        what = {CONTAINER_STG: f"Spider-Man 2's STG wrapper ({len(model.header_unk)} bytes)"}.get(
+            model.container, "none (a bare DAT1)"
+        )
         lines.append(f"  before the DAT1: {what}")
     if view.name is None and model.is_msm2 and not model.strings and view.name_hash is not None:
         lines.append(f"  clip name hash {view.name_hash:08X} (Spider-Man 2 clips carry no name string)")
@@ -45,13 +54,16 @@ def summary(model: AnimclipFile, joint_names: Any = None) -> str:
         lines.append(f"  clip {name} ({check})")
         lines.append(
             f"  fps {view.fps:g}, duration {view.duration:g} s, frames {view.num_frames} "
-            "(ALERT's labels: \"fps?\", \"duration in seconds?\", \"frames count?\")"
+            '(ALERT\'s labels: "fps?", "duration in seconds?", "frames count?")'
         )
     if view.joints:
         known = sum(1 for j in view.joints if j.name is not None)
         named = f", {known} named" if known else ""
-        animated = ", rot/pos: Base State alone (the pose of unanimated joints, the base of animated ones)" \
-            if model.section(TAG_SAMPLE_ELEM) is not None else ""
+        animated = (
+            ", rot/pos: Base State alone (the pose of unanimated joints, the base of animated ones)"
+            if model.section(TAG_SAMPLE_ELEM) is not None
+            else ""
+        )
         lines.append(f"  {len(view.joints)} joint(s){named}{animated}:")
         for j in view.joints[:MAX_JOINTS_LISTED]:
             label = f"{j.hash:08X}" if j.hash is not None else "(no hash)"

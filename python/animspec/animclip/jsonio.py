@@ -361,7 +361,9 @@ def _apply_clip_members(model: AnimclipFile, clip: JsonNode, view: Any) -> None:
                 if name != track.name:
                     _edit(node["name"], model.rename_custom_track, i, name)
             elif node.has("name") and track.name is not None:
-                raise JsonEdit(node["name"], f"null would remove the track name {track.name!r}; a name can be changed, not removed")
+                raise JsonEdit(
+                    node["name"], f"null would remove the track name {track.name!r}; a name can be changed, not removed"
+                )
             if node.has("values"):
                 values = read_f32_array(node["values"])
                 if values.tobytes() != track.values.tobytes():

@@ -27,8 +27,9 @@ and dat1lib/types/sections/animclip/autogen.py.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -54,6 +55,7 @@ from .sections import (
     derived_counts,
 )
 from .sections.base import Eq, same
+from .strings import string_at
 from .tags import (
     CONTAINER_ASSET,
     MAGIC_MSM2,
@@ -64,7 +66,6 @@ from .tags import (
     TAG_CUSTOM_TRACKS,
     TAG_TRIGGER_DATA,
 )
-from .strings import string_at
 from .view import ClipView, clip_view, name_table
 
 
@@ -170,7 +171,7 @@ class AnimclipFile(Eq):
             and same(_by_tag(self.sections), _by_tag(other.sections))
         )
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None
 
     # -- lookup ---------------------------------------------------------------
 

@@ -1,10 +1,11 @@
 """Read .animclip / .performanceclip files into the typed model.
 
 Two readers, one result. :mod:`.fastread` reads every valid file with struct and numpy
-straight from its bytes (one copy per table, opaque payloads as views into the bytes; issues
-15 and 22.6). Whatever it does not accept goes to :mod:`.adapt`, the parser generated from ksy/animclip.ksy in debug mode, whose recorded
-positions word the error (field path and byte offset) - it is imported only then, so a
-valid file never pays for it. ``fast=False`` reads with the generated parser alone (the
+straight from its bytes (one copy per table, opaque payloads as views into the bytes: reading
+a large clip costs about reading the file, not several copies of it). Whatever it does not
+accept goes to :mod:`.adapt`, the parser generated from ksy/animclip.ksy in debug mode, whose
+recorded positions word the error (field path and byte offset) - it is imported only then, so
+a valid file never pays for it. ``fast=False`` reads with the generated parser alone (the
 reference the tests hold the fast reader to).
 """
 
@@ -29,7 +30,10 @@ def looks_like_animclip(data: bytes) -> bool:
     if len(data) < 4:
         return False
     if data[:4] == STG_MAGIC:
-        return len(data) >= STG_TYPE_AT + 4 and int.from_bytes(data[STG_TYPE_AT : STG_TYPE_AT + 4], "little") in ASSET_MAGICS
+        return (
+            len(data) >= STG_TYPE_AT + 4
+            and int.from_bytes(data[STG_TYPE_AT : STG_TYPE_AT + 4], "little") in ASSET_MAGICS
+        )
     if data[:4] == DAT1_MAGIC:
         return len(data) >= 8 and int.from_bytes(data[4:8], "little") in ASSET_MAGICS
     return int.from_bytes(data[:4], "little") in ASSET_MAGICS

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import hashlib
 import struct
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable
+from typing import cast
 
 from ..common.errors import WriteError
 from .compression import Compression
@@ -40,7 +41,7 @@ def content_digest(model: AnimclipFile, section_payloads: list[bytes]) -> str:
     return content_snapshot(model, section_payloads)()
 
 
-def content_snapshot(model: AnimclipFile, section_payloads: list[bytes]) -> Callable[[], str]:
+def content_snapshot(model: AnimclipFile, section_payloads: Sequence[bytes | memoryview]) -> Callable[[], str]:
     """What :func:`content_digest` hashes, captured now (immutable copies and references),
     hashed when called: edits made to the model after this do not change the result."""
     head = struct.pack("<QQQ", model.magic, model.type_id, len(model.header_unk)) + bytes(model.header_unk)
@@ -76,8 +77,9 @@ def recorded_layout(
     sizes = payload_sizes(model)
     start = tables_size(len(model.sections), len(model.unknowns))
     covered = [(0, start), (start, start + len(model.strings))]
-    seen: dict[int, tuple[bytes, bytes]] = {}  # id(section) -> (original, as written): shared sections once
-    written: list[bytes] = []
+    # id(section) -> (original, as written): shared sections once
+    seen: dict[int, tuple[bytes | memoryview, bytes | memoryview]] = {}
+    written: list[bytes | memoryview] = []
     verbatim: dict[int, bytes] = {}
     for i, (section, size) in enumerate(zip(model.sections, sizes)):
         off = section.offset
@@ -88,12 +90,13 @@ def recorded_layout(
             if type(section) is RawSection:
                 pair = (section.data, section.data)
             else:
-                original = data[base + off : base + off + size]
-                pair = (original, section.as_written(original))
+                read = data[base + off : base + off + size]
+                pair = (read, section.as_written(read))
             seen[id(section)] = pair
         original, payload = pair
         if payload is not original and payload != original:
-            verbatim[i] = original
+            # (a RawSection's pair is one object, so never here: original is a slice of bytes)
+            verbatim[i] = cast(bytes, original)
         written.append(payload)
     return Layout(
         outer_len_dat1=outer_len,

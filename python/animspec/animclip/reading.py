@@ -9,7 +9,7 @@ reader leaves to it). :mod:`.parse` chooses between them.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from .compression import Compression
 from .layout import tables_size
@@ -62,7 +62,7 @@ def read_sections(
     claim at most :data:`MAX_CLAIMED_RATIO` times the DAT1 together: past that, the entry
     is refused before its payload is copied."""
     shared: dict[Entry, Section] = {}
-    raw_bytes: dict[tuple[int, int], bytes] = {}
+    raw_bytes: dict[tuple[int, int], bytes | memoryview] = {}
     parsed: list[Section | None] = [None] * len(entries)
     claimed = 0
     budget = MAX_CLAIMED_RATIO * dat1_size

@@ -52,14 +52,16 @@ sections   section-size pair-missing name-unresolved name-hash-mismatch dead-mar
 from __future__ import annotations
 
 import contextlib
-
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 
 from ..common.errors import WriteError
 from ..common.findings import Finding, Severity, capped
 from ..common.hashes import crc32
+from .frames.inputs import HYPOTHESIS, camera_problems, layout_is_hypothesis, motion_problems, sample_problems
+from .layout import tables_size
 from .model import (
     AnimclipFile,
     BaseState,
@@ -72,13 +74,15 @@ from .model import (
     TriggerJointNames,
     derived_counts,
 )
-from .layout import tables_size
 from .placement import payload_sizes
 from .sections.base_state import THING_SIZE
 from .sections.sample_elem import sample_elem_split
 from .tags import (
     ASSET_MAGICS,
     DERIVED_COUNTS,
+    MOTION_FLAG_SECONDARY,
+    MOTION_HEADER_DTYPE,
+    MOTION_HEADER_SIZE,
     PAD_TO,
     SECTION_NAMES,
     TAG_BASE_STATE,
@@ -91,19 +95,15 @@ from .tags import (
     TAG_GEOM_SAMPLE_DATA,
     TAG_GEOM_SAMPLES,
     TAG_JOINT_HASHES,
-    TAG_MOTION_DATA,
-    TAG_SAMPLE_ELEM,
-    MOTION_FLAG_SECONDARY,
-    MOTION_HEADER_DTYPE,
-    MOTION_HEADER_SIZE,
     TAG_MORPH_FRAME_DATA,
     TAG_MORPH_INFO,
+    TAG_MOTION_DATA,
     TAG_PATH,
     TAG_PHONEME_VISEMS_MAP,
+    TAG_SAMPLE_ELEM,
     TERMINATOR_HASH,
     section_name,
 )
-from .frames.inputs import HYPOTHESIS, camera_problems, layout_is_hypothesis, motion_problems, sample_problems
 from .view import name_table, quaternion_lengths
 from .write import check_writable
 
@@ -138,12 +138,12 @@ def _sections_indexed(model: AnimclipFile) -> Iterator[None]:
     """While validating, ``model.section(tag)`` (and ``model.built``, which uses it) answers
     from a table made once, not by scanning every section: the per-section checks look
     sections up, which made 16,000 sections of one tag take 10 s and 65,535 minutes
-    (issue 21: time proportional to the input). Validation does not change the model; the
+    (with the table, time is proportional to the input). Validation does not change the model; the
     lookup is the model's own rule (the last section of a tag wins)."""
     last: dict[int, Any] = {}
     for section in model.sections:
         last[section.tag] = section
-    model.section = last.get  # type: ignore[method-assign]  # an instance attribute, removed below
+    model.section = last.get  # type: ignore[method-assign, assignment]  # an instance attribute, removed below
     try:
         yield
     finally:
@@ -244,13 +244,16 @@ def _container(model: AnimclipFile, sizes: list[int]) -> Iterator[Finding]:
     for i, s in enumerate(model.sections):
         if s.tag not in SECTION_NAMES:
             yield Finding(
-                "unknown-section", WARNING,
-                f"tag {s.tag:08X} is none of the {len(SECTION_NAMES)} known sections; kept as raw bytes", _where(model, i),
+                "unknown-section",
+                WARNING,
+                f"tag {s.tag:08X} is none of the {len(SECTION_NAMES)} known sections; kept as raw bytes",
+                _where(model, i),
             )
         first = seen.setdefault(s.tag, i)
         if first != i:
             yield Finding(
-                "duplicate-section", ERROR,
+                "duplicate-section",
+                ERROR,
                 f"same tag as section {first}; readers that look sections up by tag see only one of them",
                 _where(model, i),
             )
@@ -259,18 +262,21 @@ def _container(model: AnimclipFile, sizes: list[int]) -> Iterator[Finding]:
         return
     if layout.compression is not None:
         yield Finding(
-            "lz4-compressed", INFO,
+            "lz4-compressed",
+            INFO,
             f"the DAT1 body is one LZ4 block ({len(layout.compression.compressed)} -> {layout.dat1_size} bytes); "
             "an edited file is written uncompressed",
         )
     if layout.outer_len_dat1 != layout.dat1_len:
         yield Finding(
-            "outer-size-mismatch", ERROR,
+            "outer-size-mismatch",
+            ERROR,
             f"outer header says the DAT1 is {layout.outer_len_dat1} bytes, the DAT1 header says {layout.dat1_len}",
         )
     if layout.dat1_len != layout.dat1_size:
         yield Finding(
-            "dat1-size-mismatch", ERROR,
+            "dat1-size-mismatch",
+            ERROR,
             f"DAT1 header says {layout.dat1_len} bytes, the file holds {layout.dat1_size}",
         )
     placed = [(s.offset, s.offset + sizes[i], i) for i, s in enumerate(model.sections) if s.offset is not None]
@@ -280,7 +286,8 @@ def _container(model: AnimclipFile, sizes: list[int]) -> Iterator[Finding]:
     lowest = min(placed)
     if lowest[0] < tables_end:
         yield Finding(
-            "tables-overlap-payload", ERROR,
+            "tables-overlap-payload",
+            ERROR,
             f"payload at 0x{lowest[0]:x} starts inside the header and tables (which end at 0x{tables_end:x})",
             _where(model, lowest[2]),
         )
@@ -288,33 +295,44 @@ def _container(model: AnimclipFile, sizes: list[int]) -> Iterator[Finding]:
     for start, end, i in placed:
         if end > layout.dat1_len:
             yield Finding(
-                "section-past-declared-end", ERROR,
+                "section-past-declared-end",
+                ERROR,
                 f"payload [0x{start:x}, 0x{end:x}) ends past the DAT1 size in its header ({layout.dat1_len})",
                 _where(model, i),
             )
         if start % PAD_TO:
-            yield Finding("misaligned-section", WARNING, f"payload offset 0x{start:x} is not a multiple of {PAD_TO}", _where(model, i))
-    ordered = sorted((p for p in placed if p[1] > p[0]))
+            yield Finding(
+                "misaligned-section",
+                WARNING,
+                f"payload offset 0x{start:x} is not a multiple of {PAD_TO}",
+                _where(model, i),
+            )
+    ordered = sorted(p for p in placed if p[1] > p[0])
     for (s1, e1, i1), (s2, e2, i2) in zip(ordered, ordered[1:]):
         if s2 < e1:
             yield Finding(
-                "sections-overlap", ERROR,
+                "sections-overlap",
+                ERROR,
                 f"payload [0x{s2:x}, 0x{e2:x}) overlaps section {i1} ({section_name(model.sections[i1].tag)}) "
                 f"at [0x{s1:x}, 0x{e1:x})",
                 _where(model, i2),
             )
     tags = [s.tag for s in model.sections]
     if tags != sorted(tags):
-        yield Finding("table-not-sorted", WARNING, "section table is not sorted by ascending tag (ALERT's writer sorts it)")
+        yield Finding(
+            "table-not-sorted", WARNING, "section table is not sorted by ascending tag (ALERT's writer sorts it)"
+        )
     if layout.dat1_size > end_max:
         yield Finding(
-            "trailing-bytes", WARNING,
+            "trailing-bytes",
+            WARNING,
             f"{layout.dat1_size - end_max} bytes after the last payload (which ends at 0x{end_max:x})",
         )
     dirty = [off for off, data in layout.fill if off < end_max and data.strip(b"\0")]
     if dirty:
         yield Finding(
-            "nonzero-padding", WARNING,
+            "nonzero-padding",
+            WARNING,
             f"non-zero padding bytes before payloads, first run at DAT1 offset 0x{dirty[0]:x}",
         )
 
@@ -330,20 +348,23 @@ def _built(model: AnimclipFile, i: int, s: Built, derived: dict[str, int], count
         pass  # Spider-Man 2 clips as Luna writes them carry the name's hash only
     elif name is None:
         yield Finding(
-            "name-unresolved", ERROR,
+            "name-unresolved",
+            ERROR,
             f"name offset {s.ofs_name} does not start a NUL-terminated UTF-8 string in the "
             f"{len(model.strings)}-byte strings block",
             where,
         )
     elif crc32(name) != s.name_hash:
         yield Finding(
-            "name-hash-mismatch", ERROR,
+            "name-hash-mismatch",
+            ERROR,
             f"name {name!r} hashes to {crc32(name):08X}, Built stores {s.name_hash:08X}",
             where,
         )
     if not msm2 and s.word_48 != 0xDEADDEAD:
         yield Finding(
-            "dead-markers", WARNING,
+            "dead-markers",
+            WARNING,
             f"+0x48/+0x4A hold {s.word_48 & 0xFFFF:04X} {s.word_48 >> 16:04X}, not DEAD DEAD "
             "(a Remastered-era rule: Spider-Man 2 has them 4 bytes further on)",
             where,
@@ -353,13 +374,17 @@ def _built(model: AnimclipFile, i: int, s: Built, derived: dict[str, int], count
     if not counts:
         return
     labels = {
-        "num_joints": "J (+0x20)", "num_base_state_things": "T (+0x2C)",
-        "num_custom_tracks": "tracks count (+0x3A)", "num_elems": "element count (+0x24)",
+        "num_joints": "J (+0x20)",
+        "num_base_state_things": "T (+0x2C)",
+        "num_custom_tracks": "tracks count (+0x3A)",
+        "num_elems": "element count (+0x24)",
         "num_large_elems": "large element count (+0x44)",
     }
     counted = {
-        "num_joints": "Base State joint records", "num_base_state_things": "Base State things",
-        "num_custom_tracks": "Custom Tracks entries", "num_elems": "Sample Elem small elements",
+        "num_joints": "Base State joint records",
+        "num_base_state_things": "Base State things",
+        "num_custom_tracks": "Custom Tracks entries",
+        "num_elems": "Sample Elem small elements",
         "num_large_elems": "Sample Elem large elements",
     }
     for name_ in DERIVED_COUNTS:
@@ -371,7 +396,8 @@ def _built(model: AnimclipFile, i: int, s: Built, derived: dict[str, int], count
         if name_ in ("num_elems", "num_large_elems") and model.section(TAG_SAMPLE_ELEM) is not None:
             continue  # reported as sample-elem-past-end
         yield Finding(
-            "count-mismatch", WARNING,
+            "count-mismatch",
+            WARNING,
             f"{labels[name_]} is {value}, but there are {derived[name_]} {counted[name_]}",
             {**where, "field": name_},
         )
@@ -387,7 +413,8 @@ def _base_state(
         t = derived["num_base_state_things"] if built.num_base_state_things is None else built.num_base_state_things
         if 16 * j + THING_SIZE * t > size:
             yield Finding(
-                "base-state-size", ERROR,
+                "base-state-size",
+                ERROR,
                 f"{size} bytes cannot hold J = {j} joint records and T = {t} things ({16 * j + THING_SIZE * t} bytes)",
                 where,
             )
@@ -400,19 +427,23 @@ def _base_state(
         if j != expected:
             if terminated and j == k:
                 yield Finding(
-                    "joint-count-includes-terminator", INFO,
+                    "joint-count-includes-terminator",
+                    INFO,
                     f"J = K = {k}: a record for the FFFFFFFF terminator too (ALERT's label reading; "
                     "size analysis suggests J = K - 1)",
                     where,
                 )
             else:
                 yield Finding(
-                    "joint-count-mismatch", WARNING,
+                    "joint-count-mismatch",
+                    WARNING,
                     f"{j} joint records for {k} joint hashes; expected {expected} (spec 7.2)",
                     where,
                 )
     if s.extra:
-        yield Finding("base-state-extra", INFO, f"{len(s.extra)} bytes after the joint records and things (not described)", where)
+        yield Finding(
+            "base-state-extra", INFO, f"{len(s.extra)} bytes after the joint records and things (not described)", where
+        )
     if len(s.joints):
         lengths = quaternion_lengths(s.joints) / 32768.0
         # A joint whose rotation a Sample Elem element animates has a base (the minimum of
@@ -427,11 +458,12 @@ def _base_state(
         if bad.size:
             first = int(bad[0])
             h = int(hashes.hashes[first]) if isinstance(hashes, JointHashes) and first < len(hashes.hashes) else None
-            extra = {"joint": first}
+            extra: dict[str, Any] = {"joint": first}
             if h is not None and h in names:
                 extra["joint_name"] = names[h]
             yield Finding(
-                "quaternion-length", WARNING,
+                "quaternion-length",
+                WARNING,
                 f"{bad.size} of {len(s.joints)} unanimated rotations are not unit length after dividing by 32768 "
                 f"(joint {first}: {lengths[first]:.4f}); is the divisor or the layout right? (spec 11.16)",
                 {**where, **extra},
@@ -444,13 +476,15 @@ def _joint_hashes(model: AnimclipFile, i: int, s: JointHashes) -> Iterator[Findi
         yield Finding("joint-hashes-size", ERROR, f"{len(s.trailing)} bytes after the last whole u32 hash", where)
     if not model.is_msm2 and (not len(s.hashes) or int(s.hashes[-1]) != TERMINATOR_HASH):
         yield Finding(
-            "joint-hashes-terminator", WARNING,
-            "the last hash is not the FFFFFFFF terminator (a Remastered-era rule; Spider-Man 2 has none)", where,
+            "joint-hashes-terminator",
+            WARNING,
+            "the last hash is not the FFFFFFFF terminator (a Remastered-era rule; Spider-Man 2 has none)",
+            where,
         )
     yield from _repeated_joint_hashes(np.asarray(s.hashes, dtype=np.int64), where)
 
 
-def _repeated_joint_hashes(hashes: np.ndarray, where: str) -> Iterator[Finding]:
+def _repeated_joint_hashes(hashes: np.ndarray, where: dict[str, Any]) -> Iterator[Finding]:
     """Two joints with one hash (the terminator aside): a reader finds a joint by its hash, so
     the later one's data is never reached (the encoder refuses such names: encode.joint_hashes)."""
     if len(hashes) and hashes[-1] == TERMINATOR_HASH:
@@ -459,9 +493,13 @@ def _repeated_joint_hashes(hashes: np.ndarray, where: str) -> Iterator[Finding]:
     same = np.flatnonzero(hashes[order][1:] == hashes[order][:-1])
     for k in same:  # (sorted: each pair is a joint and the next one with its hash)
         first, second = int(order[k]), int(order[k + 1])
-        yield Finding("joint-hash-repeated", ERROR,
-                      f"joints {first} and {second} both have hash {int(hashes[first]):08X}: a reader finds a joint "
-                      f"by its hash, so joint {second}'s data is never reached", where)
+        yield Finding(
+            "joint-hash-repeated",
+            ERROR,
+            f"joints {first} and {second} both have hash {int(hashes[first]):08X}: a reader finds a joint "
+            f"by its hash, so joint {second}'s data is never reached",
+            where,
+        )
 
 
 def _custom_tracks(model: AnimclipFile, i: int, s: CustomTracks) -> Iterator[Finding]:
@@ -469,7 +507,9 @@ def _custom_tracks(model: AnimclipFile, i: int, s: CustomTracks) -> Iterator[Fin
     if s.trailing:
         yield Finding("custom-tracks-size", ERROR, f"{len(s.trailing)} bytes after the last whole 40-byte entry", where)
     data = model.section(TAG_CUSTOM_TRACK_DATA)
-    data_size = len(np.asarray(data.values).tobytes()) + len(data.trailing) if isinstance(data, CustomTrackData) else None
+    data_size = (
+        len(np.asarray(data.values).tobytes()) + len(data.trailing) if isinstance(data, CustomTrackData) else None
+    )
     built = model.built
     blocks = []
     for t, e in enumerate(s.entries):
@@ -478,10 +518,16 @@ def _custom_tracks(model: AnimclipFile, i: int, s: CustomTracks) -> Iterator[Fin
         if name is not None:
             at["track_name"] = name
         if name is None:
-            yield Finding("custom-track-name-unresolved", ERROR, f"name offset {e.ofs_name} does not start a string in the strings block", at)
+            yield Finding(
+                "custom-track-name-unresolved",
+                ERROR,
+                f"name offset {e.ofs_name} does not start a string in the strings block",
+                at,
+            )
         elif crc32(name) != e.name_hash:
             yield Finding(
-                "custom-track-hash-mismatch", WARNING,
+                "custom-track-hash-mismatch",
+                WARNING,
                 f"hash {e.name_hash:08X} is not the CRC32 of {name!r} ({crc32(name):08X}); ALERT only presumes it is",
                 at,
             )
@@ -489,20 +535,25 @@ def _custom_tracks(model: AnimclipFile, i: int, s: CustomTracks) -> Iterator[Fin
         if nonzero:
             yield Finding("custom-track-nonzero", INFO, f"{', '.join(nonzero)} not zero (observed zero)", at)
         if e.ofs_data % PAD_TO:
-            yield Finding("custom-track-misaligned", WARNING, f"data offset {e.ofs_data} is not a multiple of {PAD_TO}", at)
+            yield Finding(
+                "custom-track-misaligned", WARNING, f"data offset {e.ofs_data} is not a multiple of {PAD_TO}", at
+            )
         end = e.ofs_data + 4 * e.num_values
         if data_size is not None and end > data_size:
             yield Finding(
-                "custom-track-out-of-range", ERROR,
+                "custom-track-out-of-range",
+                ERROR,
                 f"values [{e.ofs_data}, {end}) run past Custom Track Data ({data_size} bytes)",
                 at,
             )
         if built is not None and e.num_values != built.num_frames:
-            yield Finding("custom-track-frames", INFO, f"{e.num_values} values, Built frames count is {built.num_frames}", at)
+            yield Finding(
+                "custom-track-frames", INFO, f"{e.num_values} values, Built frames count is {built.num_frames}", at
+            )
         if e.num_values:
             blocks.append((e.ofs_data, end, t))
     blocks.sort()
-    for (s1, e1, t1), (s2, _e2, t2) in zip(blocks, blocks[1:]):
+    for (_s1, e1, t1), (s2, _e2, t2) in zip(blocks, blocks[1:]):
         if s2 < e1:
             yield Finding("custom-tracks-overlap", ERROR, f"values overlap those of track {t1}", {**where, "track": t2})
 
@@ -517,7 +568,9 @@ def _sample_elem(model: AnimclipFile, i: int, s: SampleElem, size: int) -> Itera
     if built is not None and sample_elem_split(size, declared) != (declared[0], -declared[0] % 4, declared[1]):
         pass  # sample-elem-past-end: .frames.inputs.sample_problems, whose list the decoder refuses from
     elif len(s.padding) != -n % 4:
-        yield Finding("sample-elem-size", ERROR, f"{len(s.padding)} padding bytes after {n} elements; expected {-n % 4}", where)
+        yield Finding(
+            "sample-elem-size", ERROR, f"{len(s.padding)} padding bytes after {n} elements; expected {-n % 4}", where
+        )
     if s.trailing:
         yield Finding("sample-elem-size", WARNING, f"{len(s.trailing)} bytes after the element tables", where)
     if s.padding.strip(b"\0"):
@@ -526,8 +579,10 @@ def _sample_elem(model: AnimclipFile, i: int, s: SampleElem, size: int) -> Itera
     down = np.flatnonzero(np.diff(values) < 0)
     if down.size:
         yield Finding(
-            "sample-elem-not-ascending", WARNING,
-            f"offset {int(down[0]) + 1} ({int(values[down[0] + 1])}) is below the one before it; the seed says ascending",
+            "sample-elem-not-ascending",
+            WARNING,
+            f"offset {int(down[0]) + 1} ({int(values[down[0] + 1])}) is below the one before it; "
+            "the seed says ascending",
             {**where, "element": int(down[0]) + 1},
         )
 
@@ -541,9 +596,9 @@ def _motion(model: AnimclipFile) -> Iterator[Finding]:
     """Motion Data's header against its size (:func:`.frames.inputs.motion_problems`, the list the
     decoder refuses from) and its sample count against Built (Luna Engine IO Tools motion.py)."""
     for i, s in enumerate(model.sections):
-        if s.tag != TAG_MOTION_DATA or not isinstance(getattr(s, "data", None), (bytes, memoryview)):
+        data = getattr(s, "data", None)
+        if s.tag != TAG_MOTION_DATA or not isinstance(data, (bytes, memoryview)):
             continue
-        data = s.data
         where = _where(model, i)
         problems = motion_problems(data)
         for p in problems:
@@ -559,9 +614,11 @@ def _motion(model: AnimclipFile) -> Iterator[Finding]:
                 need *= 2
             if count != need:
                 yield Finding(
-                    "motion-sample-count", WARNING,
+                    "motion-sample-count",
+                    WARNING,
                     f"{count} motion samples; Built's {built.num_frames} frames"
-                    + (" (looping: one more)" if built.is_looping else "") + f" call for {need}",
+                    + (" (looping: one more)" if built.is_looping else "")
+                    + f" call for {need}",
                     where,
                 )
 
@@ -572,7 +629,8 @@ def _trigger_data(model: AnimclipFile, i: int, s: TriggerData, size: int) -> Ite
         yield Finding("trigger-data-size", ERROR, f"{size} bytes; the header and first words need at least 24", where)
     if s.len_jsons is not None and s.len_jsons != len(s.jsons):
         yield Finding(
-            "trigger-jsons-overflow", ERROR,
+            "trigger-jsons-overflow",
+            ERROR,
             f"len_jsons {s.len_jsons} runs past the payload (only {len(s.jsons)} bytes follow the header)",
             where,
         )
@@ -580,14 +638,16 @@ def _trigger_data(model: AnimclipFile, i: int, s: TriggerData, size: int) -> Ite
         yield Finding("trigger-trailing", ERROR, f"{len(s.trailing)} bytes after the last whole 16-byte record", where)
     if s.num_things != len(s.records):
         yield Finding(
-            "trigger-things-count", INFO,
+            "trigger-things-count",
+            INFO,
             f"things_count is {s.num_things}, {len(s.records)} records follow (a hypothesis, spec 11.13)",
             where,
         )
     odd = [r for r, rec in enumerate(s.records) if rec.c not in (0, 1)]
     if odd:
         yield Finding(
-            "trigger-record-c", WARNING,
+            "trigger-record-c",
+            WARNING,
             f"{len(odd)} record(s) with c outside 0/1, first record {odd[0]} (c = {s.records[odd[0]].c})",
             {**where, "record": odd[0]},
         )

@@ -4,10 +4,10 @@ Two ways out, chosen per file:
 
 * **Exact** - the model still has the content it was read with (its :class:`.model.Layout`'s
   ``content_digest`` matches :func:`.placement.content_digest` of the model now). The DAT1 is
-  rebuilt from the recorded layout (:func:`.placement.exact_placement`): table in its original order, payloads at their original
-  offsets, the original padding and trailing bytes, the declared sizes as they were (stale
-  ones included); an LZ4 file gets its original compressed block back. ``write(read(b)) == b``
-  for every ``b`` the parser accepts.
+  rebuilt from the recorded layout (:func:`.placement.exact_placement`): table in its original
+  order, payloads at their original offsets, the original padding and trailing bytes, the
+  declared sizes as they were (stale ones included); an LZ4 file gets its original compressed
+  block back. ``write(read(b)) == b`` for every ``b`` the parser accepts.
 * **Re-laid out** (spec 4.6, :func:`.placement.relaid_placement`) - anything was edited, or
   there is no layout (a model built in memory), or the recorded layout no longer tiles the
   DAT1 consistently. Header, then the
@@ -48,7 +48,6 @@ from .placement import Placement, exact_placement, is_unedited as _unedited, rel
 from .sections import payload as section_payload, write_context
 from .sections.base import Out, pack_int
 from .tags import ASSET_MAGICS, CONTAINER_ASSET, CONTAINER_DAT1, CONTAINER_STG, CONTAINERS, DAT1_MAGIC, STG_MAGIC
-
 
 # ---------------------------------------------------------------------------- the file
 
@@ -107,18 +106,23 @@ def _check_container(model: AnimclipFile) -> None:
         if unk:
             raise WriteError("header_unk", "a bare DAT1 has no wrapper: expected no bytes")
         if model.magic != model.type_id:
-            raise WriteError("magic", f"a bare DAT1's type is its type_id ({model.type_id:08X}); found {model.magic:08X}")
+            raise WriteError(
+                "magic", f"a bare DAT1's type is its type_id ({model.type_id:08X}); found {model.magic:08X}"
+            )
     else:
         if len(unk) < STG_HEADER.size or bytes(unk[:4]) != STG_MAGIC:
             raise WriteError("header_unk", "an STG wrapper starts with the 16-byte STG\\0 header")
         len_asset = int.from_bytes(unk[8:12], "little")
         if len_asset < STG_ASSET_HEADER.size or stg_wrapper_size(len_asset) != len(unk):
             raise WriteError(
-                "header_unk", f"{len(unk)} bytes do not hold an STG header with a {len_asset}-byte asset header "
+                "header_unk",
+                f"{len(unk)} bytes do not hold an STG header with a {len_asset}-byte asset header "
                 f"(it needs at least {STG_ASSET_HEADER.size}, padded to a multiple of 16)",
             )
         if unk[STG_TYPE_AT : STG_TYPE_AT + 4] != bytes(4) or unk[STG_SIZE_AT : STG_SIZE_AT + 4] != bytes(4):
-            raise WriteError("header_unk", "the type (offset 16) and size (offset 24) slots must be zero; the writer fills them")
+            raise WriteError(
+                "header_unk", "the type (offset 16) and size (offset 24) slots must be zero; the writer fills them"
+            )
 
 
 def check_writable(model: AnimclipFile) -> None:
@@ -166,11 +170,11 @@ def _outer(model: AnimclipFile, len_dat1: int) -> bytes:
         out[STG_TYPE_AT : STG_TYPE_AT + 4] = pack_int(U4, model.magic, "magic")
         out[STG_SIZE_AT : STG_SIZE_AT + 4] = pack_int(U4, len_dat1, "outer_len_dat1")
         return bytes(out)
-    out = Out()
-    out.int(U4, model.magic, "magic")
-    out.int(U4, len_dat1, "outer_len_dat1")
-    out.raw(bytes(model.header_unk), "header_unk")
-    return out.getvalue()
+    header = Out()
+    header.int(U4, model.magic, "magic")
+    header.int(U4, len_dat1, "outer_len_dat1")
+    header.raw(bytes(model.header_unk), "header_unk")
+    return header.getvalue()
 
 
 def _tables(model: AnimclipFile, placement: Placement, section_payloads: list[bytes]) -> bytes:

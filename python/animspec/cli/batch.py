@@ -7,13 +7,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from itertools import chain
-from typing import Any, Callable
+from typing import Any
 
 from ..batch import Progress, Result, Selection, Summary, run_batch
 from ..common.ranges import NumberRange
 from ..common.status import EXIT_UNREADABLE
-
 
 PATHS_HELP = (
     "files (each is read, whatever it holds: an unknown one is an error), folders (recursed; "
@@ -22,14 +22,23 @@ PATHS_HELP = (
 
 
 def add_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("-j", "--jobs", type=_jobs, metavar="N", help="worker processes (default: every core, os.cpu_count())")
-    p.add_argument("--jsonl", action="store_true",
-                   help="one JSON object per file, one line each, streamed as files finish (in input order)")
+    p.add_argument(
+        "-j", "--jobs", type=_jobs, metavar="N", help="worker processes (default: every core, os.cpu_count())"
+    )
+    p.add_argument(
+        "--jsonl",
+        action="store_true",
+        help="one JSON object per file, one line each, streamed as files finish (in input order)",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar (shown only when stderr is a terminal)")
 
 
 JOBS = NumberRange(
-    "jobs", 1, 256, "worker processes", whole=True,
+    "jobs",
+    1,
+    256,
+    "worker processes",
+    whole=True,
     why="each is a Python process of its own; past the cores they only add memory",
 )
 """--jobs: a batch starts min(jobs, chunks) workers, so an unbounded value started a process
@@ -66,7 +75,9 @@ def run(
     summary, on stdout in text mode and on stderr when stdout carries JSON (``machine``).
     Returns the exit status: 2 if any file failed, else 1 if any had errors, else 0."""
     work = selection.sources if items is None else items
-    summary = Summary(skipped=len(selection.skipped) + len(selection.not_regular), passed_over=len(selection.passed_over))
+    summary = Summary(
+        skipped=len(selection.skipped) + len(selection.not_regular), passed_over=len(selection.passed_over)
+    )
     for path, why in selection.not_regular:
         print(f"animspec: warning: {path}: {why}", file=sys.stderr)
     for path, why in selection.passed_over:
@@ -74,8 +85,9 @@ def run(
     # A folder or glob that selected nothing, or a folder that cannot be listed, is a
     # failure, reported like a missing file.
     empty = [Result(arg, error={"message": why}, status=EXIT_UNREADABLE) for arg, why in selection.empty]
-    empty += [Result(path, error={"message": f"{path}: {why}"}, status=EXIT_UNREADABLE)
-              for path, why in selection.unreadable]
+    empty += [
+        Result(path, error={"message": f"{path}: {why}"}, status=EXIT_UNREADABLE) for path, why in selection.unreadable
+    ]
     progress = Progress(len(work), enabled=False if args.no_progress else None)
     output = Output(progress)
     results = run_batch(work, task, args.jobs, on_done=progress.update)

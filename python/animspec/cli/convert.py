@@ -9,21 +9,22 @@ or glob, ``-o`` is a folder), the files converted by animspec.gltf. Each option'
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from . import batch as cli_batch
 from ..batch import Result
+from . import batch as cli_batch
 
 if TYPE_CHECKING:
     from ..convert import ConvertOptions
 from .common import FORCE_HELP, OUTPUT_HELP, region, report_stream
 
 
-def _in_range(option: str):
+def _in_range(option: str) -> Callable[[str], int | float]:
     """The argparse ``type=`` of a numeric option: its range as animspec.convert.option_ranges
     declares it (the library checks the same range; imported only when the option is given)."""
 
-    def parse(text: str):
+    def parse(text: str) -> int | float:
         from ..convert import option_ranges
 
         return option_ranges()[option].parse(text)
@@ -50,48 +51,93 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     c.add_argument("--force", action="store_true", help=FORCE_HELP + "; in a batch, each output file")
     c.add_argument("--region", type=region, help="ntsc (the default), pal or Hz: the vsync rate frames map to")
     g = c.add_argument_group("glTF -> ANIMBIN")
-    g.add_argument("--animation", dest="animations", action="append", metavar="NAME", help="convert only this glTF animation (repeatable)")
+    g.add_argument(
+        "--animation",
+        dest="animations",
+        action="append",
+        metavar="NAME",
+        help="convert only this glTF animation (repeatable)",
+    )
     g.add_argument("--skin", type=_in_range("skin"), metavar="N", help="which skin (default 0)")
-    g.add_argument("--joints", metavar="FILE",
-                   help="joint id order: one node name per line (default: the skin's order); "
-                        "give the same file when converting back onto the rig")
-    g.add_argument("--fit", choices=("bake", "cut", "reduce", "best"),
-                   help="bake (the default, unless the glTF carries an ANIMBIN layout in extras, which is then "
-                        "followed): a key every frame, refuse past 30 frames; cut: drop frames past 30; "
-                        "reduce: fewer keys within --max-error (the console will step); best: the "
-                        "30 keys (--max-keys) placed and valued for the smallest largest error on screen")
-    g.add_argument("--max-error", type=_in_range("max_error"), metavar="DEG",
-                   help="--fit reduce, or an .animclip output: largest angle error allowed (default 1.0)")
-    g.add_argument("--max-keys", type=_in_range("max_keys"), metavar="N", help="keys per track allowed (1..30, default 30)")
-    g.add_argument("--ps1-space", action="store_true",
-                   help="the glTF's world is already the console's model space: no root axis change "
-                        "(both ways)")
-    g.add_argument("--armature-space", action="store_true",
-                   help="roots relative to the node above the skeleton (Blender's armature object), as the "
-                        "engine's exporter does: a moved or turned armature object is left out (both ways)")
-    g.add_argument("--fp12", choices=("round", "trunc"),
-                   help="round to nearest (default) or truncate toward zero as the engine's exporter does")
-    g.add_argument("--merge", metavar="NAME",
-                   help="one clip NAME from all the selected animations (they must drive different joints)")
+    g.add_argument(
+        "--joints",
+        metavar="FILE",
+        help="joint id order: one node name per line (default: the skin's order); "
+        "give the same file when converting back onto the rig",
+    )
+    g.add_argument(
+        "--fit",
+        choices=("bake", "cut", "reduce", "best"),
+        help="bake (the default, unless the glTF carries an ANIMBIN layout in extras, which is then "
+        "followed): a key every frame, refuse past 30 frames; cut: drop frames past 30; "
+        "reduce: fewer keys within --max-error (the console will step); best: the "
+        "30 keys (--max-keys) placed and valued for the smallest largest error on screen",
+    )
+    g.add_argument(
+        "--max-error",
+        type=_in_range("max_error"),
+        metavar="DEG",
+        help="--fit reduce, or an .animclip output: largest angle error allowed (default 1.0)",
+    )
+    g.add_argument(
+        "--max-keys", type=_in_range("max_keys"), metavar="N", help="keys per track allowed (1..30, default 30)"
+    )
+    g.add_argument(
+        "--ps1-space",
+        action="store_true",
+        help="the glTF's world is already the console's model space: no root axis change (both ways)",
+    )
+    g.add_argument(
+        "--armature-space",
+        action="store_true",
+        help="roots relative to the node above the skeleton (Blender's armature object), as the "
+        "engine's exporter does: a moved or turned armature object is left out (both ways)",
+    )
+    g.add_argument(
+        "--fp12",
+        choices=("round", "trunc"),
+        help="round to nearest (default) or truncate toward zero as the engine's exporter does",
+    )
+    g.add_argument(
+        "--merge",
+        metavar="NAME",
+        help="one clip NAME from all the selected animations (they must drive different joints)",
+    )
     g.add_argument("--translations", action="store_true", help="also write TRANSLATION keys (the engine ignores them)")
-    g.add_argument("--markers", metavar="FILE.json", help='markers per animation: {"walk": [{"name": "step", "frame": 3}]}')
-    g.add_argument("--one-shot", action="store_true", help="clear the looping flag (the exporter sets it on every clip)")
-    g.add_argument("--split", action="store_true", help="more than 5 animations: write OUT_0.animbin, OUT_1.animbin, ...")
+    g.add_argument(
+        "--markers", metavar="FILE.json", help='markers per animation: {"walk": [{"name": "step", "frame": 3}]}'
+    )
+    g.add_argument(
+        "--one-shot", action="store_true", help="clear the looping flag (the exporter sets it on every clip)"
+    )
+    g.add_argument(
+        "--split", action="store_true", help="more than 5 animations: write OUT_0.animbin, OUT_1.animbin, ..."
+    )
     t = c.add_argument_group("glTF -> .animclip (OUT ending in .animclip)")
-    t.add_argument("--template", metavar="CLIP",
-                   help="an .animclip whose other sections (custom tracks, triggers, motion...), Built "
-                        "fields and looping flag the new clip keeps, byte for byte")
+    t.add_argument(
+        "--template",
+        metavar="CLIP",
+        help="an .animclip whose other sections (custom tracks, triggers, motion...), Built "
+        "fields and looping flag the new clip keeps, byte for byte",
+    )
     t.add_argument("--fps", type=_in_range("fps"), metavar="HZ", help="frames per second to sample at (default 30)")
-    t.add_argument("--max-translation-error", type=_in_range("max_translation_error"), metavar="UNITS",
-                   help="largest translation and scale error (default 0.001); --max-error bounds rotation, in degrees")
+    t.add_argument(
+        "--max-translation-error",
+        type=_in_range("max_translation_error"),
+        metavar="UNITS",
+        help="largest translation and scale error (default 0.001); --max-error bounds rotation, in degrees",
+    )
     a = c.add_argument_group("ANIMBIN / .animclip -> glTF")
     a.add_argument("--skeleton", metavar="FILE", help="MESHBIN or glTF rig (.animclip: a glTF rig, required)")
     a.add_argument("--bake-engine", action="store_true", help="write what the console shows (STEP keys per vsync)")
     a.add_argument("--no-skin", action="store_true", help="joints as plain nodes, no skin or bone mesh")
     a.add_argument("--joint-names", metavar="FILE", help=".animclip: joint names, one per line, to label the report")
-    a.add_argument("--no-root-motion", action="store_true",
-                   help=".animclip: leave the clip's root motion (Motion Data) out: the character stays in place; "
-                        "glTF -> .animclip: write no Motion Data from the node above the skeleton")
+    a.add_argument(
+        "--no-root-motion",
+        action="store_true",
+        help=".animclip: leave the clip's root motion (Motion Data) out: the character stays in place; "
+        "glTF -> .animclip: write no Motion Data from the node above the skeleton",
+    )
     cli_batch.add_options(c)
     c.set_defaults(run=_convert)
 
@@ -104,14 +150,18 @@ def flag(option: str) -> str:
     return "-o" if option == "output" else option_flag(option)
 
 
-def options_given(args: argparse.Namespace) -> "ConvertOptions":
+def options_given(args: argparse.Namespace) -> ConvertOptions:
     """The ConvertOptions of the options given on the command line, and only those: the
     library has the defaults, and records what was asked for, so that an option that would do
     nothing on the run's inputs is refused (animspec.convert.check_options)."""
     from .. import convert
 
     return convert.load_options(
-        **{name: value for name in convert.OPTION_NAMES if (value := getattr(args, name)) is not None and value is not False}
+        **{
+            name: value
+            for name in convert.OPTION_NAMES
+            if (value := getattr(args, name)) is not None and value is not False
+        }
     )
 
 

@@ -182,8 +182,8 @@ def _check_seconds(args: argparse.Namespace) -> None:
 
 
 def _play_animclip(args: argparse.Namespace, model: Any) -> int:
-    from ..animclip.frames.pose import clip_frames, frames_report
     from ..animclip.frames.inputs import BuildTooLarge
+    from ..animclip.frames.pose import clip_frames, frames_report
 
     for dest, flag in ANIMBIN_ONLY.items():
         if getattr(args, dest) is not None:

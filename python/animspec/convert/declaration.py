@@ -5,8 +5,8 @@ read the declarations, sit under the registry that runs them.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Callable, Mapping
 
 from ..batch import Result
 from .options import ConvertOptions

@@ -10,8 +10,9 @@ writes (animspec.convert.output) and reports.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Sequence
 from functools import lru_cache, wraps
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 from ..batch import Result
 from ..common.errors import AnimspecError, WriteError
@@ -23,6 +24,10 @@ from .declaration import Direction
 from .options import ConvertOptions, option_flag
 from .output import write, write_gltf
 from .refusals import OptionRefused, check_moves, check_nodes_above, check_skin, is_gltf
+
+if TYPE_CHECKING:
+    from ..animbin import AnimbinFile
+    from ..gltf.to_animbin import Fit, Fp12
 
 
 def _read_model(src: str, fmt: str) -> Any:
@@ -37,7 +42,9 @@ def _explicit_fit(o: ConvertOptions) -> str | None:
     return f"{' and '.join(asked)} given" if asked else None
 
 
-def _naming_source(convert_gltf: Callable[[str, str, ConvertOptions], Result]) -> Callable[[str, str, ConvertOptions], Result]:
+def _naming_source(
+    convert_gltf: Callable[[str, str, ConvertOptions], Result],
+) -> Callable[[str, str, ConvertOptions], Result]:
     """``convert_gltf``, its GltfError naming ``src`` as a batch's failures do (the glTF layer
     names JSON paths and members, not the file they are in)."""
 
@@ -69,7 +76,7 @@ def _gltf_to_animbin(src: str, out: str, o: ConvertOptions) -> Result:
         skin=o.skin,
         joint_names=list(o.joints) if o.joints else None,
         region=o.region,
-        fit=o.fit or "bake",
+        fit=cast("Fit", o.fit or "bake"),  # (gltf_to_animbin refuses any other value)
         layout_not_used=_explicit_fit(o),
         max_error_deg=o.max_error,
         ps1_space=o.ps1_space,
@@ -77,7 +84,7 @@ def _gltf_to_animbin(src: str, out: str, o: ConvertOptions) -> Result:
         markers=o.markers,
         looping=False if o.one_shot else None,
         split=o.split,
-        fp12=o.fp12,
+        fp12=cast("Fp12", o.fp12),
         merge=o.merge,
         armature_space=o.armature_space,
         max_keys=o.max_keys,
@@ -92,7 +99,7 @@ def _gltf_to_animbin(src: str, out: str, o: ConvertOptions) -> Result:
     for path, model, findings in zip(outputs, result.files, result.findings):
         data = write_bytes(model)
 
-        def same_model(written: bytes, model=model, path=path) -> None:
+        def same_model(written: bytes, model: AnimbinFile = model, path: str = path) -> None:
             if read_bytes(written, path) != model:
                 raise WriteError(path, "the written file does not read back as converted")
 
@@ -110,10 +117,10 @@ def _gltf_to_animclip(src: str, out: str, o: ConvertOptions) -> Result:
     """One glTF animation encoded as an .animclip animation (animspec.gltf.to_animclip):
     rotation within ``max_error`` degrees, translation and scale within
     ``max_translation_error``; the other sections from ``template``."""
-    from ..animclip.tags import FLAG_LOOPING
     from ..animclip.frames.encode import EncodeError, tolerance_for
-    from ..animclip.parse import read_bytes, read_file
     from ..animclip.frames.inputs import sample_inputs
+    from ..animclip.parse import read_bytes, read_file
+    from ..animclip.tags import FLAG_LOOPING
     from ..animclip.write import write_bytes
     from ..gltf.to_animclip import gltf_to_animclip
 
@@ -128,9 +135,15 @@ def _gltf_to_animclip(src: str, out: str, o: ConvertOptions) -> Result:
     tolerance = tolerance_for(o.max_error, o.max_translation_error)
     try:
         result = gltf_to_animclip(
-            src, animation=o.animations[0] if o.animations else None, skin=o.skin,
-            joint_names=list(o.joints) if o.joints else None, fps=o.fps, max_error=tolerance,
-            looping=looping, template=template, root_motion=not o.no_root_motion,
+            src,
+            animation=o.animations[0] if o.animations else None,
+            skin=o.skin,
+            joint_names=list(o.joints) if o.joints else None,
+            fps=o.fps,
+            max_error=tolerance,
+            looping=looping,
+            template=template,
+            root_motion=not o.no_root_motion,
         )
     except EncodeError as exc:  # (the encoder names joints and frames, not the file they come from)
         exc.args = (f"{src}: {exc}",)
@@ -142,8 +155,10 @@ def _gltf_to_animclip(src: str, out: str, o: ConvertOptions) -> Result:
     write(out, data, o, src, verify=lambda written: sample_inputs(read_bytes(written, out), out))
     lines = [result.report(), f"{out}: {len(data)} bytes{', looping' if looping else ''}"]
     if not result.encoded.error.within(tolerance):
-        lines.append(f"{out}: note: the format's precision reaches only the error above (asked: rotation "
-                     f"{tolerance.rotation:.2e}, translation {tolerance.translation:.2e})")
+        lines.append(
+            f"{out}: note: the format's precision reaches only the error above (asked: rotation "
+            f"{tolerance.rotation:.2e}, translation {tolerance.translation:.2e})"
+        )
     return Result(src, "gltf", [], text="\n".join(lines), extra={"outputs": [out]})
 
 
@@ -172,7 +187,8 @@ def _animbin_to_gltf(src: str, out: str, o: ConvertOptions) -> Result:
         glb = animbin_to_gltf_on_rig(
             model, source, o.region, o.bake_engine, ps1_space=o.ps1_space, skinned=not o.no_skin, notes=warnings
         )
-        rig = f"{o.skeleton} ({len(source.nodes)} joint(s) in {option_flag('joints') if o.joints else 'skin'} order, its nodes and meshes kept)"
+        order = option_flag("joints") if o.joints else "skin"
+        rig = f"{o.skeleton} ({len(source.nodes)} joint(s) in {order} order, its nodes and meshes kept)"
         used = max((t.joint_id + 1 for a in model.animations for t in a.tracks), default=0)
         if not o.joints and used < len(source.nodes):
             warnings.append(
@@ -182,12 +198,16 @@ def _animbin_to_gltf(src: str, out: str, o: ConvertOptions) -> Result:
     else:
         if o.joints:
             raise OptionRefused("joints", "joints-need-gltf-rig", skeleton=o.skeleton)
-        glb = animbin_to_gltf(model, source, o.region, o.bake_engine, axis_change=not o.ps1_space, skinned=not o.no_skin)
+        glb = animbin_to_gltf(
+            model, source, o.region, o.bake_engine, axis_change=not o.ps1_space, skinned=not o.no_skin
+        )
         rig = o.skeleton or "a simple chain"
     size = write_gltf(out, glb, o, src)
     what = "engine-faithful playback" if o.bake_engine else "keys as authored"
-    text = "\n".join([f"{out}: {size} bytes, {len(model.animations)} animation(s), {what}, on {rig}"]
-                     + [f"warning: {w}" for w in warnings])
+    text = "\n".join(
+        [f"{out}: {size} bytes, {len(model.animations)} animation(s), {what}, on {rig}"]
+        + [f"warning: {w}" for w in warnings]
+    )
     return Result(src, "animbin", text=text, extra={"outputs": [out]})
 
 
@@ -195,8 +215,9 @@ def names_line(joints: Sequence[Any]) -> str:
     """What --joint-names did for an .animclip's joints (each has ``hash`` and ``name``)."""
     named = [j for j in joints if j.name]
     unnamed = [f"{j.hash:08X}" for j in joints if not j.name and j.hash is not None]
-    return (f"{option_flag('joint_names')}: {len(named)} of {len(joints)} clip joint(s) named"
-            + (f"; no name for {', '.join(unnamed)}" if unnamed else ""))
+    return f"{option_flag('joint_names')}: {len(named)} of {len(joints)} clip joint(s) named" + (
+        f"; no name for {', '.join(unnamed)}" if unnamed else ""
+    )
 
 
 def _animclip_to_gltf(src: str, out: str, o: ConvertOptions) -> Result:
@@ -204,9 +225,9 @@ def _animclip_to_gltf(src: str, out: str, o: ConvertOptions) -> Result:
     ``no_root_motion``); a camera clip (flag 0x10) as an animated glTF camera, no rig needed."""
     import numpy as np
 
-    from ..animclip.frames.pose import clip_frames
-    from ..animclip.frames.motion import camera_path
     from ..animclip.frames.inputs import BUILT_GLB_NODE_FRAME_BYTES, camera_problems, check_built, file_size_on_disk
+    from ..animclip.frames.motion import camera_path
+    from ..animclip.frames.pose import clip_frames
     from ..gltf import CameraAnimation, ClipAnimation, animclip_to_gltf, camera_animation_to_gltf
 
     model = _read_model(src, "animclip")
@@ -235,18 +256,27 @@ def _animclip_to_gltf(src: str, out: str, o: ConvertOptions) -> Result:
     poses = frames.frames() if frames.animated else frames.first_frame
     motion = frames.root_motion
     animation = ClipAnimation(
-        frames.joint_hashes, np.arange(poses.rotation.shape[0]) / frames.fps,
-        poses.rotation, poses.translation, poses.scale,
+        frames.joint_hashes,
+        np.arange(poses.rotation.shape[0]) / frames.fps,
+        poses.rotation,
+        poses.translation,
+        poses.scale,
         None if motion is None else np.arange(len(motion.translation)) / frames.fps,
-        None if motion is None else motion.translation, None if motion is None else motion.rotation,
+        None if motion is None else motion.translation,
+        None if motion is None else motion.rotation,
     )
     names = {j.hash: j.name for j in clip.joints if j.hash is not None and j.name}
     try:
         glb, match = animclip_to_gltf(
-            animation, o.skeleton, name=clip.name or "animclip", root_motion=not o.no_root_motion,
-            custom_tracks=tracks, joint_names=names,
+            animation,
+            o.skeleton,
+            name=clip.name or "animclip",
+            root_motion=not o.no_root_motion,
+            custom_tracks=tracks,
+            joint_names=names,
             check_keys=lambda count, nodes: check_built(
-                "a GLB's animation keys", count, nodes, BUILT_GLB_NODE_FRAME_BYTES, file_size_on_disk(model), "node"),
+                "a GLB's animation keys", count, nodes, BUILT_GLB_NODE_FRAME_BYTES, file_size_on_disk(model), "node"
+            ),
         )
     except AnimspecError as exc:
         raise AnimspecError(f"{src}: {exc}") from None
@@ -254,8 +284,11 @@ def _animclip_to_gltf(src: str, out: str, o: ConvertOptions) -> Result:
     lines = list(match.lines) + [f"note: {n}" for n in frames.notes]
     if o.joint_names:
         lines.append(names_line(clip.joints))
-    what = (f"{frames.frame_count} frame(s) at {frames.fps:g} fps" if frames.animated
-            else "the base pose (the clip has no samples)")
+    what = (
+        f"{frames.frame_count} frame(s) at {frames.fps:g} fps"
+        if frames.animated
+        else "the base pose (the clip has no samples)"
+    )
     lines.append(f"{out}: {size} bytes, {what} on {len(match.matched)} node(s)")
     if match.findings:
         lines.append(findings_text(out, match.findings))
@@ -263,31 +296,96 @@ def _animclip_to_gltf(src: str, out: str, o: ConvertOptions) -> Result:
 
 
 GLTF_NAMES = ".glb (binary glTF) or .gltf (JSON, buffer embedded)"
-NOT_GLTF = {".animbin": "an ANIMBIN", ".animclip": "an .animclip", ".performanceclip": "an .animclip",
-            ".meshbin": "a MESHBIN", ".json": "JSON"}
+NOT_GLTF = {
+    ".animbin": "an ANIMBIN",
+    ".animclip": "an .animclip",
+    ".performanceclip": "an .animclip",
+    ".meshbin": "a MESHBIN",
+    ".json": "JSON",
+}
 ANIMBIN_OPTIONS = frozenset({"region", "joints", "ps1_space", "armature_space", "skeleton", "bake_engine", "no_skin"})
 
 DIRECTIONS: tuple[Direction, ...] = (
     Direction(
-        "gltf-animbin", "gltf", "glTF -> ANIMBIN", ".animbin", "an ANIMBIN",
+        "gltf-animbin",
+        "gltf",
+        "glTF -> ANIMBIN",
+        ".animbin",
+        "an ANIMBIN",
         ".animbin (or .animclip, for an .animclip animation)",
-        {".glb": "a glTF", ".gltf": "a glTF", ".performanceclip": "a .performanceclip", ".meshbin": "a MESHBIN",
-         ".json": "JSON"},
-        frozenset({"region", "animations", "skin", "joints", "fit", "max_error", "max_keys", "ps1_space",
-                   "armature_space", "fp12", "merge", "translations", "markers", "one_shot", "split"}),
+        {
+            ".glb": "a glTF",
+            ".gltf": "a glTF",
+            ".performanceclip": "a .performanceclip",
+            ".meshbin": "a MESHBIN",
+            ".json": "JSON",
+        },
+        frozenset(
+            {
+                "region",
+                "animations",
+                "skin",
+                "joints",
+                "fit",
+                "max_error",
+                "max_keys",
+                "ps1_space",
+                "armature_space",
+                "fp12",
+                "merge",
+                "translations",
+                "markers",
+                "one_shot",
+                "split",
+            }
+        ),
         _gltf_to_animbin,
     ),
     Direction(
-        "gltf-animclip", "gltf", "glTF -> .animclip (-o ending in .animclip)", ".animclip", "an .animclip",
-        ".animclip", {},
-        frozenset({"animations", "skin", "joints", "max_error", "template", "fps", "max_translation_error",
-                   "one_shot", "no_root_motion"}),
+        "gltf-animclip",
+        "gltf",
+        "glTF -> .animclip (-o ending in .animclip)",
+        ".animclip",
+        "an .animclip",
+        ".animclip",
+        {},
+        frozenset(
+            {
+                "animations",
+                "skin",
+                "joints",
+                "max_error",
+                "template",
+                "fps",
+                "max_translation_error",
+                "one_shot",
+                "no_root_motion",
+            }
+        ),
         _gltf_to_animclip,
     ),
-    Direction("animbin-gltf", "animbin", "ANIMBIN -> glTF", ".glb", "glTF", GLTF_NAMES, NOT_GLTF, ANIMBIN_OPTIONS,
-              _animbin_to_gltf),
-    Direction("animclip-gltf", "animclip", ".animclip -> glTF", ".glb", "glTF", GLTF_NAMES, NOT_GLTF,
-              frozenset({"skeleton", "joint_names", "no_root_motion"}), _animclip_to_gltf),
+    Direction(
+        "animbin-gltf",
+        "animbin",
+        "ANIMBIN -> glTF",
+        ".glb",
+        "glTF",
+        GLTF_NAMES,
+        NOT_GLTF,
+        ANIMBIN_OPTIONS,
+        _animbin_to_gltf,
+    ),
+    Direction(
+        "animclip-gltf",
+        "animclip",
+        ".animclip -> glTF",
+        ".glb",
+        "glTF",
+        GLTF_NAMES,
+        NOT_GLTF,
+        frozenset({"skeleton", "joint_names", "no_root_motion"}),
+        _animclip_to_gltf,
+    ),
 )
 """Every direction, in the order the refusals list them."""
 
@@ -298,4 +396,3 @@ def direction_of(source: str | None, output: str, single: bool) -> Direction | N
     if source == "gltf" and single and output.lower().endswith(".animclip"):
         return DIRECTIONS[1]
     return next((d for d in DIRECTIONS if d.source == source), None)
-

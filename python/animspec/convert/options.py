@@ -9,8 +9,9 @@ animspec.convert.refusals.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from typing import Any, Callable
+from typing import Any
 
 from ..common.hashes import read_names_file
 from ..common.output import ReadFile

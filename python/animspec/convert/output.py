@@ -10,7 +10,7 @@ What each direction writes and refuses is its declaration
 from __future__ import annotations
 
 import os
-from typing import Callable
+from collections.abc import Callable
 
 from ..common.output import write_output
 from .declaration import Direction
@@ -40,7 +40,7 @@ def check_output_folder(output: str, extensions: set[str]) -> None:
         raise OptionRefused("output", "output-not-folder", output=output)
 
 
-def write(path: str, data: bytes, o: ConvertOptions, src: str, verify: Callable[[bytes], None]) -> None:
+def write(path: str, data: bytes, o: ConvertOptions, src: str, verify: Callable[[bytes], object]) -> None:
     """animspec.common.output's policy (never over the input, an existing file only with
     ``force``), first creating the missing folders of a batch output."""
     if o.make_folders:

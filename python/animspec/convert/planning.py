@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Callable, Iterator, Sequence
 
 from ..batch import Result, Selection, collect, run_batch
 from ..common.errors import AnimspecError
@@ -145,8 +145,7 @@ def plan(inputs: Sequence[str], output: str, options: ConvertOptions, *, words: 
 
 
 def _plan(inputs: Sequence[str], output: str, options: ConvertOptions, words: Namer) -> ConvertPlan:
-    side = {file_identity(r.path): r for r in options.read_files()}
-    side.pop(None, None)
+    side = {ident: r for r in options.read_files() if (ident := file_identity(r.path)) is not None}
     selection = collect(
         inputs, convertible, exclude=[output],
         pass_over={ident: f"read as {r.option} by this run: a side file is never converted"
@@ -167,7 +166,8 @@ def _plan(inputs: Sequence[str], output: str, options: ConvertOptions, words: Na
         if ident is not None:
             read.setdefault(ident, ReadFile(source.file))
     read.update(side)  # (a side file named as an input too is refused as the side file)
-    return ConvertPlan(selection, _jobs(selection, kinds, output, read, words), ConvertTask(options, words=words), single=False)
+    jobs = _jobs(selection, kinds, output, read, words)
+    return ConvertPlan(selection, jobs, ConvertTask(options, words=words), single=False)
 
 
 def _take_sources(selection: Selection, directions: dict[str, Direction | None]) -> list[Direction | None]:
@@ -206,13 +206,18 @@ def _no_clip_in(path: str) -> str | None:
         return None
     skins = doc.get("skins")
     if isinstance(skins, list) and skins:
-        return (f"a rig: {len(skins)} skin(s) and no animation, nothing to convert to ANIMBIN "
-                "(give it as --skeleton to put ANIMBIN clips on it)")
+        return (
+            f"a rig: {len(skins)} skin(s) and no animation, nothing to convert to ANIMBIN "
+            "(give it as --skeleton to put ANIMBIN clips on it)"
+        )
     return "a glTF without animations: nothing to convert to ANIMBIN"
 
 
 def _jobs(
-    selection: Selection, kinds: list[Direction | None], out_dir: str, read: dict[tuple[int, int], ReadFile],
+    selection: Selection,
+    kinds: list[Direction | None],
+    out_dir: str,
+    read: dict[tuple[int, int], ReadFile],
     words: Namer,
 ) -> list[ConvertJob]:
     """Each source's output below ``out_dir``: its path below its folder or glob (its bare
@@ -228,13 +233,13 @@ def _jobs(
         reads = read.get(file_identity(out))  # type: ignore[arg-type]
         if reads is not None:
             what = "an input" if reads.option is None else f"read as {reads.option}"
-            clash = (f"{source.file}: its output {out} is a file this run reads ({reads.path}, {what}); "
-                     f"it is never replaced, even with {words('force')} (give {words('output')} a folder outside the inputs)")
+            clash = (
+                f"{source.file}: its output {out} is a file this run reads ({reads.path}, {what}); "
+                f"it is never replaced, even with {words('force')} (give {words('output')} a folder outside the inputs)"
+            )
         elif key in first:
             clash = f"{source.file}: its output {out} is already the output of {first[key]}; rename one of them"
         else:
             first[key] = source.file
         jobs.append(ConvertJob(source.file, out, clash, kind))
     return jobs
-
-

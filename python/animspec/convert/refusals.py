@@ -11,7 +11,8 @@ Blender add-on its panel labels). Its own ``str`` names them as this library's p
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from ..common.errors import AnimspecError
 from ..common.inputs import read_head

@@ -31,8 +31,8 @@ from .from_animclip import (
     AnimclipMatch,
     CameraAnimation,
     ClipAnimation,
-    animclip_to_gltf,
     animclip_pose_to_gltf,
+    animclip_to_gltf,
     camera_animation_to_gltf,
 )
 from .rig import GltfError, Rig, load_gltf, read_rig, skeleton_from_gltf

@@ -44,8 +44,7 @@ from typing import Any, Literal
 import numpy as np
 from pygltflib import ANIM_LINEAR, ANIM_STEP, GLTF2
 
-from ..animbin.model import FP12_ONE, AnimbinFile, RotationKey, TranslationKey
-from ..animbin.model import Animation as AnimbinAnimation
+from ..animbin.model import FP12_ONE, Animation as AnimbinAnimation, AnimbinFile, RotationKey, TranslationKey
 from ..animbin.playback import Refresh, play_engine, refresh_hz, vsync_deltas
 from ..common.errors import AnimspecError
 from ..quaternion import conjugate, normalize, quat_multiply, sign_continuous
@@ -55,7 +54,6 @@ from .builder import Channel, DocumentBuilder, add_scene_if_none
 from .document import write_glb
 from .rig import Rig
 from .to_animbin import MAX_SAMPLES
-
 
 # --- the skeleton in glTF axes -----------------------------------------------------------
 
@@ -100,7 +98,7 @@ class _Placement:
 
     @classmethod
     def build(cls, nodes: list[int], roots: np.ndarray, axis_change: bool,
-              above: np.ndarray | None = None, above_rotation: np.ndarray | None = None) -> "_Placement":
+              above: np.ndarray | None = None, above_rotation: np.ndarray | None = None) -> _Placement:
         n = len(nodes)
         rotation = np.tile([1.0, 0.0, 0.0, 0.0], (n, 1))
         matrix = np.tile(np.eye(4), (n, 1, 1))

@@ -28,10 +28,9 @@ from __future__ import annotations
 
 import math
 import os
-
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, Union
+from typing import Any, Protocol
 
 import numpy as np
 from pygltflib import ANIM_LINEAR
@@ -72,8 +71,8 @@ class CustomTrackLike(Protocol):
     values: Sequence[float]
 
 
-JointInput = Union[ClipJointLike, tuple[int, Sequence[float], Sequence[float] | None]]
-TrackInput = Union[CustomTrackLike, tuple[str, Sequence[float]]]
+JointInput = ClipJointLike | tuple[int, Sequence[float], Sequence[float] | None]
+TrackInput = CustomTrackLike | tuple[str, Sequence[float]]
 
 
 @dataclass
@@ -358,13 +357,20 @@ def animclip_to_gltf(
     builder = DocumentBuilder(gltf)
     has_motion = clip.root_motion_translation is not None and len(clip.root_motion_translation)
     if has_motion and root_motion:
+        # (set together: a clip with root motion has its times, translations and rotations)
+        assert clip.root_motion_translation is not None and clip.root_motion_rotation is not None
         carrier = builder.parent_of_roots(ROOT_MOTION_NODE)
         motion_times = np.asarray(clip.root_motion_times, np.float64)
         channels.append(Channel(carrier, "translation", motion_times, clip.root_motion_translation, ANIM_LINEAR,
                                     MOTION_KEYS))
-        channels.append(Channel(carrier, "rotation", motion_times, _continuous_wxyz(clip.root_motion_rotation), ANIM_LINEAR,
-                                    MOTION_KEYS))
-        match.lines.append(f"root motion: {len(motion_times)} key(s) on a node {ROOT_MOTION_NODE!r} above the rig's roots")
+        channels.append(
+            Channel(
+                carrier, "rotation", motion_times, _continuous_wxyz(clip.root_motion_rotation), ANIM_LINEAR, MOTION_KEYS
+            )
+        )
+        match.lines.append(
+            f"root motion: {len(motion_times)} key(s) on a node {ROOT_MOTION_NODE!r} above the rig's roots"
+        )
     elif has_motion:
         match.lines.append("root motion left out (--no-root-motion): the character stays in place")
     tracks = dict(_track(t) for t in custom_tracks)
@@ -373,7 +379,7 @@ def animclip_to_gltf(
     extras = {
         "animclip": {
             "source": "every frame: Base State plus the Sample Data deltas (Pcniado/luna_engine_io_tools "
-                      "anim_import.py describes the coding)",
+            "anim_import.py describes the coding)",
             "frames": int(times.size),
             "custom_tracks": tracks,
             "unmatched_clip_hashes": [f"{h:08X}" for h in match.clip_only],
@@ -405,9 +411,15 @@ def camera_animation_to_gltf(camera: CameraAnimation, *, name: str = "animclip_c
         Channel(node, "translation", times, camera.translation, ANIM_LINEAR, MOTION_KEYS),
         Channel(node, "rotation", times, _continuous_wxyz(camera.rotation), ANIM_LINEAR, MOTION_KEYS),
     ]
-    extras = {"animclip": {"xfov": [_json_float(float(v)) for v in camera.xfov] if camera.xfov is not None else [],
-                           "aspect_ratio_assumed": CAMERA_ASPECT}}
+    extras = {
+        "animclip": {
+            "xfov": [_json_float(float(v)) for v in camera.xfov] if camera.xfov is not None else [],
+            "aspect_ratio_assumed": CAMERA_ASPECT,
+        }
+    }
     builder.animation(name, channels, extras)
-    lines = [f"camera clip: {len(times)} key(s) on node {CAMERA_NODE!r}, yfov {math.degrees(yfov):.2f} deg "
-             f"(XFOV {math.degrees(xfov):.2f} deg at an assumed {CAMERA_ASPECT:.4g} aspect)"]
+    lines = [
+        f"camera clip: {len(times)} key(s) on node {CAMERA_NODE!r}, yfov {math.degrees(yfov):.2f} deg "
+        f"(XFOV {math.degrees(xfov):.2f} deg at an assumed {CAMERA_ASPECT:.4g} aspect)"
+    ]
     return builder.glb(), lines

@@ -29,9 +29,10 @@ frames, looping or not.
 A GLB written by :mod:`.from_animbin` carries each clip's ANIMBIN layout in the animation's
 ``extras.animbin`` (length, flags, file version, and per track its joint and key frames and
 types); when it is there and the region matches, the clip is rebuilt on that layout, values
-read from the curves at the key times, so ANIMBIN -> glTF -> ANIMBIN gives the same bytes. Sampling follows the glTF 2.0 specification,
-Appendix C "Animation Sampler Interpolation Modes" (STEP, LINEAR, LINEAR on rotations =
-spherical linear interpolation, CUBICSPLINE with tangents scaled by the keyframe interval).
+read from the curves at the key times, so ANIMBIN -> glTF -> ANIMBIN gives the same bytes.
+Sampling follows the glTF 2.0 specification, Appendix C "Animation Sampler Interpolation
+Modes" (STEP, LINEAR, LINEAR on rotations = spherical linear interpolation, CUBICSPLINE with
+tangents scaled by the keyframe interval).
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ from pygltflib import GLTF2
 
 from ..animbin.model import (
     FP12_ONE,
-    KeyType,
+    LOOPING_FLAG,
     MAX_ANIMATIONS,
     MAX_BONES,
     MAX_KEYS,
@@ -55,7 +56,7 @@ from ..animbin.model import (
     NAME_FIELD_SIZE,
     Animation,
     AnimbinFile,
-    LOOPING_FLAG,
+    KeyType,
     Marker,
     Name,
     RotationKey,
@@ -139,7 +140,13 @@ class ReduceOverBudgetError(AnimspecError):
     """``fit="reduce"`` needs more keys than a track holds for some joint."""
 
     def __init__(
-        self, animation: str, joint: int, joint_name: str, max_keys: int, max_error_deg: float, advice: ReduceAdvice,
+        self,
+        animation: str,
+        joint: int,
+        joint_name: str,
+        max_keys: int,
+        max_error_deg: float,
+        advice: ReduceAdvice,
     ) -> None:
         self.animation, self.joint, self.joint_name = animation, joint, joint_name
         self.max_keys, self.max_error_deg, self.advice = max_keys, max_error_deg, advice
@@ -279,12 +286,16 @@ def _markers(specs: Sequence[MarkerSpec], hz: float, length: int, where: str, wa
         elif _finite_seconds(spec.get("time"), hz) is not None:
             frame = int(round(_finite_seconds(spec["time"], hz)))  # type: ignore[arg-type]
         else:
-            raise AnimspecError(f"{where}: marker {spec['name']!r} needs an integer 'frame' or a number 'time' (seconds)")
+            raise AnimspecError(
+                f"{where}: marker {spec['name']!r} needs an integer 'frame' or a number 'time' (seconds)"
+            )
         name = spec["name"].encode("ascii", "ignore")
         if len(name) >= NAME_FIELD_SIZE:
             raise AnimspecError(f"{where}: marker name {spec['name']!r} is longer than {NAME_FIELD_SIZE - 1} bytes")
         if not 0 <= frame < length:
-            warnings.append(f"{where}: marker {spec['name']!r} at frame {frame} is outside the clip (0..{length - 1}); dropped")
+            warnings.append(
+                f"{where}: marker {spec['name']!r} at frame {frame} is outside the clip (0..{length - 1}); dropped"
+            )
             continue
         markers.append(Marker(Name(name), frame))
     if len(markers) > MAX_MARKERS:
@@ -425,12 +436,25 @@ def gltf_to_animbin(
     gltf = load_gltf(source)
     # The joint limit is checked before any node is walked (read_rig).
     rig = read_rig(
-        gltf, skin=skin, joint_names=joint_names, armature_space=armature_space, max_joints=MAX_BONES,
+        gltf,
+        skin=skin,
+        joint_names=joint_names,
+        armature_space=armature_space,
+        max_joints=MAX_BONES,
         too_many=lambda joints: TooManyJointsError(joints, MAX_BONES, joints_hint(gltf, skin)),
     )
     hz = refresh_hz(region)
     settings = _Settings(
-        hz, fit, max_error_deg, ps1_space, translations, translation_scale, markers, looping, fp12, max_keys,
+        hz,
+        fit,
+        max_error_deg,
+        ps1_space,
+        translations,
+        translation_scale,
+        markers,
+        looping,
+        fp12,
+        max_keys,
         layout_not_used,
     )
     lines: list[str] = []
@@ -439,7 +463,9 @@ def gltf_to_animbin(
     if n_joints > MAX_BONES:
         raise TooManyJointsError(n_joints, MAX_BONES, joints_hint(gltf, skin))
     order = "skin order" if joint_names is None else "mapping order"
-    lines.append(f"skin {skin}: {n_joints} joint(s) in {order}: " + ", ".join(f"{i}={n}" for i, n in enumerate(rig.names)))
+    lines.append(
+        f"skin {skin}: {n_joints} joint(s) in {order}: " + ", ".join(f"{i}={n}" for i, n in enumerate(rig.names))
+    )
     if rig.skipped:
         lines.append(f"skin joints not in the mapping (not exported): {', '.join(rig.skipped)}")
     roots = [j for j in range(n_joints) if rig.skeleton.parents[j] < 0]
@@ -448,8 +474,11 @@ def gltf_to_animbin(
         f"root(s) {', '.join(rig.names[j] for j in roots)}: "
         + ("rotation in armature space (nodes above the skeleton left out)" if armature_space else "world rotation")
         + (f" (nodes above: {', '.join(above)})" if above else "")
-        + (", already in PS1 space, no axis change" if ps1_space
-           else ", glTF Y-up -> Blender Z-up -> diag(1,-1,-1), as the engine's exporter has it")
+        + (
+            ", already in PS1 space, no axis change"
+            if ps1_space
+            else ", glTF Y-up -> Blender Z-up -> diag(1,-1,-1), as the engine's exporter has it"
+        )
     )
     lines.append(
         f"region {region}: {hz:.4f} Hz, one frame per vsync; FP12 "
@@ -582,9 +611,7 @@ def _layout(extras: Any, hz: float, where: str, warnings: list[str]) -> _Layout 
             f"(give --region {saved_hz:g} to rebuild the original clip)"
         )
         return None
-    if not 0 <= layout.length <= MAX_FRAMES or any(
-        not 0 <= f <= MAX_FRAMES for _, _, keys in tracks for f, _ in keys
-    ):
+    if not 0 <= layout.length <= MAX_FRAMES or any(not 0 <= f <= MAX_FRAMES for _, _, keys in tracks for f, _ in keys):
         warnings.append(f"{where}: extras.animbin holds frames outside 0..{MAX_FRAMES}; ignored")
         return None
     return layout
@@ -613,8 +640,16 @@ def _channels(
 
 
 def _convert_one(
-    gltf: GLTF2, rig: Rig, indices: list[int], source_name: str, o: _Settings, wanted: set[int],
-    cache: dict[int, bytes], file_index: int, warnings: list[str], ignored: list[IgnoredChannel],
+    gltf: GLTF2,
+    rig: Rig,
+    indices: list[int],
+    source_name: str,
+    o: _Settings,
+    wanted: set[int],
+    cache: dict[int, bytes],
+    file_index: int,
+    warnings: list[str],
+    ignored: list[IgnoredChannel],
 ) -> tuple[Animation, ClipReport, int | None]:
     where = f"animation {source_name!r}"
     hz, fit = o.hz, o.fit
@@ -626,8 +661,10 @@ def _convert_one(
     extras = gltf.animations[indices[0]].extras if len(indices) == 1 else None
     layout = _layout(extras, hz, where, warnings)
     if layout is not None and o.layout_not_used:
-        warnings.append(f"{where}: its ANIMBIN layout (extras.animbin) is not followed, {o.layout_not_used}: "
-                        f"sampled afresh with --fit {fit}")
+        warnings.append(
+            f"{where}: its ANIMBIN layout (extras.animbin) is not followed, {o.layout_not_used}: "
+            f"sampled afresh with --fit {fit}"
+        )
         layout = None
     if layout is not None:
         frames = layout.length
@@ -661,7 +698,9 @@ def _convert_one(
     if not o.ps1_space:
         rotations[:, roots] = rotations_to_ps1(rotations[:, roots])
     moves: np.ndarray | None = None
-    if o.translations or (layout is not None and any(kt == KeyType.TRANSLATION for *_, keys in layout.tracks for _, kt in keys)):
+    if o.translations or (
+        layout is not None and any(kt == KeyType.TRANSLATION for *_, keys in layout.tracks for _, kt in keys)
+    ):
         moves = local_translations(rig, channels, frames)
         if not o.ps1_space:
             moves[:, roots] = vectors_to_ps1(moves[:, roots])
@@ -714,22 +753,31 @@ def _convert_one(
         shown_err = best_err  # measured through the engine's own Normalize by the fit
     between_err = _between_error(gltf, rig, indices, o, wanted, cache, start, frames, tracks, where)
 
-    name, renamed = animbin_name(source_name)
+    clip_name, renamed = animbin_name(source_name)
     if renamed:
-        warnings.append(f"{where}: named {str(name)!r} in the ANIMBIN (ASCII only, at most {NAME_FIELD_SIZE - 1} bytes)")
+        warnings.append(
+            f"{where}: named {str(clip_name)!r} in the ANIMBIN (ASCII only, at most {NAME_FIELD_SIZE - 1} bytes)"
+        )
     marker_specs = (o.markers or {}).get(source_name)
     if marker_specs is None:
-        found = [e["markers"] for e in (gltf.animations[i].extras for i in indices)
-                 if isinstance(e, Mapping) and e.get("markers") is not None]
+        found = [
+            e["markers"]
+            for e in (gltf.animations[i].extras for i in indices)
+            if isinstance(e, Mapping) and e.get("markers") is not None
+        ]
         # Lists of merged animations are joined; anything else goes to _markers as is,
         # which refuses it with a message.
         marker_specs = [m for f in found for m in f] if all(isinstance(f, list) for f in found) else found[0]
     if layout is not None:
-        flags = layout.flags if o.looping is None else (layout.flags | LOOPING_FLAG if o.looping else layout.flags & ~LOOPING_FLAG)
+        flags = (
+            layout.flags
+            if o.looping is None
+            else (layout.flags | LOOPING_FLAG if o.looping else layout.flags & ~LOOPING_FLAG)
+        )
     else:
         flags = 0 if o.looping is False else LOOPING_FLAG
     anim = Animation(
-        name=name,
+        name=clip_name,
         length=frames,
         tracks=tracks,
         markers=_markers(marker_specs or [], hz, frames, where, warnings),
@@ -750,29 +798,52 @@ def _convert_one(
             f"track can show less than {bound_err:.3f})"
         )
     clip = ClipReport(
-        source_name, str(name), file_index, seconds, frames, keys_per_track, round_err, trunc_err, shown_err,
-        flips, steps, between_err, start, layout is not None,
+        source_name,
+        str(clip_name),
+        file_index,
+        seconds,
+        frames,
+        keys_per_track,
+        round_err,
+        trunc_err,
+        shown_err,
+        flips,
+        steps,
+        between_err,
+        start,
+        layout is not None,
     )
     return anim, clip, layout.version if layout is not None else None
 
 
 def _layout_tracks(
-    gltf: GLTF2, rig: Rig, indices: list[int], layout: _Layout, o: _Settings, wanted: set[int], cache: dict,
-    moves: np.ndarray | None, where: str,
+    gltf: GLTF2,
+    rig: Rig,
+    indices: list[int],
+    layout: _Layout,
+    o: _Settings,
+    wanted: set[int],
+    cache: dict,
+    moves: np.ndarray | None,
+    where: str,
 ) -> tuple[list[Track], list[list[int]]]:
     """Tracks on the layout's joints, frames and key types; values from the curves at the
     key frames, the joint's own rotation taken exactly as stored (not renormalised), so FP12
     keys written by :mod:`.from_animbin` come back to the same integers."""
     frames = layout.length
     at = np.arange(max(frames, 1)) / o.hz
-    raw = local_rotations(rig, _channels(gltf, indices, wanted, at, cache, where, unit=False), max(frames, 1), unit=False)
+    raw = local_rotations(
+        rig, _channels(gltf, indices, wanted, at, cache, where, unit=False), max(frames, 1), unit=False
+    )
     roots = rig.skeleton.parents < 0
     if not o.ps1_space:
         raw[:, roots] = rotations_to_ps1(raw[:, roots])
     tracks, key_frames = [], []
     for joint, track_type, keys in layout.tracks:
         if not 0 <= joint < len(rig.nodes):
-            raise AnimspecError(f"{where}: its ANIMBIN layout animates joint {joint}; the rig has {len(rig.nodes)} joints")
+            raise AnimspecError(
+                f"{where}: its ANIMBIN layout animates joint {joint}; the rig has {len(rig.nodes)} joints"
+            )
         out: list = []
         for frame, key_type in keys:
             f = min(frame, max(frames - 1, 0))
@@ -782,7 +853,9 @@ def _layout_tracks(
                 v = np.rint(moves[f, joint] * o.translation_scale)
                 out.append(TranslationKey(frame, *map(int, np.clip(v, -0x8000_0000, 0x7FFF_FFFF))))
             else:
-                raise AnimspecError(f"{where}: its ANIMBIN layout holds a key of type {key_type}, which has no glTF curve")
+                raise AnimspecError(
+                    f"{where}: its ANIMBIN layout holds a key of type {key_type}, which has no glTF curve"
+                )
         tracks.append(Track(joint_id=joint, keys=out, track_type=track_type))
         key_frames.append([k.frame for k in out if isinstance(k, RotationKey)])
     return tracks, key_frames
@@ -809,7 +882,9 @@ def _errors(reference: np.ndarray, tracks: list[Track], frames: int, joints: int
         return 0.0, 0.0, 0.0
     shown = _shown(tracks, frames, joints, reference)
     keyed = [
-        (k.frame, t.joint_id) for t in tracks for k in t.keys
+        (k.frame, t.joint_id)
+        for t in tracks
+        for k in t.keys
         if isinstance(k, RotationKey) and k.frame < frames and 0 <= t.joint_id < joints
     ]
     if keyed:
@@ -825,8 +900,16 @@ BETWEEN_SAMPLES = (0.25, 0.5, 0.75)
 
 
 def _between_error(
-    gltf: GLTF2, rig: Rig, indices: list[int], o: _Settings, wanted: set[int], cache: dict, start: float,
-    frames: int, tracks: list[Track], where: str,
+    gltf: GLTF2,
+    rig: Rig,
+    indices: list[int],
+    o: _Settings,
+    wanted: set[int],
+    cache: dict,
+    start: float,
+    frames: int,
+    tracks: list[Track],
+    where: str,
 ) -> float:
     if frames < 2 or frames * len(BETWEEN_SAMPLES) * len(wanted) > MAX_SAMPLES:
         return 0.0

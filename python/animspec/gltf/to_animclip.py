@@ -28,10 +28,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from pygltflib import GLTF2
 
+from ..animclip.frames.encode import FPS, MAX_FRAMES, EncodedAnimation, Frames, Tolerance, encode, joint_hashes
 from ..animclip.frames.sections import TAG_MOTION_DATA, clip_model
 from ..animclip.model import AnimclipFile
-from ..animclip.frames.encode import FPS, MAX_FRAMES, EncodedAnimation, Frames, Tolerance, encode, joint_hashes
 from ..quaternion import wxyz_to_xyzw
 from .rig import GltfError, GltfSource, Rig, load_gltf, node_rest, read_rig
 from .sampling import animation_span, local_rotations, local_translations, sample_channels
@@ -106,7 +107,7 @@ class AnimclipConversion:
         )
 
 
-def _pick(gltf, animation: str | None) -> int:
+def _pick(gltf: GLTF2, animation: str | None) -> int:
     names = [a.name or f"animation {i}" for i, a in enumerate(gltf.animations or [])]
     if not names:
         raise GltfError("the glTF has no animation to encode")
@@ -117,7 +118,7 @@ def _pick(gltf, animation: str | None) -> int:
     return names.index(animation)
 
 
-def animation_name(gltf, index: int) -> str:
+def animation_name(gltf: GLTF2, index: int) -> str:
     """Animation ``index``'s name (``animation N`` when it has none), refused when it is not
     valid Unicode or holds a NUL: it becomes the clip's name, a NUL-terminated UTF-8 string."""
     name = gltf.animations[index].name or f"animation {index}"
@@ -133,7 +134,7 @@ def animation_name(gltf, index: int) -> str:
 
 def root_motion_node(rig: Rig, index: int) -> int | None:
     """The node carrying animation ``index``'s root motion (see the module doc), or None."""
-    roots = [rig.paths[j] for j in np.flatnonzero(rig.skeleton.parents < 0)]
+    roots = [rig.paths[int(j)] for j in np.flatnonzero(rig.skeleton.parents < 0)]
     tops = {path[-1] for path in roots}
     if len(tops) != 1:
         return None
@@ -179,7 +180,8 @@ def sample_frames(rig: Rig, index: int, fps: float, looping: bool,
     translations = local_translations(rig, channels, count)
     scales = np.empty((count, len(rig.nodes), 3))
     for j, node in enumerate(rig.nodes):
-        scales[:, j] = np.broadcast_to(channels.values.get(node, {}).get("scale", node_rest(rig.gltf, node).scale), (count, 3))
+        scale = channels.values.get(node, {}).get("scale", node_rest(rig.gltf, node).scale)
+        scales[:, j] = np.broadcast_to(scale, (count, 3))
     return Frames(rotations, translations, scales), motion
 
 
@@ -210,17 +212,25 @@ def gltf_to_animclip(
     labels = [f"node {n} {name!r}" for n, name in zip(rig.nodes, rig.names)]
     hashes = joint_hashes(rig.names, labels)
     frames, motion = sample_frames(rig, index, fps, looping, root_motion)
-    encoded = encode(frames, tolerance, looping=looping,
-                     root_translation=None if motion is None else motion.translation,
-                     root_rotation=None if motion is None else motion.rotation, joint_labels=labels)
+    encoded = encode(
+        frames,
+        tolerance,
+        looping=looping,
+        root_translation=None if motion is None else motion.translation,
+        root_rotation=None if motion is None else motion.rotation,
+        joint_labels=labels,
+    )
     clip_name = name if name is not None else (anim_name if template is None else None)
     model = clip_model(encoded, hashes, fps=fps, template=template, name=clip_name)
     left_out = None if root_motion else root_motion_node(rig, index)
     had_motion = template is not None and template.section(TAG_MOTION_DATA) is not None
     if motion is not None:
         node_name = gltf.nodes[motion.node].name or f"node {motion.node}"
-        note = (f"root motion from node {node_name!r} ({encoded.frames + encoded.looping} motion samples)"
-                + (", replacing the template's Motion Data" if had_motion else ""))
+        note = f"root motion from node {node_name!r} ({encoded.frames + encoded.looping} motion samples)" + (
+            ", replacing the template's Motion Data" if had_motion else ""
+        )
     else:
         note = "Motion Data kept from the template" if had_motion else ""
-    return AnimclipConversion(model, encoded, rig, anim_name, fps, None if motion is None else motion.node, left_out, note)
+    return AnimclipConversion(
+        model, encoded, rig, anim_name, fps, None if motion is None else motion.node, left_out, note
+    )

@@ -47,8 +47,22 @@ import numpy as np
 
 from ...common.errors import AnimspecError, ParseError
 from ..model import AnimclipFile, JointHashes, RawSection
-from ..tags import FLAG_CAMERA, FLAG_FRAME_DATA_LOOKUP as FLAG_FRAME_LOOKUP, FLAG_LOOPING, TAG_JOINT_HASHES, TAG_MOTION_DATA
-from .coding import FieldReader, KIND_FIRST, bit_offsets, dequantise, dequantise_rotation, dequantise_scale, dequantise_translation
+from ..tags import (
+    FLAG_CAMERA,
+    FLAG_FRAME_DATA_LOOKUP as FLAG_FRAME_LOOKUP,
+    FLAG_LOOPING,
+    TAG_JOINT_HASHES,
+    TAG_MOTION_DATA,
+)
+from .coding import (
+    KIND_FIRST,
+    FieldReader,
+    bit_offsets,
+    dequantise,
+    dequantise_rotation,
+    dequantise_scale,
+    dequantise_translation,
+)
 from .inputs import (
     DECODE_BYTES_PER_JOINT as RESULT_BYTES_PER_JOINT,
     DECODE_PER_FILE_BYTE as MEMORY_PER_FILE_BYTE,
@@ -143,7 +157,7 @@ class Transforms:
     translation: np.ndarray
     """(n, joints, 3)"""
 
-    def take(self, index: np.ndarray) -> "Transforms":
+    def take(self, index: np.ndarray) -> Transforms:
         return Transforms(self.scale[index], self.rotation[index], self.translation[index])
 
 
@@ -174,7 +188,8 @@ class _Group:
 def _groups(elements: Elements, base: np.ndarray) -> tuple[list[_Group], np.ndarray]:
     """The three groups and the order to decode the elements in: group by group, by target
     within a group, so that each group's fields are one contiguous run of rows."""
-    groups, order = [], []
+    groups: list[_Group] = []
+    order: list[np.ndarray] = []
     for first in KIND_FIRST:
         pick = np.flatnonzero((elements.component >= first) & (elements.component < first + 4))
         joints, local = np.unique(elements.joint[pick], return_inverse=True)
@@ -207,7 +222,7 @@ class _ChunkDecoder:
     copied into the results in one transposing pass (no 226 MB pre-fill, no per-joint
     scatter into the results)."""
 
-    def __init__(self, elements: Elements, base: np.ndarray, still: "Transforms", step: int) -> None:
+    def __init__(self, elements: Elements, base: np.ndarray, still: Transforms, step: int) -> None:
         self.groups, order = _groups(elements, base)
         self.fields = FieldReader(elements.bit_offset[order], elements.width[order])
         # field << shift as a product by 2 ** shift: exact (width + shift <= MAX_DELTA_BITS)
@@ -220,7 +235,7 @@ class _ChunkDecoder:
                        for kind in (still.scale, still.rotation, still.translation)]
         self.kinds = [np.empty((g.joints.size, c.shape[1], step), np.float32) for g, c in zip(self.groups, self.chunks)]
 
-    def __call__(self, out: "Transforms", rows: slice, words: np.ndarray) -> None:
+    def __call__(self, out: Transforms, rows: slice, words: np.ndarray) -> None:
         samples = words.shape[0]
         deltas = np.multiply(self.fields(words), self.scale)
         for group, values, chunk, kind, target_base, target in zip(
@@ -295,9 +310,12 @@ def _check_budget(frames: int, samples: int, joints: int, budget: int, *, lookup
     need = RESULT_BYTES_PER_JOINT * joints * (samples + (frames if lookup else 0))
     if need > budget:
         raise ParseError(
-            None, None, "built",
+            None,
+            None,
+            "built",
             f"{frames} frame(s), {samples} sample(s) of {joints} joint(s) would take {need >> 20} MiB to decode; "
-            f"the bound for this file is {budget >> 20} MiB (max(256 MiB, {MEMORY_PER_FILE_BYTE} x the file's size on disk))",
+            f"the bound for this file is {budget >> 20} MiB "
+            f"(max(256 MiB, {MEMORY_PER_FILE_BYTE} x the file's size on disk))",
         )
 
 

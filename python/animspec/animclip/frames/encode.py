@@ -34,8 +34,9 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 
@@ -81,9 +82,12 @@ FPS = NumberRange(
 )
 """The frame rate a clip is encoded at (``convert --fps``, the Blender export's scene rate)."""
 MAX_TRANSLATION_ERROR = NumberRange(
-    "max_translation_error", 2.0 ** -(MAX_TRANSLATION_SHIFT + 1), 2.0 ** (MAX_ERROR_SHIFT - 1),
+    "max_translation_error",
+    2.0 ** -(MAX_TRANSLATION_SHIFT + 1),
+    2.0 ** (MAX_ERROR_SHIFT - 1),
     "units of translation, and of scale",
-    why=f"half the finest step the format stores (2^-{MAX_TRANSLATION_SHIFT}) to half the coarsest (2^{MAX_ERROR_SHIFT})",
+    why=f"half the finest step the format stores (2^-{MAX_TRANSLATION_SHIFT}) "
+    f"to half the coarsest (2^{MAX_ERROR_SHIFT})",
 )
 """The largest translation (and scale) error asked of the encoder: below the first bound no
 encoding can promise it, above the second every step is as coarse as the format has."""
@@ -110,7 +114,9 @@ class ValueRangeError(EncodeError):
 
     def __init__(self, joint: int, label: str, frame: int, kind: str, axis: str, value: float, bound: str):
         self.joint, self.label, self.frame, self.kind, self.axis, self.value = joint, label, frame, kind, axis, value
-        super().__init__(f"{label}: {kind} {axis} is {value:g} at frame {frame}, beyond what an .animclip holds ({bound})")
+        super().__init__(
+            f"{label}: {kind} {axis} is {value:g} at frame {frame}, beyond what an .animclip holds ({bound})"
+        )
 
 
 class JointNameError(EncodeError):
@@ -124,7 +130,7 @@ class JointNameError(EncodeError):
         super().__init__(f"{' and '.join(labels)}: {reason}")
 
 
-def joint_hashes(names, labels=None) -> np.ndarray:
+def joint_hashes(names: Sequence[str], labels: Iterable[str] | None = None) -> np.ndarray:
     """The Joint Hashes of joints named ``names`` (the DAT1 CRC32 of each name's UTF-8), or
     :class:`JointNameError`. ``labels``: how to name each joint in the error (default
     ``joint i 'name'``)."""
@@ -135,28 +141,37 @@ def joint_hashes(names, labels=None) -> np.ndarray:
         try:
             out[i] = h = crc32(name)
         except UnicodeEncodeError:
-            raise JointNameError((i,), (labels[i],), None,
-                                 "the name is not valid Unicode (a lone surrogate): a joint is found by the "
-                                 "CRC32 of its UTF-8 name; rename it") from None
+            raise JointNameError(
+                (i,),
+                (labels[i],),
+                None,
+                "the name is not valid Unicode (a lone surrogate): a joint is found by the "
+                "CRC32 of its UTF-8 name; rename it",
+            ) from None
         if h in seen:
             j = seen[h]
             why = "the same name" if names[j] == name else "two names with one CRC32"
-            raise JointNameError((j, i), (labels[j], labels[i]), h,
-                                 f"{why} (joint hash 0x{h:08X}): a reader finds joints by that hash, so one "
-                                 "of them could never be reached; rename one")
+            raise JointNameError(
+                (j, i),
+                (labels[j], labels[i]),
+                h,
+                f"{why} (joint hash 0x{h:08X}): a reader finds joints by that hash, so one "
+                "of them could never be reached; rename one",
+            )
         seen[h] = i
     return out
 
 
-def tolerance_for(max_error_deg: float, max_translation_error: float) -> "Tolerance":
+def tolerance_for(max_error_deg: float, max_translation_error: float) -> Tolerance:
     """The tolerance of a rotation error in degrees and a translation (and scale) error in
     units, each checked against its range (:data:`.ranges.MAX_ERROR_DEG`,
     :data:`MAX_TRANSLATION_ERROR`; OptionRangeError names the option)."""
     MAX_ERROR_DEG.check(max_error_deg)
     MAX_TRANSLATION_ERROR.check(max_translation_error)
     # a rotation off by an angle a moves no unit-quaternion component by more than a / 4 (radians)
-    return Tolerance(rotation=math.radians(max_error_deg) / 4, translation=max_translation_error,
-                     scale=max_translation_error)
+    return Tolerance(
+        rotation=math.radians(max_error_deg) / 4, translation=max_translation_error, scale=max_translation_error
+    )
 
 
 @dataclass(frozen=True)
@@ -172,11 +187,12 @@ class Tolerance:
     def __post_init__(self) -> None:
         for kind in ("rotation", "translation", "scale"):
             value = getattr(self, kind)
-            if not (isinstance(value, numbers.Real) and 0 < value < math.inf):
+            # (a Real compares as a float does; numbers.Real declares no comparison for mypy)
+            if not (isinstance(value, numbers.Real) and 0 < cast(float, value) < math.inf):
                 raise EncodeError(f"the {kind} tolerance must be a positive number, not {value}")
 
     @classmethod
-    def uniform(cls, max_error: float) -> "Tolerance":
+    def uniform(cls, max_error: float) -> Tolerance:
         if not max_error > 0 or not math.isfinite(max_error):
             raise EncodeError(f"max error must be a positive number, not {max_error}")
         return cls(max_error, max_error, max_error)
@@ -223,8 +239,11 @@ class ErrorReached:
     scale: float
 
     def within(self, tolerance: Tolerance) -> bool:
-        return (self.rotation <= tolerance.rotation and self.translation <= tolerance.translation
-                and self.scale <= tolerance.scale)
+        return (
+            self.rotation <= tolerance.rotation
+            and self.translation <= tolerance.translation
+            and self.scale <= tolerance.scale
+        )
 
 
 @dataclass(frozen=True)
@@ -270,8 +289,11 @@ class EncodedAnimation:
     @property
     def flags(self) -> int:
         """The Built flag bits this encoding needs (looping, frame lookup)."""
-        return ((FLAG_LOOPING if self.looping else 0) | (FLAG_FRAME_DATA_LOOKUP if self.lookup is not None else 0)
-                | (FLAG_HAS_MOTION if self.motion_data is not None else 0))
+        return (
+            (FLAG_LOOPING if self.looping else 0)
+            | (FLAG_FRAME_DATA_LOOKUP if self.lookup is not None else 0)
+            | (FLAG_HAS_MOTION if self.motion_data is not None else 0)
+        )
 
     def base_state_records(self) -> np.ndarray:
         """Base State's 16-byte joint records: i16 qx qy qz qw x y z, u8 scale exponent,
@@ -302,7 +324,9 @@ def _continuous(rot: np.ndarray) -> np.ndarray:
     return rot * np.cumprod(flips, axis=0)[..., None]
 
 
-def _translation_shifts(pos: np.ndarray, tolerance: float, max_shift: int, label) -> np.ndarray:
+def _translation_shifts(
+    pos: np.ndarray, tolerance: float, max_shift: int, label: Callable[[int], str]
+) -> np.ndarray:
     """Per joint, the translation shift (values are t * 2^shift): the largest that keeps every
     quantised translation inside a signed 16-bit value (as Base State holds the base), and
     finer when the tolerance asks for it, as long as the base (the smallest value) still fits
@@ -320,7 +344,7 @@ def _translation_shifts(pos: np.ndarray, tolerance: float, max_shift: int, label
     with np.errstate(divide="ignore"):
         by_range = np.floor(np.log2(I16_MAX / np.maximum(reach, 1e-300)))
         by_base = np.floor(np.log2(I16_MAX / np.maximum(lowest, 1e-300)))
-    needed = math.ceil(math.log2(0.5 / max(tolerance, 2.0 ** -60)))
+    needed = math.ceil(math.log2(0.5 / max(tolerance, 2.0**-60)))
     finer = np.minimum(np.maximum(by_range, needed), by_base)
     # and no finer than fields can span from the base (past 32,767 units, the base stops there)
     span = (pos.max(axis=0) - np.minimum(pos.min(axis=0), 0)).max(axis=1)
@@ -333,7 +357,9 @@ FIELD_REACH = float((2**LARGE_WIDTH_MAX - 1) * 2**MAX_ERROR_SHIFT)
 """The most a field adds to its base: 32 bits at the coarsest error shift."""
 
 
-def _check_reach(target: np.ndarray, base: np.ndarray, pos: np.ndarray, scl: np.ndarray, label) -> None:
+def _check_reach(
+    target: np.ndarray, base: np.ndarray, pos: np.ndarray, scl: np.ndarray, label: Callable[[int], str]
+) -> None:
     """Refuse (:class:`ValueRangeError`) a component no field can reach from its base: a
     translation (or scale) so large, or a scale so small (its divisor), that even 32-bit fields
     at the coarsest step fall short. Checked before any field is made (an integer cast of such
@@ -341,17 +367,31 @@ def _check_reach(target: np.ndarray, base: np.ndarray, pos: np.ndarray, scl: np.
     over = target.max(axis=0) - base > FIELD_REACH
     if not over.any():
         return
-    over[:, :3] &= ~over[:, DIVISOR:DIVISOR + 1]  # (a tiny scale raises the divisor: name the scale)
+    over[:, :3] &= ~over[:, DIVISOR : DIVISOR + 1]  # (a tiny scale raises the divisor: name the scale)
     joint, component = (int(v) for v in np.argwhere(over)[0])
     frame = int(np.argmax(target[:, joint, component]))
     if component in range(8, 11):
         axis = component - 8
         reach = I16_MAX + FIELD_REACH / 2 ** float(base[joint, SHIFT_COMPONENT])
-        raise ValueRangeError(joint, label(joint), frame, "translation", "xyz"[axis], float(pos[frame, joint, axis]),
-                              f"at most about {reach:.3g} units: 32-bit fields at the coarsest step")
+        raise ValueRangeError(
+            joint,
+            label(joint),
+            frame,
+            "translation",
+            "xyz"[axis],
+            float(pos[frame, joint, axis]),
+            f"at most about {reach:.3g} units: 32-bit fields at the coarsest step",
+        )
     axis = component if component < 3 else int(np.argmin(scl[frame, joint]))
-    raise ValueRangeError(joint, label(joint), frame, "scale", "xyz"[axis], float(scl[frame, joint, axis]),
-                          "a scale that far from 1 needs more than 32-bit fields")
+    raise ValueRangeError(
+        joint,
+        label(joint),
+        frame,
+        "scale",
+        "xyz"[axis],
+        float(scl[frame, joint, axis]),
+        "a scale that far from 1 needs more than 32-bit fields",
+    )
 
 
 def _fields(target: np.ndarray, base: np.ndarray, shifts: np.ndarray, ceiling: np.ndarray) -> np.ndarray:
@@ -382,8 +422,9 @@ class _Plan:
     def values(self) -> tuple[np.ndarray, np.ndarray]:
         """The fields (F, J, 12) and the integer values base + (field << shift) they give."""
         f, j, c = self.target.shape
-        fields = _fields(self.target.reshape(f, j * c), self.base.reshape(-1), self.shift.reshape(-1),
-                         self.ceiling.reshape(-1)).reshape(f, j, c)
+        fields = _fields(
+            self.target.reshape(f, j * c), self.base.reshape(-1), self.shift.reshape(-1), self.ceiling.reshape(-1)
+        ).reshape(f, j, c)
         return fields, self.base + (fields << self.shift)
 
 
@@ -394,8 +435,14 @@ def _errors(values: np.ndarray, rot: np.ndarray, pos: np.ndarray, scl: np.ndarra
     return (np.abs(r - rot).max(axis=(0, 2)), np.abs(p - pos).max(axis=(0, 2)), np.abs(s - scl).max(axis=(0, 2)))
 
 
-def _choose_shifts(target: np.ndarray, base: np.ndarray, ceiling: np.ndarray, guess: np.ndarray, tol: float,
-                   error_of) -> np.ndarray:
+def _choose_shifts(
+    target: np.ndarray,
+    base: np.ndarray,
+    ceiling: np.ndarray,
+    guess: np.ndarray,
+    tol: float,
+    error_of: Callable[[np.ndarray, np.ndarray], np.ndarray],
+) -> np.ndarray:
     """Per joint, the error shift of one kind (its components share it): from ``guess``, finer
     while the decoded error is over ``tol``, then coarser while it stays within it (the guess
     assumes the worst rounding). Each pass decodes only the joints still moving, so the cost
@@ -405,7 +452,9 @@ def _choose_shifts(target: np.ndarray, base: np.ndarray, ceiling: np.ndarray, gu
     def error(joints: np.ndarray, shifts: np.ndarray) -> np.ndarray:
         step = np.exp2(shifts)[None, :, None]
         b, top = base[joints][None], ceiling[joints][None]
-        fields = np.minimum(np.maximum(np.rint((target[:, joints] - b) / step), 0), np.maximum(np.floor((top - b) / step), 0))
+        fields = np.minimum(
+            np.maximum(np.rint((target[:, joints] - b) / step), 0), np.maximum(np.floor((top - b) / step), 0)
+        )
         return error_of(b + fields * step, joints)
 
     shifts = np.minimum(guess.astype(np.int64), MAX_ERROR_SHIFT)
@@ -428,10 +477,18 @@ def _choose_shifts(target: np.ndarray, base: np.ndarray, ceiling: np.ndarray, gu
     return shifts
 
 
-def encode(frames: Frames, tolerance: Tolerance = Tolerance(), *, looping: bool = False,
-           max_translation_shift: int = MAX_TRANSLATION_SHIFT, lookup: bool | None = None, large: bool = True,
-           root_translation: np.ndarray | None = None, root_rotation: np.ndarray | None = None,
-           joint_labels: Sequence[str] | None = None) -> EncodedAnimation:
+def encode(
+    frames: Frames,
+    tolerance: Tolerance = Tolerance(),
+    *,
+    looping: bool = False,
+    max_translation_shift: int = MAX_TRANSLATION_SHIFT,
+    lookup: bool | None = None,
+    large: bool = True,
+    root_translation: np.ndarray | None = None,
+    root_rotation: np.ndarray | None = None,
+    joint_labels: Sequence[str] | None = None,
+) -> EncodedAnimation:
     """Encode ``frames`` within ``tolerance`` (as far as the format's precision allows: the
     error reached is in the result's ``error``).
 
@@ -446,7 +503,9 @@ def encode(frames: Frames, tolerance: Tolerance = Tolerance(), *, looping: bool 
     shape = np.shape(frames.rotations)
     for count, limit, what in ((shape[:1], MAX_FRAMES, "frame"), (shape[1:2], MAX_JOINTS, "joint")):
         if count and count[0] > limit:
-            raise EncodeError(f"{count[0]} {what}s; an .animclip holds at most {limit} (Built's {what} count is 16 bits)")
+            raise EncodeError(
+                f"{count[0]} {what}s; an .animclip holds at most {limit} (Built's {what} count is 16 bits)"
+            )
     rot, pos, scl = frames.checked()
 
     def label(joint: int) -> str:
@@ -455,7 +514,9 @@ def encode(frames: Frames, tolerance: Tolerance = Tolerance(), *, looping: bool 
     motion_data = None
     if root_translation is not None:
         if np.shape(root_translation)[:1] != rot.shape[:1]:
-            raise EncodeError(f"root motion has {np.shape(root_translation)[:1]} frames; the joints have {rot.shape[0]}")
+            raise EncodeError(
+                f"root motion has {np.shape(root_translation)[:1]} frames; the joints have {rot.shape[0]}"
+            )
         try:
             motion_data = encode_motion(root_translation, root_rotation, looping=looping)
         except WriteError as exc:
@@ -473,7 +534,9 @@ def encode(frames: Frames, tolerance: Tolerance = Tolerance(), *, looping: bool 
     scaled = np.abs(scl - 1).max() > tolerance.scale / 2
     s_exp = int(np.clip(math.ceil(math.log2(0.5 / tolerance.scale)), 0, 14)) if scaled else 12
     one = float(1 << s_exp)
-    divisor = np.ceil(one * np.maximum(1 / scl.min(axis=-1), 1.0) - 1e-9) if scaled else np.full((n_frames, n_joints), one)
+    divisor = (
+        np.ceil(one * np.maximum(1 / scl.min(axis=-1), 1.0) - 1e-9) if scaled else np.full((n_frames, n_joints), one)
+    )
     numerators = scl * divisor[..., None]
 
     target = np.zeros((n_frames, n_joints, COMPONENTS_PER_JOINT))
@@ -493,13 +556,23 @@ def encode(frames: Frames, tolerance: Tolerance = Tolerance(), *, looping: bool 
 
     shift = np.zeros((n_joints, COMPONENTS_PER_JOINT), dtype=np.int64)
     kinds = (
-        (ROTATION, tolerance.rotation, _shift_for(np.full(n_joints, tolerance.rotation * QUATERNION_SCALE)),
-         lambda v, js: np.abs(dequantise_rotation(v) - rot[:, js]).max(axis=(0, 2))),
-        (TRANSLATION, tolerance.translation, _shift_for(tolerance.translation * np.exp2(t_shift)),
-         lambda v, js: np.abs(dequantise_translation(v, t_shift[js][None, :, None]) - pos[:, js]).max(axis=(0, 2))),
+        (
+            ROTATION,
+            tolerance.rotation,
+            _shift_for(np.full(n_joints, tolerance.rotation * QUATERNION_SCALE)),
+            lambda v, js: np.abs(dequantise_rotation(v) - rot[:, js]).max(axis=(0, 2)),
+        ),
+        (
+            TRANSLATION,
+            tolerance.translation,
+            _shift_for(tolerance.translation * np.exp2(t_shift)),
+            lambda v, js: np.abs(dequantise_translation(v, t_shift[js][None, :, None]) - pos[:, js]).max(axis=(0, 2)),
+        ),
     )
     for comps, tol, guess, error_of in kinds:
-        shift[:, comps] = _choose_shifts(target[..., comps], base[:, comps], ceiling[:, comps], guess, tol, error_of)[:, None]
+        shift[:, comps] = _choose_shifts(target[..., comps], base[:, comps], ceiling[:, comps], guess, tol, error_of)[
+            :, None
+        ]
     plan = _Plan(target, base, shift, ceiling)
     if not large:  # coarsen a component past 16 bits until its field fits 16 bits
         for _ in range(MAX_ERROR_SHIFT + 1):
@@ -520,25 +593,38 @@ def encode(frames: Frames, tolerance: Tolerance = Tolerance(), *, looping: bool 
     if (widths > LARGE_WIDTH_MAX).any():
         joint, component = divmod(int(np.argmax(widths)), COMPONENTS_PER_JOINT)
         kind = "rotation" if component in range(4, 8) else "translation" if component in range(8, 12) else "scale"
-        raise EncodeError(f"{label(joint)}: its {kind} spans more values than {LARGE_WIDTH_MAX}-bit fields hold at the "
-                          f"error allowed ({int(widths.max())} bits needed): allow a larger {kind} error")
+        raise EncodeError(
+            f"{label(joint)}: its {kind} spans more values than {LARGE_WIDTH_MAX}-bit fields hold at the "
+            f"error allowed ({int(widths.max())} bits needed): allow a larger {kind} error"
+        )
     animated = np.flatnonzero(widths)
     small_ones = animated[widths[animated] <= SMALL_WIDTH_MAX]
     large_ones = animated[widths[animated] > SMALL_WIDTH_MAX]
     order = np.concatenate([small_ones, large_ones])
     elem_widths = widths[order]
     elem_shifts = plan.shift.reshape(-1)[order]
-    if (elem_shifts[:len(small_ones)] > MAX_ERROR_SHIFT).any() or (elem_shifts[len(small_ones):] > LARGE_SHIFT_MAX).any():
+    if (elem_shifts[: len(small_ones)] > MAX_ERROR_SHIFT).any() or (
+        elem_shifts[len(small_ones) :] > LARGE_SHIFT_MAX
+    ).any():
         raise EncodeError("an error shift does not fit its code")
     elem_fields = flat_fields[:, order]
 
     packed = pack_fields(elem_fields, elem_widths)
     samples, table = _deduplicate(packed, looping, lookup)
     return EncodedAnimation(
-        base=base, scale_exponent=np.full(n_joints, s_exp, dtype=np.int64), components=order,
-        widths=elem_widths, shifts=elem_shifts, num_small=len(small_ones), stride=packed.shape[1],
-        samples=samples, lookup=table, frames=n_frames, looping=looping,
-        error=ErrorReached(float(r_err.max()), float(t_err.max()), float(s_err.max())), fields=elem_fields,
+        base=base,
+        scale_exponent=np.full(n_joints, s_exp, dtype=np.int64),
+        components=order,
+        widths=elem_widths,
+        shifts=elem_shifts,
+        num_small=len(small_ones),
+        stride=packed.shape[1],
+        samples=samples,
+        lookup=table,
+        frames=n_frames,
+        looping=looping,
+        error=ErrorReached(float(r_err.max()), float(t_err.max()), float(s_err.max())),
+        fields=elem_fields,
         motion_data=motion_data,
     )
 

@@ -114,7 +114,8 @@ class BuildTooLarge(AnimspecError):
         self.need, self.bound, self.file_size = need, bound, file_size
         super().__init__(
             f"{product} of {frames:,} frame(s) x {bones:,} {unit}(s) would take {need >> 20:,} MiB; the bound for a "
-            f"file of {file_size:,} bytes is {bound >> 20:,} MiB (max(256 MiB, {DECODE_PER_FILE_BYTE} x its size on disk))"
+            f"file of {file_size:,} bytes is {bound >> 20:,} MiB "
+            f"(max(256 MiB, {DECODE_PER_FILE_BYTE} x its size on disk))"
         )
 
     def frames_that_fit(self) -> int:
@@ -267,7 +268,6 @@ def _decode_problems(model: AnimclipFile) -> tuple[list[SampleProblem], Any]:
     return refusals[:1] + timing + problems + refusals[1:], found
 
 
-
 def timing_problems(built: Built) -> list[SampleProblem]:
     """Built's fps, duration and (when it counts resident samples) resident fps against what can
     be played (:data:`PLAYABLE_FPS`, a duration of 0 or more seconds): ``clip-timing``."""
@@ -280,13 +280,37 @@ def timing_problems(built: Built) -> list[SampleProblem]:
     for name, fps in (("fps", built.fps), ("resident_fps", built.resident_fps if built.num_resident_samples else 0)):
         if (name == "fps" or fps != 0) and not playable(fps):
             what = "fps" if name == "fps" else "the resident samples' fps (0: Built's fps)"
-            out.append(SampleProblem("clip-timing", "error", f"{what} is {fps:g}; a clip is played at {low:g} to {high:g} "
-                                     "frames per second", f"built.{name}", TAG_BUILT, BUILT_FIELD_OFFSETS[name], per_frame=False))
+            out.append(
+                SampleProblem(
+                    "clip-timing",
+                    "error",
+                    f"{what} is {fps:g}; a clip is played at {low:g} to {high:g} frames per second",
+                    f"built.{name}",
+                    TAG_BUILT,
+                    BUILT_FIELD_OFFSETS[name],
+                    per_frame=False,
+                )
+            )
     if not (math.isfinite(built.duration) and built.duration >= 0):
-        out.append(SampleProblem("clip-timing", "error", f"duration is {built.duration:g}; it must be a number of "
-                                 "seconds, 0 or more", "built.duration", TAG_BUILT, BUILT_FIELD_OFFSETS["duration"],
-                                 per_frame=False))
+        out.append(
+            SampleProblem(
+                "clip-timing",
+                "error",
+                f"duration is {built.duration:g}; it must be a number of seconds, 0 or more",
+                "built.duration",
+                TAG_BUILT,
+                BUILT_FIELD_OFFSETS["duration"],
+                per_frame=False,
+            )
+        )
     return out
+
+
+def _field_offset(dtype: np.dtype, name: str) -> int:
+    """The byte offset of field ``name`` in the structured ``dtype``."""
+    fields = dtype.fields
+    assert fields is not None  # the motion dtypes are structured
+    return fields[name][1]
 
 
 def motion_problems(payload: bytes | memoryview) -> list[SampleProblem]:
@@ -297,38 +321,74 @@ def motion_problems(payload: bytes | memoryview) -> list[SampleProblem]:
     byte of the payload. The validator reports them; the decoder refuses the errors."""
     data = memoryview(payload).cast("B")
     if len(data) < MOTION_HEADER_SIZE:
-        return [SampleProblem("motion-data-size", "error", f"{len(data)} bytes; the motion header alone is "
-                              f"{MOTION_HEADER_SIZE}", "motion_data", TAG_MOTION_DATA, len(data))]
+        return [
+            SampleProblem(
+                "motion-data-size",
+                "error",
+                f"{len(data)} bytes; the motion header alone is {MOTION_HEADER_SIZE}",
+                "motion_data",
+                TAG_MOTION_DATA,
+                len(data),
+            )
+        ]
     header = np.frombuffer(data, MOTION_HEADER_DTYPE, 1)[0]
     kind, count, ofs = int(header["motion_type"]), int(header["num_samples"]), int(header["ofs_samples"])
     per = MOTION_SAMPLE_SIZES.get(kind)
     if per is None:
-        return [SampleProblem("motion-data-size", "warning", f"motion type {kind} is neither standard (0) nor full "
-                              "(1)", "motion_data.motion_type", TAG_MOTION_DATA, 0)]
+        return [
+            SampleProblem(
+                "motion-data-size",
+                "warning",
+                f"motion type {kind} is neither standard (0) nor full (1)",
+                "motion_data.motion_type",
+                TAG_MOTION_DATA,
+                0,
+            )
+        ]
     out = []
     for name, what in (("initial_rot_0", "rotation"), ("initial_trans_0", "translation")):
         values = header[name]
         if not np.isfinite(values).all():
-            out.append(SampleProblem("motion-not-finite", "error", f"the initial {what} is "
-                                     f"{[float(v) for v in values]}: not finite", f"motion_data.{name}",
-                                     TAG_MOTION_DATA, MOTION_HEADER_DTYPE.fields[name][1]))
+            out.append(
+                SampleProblem(
+                    "motion-not-finite",
+                    "error",
+                    f"the initial {what} is {[float(v) for v in values]}: not finite",
+                    f"motion_data.{name}",
+                    TAG_MOTION_DATA,
+                    _field_offset(MOTION_HEADER_DTYPE, name),
+                )
+            )
     start = MOTION_HEADER_SIZE + ofs
     end = start + per * count
     if end > len(data):
-        out.append(SampleProblem("motion-data-size", "error", f"{count} samples of {per} bytes at header end + {ofs} "
-                                 f"run to {end}; the section has {len(data)}", "motion_data.num_samples",
-                                 TAG_MOTION_DATA, 0x02))
+        out.append(
+            SampleProblem(
+                "motion-data-size",
+                "error",
+                f"{count} samples of {per} bytes at header end + {ofs} run to {end}; the section has {len(data)}",
+                "motion_data.num_samples",
+                TAG_MOTION_DATA,
+                0x02,
+            )
+        )
     elif kind == 0 and count and not int(header["flags"]) & MOTION_FLAG_SECONDARY:
         log_scale = np.frombuffer(data, MOTION_SAMPLE_DTYPE, count, start)["log_scale"]
         low, high = MOTION_LOG_SCALE_RANGE
         bad = np.flatnonzero((log_scale < low) | (log_scale > high))
         if bad.size:
             k = int(bad[0])
-            out.append(SampleProblem(
-                "motion-log-scale", "warning", f"{bad.size} sample(s) have a translation exponent outside "
-                f"{low}..{high}, read as clamped into it (sample {k}: {int(log_scale[k])})",
-                f"motion_data.samples[{k}].log_scale", TAG_MOTION_DATA,
-                start + MOTION_SAMPLE_DTYPE.itemsize * k + MOTION_SAMPLE_DTYPE.fields["log_scale"][1]))
+            out.append(
+                SampleProblem(
+                    "motion-log-scale",
+                    "warning",
+                    f"{bad.size} sample(s) have a translation exponent outside "
+                    f"{low}..{high}, read as clamped into it (sample {k}: {int(log_scale[k])})",
+                    f"motion_data.samples[{k}].log_scale",
+                    TAG_MOTION_DATA,
+                    start + MOTION_SAMPLE_DTYPE.itemsize * k + _field_offset(MOTION_SAMPLE_DTYPE, "log_scale"),
+                )
+            )
     return out
 
 
@@ -342,7 +402,7 @@ def motion_undecoded(payload: bytes | memoryview) -> str:
     header = np.frombuffer(data, MOTION_HEADER_DTYPE, 1)[0]
     kind, flags, count = int(header["motion_type"]), int(header["flags"]), int(header["num_samples"])
     if kind != 0:
-        return f"motion samples of type {kind} (32-byte \"full\" samples) are not publicly described"
+        return f'motion samples of type {kind} (32-byte "full" samples) are not publicly described'
     if flags & MOTION_FLAG_SECONDARY:
         return "a secondary motion stream is not publicly described"
     if not flags & MOTION_FLAG_HAS_MOTION or count == 0:
@@ -360,8 +420,16 @@ def camera_problems(model: AnimclipFile) -> list[SampleProblem]:
     why = motion_undecoded(motion.data) if isinstance(motion, RawSection) else "the clip has no Motion Data"
     if not why:
         return []
-    return [SampleProblem("camera-no-path", "error", f"a camera clip (flag 0x10) without a path convert can write: "
-                          f"{why}", "built.flags", TAG_BUILT, 0x08)]
+    return [
+        SampleProblem(
+            "camera-no-path",
+            "error",
+            f"a camera clip (flag 0x10) without a path convert can write: {why}",
+            "built.flags",
+            TAG_BUILT,
+            0x08,
+        )
+    ]
 
 
 def _sample_problems(model: AnimclipFile) -> tuple[list[SampleProblem], Any]:
@@ -379,12 +447,16 @@ def _sample_problems(model: AnimclipFile) -> tuple[list[SampleProblem], Any]:
     outside = np.flatnonzero(joint >= num_joints)
     if outside.size and isinstance(elem, SampleElem):
         e = int(outside[0])
-        out.append(SampleProblem(
-            "sample-elem-joint", "error",
-            f"{outside.size} element(s) target a joint past the {num_joints} Base State records "
-            f"(element {e}: component offset {int(component[e] + COMPONENTS_PER_JOINT * joint[e]) * COMPONENT_BYTES} is joint {int(joint[e])})",
-            *_element_field(elem, e, "offset"),
-        ))
+        out.append(
+            SampleProblem(
+                "sample-elem-joint",
+                "error",
+                f"{outside.size} element(s) target a joint past the {num_joints} Base State records "
+                f"(element {e}: component offset "
+                f"{int(component[e] + COMPONENTS_PER_JOINT * joint[e]) * COMPONENT_BYTES} is joint {int(joint[e])})",
+                *_element_field(elem, e, "offset"),
+            )
+        )
     limit = memory_bound(file_size_on_disk(model))
     lookup_on = built.has_frame_lookup
     # The clip's frames (Built's full count) or the block's, whichever is more: a bound on
@@ -393,21 +465,31 @@ def _sample_problems(model: AnimclipFile) -> tuple[list[SampleProblem], Any]:
     decoded = (built.num_unique_samples if lookup_on else played) + (played if lookup_on else 0)
     need = DECODE_BYTES_PER_JOINT * num_joints * decoded
     if need > limit:
-        out.append(SampleProblem(
-            "decode-size", "error",
-            f"{played} frame(s) of {num_joints} joint(s) would take {need >> 20} MiB to decode; the bound "
-            f"for this file is {limit >> 20} MiB (max(256 MiB, {DECODE_PER_FILE_BYTE} x its size on disk))",
-        ))
+        out.append(
+            SampleProblem(
+                "decode-size",
+                "error",
+                f"{played} frame(s) of {num_joints} joint(s) would take {need >> 20} MiB to decode; the bound "
+                f"for this file is {limit >> 20} MiB (max(256 MiB, {DECODE_PER_FILE_BYTE} x its size on disk))",
+            )
+        )
     if data is None:
         return out, None  # no samples: the stride describes nothing
     if stride % 4:
-        out.append(SampleProblem("sample-stride", "error", f"stride {stride} is not a whole number of u32 words",
-                                 "built.stride"))
+        out.append(
+            SampleProblem(
+                "sample-stride", "error", f"stride {stride} is not a whole number of u32 words", "built.stride"
+            )
+        )
     if bits > 8 * stride:
-        out.append(SampleProblem(
-            "sample-bits-over-stride", "error",
-            f"the {len(width)} elements need {bits} bits per sample; the stride holds {8 * stride}", "built.stride",
-        ))
+        out.append(
+            SampleProblem(
+                "sample-bits-over-stride",
+                "error",
+                f"the {len(width)} elements need {bits} bits per sample; the stride holds {8 * stride}",
+                "built.stride",
+            )
+        )
     payload = memoryview(data.data)
     lookup = None
     start = 0
@@ -415,35 +497,55 @@ def _sample_problems(model: AnimclipFile) -> tuple[list[SampleProblem], Any]:
         n = frames + (1 if built.is_looping else 0)
         declared = max(n, built.num_lookup_entries)
         if 2 * declared > len(payload):
-            out.append(SampleProblem(
-                "frame-lookup-size", "error",
-                f"the frame lookup needs {2 * declared} bytes ({declared} entries); {section_name(data.tag)} holds "
-                f"{len(payload)}", "sample_data.frame_lookup", data.tag, len(payload),
-            ))
+            out.append(
+                SampleProblem(
+                    "frame-lookup-size",
+                    "error",
+                    f"the frame lookup needs {2 * declared} bytes ({declared} entries); {section_name(data.tag)} holds "
+                    f"{len(payload)}",
+                    "sample_data.frame_lookup",
+                    data.tag,
+                    len(payload),
+                )
+            )
             return out, None
         lookup = np.frombuffer(payload, "<u2", n)
         start = min(lookup_bytes(n), len(payload))
     stored = (len(payload) - start) // stride if stride > 0 else 0
     if lookup is not None and lookup.size and int(lookup.max()) >= stored:
         bad = int(np.argmax(lookup >= stored))
-        out.append(SampleProblem(
-            "frame-lookup-range", "error",
-            f"frame {bad} shows sample {int(lookup[bad])}; {section_name(data.tag)} stores {stored} sample(s) of "
-            f"{stride} bytes after byte {start}", "sample_data.frame_lookup", data.tag, 2 * bad,
-        ))
+        out.append(
+            SampleProblem(
+                "frame-lookup-range",
+                "error",
+                f"frame {bad} shows sample {int(lookup[bad])}; {section_name(data.tag)} stores {stored} sample(s) of "
+                f"{stride} bytes after byte {start}",
+                "sample_data.frame_lookup",
+                data.tag,
+                2 * bad,
+            )
+        )
     needed = (built.num_unique_samples if lookup is not None else frames) if len(width) else 0
     if stride and needed > stored:
-        out.append(SampleProblem(
-            "sample-data-size", "error",
-            f"{needed} samples of {stride} bytes are needed; {section_name(data.tag)} stores {stored} sample(s)",
-            "sample_data", data.tag, len(payload),
-        ))
+        out.append(
+            SampleProblem(
+                "sample-data-size",
+                "error",
+                f"{needed} samples of {stride} bytes are needed; {section_name(data.tag)} stores {stored} sample(s)",
+                "sample_data",
+                data.tag,
+                len(payload),
+            )
+        )
     elif len(width) and lookup is not None and built.num_unique_samples != stored:
-        out.append(SampleProblem(
-            "sample-count-mismatch", "warning",
-            f"Built counts {built.num_unique_samples} unique samples; {section_name(data.tag)} stores {stored}",
-            "built.num_unique_samples",
-        ))
+        out.append(
+            SampleProblem(
+                "sample-count-mismatch",
+                "warning",
+                f"Built counts {built.num_unique_samples} unique samples; {section_name(data.tag)} stores {stored}",
+                "built.num_unique_samples",
+            )
+        )
     return out, (lookup, start, stored)
 
 
@@ -457,10 +559,17 @@ def _decode_refusals(model: AnimclipFile) -> list[SampleProblem]:
     elem = model.section(TAG_SAMPLE_ELEM)
     records = len(base.joints) if isinstance(base, BaseState) else 0
     if built is not None and built.num_joints is not None and built.num_joints != records:
-        out.append(SampleProblem(
-            "joint-count", "error", f"Built names {built.num_joints} joint(s); Base State holds {records} record(s)",
-            "base_state", TAG_BASE_STATE, 0, per_frame=False,
-        ))
+        out.append(
+            SampleProblem(
+                "joint-count",
+                "error",
+                f"Built names {built.num_joints} joint(s); Base State holds {records} record(s)",
+                "base_state",
+                TAG_BASE_STATE,
+                0,
+                per_frame=False,
+            )
+        )
     if not isinstance(elem, SampleElem) or built is None:
         return out
     n, m = len(elem.offsets), len(elem.large_offsets)
@@ -470,11 +579,17 @@ def _decode_refusals(model: AnimclipFile) -> list[SampleProblem]:
     # is not what Built says is there.
     if sample_elem_split(payload_size(elem), (small, large)) != (small, -small % 4, large):
         need = SAMPLE_ELEM_SIZE * small + (-small % 4) + LARGE_ELEM_SIZE * large
-        out.append(SampleProblem(
-            "sample-elem-past-end", "error",
-            f"Built declares {small} element(s) and {large} large one(s), which take {need} bytes; the section "
-            f"holds {payload_size(elem)}", "sample_elem", TAG_SAMPLE_ELEM, payload_size(elem),
-        ))
+        out.append(
+            SampleProblem(
+                "sample-elem-past-end",
+                "error",
+                f"Built declares {small} element(s) and {large} large one(s), which take {need} bytes; the section "
+                f"holds {payload_size(elem)}",
+                "sample_elem",
+                TAG_SAMPLE_ELEM,
+                payload_size(elem),
+            )
+        )
         return out
     joint, component, width, shift = elem.elements()
     offsets = np.concatenate([np.asarray(elem.offsets, np.int64), np.asarray(elem.large_offsets, np.int64)])
@@ -482,34 +597,51 @@ def _decode_refusals(model: AnimclipFile) -> list[SampleProblem]:
     odd = np.flatnonzero(offsets % COMPONENT_BYTES) if sample_data_section(model) is not None else offsets[:0]
     if odd.size:
         e = int(odd[0])
-        out.append(SampleProblem(
-            "sample-elem-offset", "error",
-            f"{odd.size} element offset(s) are not a multiple of {COMPONENT_BYTES} (element {e}: 0x{int(offsets[e]):x}): "
-            "an offset names a 4-byte component", *_element_field(elem, e, "offset"),
-        ))
+        out.append(
+            SampleProblem(
+                "sample-elem-offset",
+                "error",
+                f"{odd.size} element offset(s) are not a multiple of {COMPONENT_BYTES} "
+                f"(element {e}: 0x{int(offsets[e]):x}): "
+                "an offset names a 4-byte component",
+                *_element_field(elem, e, "offset"),
+            )
+        )
     if isinstance(base, BaseState) and len(base.joints):
         moved = joint[(component < 4) & (joint < len(base.joints))]
         big = np.flatnonzero(base.joints["log_scale"][moved] > MAX_LOG_SCALE) if moved.size else moved
         if big.size:
             j = int(moved[big[0]])
-            out.append(SampleProblem(
-                "sample-log-scale", "warning",
-                f"joint {j}'s scale is animated from 2^{int(base.joints['log_scale'][j])} (Base State log_scale); "
-                f"it is decoded as 2^{MAX_LOG_SCALE}", f"base_state.joints[{j}].log_scale", TAG_BASE_STATE, 16 * j + 0xE,
-            ))
+            out.append(
+                SampleProblem(
+                    "sample-log-scale",
+                    "warning",
+                    f"joint {j}'s scale is animated from 2^{int(base.joints['log_scale'][j])} (Base State log_scale); "
+                    f"it is decoded as 2^{MAX_LOG_SCALE}",
+                    f"base_state.joints[{j}].log_scale",
+                    TAG_BASE_STATE,
+                    16 * j + 0xE,
+                )
+            )
     bad = np.flatnonzero((width > MAX_FIELD_BITS) | (width + shift > MAX_DELTA_BITS))
     if bad.size:
         e = int(bad[0])
-        out.append(SampleProblem(
-            "sample-elem-width", "error",
-            f"a {int(width[e])}-bit field shifted left by {int(shift[e])}: fields up to {MAX_FIELD_BITS} bits "
-            f"and width + shift up to {MAX_DELTA_BITS} are decoded", *_element_field(elem, e, "code"),
-        ))
+        out.append(
+            SampleProblem(
+                "sample-elem-width",
+                "error",
+                f"a {int(width[e])}-bit field shifted left by {int(shift[e])}: fields up to {MAX_FIELD_BITS} bits "
+                f"and width + shift up to {MAX_DELTA_BITS} are decoded",
+                *_element_field(elem, e, "code"),
+            )
+        )
     return out
 
 
-HYPOTHESIS = ("Spider-Man 2's per-frame layout, a hypothesis for this game: no public source describes its "
-              "Sample Elem, Sample Data or Built's per-frame fields")
+HYPOTHESIS = (
+    "Spider-Man 2's per-frame layout, a hypothesis for this game: no public source describes its "
+    "Sample Elem, Sample Data or Built's per-frame fields"
+)
 """What the validator's per-frame findings and the decoder's per-frame refusals add on a file
 of an earlier game (Spider-Man Remastered, Miles Morales, Rift Apart): the layout is Luna's
 (Pcniado/luna_engine_io_tools anim_import.py / anim_export.py), written for Spider-Man 2; Luna
@@ -550,8 +682,9 @@ def sample_inputs(model: AnimclipFile, path: str | None = None) -> SampleInputs:
     the samples undecodable. Nothing large is allocated before the checks."""
     built = model.built
     if built is None:
-        raise SampleInputError(path, None, "built", "the clip has no Anim Clip Built section: nothing says how "
-                               "its samples are coded")
+        raise SampleInputError(
+            path, None, "built", "the clip has no Anim Clip Built section: nothing says how its samples are coded"
+        )
     problems, found = _decode_problems(model)
     errors = [p for p in problems if p.severity == "error"]
     if errors:
@@ -573,8 +706,19 @@ def sample_inputs(model: AnimclipFile, path: str | None = None) -> SampleInputs:
         lookup, start, stored = found
         samples = np.frombuffer(memoryview(data.data), np.uint8, stored * stride, start).reshape(stored, stride)
     return SampleInputs(
-        flags=int(built.flags), num_frames=frames, stride=stride, base=_base_components(joints),
-        joint=joint, component=component, width=width, shift=shift, lookup=lookup, samples=samples,
-        section_tag=None if data is None else data.tag, fps=fps, duration=float(built.duration),
-        num_elems=num_elems, num_unique_samples=int(built.num_unique_samples),
+        flags=int(built.flags),
+        num_frames=frames,
+        stride=stride,
+        base=_base_components(joints),
+        joint=joint,
+        component=component,
+        width=width,
+        shift=shift,
+        lookup=lookup,
+        samples=samples,
+        section_tag=None if data is None else data.tag,
+        fps=fps,
+        duration=float(built.duration),
+        num_elems=num_elems,
+        num_unique_samples=int(built.num_unique_samples),
     )

@@ -19,12 +19,20 @@ calls an error, and leaves undecoded what :func:`.inputs.motion_undecoded` names
 
 from __future__ import annotations
 
-import numpy as np
-
 from dataclasses import dataclass
 
+import numpy as np
+
 from ...common.errors import ParseError, WriteError
-from ...quaternion import conjugate, normalize, quat_multiply, quat_to_matrix, sign_continuous, wxyz_to_xyzw, xyzw_to_wxyz
+from ...quaternion import (
+    conjugate,
+    normalize,
+    quat_multiply,
+    quat_to_matrix,
+    sign_continuous,
+    wxyz_to_xyzw,
+    xyzw_to_wxyz,
+)
 from ..tags import MOTION_ALIGN, MOTION_FLAG_HAS_MOTION, MOTION_HEADER_DTYPE, MOTION_HEADER_SIZE, MOTION_SAMPLE_DTYPE
 from .coding import I16_MAX, MOTION_LOG_SCALE_RANGE, QUATERNION_DIVISOR, QUATERNION_SCALE, dequantise_rotation
 from .inputs import motion_problems, motion_undecoded
@@ -66,7 +74,10 @@ def encode_motion(translation: np.ndarray, rotation: np.ndarray | None = None, *
     if rotation.shape != (len(translation), 4):
         raise WriteError("motion_data", f"{len(translation)} root translations need ({len(translation)}, 4) rotations, "
                                         f"not shape {rotation.shape}")
-    if not (np.isfinite(translation).all() and np.isfinite(rotation).all()) or (np.linalg.norm(rotation, axis=1) == 0).any():
+    if (
+        not (np.isfinite(translation).all() and np.isfinite(rotation).all())
+        or (np.linalg.norm(rotation, axis=1) == 0).any()
+    ):
         raise WriteError("motion_data", "root motion holds a non-finite value or a zero quaternion")
     rel_t, rel_q = relative_to_first(translation, rotation)
     if looping:
@@ -79,8 +90,11 @@ def encode_motion(translation: np.ndarray, rotation: np.ndarray | None = None, *
         raise WriteError("motion_data.num_samples", f"{count} samples; the field holds at most 65535")
     if np.abs(rel_t).max() > I16_MAX:
         frame, axis = np.unravel_index(int(np.argmax(np.abs(rel_t))), rel_t.shape)
-        raise WriteError("motion_data.samples", f"the root moves {rel_t[frame, axis]:g} units along {'xyz'[axis]} from "
-                                                f"frame 0 at frame {frame}; root motion holds at most {I16_MAX} units")
+        raise WriteError(
+            "motion_data.samples",
+            f"the root moves {rel_t[frame, axis]:g} units along {'xyz'[axis]} from "
+            f"frame 0 at frame {frame}; root motion holds at most {I16_MAX} units",
+        )
 
     samples = np.zeros(count, MOTION_SAMPLE_DTYPE)
     q_units = np.clip(np.rint(rel_q * QUATERNION_SCALE), -I16_MAX, I16_MAX).astype(np.int16)
@@ -152,8 +166,6 @@ def decode_motion(payload: bytes | memoryview) -> tuple[RootMotion | None, str]:
     if not rot0.any():
         rot0 = np.array([0.0, 0.0, 0.0, 1.0])
     return RootMotion(translation, rotation, trans0, rot0), ""
-
-
 
 
 def camera_path(motion: RootMotion) -> tuple[np.ndarray, np.ndarray]:

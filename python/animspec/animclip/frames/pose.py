@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 import numpy as np
 
@@ -57,9 +57,13 @@ class BasePose:
 def base_pose(clip: ClipView, skeleton: Skeleton | None = None) -> BasePose:
     """Pose ``skeleton`` (matched by CRC32 of its bone names) with the clip's base state;
     without a skeleton, every clip joint becomes its own root at its base-state transform."""
-    joints = [j for j in clip.joints if j.hash is not None and j.hash != 0xFFFFFFFF and j.rotation is not None]
-    labels = [j.name or f"{j.hash:08X}" for j in joints]
-    return _pose_on(skeleton, [(j.index, j.hash, j.rotation, j.translation) for j in joints], labels)
+    joints: list[tuple[int, int, np.ndarray, np.ndarray | None]] = []
+    labels: list[str] = []
+    for j in clip.joints:
+        if j.hash is not None and j.hash != 0xFFFFFFFF and j.rotation is not None:
+            joints.append((j.index, j.hash, j.rotation, j.translation))
+            labels.append(j.name or f"{j.hash:08X}")
+    return _pose_on(skeleton, joints, labels)
 
 
 def _pose_on(skeleton: Skeleton | None, joints: list[tuple[int, int, np.ndarray, np.ndarray | None]],
@@ -93,7 +97,9 @@ def _pose_on(skeleton: Skeleton | None, joints: list[tuple[int, int, np.ndarray,
     )
 
 
-def sample_custom_track(values: np.ndarray, fps: float, *, seconds: float | None = None, frame: float | None = None) -> float:
+def sample_custom_track(
+    values: np.ndarray, fps: float, *, seconds: float | None = None, frame: float | None = None
+) -> float:
     """A custom track's value at ``seconds`` (converted with ``fps``) or at a fractional
     ``frame``, linearly interpolated and clamped to the track's frames."""
     values = np.asarray(values, dtype=np.float64)
@@ -151,13 +157,19 @@ class BasePoseReport:
 
     def summary(self) -> str:
         pose = self.pose
-        lines = [f"{self.clip!r}: base pose on {pose.skeleton.bone_count} bone(s), {len(pose.matched)} posed by joint hash"]
+        lines = [
+            f"{self.clip!r}: base pose on {pose.skeleton.bone_count} bone(s), {len(pose.matched)} posed by joint hash"
+        ]
         if self.on_rig:
-            lines.append(f"  {len(pose.clip_only)} clip joint(s) not in the skeleton, "
-                         f"{len(pose.skeleton_only)} bone(s) not in the clip (rest pose)")
+            lines.append(
+                f"  {len(pose.clip_only)} clip joint(s) not in the skeleton, "
+                f"{len(pose.skeleton_only)} bone(s) not in the clip (rest pose)"
+            )
         spread = np.ptp(pose.positions, axis=0) if pose.skeleton.bone_count else np.zeros(3)
         lines.append(f"  posed extent: {spread[0]:.3f} x {spread[1]:.3f} x {spread[2]:.3f}")
-        lines += [f"  custom track {name!r} at {self.seconds:g} s: {value:.6g}" for name, value in self.custom_tracks.items()]
+        lines += [
+            f"  custom track {name!r} at {self.seconds:g} s: {value:.6g}" for name, value in self.custom_tracks.items()
+        ]
         if self.named_joints[0]:
             lines.append(f"  joint names: {self.named_joints[0]} of {self.named_joints[1]} clip joint(s) named")
         return "\n".join(lines)
@@ -173,7 +185,9 @@ def base_pose_report(
     tracks = {}
     for track in clip.custom_tracks:
         try:
-            tracks[track.name or f"{track.hash:08X}"] = sample_custom_track(track.values, clip.fps or 0.0, seconds=seconds)
+            tracks[track.name or f"{track.hash:08X}"] = sample_custom_track(
+                track.values, clip.fps or 0.0, seconds=seconds
+            )
         except ValueError as exc:
             raise AnimspecError(f"custom track {track.name!r}: {exc}") from None
     named = (sum(1 for j in clip.joints if j.name), len(clip.joints))
@@ -197,7 +211,10 @@ def first_frame(frames: ClipFrames) -> tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
 def first_frame_pose(
-    model: AnimclipFile, skeleton: Skeleton | None = None, *, path: str | None = None,
+    model: AnimclipFile,
+    skeleton: Skeleton | None = None,
+    *,
+    path: str | None = None,
     joint_names: Mapping[int, str] | Iterable[str] | None = None,
 ) -> BasePose:
     """The clip's first frame (base + sample 0) as a :class:`BasePose` on ``skeleton``
@@ -285,7 +302,8 @@ class FramesReport:
         (for a library caller; ``play`` goes through :meth:`chunks`)."""
         if self.skeleton is None:
             return None
-        parts = [c.positions for c in self.chunks()]
+        # (on a rig, every chunk has its positions)
+        parts = [cast(np.ndarray, c.positions) for c in self.chunks()]
         return np.concatenate(parts) if parts else np.zeros((0, self.skeleton.bone_count, 3))
 
     def _head(self) -> list[tuple[str, Any]]:
@@ -293,17 +311,28 @@ class FramesReport:
         f = self.frames
         r6 = _r6
         out: list[tuple[str, Any]] = [
-            ("clip", self.clip), ("fps", round(f.fps, 6)), ("frame_count", f.frame_count), ("animated", f.animated),
-            ("looping", f.coding.looping), ("camera", f.coding.camera), ("joints", self.names), ("frames", _FRAMES),
+            ("clip", self.clip),
+            ("fps", round(f.fps, 6)),
+            ("frame_count", f.frame_count),
+            ("animated", f.animated),
+            ("looping", f.coding.looping),
+            ("camera", f.coding.camera),
+            ("joints", self.names),
+            ("frames", _FRAMES),
             ("custom_tracks", {k: [round(float(v), 6) for v in vals] for k, vals in self.custom_tracks.items()}),
             ("notes", list(f.notes)),
         ]
         if f.root_motion is not None:
-            out.append(("root_motion", {
-                "seconds": r6(np.arange(len(f.root_motion.translation)) / f.fps),
-                "translation": r6(f.root_motion.translation),
-                "rotation_xyzw": r6(f.root_motion.rotation),
-            }))
+            out.append(
+                (
+                    "root_motion",
+                    {
+                        "seconds": r6(np.arange(len(f.root_motion.translation)) / f.fps),
+                        "translation": r6(f.root_motion.translation),
+                        "rotation_xyzw": r6(f.root_motion.rotation),
+                    },
+                )
+            )
         return out
 
     def _frames_json(self) -> Iterator[dict[str, Any]]:
@@ -314,8 +343,12 @@ class FramesReport:
             for k in range(len(rot)):
                 i = chunk.first + k
                 frame: dict[str, Any] = {
-                    "frame": i, "seconds": round(i / f.fps, 6), "sample": int(f.frame_sample[i]),
-                    "rotation_xyzw": rot[k], "translation": tra[k], "scale": sca[k],
+                    "frame": i,
+                    "seconds": round(i / f.fps, 6),
+                    "sample": int(f.frame_sample[i]),
+                    "rotation_xyzw": rot[k],
+                    "translation": tra[k],
+                    "scale": sca[k],
                 }
                 if positions is not None:
                     frame["bone_positions"] = positions[k]
@@ -359,17 +392,24 @@ class FramesReport:
             rows = [(key, _rows_text(values)) for key, values in kinds]
             for k in range(p.rotation.shape[0]):
                 i = chunk.first + k
-                parts = [f'{{\n      "frame": {i},\n      "seconds": {json.dumps(round(i / f.fps, 6))},'
-                         f'\n      "sample": {int(f.frame_sample[i])}']
-                parts += [f',\n      "{key}": [\n        ' + ",\n        ".join(text[k]) + "\n      ]" for key, text in rows]
+                parts = [
+                    f'{{\n      "frame": {i},\n      "seconds": {json.dumps(round(i / f.fps, 6))},'
+                    f'\n      "sample": {int(f.frame_sample[i])}'
+                ]
+                parts += [
+                    f',\n      "{key}": [\n        ' + ",\n        ".join(text[k]) + "\n      ]" for key, text in rows
+                ]
                 yield "".join(parts) + "\n    }"
 
     def summary(self) -> str:
         f = self.frames
         joints = len(self.names)
         what = "animated" if f.animated else "no samples: every frame is the base pose"
-        lines = [f"{self.label()}: {f.frame_count} frame(s) at {f.fps:g} fps, {joints} joint(s), {what}"
-                 + (", looping" if f.coding.looping else "") + (", camera clip" if f.coding.camera else "")]
+        lines = [
+            f"{self.label()}: {f.frame_count} frame(s) at {f.fps:g} fps, {joints} joint(s), {what}"
+            + (", looping" if f.coding.looping else "")
+            + (", camera clip" if f.coding.camera else "")
+        ]
         # Over the chunks: each joint's range of every component, and the rig's extent.
         low = high = None
         spread_low = spread_high = None
@@ -385,24 +425,36 @@ class FramesReport:
         moving = np.zeros(0, int)
         if low is not None and high is not None:
             ptp = high - low  # (joints, 4 + 3 + 3): rotation, translation, scale
-            moving = np.flatnonzero((ptp[:, :4].max(axis=1, initial=0) > 1e-9) | (ptp[:, 4:7].max(axis=1, initial=0) > 1e-9)
-                                    | (ptp[:, 7:].max(axis=1, initial=0) > 1e-9))
+            moving = np.flatnonzero(
+                (ptp[:, :4].max(axis=1, initial=0) > 1e-9)
+                | (ptp[:, 4:7].max(axis=1, initial=0) > 1e-9)
+                | (ptp[:, 7:].max(axis=1, initial=0) > 1e-9)
+            )
         if f.animated:
-            lines.append(f"  {len(moving)} joint(s) move: " + ", ".join(self.names[j] for j in moving[:12])
-                         + (" ..." if len(moving) > 12 else ""))
+            lines.append(
+                f"  {len(moving)} joint(s) move: "
+                + ", ".join(self.names[j] for j in moving[:12])
+                + (" ..." if len(moving) > 12 else "")
+            )
         if f.root_motion is not None:
             travel = f.root_motion.translation[-1] - f.root_motion.translation[0]
-            lines.append(f"  root motion: {len(f.root_motion.translation)} sample(s), travel "
-                         f"{travel[0]:.3f} {travel[1]:.3f} {travel[2]:.3f}")
+            lines.append(
+                f"  root motion: {len(f.root_motion.translation)} sample(s), travel "
+                f"{travel[0]:.3f} {travel[1]:.3f} {travel[2]:.3f}"
+            )
         if self.skeleton is not None:
             spread = spread_high - spread_low if spread_low is not None and spread_high is not None else np.zeros(3)
-            lines.append(f"  on the rig: {len(self.bone_of_joint)} of {joints} joint(s) matched a bone; "
-                         f"extent over the clip {spread[0]:.3f} x {spread[1]:.3f} x {spread[2]:.3f}")
+            lines.append(
+                f"  on the rig: {len(self.bone_of_joint)} of {joints} joint(s) matched a bone; "
+                f"extent over the clip {spread[0]:.3f} x {spread[1]:.3f} x {spread[2]:.3f}"
+            )
         lines += [f"  note: {n}" for n in f.notes]
         if not joints:
-            lines.append("  no joints: the clip poses nothing (its frames carry only their timing"
-                         + (", root motion" if f.root_motion is not None else "")
-                         + (" and custom tracks)" if self.custom_tracks else ")"))
+            lines.append(
+                "  no joints: the clip poses nothing (its frames carry only their timing"
+                + (", root motion" if f.root_motion is not None else "")
+                + (" and custom tracks)" if self.custom_tracks else ")")
+            )
             return "\n".join(lines)
         # Frame by frame, one joint: the first that moves (the first joint when none does).
         j = int(moving[0]) if moving.size else 0
@@ -410,13 +462,18 @@ class FramesReport:
         shown = range(0, f.frame_count, step) if moving.size else range(min(1, f.frame_count))
         if len(shown):
             every = f"every {step} frames" if step > 1 else "every frame"
-            lines.append(f"  {self.names[j]}, the first joint that moves, {every} (--json: every joint and frame):"
-                         if moving.size else f"  {self.names[j]} (no joint moves) (--json: every joint and frame):")
+            lines.append(
+                f"  {self.names[j]}, the first joint that moves, {every} (--json: every joint and frame):"
+                if moving.size
+                else f"  {self.names[j]} (no joint moves) (--json: every joint and frame):"
+            )
         for i in shown:
             pose = f.frames(i, i + 1)
             q, t = pose.rotation[0, j], pose.translation[0, j]
-            lines.append(f"  frame {i:4d} ({i / f.fps:7.3f} s) {self.names[j]}: rotation xyzw "
-                         f"{q[0]:+.4f} {q[1]:+.4f} {q[2]:+.4f} {q[3]:+.4f}, translation {t[0]:+.4f} {t[1]:+.4f} {t[2]:+.4f}")
+            lines.append(
+                f"  frame {i:4d} ({i / f.fps:7.3f} s) {self.names[j]}: rotation xyzw "
+                f"{q[0]:+.4f} {q[1]:+.4f} {q[2]:+.4f} {q[3]:+.4f}, translation {t[0]:+.4f} {t[1]:+.4f} {t[2]:+.4f}"
+            )
         return "\n".join(lines)
 
 
@@ -436,7 +493,9 @@ def _r6(a: np.ndarray) -> Any:
 
 
 def frames_report(
-    model: AnimclipFile, frames: ClipFrames, skeleton: Skeleton | None = None,
+    model: AnimclipFile,
+    frames: ClipFrames,
+    skeleton: Skeleton | None = None,
     joint_names: Mapping[int, str] | Iterable[str] | None = None,
 ) -> FramesReport:
     """``frames`` for ``animspec play``: names from ``joint_names`` (or the rig's bones), world
@@ -447,8 +506,13 @@ def frames_report(
     table = name_table(joint_names)
     bone_by_hash = {crc32(n): i for i, n in enumerate(skeleton.names)} if skeleton is not None else {}
     if skeleton is not None:
-        check_built("world positions on the rig", frames.frame_count, skeleton.bone_count,
-                    BUILT_WORLD_POSITION_BYTES, file_size_on_disk(model))
+        check_built(
+            "world positions on the rig",
+            frames.frame_count,
+            skeleton.bone_count,
+            BUILT_WORLD_POSITION_BYTES,
+            file_size_on_disk(model),
+        )
         table.update({crc32(n): n for n in skeleton.names})
     hashes = [int(h) for h in frames.joint_hashes]
     names = [table.get(h, f"{h:08X}") for h in hashes]
@@ -456,8 +520,9 @@ def frames_report(
     for track in model.clip().custom_tracks:
         tracks[track.name or f"{track.hash:08X}"] = [float(v) for v in track.values]
     built = model.built
-    report = FramesReport(model.clip_name, frames, names, custom_tracks=tracks,
-                          clip_hash=None if built is None else int(built.name_hash))
+    report = FramesReport(
+        model.clip_name, frames, names, custom_tracks=tracks, clip_hash=None if built is None else int(built.name_hash)
+    )
     if skeleton is not None:
         report.skeleton = skeleton
         report.bone_of_joint = {j: bone_by_hash[h] for j, h in enumerate(hashes) if h in bone_by_hash}

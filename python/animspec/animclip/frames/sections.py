@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..model import AnimclipFile, BaseState, Built, JointHashes, RawSection, SampleElem
+from ..model import AnimclipFile, BaseState, Built, JointHashes, RawSection, SampleElem, Section
 from ..tags import (
     FLAG_FRAME_DATA_LOOKUP,
     FLAG_HAS_MOTION,
@@ -106,7 +106,7 @@ def clip_model(enc: EncodedAnimation, joint_hashes: np.ndarray, fps: float = 30.
     old_base = model.section(TAG_BASE_STATE)
     things = old_base.things if isinstance(old_base, BaseState) else b""
     extra = old_base.extra if isinstance(old_base, BaseState) else b""
-    new = [
+    new: list[Section] = [
         built,
         BaseState(joints=enc.base_state_records(), things=things, extra=extra),
         sample_elem,

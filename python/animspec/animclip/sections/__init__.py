@@ -10,8 +10,6 @@ The readers, the writer, the placement of payloads and the JSON dump are loops o
 
 from __future__ import annotations
 
-from typing import Union
-
 from ...common.errors import WriteError
 from ...common.fieldwriter import U4
 from ..tags import DERIVED_COUNTS
@@ -27,11 +25,11 @@ from .sample_elem import SampleElem
 from .trigger_data import TriggerData, TriggerRecord
 from .trigger_joint_names import TriggerJointNames
 
-Section = Union[
-    Built, BaseState, JointHashes, Path, CustomTracks, CustomTrackData, SampleElem,
-    TriggerData, TriggerJointNames, RawSection,
-]
-TYPED_SECTIONS: dict[int, type[SectionBase]] = {
+Section = (
+    Built | BaseState | JointHashes | Path | CustomTracks | CustomTrackData | SampleElem
+    | TriggerData | TriggerJointNames | RawSection
+)
+TYPED_SECTIONS: dict[int, type[Section]] = {
     cls.tag: cls
     for cls in (Built, BaseState, JointHashes, Path, CustomTracks, CustomTrackData, SampleElem,
                 TriggerData, TriggerJointNames)
@@ -39,7 +37,7 @@ TYPED_SECTIONS: dict[int, type[SectionBase]] = {
 """The registry: tag -> the section type that reads, writes, sizes and dumps it."""
 
 
-def section_type(tag: int) -> type[SectionBase]:
+def section_type(tag: int) -> type[Section]:
     """The type of a section with ``tag``: its typed module's, else :class:`RawSection`."""
     return TYPED_SECTIONS.get(tag, RawSection)
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..tags import DERIVED_COUNTS, FLAG_FRAME_DATA_LOOKUP, FLAG_LOOPING, TAG_BUILT
 from .base import KINDS, Declined, Out, SectionBase, Split, WriteContext
-from .values import f32_json, hex32, read_f32, read_opt_int, read_u32, opt_bytes
+from .values import f32_json, hex32, opt_bytes, read_f32, read_opt_int, read_u32
 
 if TYPE_CHECKING:
     from ...common.jsonpath import JsonNode
@@ -41,11 +41,15 @@ BUILT_FIELD_OFFSETS: dict[str, int] = {name: BUILT_DTYPE.fields[name][1] for nam
 """Where each of Built's fields starts in its payload (``stride``: 0x28): the byte a
 refusal naming the field points at."""
 _F32_FIELDS = frozenset(name for name in BUILT_FIELDS if BUILT_DTYPE[name].kind == "f")
-_KIND_OF: dict[str, Any] = {name: "f4" if name in _F32_FIELDS else KINDS[BUILT_DTYPE[name].str] for name in BUILT_FIELDS}
+_KIND_OF: dict[str, Any] = {
+    name: "f4" if name in _F32_FIELDS else KINDS[BUILT_DTYPE[name].str] for name in BUILT_FIELDS
+}
 """Each field's writer kind, taken from the dtype once."""
 _RECORD = struct.Struct("<" + "".join(BUILT_DTYPE[name].char for name in BUILT_FIELDS))
 """The same record for ``struct`` (its codes derived from the dtype): one unpack per read."""
-_SPLIT = tuple(BUILT_FIELDS.index(name) for name in ("num_joints", "num_base_state_things", "num_elems", "num_large_elems"))
+_SPLIT = tuple(
+    BUILT_FIELDS.index(name) for name in ("num_joints", "num_base_state_things", "num_elems", "num_large_elems")
+)
 _HEX_FIELDS = frozenset({"name_hash", "flags", "word_48", "word_4c"})
 """Shown as hex in a JSON dump (hashes and bit sets)."""
 
@@ -136,8 +140,11 @@ class Built(SectionBase):
 
     def split(self, derived: dict[str, int]) -> Split:
         """The split this Built declares as written (derived counts filled in)."""
-        return Split(self.count("num_joints", derived), self.count("num_base_state_things", derived),
-                     (self.count("num_elems", derived), self.count("num_large_elems", derived)))
+        return Split(
+            self.count("num_joints", derived),
+            self.count("num_base_state_things", derived),
+            (self.count("num_elems", derived), self.count("num_large_elems", derived)),
+        )
 
     @staticmethod
     def declared_split(data: bytes, at: int, size: int) -> Split:
@@ -210,5 +217,3 @@ class Built(SectionBase):
             else:
                 kwargs[name] = field.int()
         return cls(**kwargs, trailing=opt_bytes(node, "trailing"))
-
-

@@ -82,5 +82,7 @@ class CustomTracks(SectionBase):
 
     @classmethod
     def from_json(cls, tag: int, node: JsonNode) -> CustomTracks:
-        entries = [CustomTrackEntry(**{k: read_u32(e[k]) for k in CUSTOM_TRACK_FIELDS}) for e in node["entries"].items()]
+        entries = [
+            CustomTrackEntry(**{k: read_u32(e[k]) for k in CUSTOM_TRACK_FIELDS}) for e in node["entries"].items()
+        ]
         return cls(entries, opt_bytes(node, "trailing"))

@@ -68,7 +68,9 @@ class Path(SectionBase):
         return matrices + original[PATH_SIZE:]
 
     def to_json(self) -> dict[str, Any]:
-        d: dict[str, Any] = {name: [f32_list(row) for row in np.asarray(getattr(self, name), "<f4")] for name in _MATRICES}
+        d: dict[str, Any] = {
+            name: [f32_list(row) for row in np.asarray(getattr(self, name), "<f4")] for name in _MATRICES
+        }
         d["trailing"] = self.trailing.hex()
         return d
 

@@ -93,7 +93,10 @@ class SampleElem(SectionBase):
         large_offsets = int_array(self.large_offsets, "<u4", U4, f"{at}.large_offsets")
         large_codes = int_array(self.large_codes, "<u2", U2, f"{at}.large_codes")
         if len(large_codes) * 2 != len(large_offsets):
-            raise WriteError(f"{at}.large_codes", f"{len(large_codes) // 2} codes for {len(large_offsets) // 4} offsets; they pair up")
+            raise WriteError(
+                f"{at}.large_codes",
+                f"{len(large_codes) // 2} codes for {len(large_offsets) // 4} offsets; they pair up",
+            )
         for name in ("padding", "trailing"):
             if not isinstance(getattr(self, name), (bytes, bytearray)):
                 raise WriteError(f"{at}.{name}", "expected bytes")
@@ -115,8 +118,12 @@ class SampleElem(SectionBase):
         return out.getvalue()
 
     def payload_size(self) -> int:
-        return (SAMPLE_ELEM_SIZE * len(self.offsets) + len(self.padding)
-                + LARGE_ELEM_SIZE * len(self.large_offsets) + len(self.trailing))
+        return (
+            SAMPLE_ELEM_SIZE * len(self.offsets)
+            + len(self.padding)
+            + LARGE_ELEM_SIZE * len(self.large_offsets)
+            + len(self.trailing)
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -131,7 +138,9 @@ class SampleElem(SectionBase):
     @classmethod
     def from_json(cls, tag: int, node: JsonNode) -> SampleElem:
         return cls(
-            read_array(node["offsets"], "<u4"), read_array(node["codes"], "u1"), opt_bytes(node, "padding"),
+            read_array(node["offsets"], "<u4"),
+            read_array(node["codes"], "u1"),
+            opt_bytes(node, "padding"),
             read_array(node["large_offsets"], "<u4") if node.has("large_offsets") else np.zeros(0, "<u4"),
             read_array(node["large_codes"], "<u2") if node.has("large_codes") else np.zeros(0, "<u2"),
             opt_bytes(node, "trailing"),

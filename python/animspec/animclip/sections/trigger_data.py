@@ -110,7 +110,9 @@ class TriggerData(SectionBase):
         out.raw(self.trailing, f"{at}.trailing")
         # ksy: the region is len_jsons cut to the payload; records fill the rest.
         if min(len_jsons, len(out.buf) - TRIGGER_HEADER.size) != len(jsons):
-            raise WriteError(f"{at}.len_jsons", f"{len_jsons} does not match the {len(jsons)} bytes of jsons (None derives it)")
+            raise WriteError(
+                f"{at}.len_jsons", f"{len_jsons} does not match the {len(jsons)} bytes of jsons (None derives it)"
+            )
         return out.getvalue()
 
     def payload_size(self) -> int:
@@ -118,9 +120,14 @@ class TriggerData(SectionBase):
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "num_jsons": self.num_jsons, "num_things": self.num_things, "len_jsons": self.len_jsons,
-            "unk1": hex32(self.unk1), "unk2": self.unk2, "jsons": b64(self.jsons),
-            "records": [record_json(r) for r in self.records], "trailing": self.trailing.hex(),
+            "num_jsons": self.num_jsons,
+            "num_things": self.num_things,
+            "len_jsons": self.len_jsons,
+            "unk1": hex32(self.unk1),
+            "unk2": self.unk2,
+            "jsons": b64(self.jsons),
+            "records": [record_json(r) for r in self.records],
+            "trailing": self.trailing.hex(),
         }
 
     @classmethod

@@ -60,6 +60,7 @@ import numpy as np
 from ..common.errors import WriteError
 from ..common.findings import Finding, Severity, capped
 from ..common.hashes import crc32
+from .frames.coding import QUATERNION_DIVISOR
 from .frames.inputs import HYPOTHESIS, camera_problems, layout_is_hypothesis, motion_problems, sample_problems
 from .layout import tables_size
 from .model import (
@@ -124,7 +125,7 @@ PAIRS = [
 _HYPOTHESIS = f"({HYPOTHESIS})"
 
 QUATERNION_TOLERANCE = 0.01
-"""How far |Q| / 32768 may stray from 1 (16-bit quantisation errs by about 0.0001)."""
+"""How far |Q| / QUATERNION_DIVISOR may stray from 1 (16-bit quantisation errs by about 0.0001)."""
 
 
 def validate(model: AnimclipFile, *, joint_names: Any = None) -> list[Finding]:
@@ -445,7 +446,7 @@ def _base_state(
             "base-state-extra", INFO, f"{len(s.extra)} bytes after the joint records and things (not described)", where
         )
     if len(s.joints):
-        lengths = quaternion_lengths(s.joints) / 32768.0
+        lengths = quaternion_lengths(s.joints) / QUATERNION_DIVISOR
         # A joint whose rotation a Sample Elem element animates has a base (the minimum of
         # its components over the clip, Luna anim_export.py), not a rotation: skip it.
         off = np.abs(lengths - 1.0) > QUATERNION_TOLERANCE
@@ -464,7 +465,8 @@ def _base_state(
             yield Finding(
                 "quaternion-length",
                 WARNING,
-                f"{bad.size} of {len(s.joints)} unanimated rotations are not unit length after dividing by 32768 "
+                f"{bad.size} of {len(s.joints)} unanimated rotations are not unit length after dividing by "
+                f"{QUATERNION_DIVISOR:.0f} "
                 f"(joint {first}: {lengths[first]:.4f}); is the divisor or the layout right? (spec 11.16)",
                 {**where, **extra},
             )

@@ -48,6 +48,7 @@ from ..tags import FLAG_FRAME_DATA_LOOKUP, FLAG_HAS_MOTION, FLAG_LOOPING
 from .coding import (
     COMPONENTS_PER_JOINT,
     I16_MAX,
+    KIND_FIRST,
     LARGE_SHIFT_MAX,
     MAX_FIELD_BITS as LARGE_WIDTH_MAX,
     QUATERNION_SCALE,
@@ -592,7 +593,7 @@ def encode(
     widths[top > 0] = np.floor(np.log2(top[top > 0])).astype(np.int64) + 1
     if (widths > LARGE_WIDTH_MAX).any():
         joint, component = divmod(int(np.argmax(widths)), COMPONENTS_PER_JOINT)
-        kind = "rotation" if component in range(4, 8) else "translation" if component in range(8, 12) else "scale"
+        kind = ("scale", "rotation", "translation")[int(np.searchsorted(KIND_FIRST, component, side="right")) - 1]
         raise EncodeError(
             f"{label(joint)}: its {kind} spans more values than {LARGE_WIDTH_MAX}-bit fields hold at the "
             f"error allowed ({int(widths.max())} bits needed): allow a larger {kind} error"

@@ -38,10 +38,10 @@ from pygltflib import ANIM_LINEAR
 from ..common.errors import AnimspecError
 from ..common.findings import Finding, Severity
 from ..common.hashes import crc32
-from ..quaternion import normalize, sign_continuous, xyzw_to_wxyz
+from ..quaternion import normalize, quat_multiply, sign_continuous, xyzw_to_wxyz
 from .builder import Channel, DocumentBuilder, add_scene_if_none, use_trs
 from .document import copy_gltf
-from .rig import GltfSource, load_gltf, node_name, node_rest
+from .rig import GltfSource, load_gltf, node_locals, node_name, node_rest, nodes_above, split_trs, trs_matrices
 
 NO_JOINT = 0xFFFF_FFFF
 """A Joint Hashes entry that names no joint (its terminator): skipped, as ALERT skips it."""
@@ -200,20 +200,31 @@ def animclip_pose_to_gltf(
     hit_hashes: set[int] = set()
     channels = []
     times = np.array([0.0, key_seconds]) if bind_key else np.array([0.0])
-    for node, h in node_hash.items():
-        if h not in base:
-            continue
+    posed = [node for node, h in node_hash.items() if h in base]
+    above, above_rotation = nodes_above(gltf, posed, rig_joints)
+    for k, node in enumerate(posed):
+        h = node_hash[node]
         q, t = base[h]
         norm = np.linalg.norm(q)
         target_q = normalize(xyzw_to_wxyz(q / norm)) if norm > 0 else np.array([1.0, 0.0, 0.0, 0.0])
         rest = node_rest(gltf, node)
         use_trs(gltf, node, rest.translation, rest.rotation, rest.scale)  # the node is animated
+        # The base state is the joint's transform in the space of the joint above it (the
+        # scene for a root), as every frame is (animclip_to_gltf); where it leaves the
+        # translation out, the rig's own stands, and the scale is always the rig's.
+        rig_q = quat_multiply(above_rotation[k], rest.rotation)
+        rig_t, rig_s = split_trs(above[k] @ trs_matrices(rest.translation, rest.rotation, rest.scale), rig_q,
+                                 [node_name(gltf, node)])
+        local_t, local_q, _ = node_locals(above[k:k + 1], above_rotation[k:k + 1],
+                                          (rig_t if t is None else t)[None, None], target_q[None, None],
+                                          rig_s[None, None], [node_name(gltf, node)])
+        target_q = local_q[0, 0]
         rotations = np.vstack([rest.rotation, target_q]) if bind_key else target_q[None]
         if bind_key:
             rotations = sign_continuous(rotations)  # the base state reached the short way
         channels.append(Channel(node, "rotation", times, rotations, ANIM_LINEAR))
         if t is not None:
-            moves = np.vstack([rest.translation, t]) if bind_key else t[None]
+            moves = np.vstack([rest.translation, local_t[0, 0]]) if bind_key else local_t[0]
             channels.append(Channel(node, "translation", times, moves, ANIM_LINEAR))
         match.matched.append((node_name(gltf, node), h))
         hit_hashes.add(h)
@@ -293,7 +304,7 @@ def _continuous_wxyz(xyzw: np.ndarray) -> np.ndarray:
     return sign_continuous(xyzw_to_wxyz(np.asarray(xyzw, np.float64)))
 
 
-def _varies(values: np.ndarray, *, not_equal_to: Sequence[float] | None = None) -> bool:
+def _varies(values: np.ndarray, *, not_equal_to: Sequence[float] | np.ndarray | None = None) -> bool:
     values = np.asarray(values)
     if values.shape[0] > 1 and np.ptp(values, axis=0).max() > 0:
         return True
@@ -341,13 +352,21 @@ def animclip_to_gltf(
     animated = [(node, h, column[h]) for node, h in node_hash.items() if h in column]
     if check_keys is not None:
         check_keys(int(times.size), len(animated))
-    for node, h, j in animated:
+    # The rig's nodes between a joint and the joint above it (for a root: up to the scene)
+    # stay; each node gets what puts the joint where the clip says (rig.node_locals).
+    columns = [j for _, _, j in animated]
+    above, above_rotation = nodes_above(gltf, [node for node, _, _ in animated], rig_joints)
+    translation, rotation, scale = node_locals(
+        above, above_rotation, clip.translation[:, columns], xyzw_to_wxyz(np.asarray(clip.rotation[:, columns])),
+        clip.scale[:, columns], [node_name(gltf, node) for node, _, _ in animated],
+    )
+    for k, (node, h, _) in enumerate(animated):
         rest = node_rest(gltf, node)
         use_trs(gltf, node, rest.translation, rest.rotation, rest.scale)
-        channels.append(Channel(node, "rotation", times, _continuous_wxyz(clip.rotation[:, j]), ANIM_LINEAR, "frame"))
-        channels.append(Channel(node, "translation", times, clip.translation[:, j], ANIM_LINEAR, "frame"))
-        if _varies(clip.scale[:, j], not_equal_to=(1.0, 1.0, 1.0)):
-            channels.append(Channel(node, "scale", times, clip.scale[:, j], ANIM_LINEAR, "frame"))
+        channels.append(Channel(node, "rotation", times, sign_continuous(rotation[:, k]), ANIM_LINEAR, "frame"))
+        channels.append(Channel(node, "translation", times, translation[:, k], ANIM_LINEAR, "frame"))
+        if _varies(scale[:, k], not_equal_to=rest.scale):
+            channels.append(Channel(node, "scale", times, scale[:, k], ANIM_LINEAR, "frame"))
         match.matched.append((node_name(gltf, node), h))
         hit.add(h)
     match.conclude(gltf, column, hit, rig_joints, node_hash, repeated, names, rig, found_any=bool(channels))

@@ -17,14 +17,14 @@ Quaternions returned here are numpy arrays in w, x, y, z order (the ANIMBIN and
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Union
 
 import numpy as np
 from pygltflib import GLTF2
 
-from ..quaternion import matrix_to_quat, normalize, quat_multiply, quat_to_matrix, xyzw_to_wxyz
+from ..quaternion import conjugate, matrix_to_quat, normalize, quat_multiply, quat_to_matrix, xyzw_to_wxyz
 from ..skeleton import Skeleton
 from .document import GLB_MAGIC, GltfError, buffers_read, document_from_json, load_path, parse_glb, view_bytes
 
@@ -323,24 +323,28 @@ def _read_rig(
         parents.append(parent)
 
     translation, rotation = np.zeros((len(exported), 3)), np.zeros((len(exported), 4))
-    above = np.zeros((len(exported), 4, 4))
-    above_rotation = np.tile([1.0, 0.0, 0.0, 0.0], (len(exported), 1))
+    # The nodes between the joint and its exported parent (or the top of its path) are
+    # composed once per node, not once per joint below them (_Chains).
+    above, above_rotation = chains.above_all(exported)
     for i, n in enumerate(exported):
-        # The nodes between the joint and its exported parent (or the top of its path) are
-        # composed once per node, not once per joint below them (_Chains).
-        m_above, q_above = chains.above(n)
-        above[i] = m_above
-        if q_above is not None:
-            above_rotation[i] = q_above
         rest = node_rest(gltf, n)
-        translation[i] = (m_above @ trs_matrices(rest.translation, rest.rotation, rest.scale))[:3, 3]
-        rotation[i] = rest.rotation if q_above is None else quat_multiply(q_above, rest.rotation)
+        translation[i] = (above[i] @ trs_matrices(rest.translation, rest.rotation, rest.scale))[:3, 3]
+        rotation[i] = quat_multiply(above_rotation[i], rest.rotation)
     skeleton = Skeleton(
         np.asarray(parents, dtype=np.int64), translation, rotation, [node_name(gltf, n) for n in exported]
     )
     skipped = [node_name(gltf, n) for n in skin_joints if n not in exported_index]
     paths = _Paths(chains, list(exported))
     return Rig(gltf, skin, list(exported), paths, skeleton, above, above_rotation, skipped)
+
+
+def nodes_above(gltf: GLTF2, nodes: Sequence[int], joints: Collection[int] = ()) -> tuple[np.ndarray, np.ndarray]:
+    """:attr:`Rig.above` and :attr:`Rig.above_rotation` of ``nodes`` (a clip's joints matched
+    on a rig by name) with ``nodes`` and ``joints`` (the rig's own joints) as the exported
+    joints: per node, the rest transform of the nodes between it and its nearest ancestor
+    among them, or the scene."""
+    exported = {n: i for i, n in enumerate(dict.fromkeys([*nodes, *joints]))}
+    return _Chains(gltf, node_parents(gltf), exported, None).above_all(nodes)
 
 
 class _Chains:
@@ -429,6 +433,18 @@ class _Chains:
         m, q = self._compose(self.parents[node], root_joint)
         return m, q
 
+    def above_all(self, nodes: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`above` of each of ``nodes``: (nodes, 4, 4) and (nodes, 4) w, x, y, z (identity
+        where nothing is above)."""
+        matrices = np.tile(np.eye(4), (len(nodes), 1, 1))
+        rotations = np.tile([1.0, 0.0, 0.0, 0.0], (len(nodes), 1))
+        for i, n in enumerate(nodes):
+            m, q = self.above(n)
+            matrices[i] = m
+            if q is not None:
+                rotations[i] = q
+        return matrices, rotations
+
     def path(self, node: int) -> list[int]:
         """The nodes of the joint node's path, joint first and walking up."""
         root_joint = self.exported_parent(node) == -1
@@ -451,6 +467,76 @@ class _Paths(Sequence[list[int]]):
         if isinstance(index, slice):
             return [self._chains.path(n) for n in self._nodes[index]]
         return self._chains.path(self._nodes[index])
+
+
+# --- nodes above a joint: one convention, both ways ----------------------------------------
+# A clip (an .animclip joint, an ANIMBIN key) holds each joint relative to its exported parent
+# and a root relative to the scene: glTF's world, which is the character's model space. The
+# nodes between a joint and its exported parent (for a root: every node up to the scene, an
+# armature node or a node that stands a Z-up rig up) have no place in a clip, so:
+#
+# * on the way out (glTF -> clip) they are composed into the joint (:mod:`.sampling`): the
+#   clip holds the joint's transform in its exported parent's space;
+# * on the way in (clip -> glTF, onto a rig) they are kept and taken back out of the value
+#   the clip gives (:func:`node_locals`): the joint node's local is inverse(above) * clip, so
+#   its transform in its exported parent's space, world for a root, is the clip's.
+#
+# A reader of either file then sees the same world transforms. Both directions split the
+# composed matrix into translation, rotation and scale in :func:`split_trs`, which refuses
+# what a TRS cannot hold (a non-uniform scale above a joint turned by a rotation: a shear).
+
+SHEAR_TOLERANCE = 1e-5
+"""How far (relative to the largest scale) a composed matrix may be from rotation times a
+diagonal scale and still be read as one: float32 node values compose to about 1e-7."""
+
+
+class NotTrsError(GltfError):
+    """A joint's transform through the nodes above it is sheared (a non-uniform scale turned
+    by a rotation), which no translation, rotation and scale can hold: ``joint`` (its name),
+    ``frame`` (the first frame found), ``shear`` (the off-diagonal part, relative)."""
+
+    def __init__(self, joint: str, frame: int, shear: float):
+        self.joint, self.frame, self.shear = joint, frame, shear
+        super().__init__(
+            f"joint {joint!r} at frame {frame}: a non-uniform scale above it, turned by a rotation, shears it "
+            f"({shear:.2g} off a scaled rotation): a translation, rotation and scale cannot hold that; "
+            "make the scale of the nodes above the skeleton uniform (or apply it to the rig)"
+        )
+
+
+def split_trs(matrices: np.ndarray, rotations: np.ndarray, names: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Translation (..., joints, 3) and scale (..., joints, 3) of ``matrices`` (..., joints,
+    4, 4) whose rotation is ``rotations`` (..., joints, 4) w, x, y, z (the product of the
+    rotations composed, which is the matrix's own whenever it is a TRS). :class:`NotTrsError`
+    naming the joint (``names``) and the first frame where it is not."""
+    m = np.asarray(matrices, dtype=np.float64)
+    diagonal = np.swapaxes(quat_to_matrix(np.asarray(rotations, dtype=np.float64)), -1, -2) @ m[..., :3, :3]
+    scale = np.diagonal(diagonal, axis1=-2, axis2=-1)
+    off = np.abs(diagonal - scale[..., None] * np.eye(3)).max(axis=(-2, -1))
+    size = np.maximum(np.abs(scale).max(axis=-1), np.finfo(np.float64).tiny)
+    bad = off > SHEAR_TOLERANCE * size
+    if bad.any():
+        where = np.argwhere(bad.reshape(-1, bad.shape[-1]))[0]
+        frame, joint = int(where[0]), int(where[1])
+        raise NotTrsError(names[joint], frame, float((off / size).reshape(-1, bad.shape[-1])[frame, joint]))
+    return m[..., :3, 3].copy(), scale.copy()
+
+
+def node_locals(
+    above: np.ndarray, above_rotation: np.ndarray, translation: np.ndarray, rotation: np.ndarray,
+    scale: np.ndarray, names: Sequence[str],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The way in: the joint nodes' own local translation, rotation (w, x, y, z) and scale,
+    (frames, joints, ...), that put each joint at the clip's ``translation``, ``rotation``
+    (w, x, y, z) and ``scale`` (frames, joints, ...) in its exported parent's space (the
+    scene for a root), under the rig's nodes ``above`` (joints, 4, 4) whose rotation is
+    ``above_rotation`` (joints, 4) (:attr:`Rig.above`): inverse(above) * clip.
+    :class:`NotTrsError` where that is sheared."""
+    inverse = conjugate(normalize(above_rotation))
+    q = quat_multiply(inverse, np.asarray(rotation, dtype=np.float64))
+    m = np.linalg.inv(above) @ trs_matrices(translation, rotation, scale)
+    t, s = split_trs(m, q, names)
+    return t, q, s
 
 
 def compose_rotations(rotations: Sequence[np.ndarray]) -> np.ndarray:

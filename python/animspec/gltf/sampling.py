@@ -169,7 +169,14 @@ def local_rotations(rig: Rig, channels: Channels, frames: int, *, unit: bool = T
 
 def local_translations(rig: Rig, channels: Channels, frames: int) -> np.ndarray:
     """(frames, joints, 3): each joint's origin in its exported parent's space."""
-    out = np.empty((frames, len(rig.nodes), 3))
+    return local_matrices(rig, channels, frames)[..., :3, 3]
+
+
+def local_matrices(rig: Rig, channels: Channels, frames: int) -> np.ndarray:
+    """(frames, joints, 4, 4): each joint's transform in its exported parent's space (for a
+    root: the scene's), every node of its path composed (the way out of
+    :func:`.rig.node_locals`; :func:`.rig.split_trs` reads it as a TRS)."""
+    out = np.empty((frames, len(rig.nodes), 4, 4))
     for j, path in enumerate(rig.paths):
         m = np.broadcast_to(np.eye(4), (frames, 4, 4))
         for n in reversed(path):  # top of the path first
@@ -179,5 +186,5 @@ def local_translations(rig: Rig, channels: Channels, frames: int) -> np.ndarray:
                 np.broadcast_to(animated.get("rotation", rest.rotation), (frames, 4)),
                 np.broadcast_to(animated.get("scale", rest.scale), (frames, 3)),
             )
-        out[:, j] = m[:, :3, 3]
+        out[:, j] = m
     return out

@@ -33,9 +33,9 @@ from pygltflib import GLTF2
 from ..animclip.frames.encode import FPS, MAX_FRAMES, EncodedAnimation, Frames, Tolerance, encode, joint_hashes
 from ..animclip.frames.sections import TAG_MOTION_DATA, clip_model
 from ..animclip.model import AnimclipFile
-from ..quaternion import wxyz_to_xyzw
-from .rig import GltfError, GltfSource, Rig, load_gltf, node_rest, read_rig
-from .sampling import animation_span, local_rotations, local_translations, sample_channels
+from ..quaternion import conjugate, normalize, quat_multiply, quat_to_matrix, wxyz_to_xyzw
+from .rig import GltfError, GltfSource, Rig, load_gltf, node_rest, read_rig, split_trs
+from .sampling import animation_span, local_matrices, local_rotations, sample_channels
 from .to_animbin import MAX_SAMPLES
 
 
@@ -169,20 +169,30 @@ def sample_frames(rig: Rig, index: int, fps: float, looping: bool,
     if node is not None:
         rest = node_rest(rig.gltf, node)
         animated = channels.values.get(node, {})
-        motion = RootMotionFrames(
-            node,
-            np.broadcast_to(animated.get("translation", rest.translation), (count, 3)).astype(np.float64),
-            wxyz_to_xyzw(np.broadcast_to(animated.get("rotation", rest.rotation), (count, 4))),
-        )
-        # The joints see the node held at frame 0: the motion from there on is Motion Data's.
-        channels.values[node] = {path: np.broadcast_to(v[:1], v.shape) for path, v in animated.items()}
-    rotations = wxyz_to_xyzw(local_rotations(rig, channels, count))
-    translations = local_translations(rig, channels, count)
-    scales = np.empty((count, len(rig.nodes), 3))
-    for j, node in enumerate(rig.nodes):
-        scale = channels.values.get(node, {}).get("scale", node_rest(rig.gltf, node).scale)
-        scales[:, j] = np.broadcast_to(scale, (count, 3))
-    return Frames(rotations, translations, scales), motion
+        translation = np.broadcast_to(animated.get("translation", rest.translation), (count, 3)).astype(np.float64)
+        rotation = normalize(np.broadcast_to(animated.get("rotation", rest.rotation), (count, 4)))
+        motion = RootMotionFrames(node, translation, wxyz_to_xyzw(rotation))
+        channels.values[node] = {**animated, **_without_motion(translation, rotation)}
+    rotations = local_rotations(rig, channels, count)
+    translations, scales = split_trs(local_matrices(rig, channels, count), rotations, rig.names)
+    return Frames(wxyz_to_xyzw(rotations), translations, scales), motion
+
+
+def _without_motion(translation: np.ndarray, rotation: np.ndarray) -> dict[str, np.ndarray]:
+    """The root motion node's translation and rotation (w, x, y, z) per frame once the Motion
+    Data samples are taken out of it: a reader puts sample k (frame 0's inverse times frame
+    k, :mod:`animspec.animclip.frames.motion`) above the root joints, so the joints get the
+    rest, inverse(sample k) * node at frame k, and the two together are the node again. When
+    the node starts at the identity (as :mod:`.from_animclip` writes it) that rest is the
+    identity on every frame."""
+    inverse0 = conjugate(rotation[0])
+    sample_q = quat_multiply(inverse0[None], rotation)
+    sample_t = (translation - translation[0]) @ quat_to_matrix(inverse0).T
+    undo = conjugate(sample_q)
+    return {
+        "rotation": quat_multiply(undo, rotation),
+        "translation": np.einsum("fij,fj->fi", quat_to_matrix(undo), translation - sample_t),
+    }
 
 
 def gltf_to_animclip(

@@ -69,6 +69,8 @@ def _slerp(a: np.ndarray, b: np.ndarray, u: float) -> np.ndarray:
 
 
 def _sample(times: np.ndarray, values: np.ndarray, interpolation: str, t: float, rotation: bool) -> np.ndarray:
+    if interpolation == "CUBICSPLINE":
+        return _cubic(times, values, t, rotation)
     if t <= times[0] + 1e-6:
         return values[0]
     if t >= times[-1] - 1e-6:
@@ -80,6 +82,24 @@ def _sample(times: np.ndarray, values: np.ndarray, interpolation: str, t: float,
     if rotation:
         return _slerp(values[k], values[k + 1], u)
     return (1 - u) * values[k] + u * values[k + 1]
+
+
+def _cubic(times: np.ndarray, output: np.ndarray, t: float, rotation: bool) -> np.ndarray:
+    """glTF 2.0 Appendix C, "Cubic Spline Interpolation": (in-tangent, value, out-tangent) per
+    key, tangents per second (scaled by the key interval); a rotation normalised after."""
+    tangent_in, values, tangent_out = output[0::3], output[1::3], output[2::3]
+    if t <= times[0] + 1e-6:
+        return values[0]
+    if t >= times[-1] - 1e-6:
+        return values[-1]
+    k = int(np.searchsorted(times, t + 1e-6, side="right")) - 1
+    if abs(t - times[k]) <= 1e-6:
+        return values[k]
+    td = times[k + 1] - times[k]
+    u = (t - times[k]) / td
+    v = ((2 * u**3 - 3 * u**2 + 1) * values[k] + td * (u**3 - 2 * u**2 + u) * tangent_out[k]
+         + (-2 * u**3 + 3 * u**2) * values[k + 1] + td * (u**3 - u**2) * tangent_in[k + 1])
+    return v / np.linalg.norm(v) if rotation else v
 
 
 def local_trs(doc: GLTF2, animation: int | None, t: float) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
@@ -99,7 +119,7 @@ def local_trs(doc: GLTF2, animation: int | None, t: float) -> list[tuple[np.ndar
     for channel in anim.channels:
         sampler = anim.samplers[channel.sampler]
         interpolation = sampler.interpolation or "LINEAR"
-        assert interpolation in ("LINEAR", "STEP"), interpolation
+        assert interpolation in ("LINEAR", "STEP", "CUBICSPLINE"), interpolation
         path = channel.target.path
         if path not in ("translation", "rotation", "scale"):
             continue

@@ -27,6 +27,8 @@ from .refusals import OptionRefused, check_moves, check_nodes_above, check_skin,
 
 if TYPE_CHECKING:
     from ..animbin import AnimbinFile
+    from ..animclip.frames.decode import ClipFrames
+    from ..gltf import ClipAnimation
     from ..gltf.to_animbin import Fit, Fp12
 
 
@@ -220,6 +222,33 @@ def names_line(joints: Sequence[Any]) -> str:
     )
 
 
+def clip_animation(frames: ClipFrames) -> ClipAnimation:
+    """A decoded clip as :func:`animspec.gltf.animclip_to_gltf` takes it: every frame (a clip
+    without samples: its base pose held from the first frame to the last, so it lasts as
+    long), root motion, and where a looping clip is frame 0 again."""
+    import numpy as np
+
+    from ..gltf import ClipAnimation
+
+    if frames.animated:
+        poses, times = frames.frames(), np.arange(frames.frame_count) / frames.fps
+    else:  # the base pose, held from the first frame to the last (the clip lasts as long)
+        poses = frames.first_frame.take(np.array([0, 0]) if frames.frame_count > 1 else np.array([0]))
+        times = np.array([0.0, frames.frame_count - 1])[: len(poses.rotation)] / frames.fps
+    motion = frames.root_motion
+    return ClipAnimation(
+        frames.joint_hashes,
+        times,
+        poses.rotation,
+        poses.translation,
+        poses.scale,
+        None if motion is None else np.arange(len(motion.translation)) / frames.fps,
+        None if motion is None else motion.translation,
+        None if motion is None else motion.rotation,
+        frames.frame_count / frames.fps if frames.coding.looping else None,
+    )
+
+
 def _animclip_to_gltf(src: str, out: str, o: ConvertOptions) -> Result:
     """Every frame of the clip on the rig (root motion on a node above it unless
     ``no_root_motion``); a camera clip (flag 0x10) as an animated glTF camera, no rig needed."""
@@ -228,7 +257,7 @@ def _animclip_to_gltf(src: str, out: str, o: ConvertOptions) -> Result:
     from ..animclip.frames.inputs import BUILT_GLB_NODE_FRAME_BYTES, camera_problems, check_built, file_size_on_disk
     from ..animclip.frames.motion import camera_path
     from ..animclip.frames.pose import clip_frames
-    from ..gltf import CameraAnimation, ClipAnimation, animclip_to_gltf, camera_animation_to_gltf
+    from ..gltf import CameraAnimation, animclip_to_gltf, camera_animation_to_gltf
 
     model = _read_model(src, "animclip")
     frames = clip_frames(model, src)
@@ -253,18 +282,7 @@ def _animclip_to_gltf(src: str, out: str, o: ConvertOptions) -> Result:
         raise OptionRefused("skeleton", "no-joints", skeleton=o.skeleton, file=src)
     if os.path.isfile(o.skeleton) and not is_gltf(o.skeleton):
         raise OptionRefused("skeleton", "rig-not-gltf", skeleton=o.skeleton, file=src)
-    poses = frames.frames() if frames.animated else frames.first_frame
-    motion = frames.root_motion
-    animation = ClipAnimation(
-        frames.joint_hashes,
-        np.arange(poses.rotation.shape[0]) / frames.fps,
-        poses.rotation,
-        poses.translation,
-        poses.scale,
-        None if motion is None else np.arange(len(motion.translation)) / frames.fps,
-        None if motion is None else motion.translation,
-        None if motion is None else motion.rotation,
-    )
+    animation = clip_animation(frames)
     names = {j.hash: j.name for j in clip.joints if j.hash is not None and j.name}
     try:
         glb, match = animclip_to_gltf(

@@ -283,6 +283,10 @@ class ClipAnimation:
     """(n, 3) the character's root translation per motion sample, None without root motion."""
     root_motion_rotation: np.ndarray | None = None
     """(n, 4) x, y, z, w"""
+    loop_end: float | None = None
+    """A looping clip's length in seconds (frames / fps), where it is frame 0 again; None for
+    a clip that plays once. A key there repeats frame 0, so the glTF's animation lasts as
+    long as the clip loops, and sampling it back gives every frame (its last one included)."""
 
 
 @dataclass
@@ -347,6 +351,10 @@ def animclip_to_gltf(
     ]
     node_hash = {i: crc32(node_name(gltf, i)) for i, n in enumerate(gltf.nodes) if n.name}
     times = np.asarray(clip.times, np.float64)
+    rotations, translations, scales = clip.rotation, clip.translation, clip.scale
+    if clip.loop_end is not None and clip.loop_end > times[-1]:
+        times = np.append(times, clip.loop_end)
+        rotations, translations, scales = (np.concatenate([v, v[:1]]) for v in (rotations, translations, scales))
     channels = []
     hit: set[int] = set()
     animated = [(node, h, column[h]) for node, h in node_hash.items() if h in column]
@@ -357,8 +365,8 @@ def animclip_to_gltf(
     columns = [j for _, _, j in animated]
     above, above_rotation = nodes_above(gltf, [node for node, _, _ in animated], rig_joints)
     translation, rotation, scale = node_locals(
-        above, above_rotation, clip.translation[:, columns], xyzw_to_wxyz(np.asarray(clip.rotation[:, columns])),
-        clip.scale[:, columns], [node_name(gltf, node) for node, _, _ in animated],
+        above, above_rotation, translations[:, columns], xyzw_to_wxyz(np.asarray(rotations[:, columns])),
+        scales[:, columns], [node_name(gltf, node) for node, _, _ in animated],
     )
     for k, (node, h, _) in enumerate(animated):
         rest = node_rest(gltf, node)

@@ -7,6 +7,7 @@ knows a byte layout or a validation rule.
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 from collections.abc import Sequence
@@ -20,8 +21,8 @@ from ..common.findings import findings_text
 from ..common.hashes import crc32, read_names_file
 from ..common.output import ReadFile
 from ..common.status import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNREADABLE
-from ..dumps import dump_file, dump_text, pack_file
-from ..formats import FormatOptions
+from ..dumps import NotADump, dump_file, dump_text, pack_file
+from ..formats import FORMATS, FormatOptions, format_named
 from . import batch as cli_batch, convert as cli_convert, playback as cli_playback, streams
 from .common import FORCE_HELP, OUTPUT_HELP, bone_count, report_stream
 
@@ -88,7 +89,8 @@ def _parser() -> argparse.ArgumentParser:
         prog="animspec",
         description=(
             "Read, check, dump, rebuild, play and convert ANIMBIN and MESHBIN files (PS1 psyqo "
-            "madnight engine) and Insomniac .animclip/.performanceclip files."
+            "madnight engine) and Insomniac .animclip/.performanceclip files. convert runs "
+            f"{cli_convert.directions_line()}."
         ),
     )
     p.add_argument("--version", action="version", version=f"animspec {__version__}")
@@ -234,7 +236,16 @@ def _dump(args: argparse.Namespace) -> int:
 
 
 def _pack(args: argparse.Namespace) -> int:
-    packed = pack_file(args.dump, args.output, force=args.force)
+    try:
+        packed = pack_file(args.dump, args.output, force=args.force)
+    except NotADump as exc:
+        if exc.found not in {f.name for f in FORMATS}:
+            raise  # (a glTF: nothing animspec packs)
+        stem = os.path.splitext(os.path.basename(args.dump))[0]
+        raise AnimspecError(
+            f"{args.dump} is a binary {format_named(exc.found).description} file, not a JSON dump: pack rebuilds a "
+            f"file from its dump; run `animspec dump {args.dump} -o {stem}.json`, edit that, then pack it"
+        ) from None
     print(f"{args.output}: {len(packed.data)} bytes ({packed.format.description})", file=report_stream(args.output))
     return EXIT_OK
 

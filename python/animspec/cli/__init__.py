@@ -24,7 +24,7 @@ from ..common.status import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_OK, EXIT_UN
 from ..dumps import NotADump, dump_file, dump_text, pack_file
 from ..formats import FORMATS, FormatOptions, format_named
 from . import batch as cli_batch, convert as cli_convert, playback as cli_playback, streams
-from .common import FORCE_HELP, OUTPUT_HELP, bone_count, report_stream
+from .common import FORCE_HELP, OUTPUT_HELP, LateHelpParser, bone_count, report_stream
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -85,14 +85,14 @@ def _prints_its_product(args: argparse.Namespace) -> bool:
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = LateHelpParser(
         prog="animspec",
         description=(
             "Read, check, dump, rebuild, play and convert ANIMBIN and MESHBIN files (PS1 psyqo "
-            "madnight engine) and Insomniac .animclip/.performanceclip files. convert runs "
-            f"{cli_convert.directions_line()}."
+            "madnight engine) and Insomniac .animclip/.performanceclip files."
         ),
     )
+    p.late_help = _directions_in_help
     p.add_argument("--version", action="version", version=f"animspec {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -143,6 +143,17 @@ def _parser() -> argparse.ArgumentParser:
     for command in sub.choices.values():
         command.set_defaults(parser=command)  # main() reports an unknown option with its usage
     return p
+
+
+def _directions_in_help(p: argparse.ArgumentParser) -> None:
+    """Every direction convert runs in, from its registry, in the top-level help: the
+    description's last sentence and convert's line in the list of commands."""
+    line = cli_convert.directions_line()
+    p.description = f"{p.description} convert runs {line}."
+    commands = next(a for a in p._actions if isinstance(a, argparse._SubParsersAction))
+    for choice in commands._choices_actions:
+        if choice.dest == "convert":
+            choice.help = line
 
 
 def _joint_names_option(p: argparse.ArgumentParser) -> None:

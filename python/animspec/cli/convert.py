@@ -52,15 +52,18 @@ def directions_line() -> str:
     return ", ".join(d.title for d in DIRECTIONS)
 
 
-def add_commands(sub: argparse._SubParsersAction) -> None:
+def describe(parser: argparse.ArgumentParser) -> None:
+    """convert's description: what each direction of the registry does (filled in when help is
+    printed: cli.common.LateHelpParser)."""
     from ..convert import DIRECTIONS
 
-    c = sub.add_parser(
-        "convert",
-        help=directions_line(),
-        description=" ".join(f"{d.title}: {ABOUT[d.name]}" for d in DIRECTIONS)
-        + " The direction follows the input's bytes (and, for glTF, -o's extension).",
-    )
+    parser.description = (" ".join(f"{d.title}: {ABOUT[d.name]}" for d in DIRECTIONS)
+                          + " The direction follows the input's bytes (and, for glTF, -o's extension).")
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:
+    c = sub.add_parser("convert", help="(the directions: animspec.convert's registry)")
+    c.late_help = describe
     c.add_argument("inputs", nargs="+", metavar="IN",
                    help="files, folders (recursed: every glTF/GLB, ANIMBIN and .animclip in them) and globs")
     c.add_argument("-o", "--output", required=True, metavar="OUT",

@@ -157,3 +157,17 @@ def test_a_range_refused_while_planning_is_worded_by_the_plans_words(tmp_path):
     with pytest.raises(OptionRangeError) as info:
         plan([PENDULUM], str(tmp_path / "x.animclip"), ConvertOptions(fps=0.0))
     assert str(info.value).startswith("fps 0.0: expected a number")
+
+
+def test_library_reports_name_no_command_line_flag(tmp_path):
+    # A report from Python names no --flag: the command line's words are the command line's.
+    glb = str(tmp_path / "swing.glb")
+    convert_file(SWING, glb, load_options())  # carries the clips' ANIMBIN layout in extras
+    refit = convert_file(glb, str(tmp_path / "a.animbin"), load_options(fit="reduce")).text
+    assert "not followed, fit reduce given: sampled afresh (reduce)" in refit
+    pal = convert_file(glb, str(tmp_path / "b.animbin"), load_options(region="pal")).text
+    assert "a region of 59.9401 Hz rebuilds the original clip" in pal
+    still = convert_file(WALK, str(tmp_path / "w.glb"), load_options(skeleton=BIPED, no_root_motion=True)).text
+    assert "root motion left out, as asked" in still
+    for text in (refit, pal, still):
+        assert " --" not in text and "(--" not in text, text

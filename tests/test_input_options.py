@@ -16,6 +16,7 @@ import os
 import shutil
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -132,10 +133,13 @@ def test_load_options_records_every_file_it_is_given(name, tmp_path):
     flag = convert.option_flag(name)
     side = _side_file(tmp_path, flag)
     options = convert.load_options(**{name: str(side)})
-    assert [(r.path, r.option) for r in options.read_files()] == [(str(side), flag)]
+    # Each side file is named as the option's parameter, or in a front end's words.
+    assert [(r.path, r.option) for r in options.read_files()] == [(str(side), name)]
+    worded = replace(options, words=convert.option_flag)
+    assert [(r.path, r.option) for r in worded.read_files()] == [(str(side), flag)]
     # Made without load_options, an option still holding its path is read too.
     if name not in convert.READ_WHEN_LOADED:
-        direct = convert.ConvertOptions(**{name: str(side)})
+        direct = convert.ConvertOptions(**{name: str(side)}, words=convert.option_flag)
         assert [(r.path, r.option) for r in direct.read_files()] == [(str(side), flag)]
 
 

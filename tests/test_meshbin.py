@@ -14,7 +14,7 @@ import time
 
 import numpy as np
 import pytest
-from conftest import EXAMPLES, Acceptance
+from conftest import EXAMPLES, ROOT, Acceptance
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -537,3 +537,34 @@ def test_versions_before_2_have_no_skeleton_fields(version):
     m = read_bytes(data)
     assert (m.has_skeleton, m.declared_bones, m.bones, m.vertex_bones) == (0, None, [], [])
     assert write_bytes(m) == data
+
+
+# --- the two spaces of a MESHBIN the engine's exporter writes -----------------------------------
+
+
+@pytest.mark.parametrize("name", ["column", "critter", "posed"])
+def test_the_engines_exporter_writes_vertices_a_quarter_turn_from_the_bones(name):
+    # The engine skins a vertex as W * inverse(bind) * v with v as stored (src/render/renderer.cpp,
+    # bind = the rest world matrices, src/mesh/skeleton/skeleton.cpp): it assumes the vertices
+    # and the bones share a space. Files the engine's own tools wrote (tests/fixtures/madnight)
+    # say they do not: each vertex lies far nearer its bone's joint once taken from the
+    # vertices' space (Forward Z, Up -Y) into the bones' (diag(1, -1, -1)) than as stored.
+    from animspec.meshbin.model import BLENDER_TO_BONES, BLENDER_TO_VERTICES, VERTICES_TO_BONES
+    from animspec.skeleton import forward_kinematics, world_positions
+
+    model = read_file(ROOT / "tests" / "fixtures" / "madnight" / f"{name}.meshbin")
+    skeleton = skeleton_from_meshbin(model)
+    joints = world_positions(forward_kinematics(skeleton, skeleton.rest_rotation[None]))[0]
+    vertices = np.array([v.position for v in model.vertices], dtype=np.float64) / 4096
+    bones = np.array(model.vertex_bones[: len(vertices)])
+    rigged = bones >= 0
+    assert rigged.sum() > 10
+
+    def median_distance(points: np.ndarray) -> float:
+        return float(np.median(np.linalg.norm(points[rigged] - joints[bones[rigged]], axis=1)))
+
+    as_stored, in_bone_space = median_distance(vertices), median_distance(vertices @ VERTICES_TO_BONES.T)
+    assert in_bone_space * 2 < as_stored, (as_stored, in_bone_space)
+    # Blender's up, +Z, is -Y for the vertices and -Z for the bones.
+    assert (BLENDER_TO_VERTICES @ [0, 0, 1]).tolist() == [0, -1, 0]
+    assert (BLENDER_TO_BONES @ [0, 0, 1]).tolist() == [0, 0, -1]

@@ -155,8 +155,11 @@ class TestSideFilesAreNotSources:
         assert "biped_rig.glb" not in taken
         assert "pendulum_rig.glb" in taken  # a glTF with animations ('swing', 'nod') is a source
         assert [(Path(p).name, why.split(":")[0]) for p, why in work.passed_over] == [
-            ("biped_rig.glb", "read as --skeleton by this run"),
+            ("biped_rig.glb", "read as skeleton by this run"),  # the library's name; a front end its own:
         ]
+        worded = convert.plan([str(EXAMPLES)], str(tmp_path / "out"),
+                              convert.load_options(skeleton=str(EXAMPLES / "biped_rig.glb")), words=convert.option_flag)
+        assert [why.split(":")[0] for _, why in worded.passed_over] == ["read as --skeleton by this run"]
         assert not any(r.failed for r in work.run(jobs=1))  # docs/python.md's example runs clean
 
     def test_a_rig_without_animations_is_passed_over_with_its_reason(self, tmp_path):

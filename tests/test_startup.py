@@ -33,6 +33,7 @@ NOT_FOR_ONE_ANIMBIN = (
     "animspec.meshbin",
     "animspec.generated",  # the debug-mode parser: only for naming an error's field and offset
     "animspec.gltf",  # convert
+    "animspec.convert",  # its registry names the directions in the help, imported only for the help
     "animspec.animbin.playback",
     "multiprocessing",  # the worker pool: only for more than one file
     "concurrent.futures.process",

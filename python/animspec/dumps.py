@@ -16,7 +16,7 @@ from .common.errors import JsonInputError, ParseError, WriteError
 from .common.inputs import read_input
 from .common.jsonpath import parse_json
 from .common.output import ReadFile, check_output, write_output
-from .formats import NO_OPTIONS, FileFormat, FormatOptions, format_of_dump, load
+from .formats import HEAD_SIZE, NO_OPTIONS, FileFormat, Format, FormatOptions, format_of_dump, load, registered, sniff
 
 
 def dump_text(path: str | os.PathLike[str], options: FormatOptions = NO_OPTIONS) -> str:
@@ -96,10 +96,22 @@ class Packed:
     data: bytes
 
 
+class NotADump(JsonInputError):
+    """``pack`` was given a file of a known format instead of a JSON dump (the binary itself,
+    or a glTF): ``found`` is that format's name, so a front end can say what to run first."""
+
+    def __init__(self, source: str | None, found: Format):
+        self.found = found.name
+        super().__init__(source, "$", f"not a JSON dump: the file is {found.description}")
+
+
 def pack_bytes(raw: bytes, source: str) -> Packed:
     """The file the JSON dump ``raw`` (read from ``source``, named in errors) describes.
     JsonInputError names the dump's file and the JSON path of what is wrong, also for a
-    value that does not fit its field."""
+    value that does not fit its field (:class:`NotADump`: a file of a known format)."""
+    found = sniff(raw[:HEAD_SIZE], [f.name for f in registered()])
+    if found is not None:
+        raise NotADump(source, found)
     doc = parse_json(raw, source)
     fmt = format_of_dump(doc, source)
     model = fmt.from_json(doc, source)

@@ -195,12 +195,37 @@ def sniff(head: bytes, names: Sequence[str] | None = None) -> Format | None:
     return None
 
 
+class FormatMismatch(ParseError):
+    """The bytes are a file of a registered format, but not of the one (or ones) asked for: an
+    ANIMBIN given where an .animclip is read, a glTF given to ``validate``. ``found`` and
+    ``wanted`` are the formats' names (a front end says what to do instead)."""
+
+    def __init__(self, path: str | None, found: Format, wanted: Sequence[Format]):
+        self.found, self.wanted = found.name, tuple(w.name for w in wanted)
+        expected = " or ".join(w.description for w in wanted)
+        super().__init__(path, 0, "magic", f"the file is {found.description}, not {expected}")
+
+
+def check_format(data: bytes, wanted: Sequence[str], path: str | None = None) -> None:
+    """Raise :class:`FormatMismatch` when ``data`` is a file of a registered format other than
+    those ``wanted`` (by name): a reader's magic error then names what the file is instead
+    (a magic compare per format; a file of a wanted format costs one)."""
+    head = bytes(data[:HEAD_SIZE])
+    if sniff(head, wanted) is not None:
+        return
+    found = sniff(head, [f.name for f in registered() if f.name not in wanted])
+    if found is not None:
+        raise FormatMismatch(path, found, [format_named(n) for n in wanted])
+
+
 def detect(data: bytes, path: str | None = None) -> FileFormat:
-    """The file format whose magic ``data`` carries; ParseError at offset 0 when none does."""
+    """The file format whose magic ``data`` carries; ParseError at offset 0 when none does
+    (:class:`FormatMismatch` for a glTF, which is registered but no file format)."""
     fmt = sniff(data)
     if fmt is not None:
         return fmt  # type: ignore[return-value]  # sniff() without names tries FORMATS only: a FileFormat
-    known = ", ".join(f.description for f in FORMATS)
+    check_format(data, [f.name for f in FORMATS], path)
+    known = ", ".join(f.description for f in registered())
     head = data[:8].hex(" ") if data else "an empty file"
     raise ParseError(path, 0, "magic", f"not a file animspec knows ({known}); it starts with {head}")
 

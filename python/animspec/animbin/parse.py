@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 
 from ..common.inputs import read_input
+from ..formats import check_format
 from . import fastread
 from .layout import MAGIC
 from .model import AnimbinFile
@@ -26,6 +27,7 @@ def read_bytes(data: bytes, path: str | None = None, *, fast: bool = True) -> An
     reads everything through the generated parser (the reference the tests hold the bulk
     reader to; one Python object per field, so only for small files).
     """
+    check_format(data, ("animbin",), path)  # another format's file: say which
     if fast:
         return fastread.read(data, path)
     # The generated (debug-mode) parser is imported only on this path: a valid file read

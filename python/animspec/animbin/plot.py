@@ -39,6 +39,13 @@ def plot_ticks(animation: Animation, region: Refresh = "ntsc", seconds: float | 
     return max(1, int(round(seconds * hz)) if seconds is not None else max(animation.length, 1))
 
 
+PLOT_EXTRA = "plot"
+"""The optional-dependencies extra of pyproject.toml that brings matplotlib. animspec is not on
+PyPI: it is installed from a checkout, so the hint is pip's editable install of the extra."""
+PLOT_INSTALL = f"pip install -e '.[{PLOT_EXTRA}]'"
+PLOT_MAKE = "make .venv/.installed"
+
+
 def plot_png(animation: Animation, *, region: Refresh = "ntsc", seconds: float | None = None) -> bytes:
     """PNG bytes of the curves for one pass through ``animation`` (or ``seconds``).
 
@@ -50,7 +57,8 @@ def plot_png(animation: Animation, *, region: Refresh = "ntsc", seconds: float |
         import matplotlib
     except ImportError:  # an optional dependency: say what to type, not a traceback
         raise AnimspecError(
-            "plot needs matplotlib, which a plain install leaves out: pip install 'animspec[plot]'"
+            f"plot needs matplotlib, which a plain install leaves out: in the animspec checkout, run "
+            f"`{PLOT_INSTALL}` (or `{PLOT_MAKE}`: the project's .venv with the test tools, matplotlib among them)"
         ) from None
 
     matplotlib.use("Agg")  # files only: no display is needed or wanted

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 
 from ..common.inputs import read_input
+from ..formats import check_format
 from . import fastread
 from .layout import STG_TYPE_AT
 from .model import AnimclipFile
@@ -49,6 +50,7 @@ def read_bytes(data: bytes, path: str | None = None, *, fast: bool = True) -> An
     data = bytes(data)  # the very object when it is bytes; payloads are cut from it
     model = fastread.read(data) if fast else None
     if model is None:
+        check_format(data, ("animclip",), path)  # another format's file: say which
         from . import adapt  # the debug-mode generated parser: errors and the reference reading
 
         model = adapt.read(data, path)

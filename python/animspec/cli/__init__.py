@@ -7,6 +7,7 @@ knows a byte layout or a validation rule.
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 from collections.abc import Sequence
@@ -20,10 +21,10 @@ from ..common.findings import findings_text
 from ..common.hashes import crc32, read_names_file
 from ..common.output import ReadFile
 from ..common.status import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNREADABLE
-from ..dumps import dump_file, dump_text, pack_file
-from ..formats import FormatOptions
+from ..dumps import NotADump, dump_file, dump_text, pack_file
+from ..formats import FORMATS, FormatOptions, format_named
 from . import batch as cli_batch, convert as cli_convert, playback as cli_playback, streams
-from .common import FORCE_HELP, OUTPUT_HELP, bone_count, report_stream
+from .common import FORCE_HELP, OUTPUT_HELP, LateHelpParser, bone_count, report_stream
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -84,13 +85,14 @@ def _prints_its_product(args: argparse.Namespace) -> bool:
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = LateHelpParser(
         prog="animspec",
         description=(
             "Read, check, dump, rebuild, play and convert ANIMBIN and MESHBIN files (PS1 psyqo "
             "madnight engine) and Insomniac .animclip/.performanceclip files."
         ),
     )
+    p.late_help = _directions_in_help
     p.add_argument("--version", action="version", version=f"animspec {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -141,6 +143,17 @@ def _parser() -> argparse.ArgumentParser:
     for command in sub.choices.values():
         command.set_defaults(parser=command)  # main() reports an unknown option with its usage
     return p
+
+
+def _directions_in_help(p: argparse.ArgumentParser) -> None:
+    """Every direction convert runs in, from its registry, in the top-level help: the
+    description's last sentence and convert's line in the list of commands."""
+    line = cli_convert.directions_line()
+    p.description = f"{p.description} convert runs {line}."
+    commands = next(a for a in p._actions if isinstance(a, argparse._SubParsersAction))
+    for choice in commands._choices_actions:
+        if choice.dest == "convert":
+            choice.help = line
 
 
 def _joint_names_option(p: argparse.ArgumentParser) -> None:
@@ -234,7 +247,16 @@ def _dump(args: argparse.Namespace) -> int:
 
 
 def _pack(args: argparse.Namespace) -> int:
-    packed = pack_file(args.dump, args.output, force=args.force)
+    try:
+        packed = pack_file(args.dump, args.output, force=args.force)
+    except NotADump as exc:
+        if exc.found not in {f.name for f in FORMATS}:
+            raise  # (a glTF: nothing animspec packs)
+        stem = os.path.splitext(os.path.basename(args.dump))[0]
+        raise AnimspecError(
+            f"{args.dump} is a binary {format_named(exc.found).description} file, not a JSON dump: pack rebuilds a "
+            f"file from its dump; run `animspec dump {args.dump} -o {stem}.json`, edit that, then pack it"
+        ) from None
     print(f"{args.output}: {len(packed.data)} bytes ({packed.format.description})", file=report_stream(args.output))
     return EXIT_OK
 

@@ -6,9 +6,25 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+from collections.abc import Callable
 from typing import TextIO
 
 from ..common.output import descriptor
+
+
+class LateHelpParser(argparse.ArgumentParser):
+    """An ArgumentParser whose help texts that need a library import (convert's directions,
+    from animspec.convert's registry) are written only when help is printed: the other runs of
+    the command, ``validate one.animbin`` in a PS1 build, do not pay for that import.
+    ``late_help`` fills them in, once, before the first help is formatted."""
+
+    late_help: Callable[[argparse.ArgumentParser], None] | None = None
+
+    def format_help(self) -> str:
+        fill, self.late_help = self.late_help, None
+        if fill is not None:
+            fill(self)
+        return super().format_help()
 
 
 def region(text: str) -> str | float:

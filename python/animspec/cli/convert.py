@@ -1,4 +1,4 @@
-"""``animspec convert``: glTF -> ANIMBIN, ANIMBIN -> glTF, .animclip animation -> glTF.
+"""``animspec convert``: every direction of animspec.convert's registry (glTF <-> ANIMBIN, glTF <-> .animclip).
 
 Argument parsing and printing only. The run is planned and each file converted by
 animspec.convert (the direction follows the input's bytes; with several inputs, or a folder
@@ -32,18 +32,38 @@ def _in_range(option: str) -> Callable[[str], int | float]:
     return parse
 
 
+ABOUT = {
+    "gltf-animbin": "every animation of its skin becomes one ANIMBIN animation, keyed on every vsync of "
+                    "--region as the engine needs.",
+    "gltf-animclip": "one animation (--animation NAME) encoded within --max-error degrees and "
+                     "--max-translation-error, joints by name hash, the other sections from --template.",
+    "animbin-gltf": "a GLB with one animation per clip on --skeleton (MESHBIN or glTF rig; a chain without).",
+    "animclip-gltf": "every frame applied by joint-name hash to --skeleton's nodes (a glTF rig), root motion on "
+                     "a node above them; a camera clip becomes an animated glTF camera (no rig needed).",
+}
+"""What each direction of the convert registry does, in the command line's words (its help
+lists every direction the registry has, in the registry's order: a test holds the keys equal)."""
+
+
+def directions_line() -> str:
+    """Every direction convert runs in, as the registry names them (the top-level help too)."""
+    from ..convert import DIRECTIONS
+
+    return ", ".join(d.title for d in DIRECTIONS)
+
+
+def describe(parser: argparse.ArgumentParser) -> None:
+    """convert's description: what each direction of the registry does (filled in when help is
+    printed: cli.common.LateHelpParser)."""
+    from ..convert import DIRECTIONS
+
+    parser.description = (" ".join(f"{d.title}: {ABOUT[d.name]}" for d in DIRECTIONS)
+                          + " The direction follows the input's bytes (and, for glTF, -o's extension).")
+
+
 def add_commands(sub: argparse._SubParsersAction) -> None:
-    c = sub.add_parser(
-        "convert",
-        help="glTF -> ANIMBIN, ANIMBIN -> glTF (GLB), .animclip animation -> glTF",
-        description=(
-            "glTF/GLB in: every animation of its skin becomes one ANIMBIN animation, keyed on "
-            "every vsync of --region as the engine needs. ANIMBIN in: a GLB with one animation "
-            "per clip on --skeleton (MESHBIN or glTF rig; a chain without). .animclip in: every "
-            "frame applied by joint-name hash to --skeleton's nodes (a glTF rig), root motion on "
-            "a node above them; a camera clip becomes an animated glTF camera (no rig needed)."
-        ),
-    )
+    c = sub.add_parser("convert", help="(the directions: animspec.convert's registry)")
+    c.late_help = describe
     c.add_argument("inputs", nargs="+", metavar="IN",
                    help="files, folders (recursed: every glTF/GLB, ANIMBIN and .animclip in them) and globs")
     c.add_argument("-o", "--output", required=True, metavar="OUT",
@@ -155,14 +175,18 @@ def options_given(args: argparse.Namespace) -> ConvertOptions:
     library has the defaults, and records what was asked for, so that an option that would do
     nothing on the run's inputs is refused (animspec.convert.check_options)."""
     from .. import convert
+    from ..common.ranges import OptionRangeError
 
-    return convert.load_options(
-        **{
-            name: value
-            for name in convert.OPTION_NAMES
-            if (value := getattr(args, name)) is not None and value is not False
-        }
-    )
+    try:
+        return convert.load_options(
+            **{
+                name: value
+                for name in convert.OPTION_NAMES
+                if (value := getattr(args, name)) is not None and value is not False
+            }
+        )
+    except OptionRangeError as exc:  # (argparse checks the ranges first; this is the library's word)
+        raise exc.reword(flag) from None
 
 
 def _convert(args: argparse.Namespace) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import zlib
 
+from .errors import ParseError
 from .inputs import read_text
 
 CRC32_INIT = 0xEDB88320
@@ -55,7 +56,27 @@ def asset_id(path: str) -> int:
     return (crc >> 2) | 0x8000_0000_0000_0000
 
 
+HASHED_NAME = re.compile(r"([0-9A-Fa-f]{8})\s+(\S.*)")
+"""A line as ``animspec hash`` prints it: the name's CRC32 in 8 hex digits, then the name."""
+
+
 def read_names_file(path: str) -> list[str]:
     """Names from a UTF-8 text file, one per line; blank lines and surrounding spaces are
-    ignored. A missing, special or non-UTF-8 file is a ParseError naming it."""
-    return [line.strip() for line in read_text(path, what="names file").splitlines() if line.strip()]
+    ignored. A line as ``animspec hash`` prints it (``8E59B33F  pelvis``) gives its name, when
+    the hash is that name's: saving hash's output is the easy way to a names file, and the
+    whole line would match no joint. A line whose hash is not its name's is refused (an edited
+    name, or its case: hashes are case-sensitive), as is a missing, special or non-UTF-8 file:
+    ParseError naming the file (and the line)."""
+    names = []
+    for number, line in enumerate(read_text(path, what="names file").splitlines(), 1):
+        name = line.strip()
+        hashed = HASHED_NAME.fullmatch(name)
+        if hashed:
+            name = hashed[2]
+            if int(hashed[1], 16) != crc32(name):
+                raise ParseError(path, None, "", (
+                    f"line {number}, {line.strip()!r}, reads as a hash and a name, but {hashed[1].upper()} is not "
+                    f"the hash of {name!r} ({crc32(name):08X}; names are case-sensitive): give the name alone"))
+        if name:
+            names.append(name)
+    return names

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import math
 import numbers
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar, cast
 
@@ -24,12 +25,17 @@ class OptionRangeError(AnimspecError):
 
     def __init__(self, option: str, value: object, allowed: str):
         self.option, self.value, self.allowed = option, value, allowed
-        super().__init__(f"{flag(option)} {value}: {allowed}")
+        super().__init__(self.say(str))
 
+    def say(self, name: Callable[[str], str]) -> str:
+        """The refusal with the option named by ``name`` (a front end's words for its ``dest``;
+        this library's own: the parameter's name)."""
+        return f"{name(self.option)} {self.value}: {self.allowed}"
 
-def flag(option: str) -> str:
-    """The command-line spelling of an option's library name (``max_error`` -> ``--max-error``)."""
-    return "--" + option.replace("_", "-")
+    def reword(self, name: Callable[[str], str]) -> OptionRangeError:
+        """The same error, its message in a front end's words (type and facts kept)."""
+        self.args = (self.say(name),)
+        return self
 
 
 @dataclass(frozen=True)

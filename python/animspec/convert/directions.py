@@ -19,9 +19,9 @@ from ..common.errors import AnimspecError, WriteError
 from ..common.findings import Finding, findings_text, has_errors
 from ..common.inputs import read_input
 from ..common.status import EXIT_FINDINGS, EXIT_OK
-from ..formats import by_name
+from ..formats import FormatMismatch, by_name, format_named
 from .declaration import Direction
-from .options import ConvertOptions, option_flag
+from .options import ConvertOptions, parameter_name
 from .output import write, write_gltf
 from .refusals import OptionRefused, check_moves, check_nodes_above, check_skin, is_gltf
 
@@ -39,8 +39,8 @@ def _read_model(src: str, fmt: str) -> Any:
 
 def _explicit_fit(o: ConvertOptions) -> str | None:
     """Why a glTF's ANIMBIN layout in extras is not followed: an explicit fit or key budget."""
-    asked = [f"{option_flag('fit')} {o.fit}"] if o.fit else []
-    asked += [option_flag("max_keys")] if "max_keys" in o.given else []
+    asked = [f"{o.words('fit')} {o.fit}"] if o.fit else []
+    asked += [o.words("max_keys")] if "max_keys" in o.given else []
     return f"{' and '.join(asked)} given" if asked else None
 
 
@@ -130,7 +130,11 @@ def _gltf_to_animclip(src: str, out: str, o: ConvertOptions) -> Result:
         raise OptionRefused("animations", "one-animation", file=src)
     check_skin(src, o)
     check_moves(src, o)
-    template = read_file(o.template) if o.template else None
+    try:
+        template = read_file(o.template) if o.template else None
+    except FormatMismatch as exc:
+        found = format_named(exc.found).description
+        raise OptionRefused("template", "template-not-animclip", template=o.template, found=found, file=src) from None
     looping = False
     if template is not None and template.built is not None and not o.one_shot:
         looping = bool(template.built.flags & FLAG_LOOPING)
@@ -189,13 +193,13 @@ def _animbin_to_gltf(src: str, out: str, o: ConvertOptions) -> Result:
         glb = animbin_to_gltf_on_rig(
             model, source, o.region, o.bake_engine, ps1_space=o.ps1_space, skinned=not o.no_skin, notes=warnings
         )
-        order = option_flag("joints") if o.joints else "skin"
+        order = o.words("joints") if o.joints else "skin"
         rig = f"{o.skeleton} ({len(source.nodes)} joint(s) in {order} order, its nodes and meshes kept)"
         used = max((t.joint_id + 1 for a in model.animations for t in a.tracks), default=0)
         if not o.joints and used < len(source.nodes):
             warnings.append(
                 f"the clip animates {used} joint(s), the rig has {len(source.nodes)} in skin order: if the clip "
-                f"was made with {option_flag('joints')} FILE, give the same file here, or joint ids drive other bones"
+                f"was made with {o.words('joints')} FILE, give the same file here, or joint ids drive other bones"
             )
     else:
         if o.joints:
@@ -213,11 +217,12 @@ def _animbin_to_gltf(src: str, out: str, o: ConvertOptions) -> Result:
     return Result(src, "animbin", text=text, extra={"outputs": [out]})
 
 
-def names_line(joints: Sequence[Any]) -> str:
-    """What --joint-names did for an .animclip's joints (each has ``hash`` and ``name``)."""
+def names_line(joints: Sequence[Any], words: Callable[[str], str] = parameter_name) -> str:
+    """What the joint names given did for an .animclip's joints (each has ``hash`` and
+    ``name``), the option named by ``words`` (a front end's)."""
     named = [j for j in joints if j.name]
     unnamed = [f"{j.hash:08X}" for j in joints if not j.name and j.hash is not None]
-    return f"{option_flag('joint_names')}: {len(named)} of {len(joints)} clip joint(s) named" + (
+    return f"{words('joint_names')}: {len(named)} of {len(joints)} clip joint(s) named" + (
         f"; no name for {', '.join(unnamed)}" if unnamed else ""
     )
 
@@ -301,7 +306,7 @@ def _animclip_to_gltf(src: str, out: str, o: ConvertOptions) -> Result:
     size = write_gltf(out, glb, o, src)
     lines = list(match.lines) + [f"note: {n}" for n in frames.notes]
     if o.joint_names:
-        lines.append(names_line(clip.joints))
+        lines.append(names_line(clip.joints, o.words))
     what = (
         f"{frames.frame_count} frame(s) at {frames.fps:g} fps"
         if frames.animated

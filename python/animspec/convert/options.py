@@ -17,6 +17,12 @@ from ..common.hashes import read_names_file
 from ..common.output import ReadFile
 from ..common.ranges import MAX_ERROR_DEG, NumberRange
 
+
+def parameter_name(option: str) -> str:
+    """This library's name of an option: its parameter (:class:`ConvertOptions` field)."""
+    return option
+
+
 READS_FILE = {"reads_file": True}
 """The metadata of a :class:`ConvertOptions` field whose command-line value names a file the
 run reads (:data:`FILE_OPTIONS`)."""
@@ -75,23 +81,27 @@ class ConvertOptions:
     input of the run (animspec.convert.refusals.check_options). Not a command-line option."""
     side_files: tuple[ReadFile, ...] = ()
     """The files named by the :data:`FILE_OPTIONS` given to :func:`load_options` (those whose
-    contents it read, such as --joints, and the others, such as --template): inputs, so never
-    an output. Not a command-line option."""
+    contents it read, such as --joints, and the others, such as --template), each with its
+    option's ``dest``: inputs, so never an output. Not a command-line option."""
+    words: Callable[[str], str] = field(default=parameter_name, compare=False)
+    """How reports and refusals name an option by its ``dest`` (a front end's words: the command
+    line's ``--flags``; by default this library's parameter names). A module-level function:
+    options are pickled for a batch's workers. Not a command-line option."""
 
     def read_files(self) -> tuple[ReadFile, ...]:
         """Every side file a conversion with these options reads: the files of
         :data:`FILE_OPTIONS`, as :func:`load_options` recorded them, and any of those options
-        still holding its path (options made without :func:`load_options`). None of them is
-        ever written or converted."""
+        still holding its path (options made without :func:`load_options`), each named by
+        :attr:`words`. None of them is ever written or converted."""
         recorded = {r.option for r in self.side_files}
         kept = tuple(
-            ReadFile(value, option_flag(name)) for name in FILE_OPTIONS
-            if isinstance(value := getattr(self, name), str) and value and option_flag(name) not in recorded
+            ReadFile(value, name) for name in FILE_OPTIONS
+            if isinstance(value := getattr(self, name), str) and value and name not in recorded
         )
-        return self.side_files + kept
+        return tuple(ReadFile(r.path, self.words(r.option or "")) for r in self.side_files + kept)
 
 
-_NOT_OPTIONS = {"make_folders", "side_files", "given"}
+_NOT_OPTIONS = {"make_folders", "side_files", "given", "words"}
 OPTION_NAMES = tuple(f.name for f in fields(ConvertOptions) if f.name not in _NOT_OPTIONS)
 """The command-line options of ``animspec convert``, by their argparse ``dest``."""
 
@@ -103,9 +113,8 @@ from."""
 
 
 def option_flag(name: str) -> str:
-    """The command-line spelling of an option's ``dest`` (``max_error`` -> ``--max-error``):
-    how a side file is named in the output policy's refusals, and the default words of
-    :class:`animspec.convert.refusals.OptionRefused`."""
+    """The command-line spelling of an option's ``dest`` (``max_error`` -> ``--max-error``): the
+    command line names options with it (animspec.cli.convert.flag)."""
     return {"animations": "--animation"}.get(name, "--" + name.replace("_", "-"))
 
 
@@ -132,7 +141,7 @@ def load_options(**given: Any) -> ConvertOptions:
     (``joints``, ``markers``, ``joint_names``) given as paths and read here; a list of
     ``animations`` becomes a tuple."""
     given = {name: value for name, value in given.items() if name not in FILE_OPTIONS or value}
-    side = tuple(ReadFile(given[name], option_flag(name)) for name in FILE_OPTIONS if name in given)
+    side = tuple(ReadFile(given[name], name) for name in FILE_OPTIONS if name in given)
     named = frozenset(given)
     check_ranges(given)
     for name, read in READ_WHEN_LOADED.items():

@@ -18,12 +18,13 @@ from ..batch import Result, Selection, collect, run_batch
 from ..common.errors import AnimspecError
 from ..common.inputs import read_head, read_head_or_fail, read_input
 from ..common.output import ReadFile, check_output, file_identity
+from ..common.ranges import OptionRangeError
 from ..formats import CONVERT_SOURCES, HEAD_SIZE, load, sniff
 from .declaration import Direction
 from .directions import DIRECTIONS, direction_of
-from .options import ConvertOptions
+from .options import ConvertOptions, parameter_name
 from .output import check_output_folder, check_output_name
-from .refusals import Namer, OptionRefused, check_options, parameter_name
+from .refusals import Namer, OptionRefused, check_options
 
 
 def source_kind(head: bytes) -> str | None:
@@ -73,8 +74,8 @@ class ConvertTask:
             raise AnimspecError(job.clash)
         options = replace(self.options, make_folders=True) if self.make_folders else self.options
         try:
-            return run_job(job.file, job.output, options, job.direction)
-        except OptionRefused as exc:
+            return run_job(job.file, job.output, replace(options, words=self.words), job.direction)
+        except (OptionRefused, OptionRangeError) as exc:
             raise exc.reword(self.words) from None
 
 
@@ -139,8 +140,8 @@ def plan(inputs: Sequence[str], output: str, options: ConvertOptions, *, words: 
     ``words``: how refusals name the options, the plan's own and its jobs' (a module-level
     function; default: as this library's parameters)."""
     try:
-        return _plan(inputs, output, options, words)
-    except OptionRefused as exc:
+        return _plan(inputs, output, replace(options, words=words), words)
+    except (OptionRefused, OptionRangeError) as exc:
         raise exc.reword(words) from None
 
 

@@ -18,16 +18,11 @@ from ..common.errors import AnimspecError
 from ..common.inputs import read_head
 from ..formats import HEAD_SIZE, sniff
 from .declaration import Direction
-from .options import ConvertOptions, check_ranges, option_ranges
+from .options import ConvertOptions, check_ranges, option_ranges, parameter_name
 
 Namer = Callable[[str], str]
 """How a front end names an option by its ``dest`` (``max_error`` -> ``--max-error`` on the
 command line, a panel label in Blender); ``"output"`` names where the result goes."""
-
-
-def parameter_name(option: str) -> str:
-    """This library's name of an option: its parameter (:class:`ConvertOptions` field)."""
-    return option
 
 
 def _nothing_on_rig(n: Namer, option: str, skeleton: str | None) -> str:
@@ -73,6 +68,9 @@ _SAY: dict[str, Callable[..., str]] = {
         f"{n(option)} {output}: {direction} writes {writes}, not {claims} as {ext} says; name it {fits}"),
     "output-not-folder": lambda n, option, output: (
         f"{output}: with several inputs, a folder or a glob, {n(option)} must be a folder"),
+    "template-not-animclip": lambda n, option, template, found: (
+        f"{n(option)} {template} is a {found} file, not an .animclip: a template is the .animclip whose other "
+        "sections the new clip keeps"),
     "rig-not-gltf": lambda n, option, skeleton: (
         f"{n(option)} {skeleton} is not a glTF rig; an .animclip's joints are matched by "
         "node name, which only a glTF rig has (a MESHBIN's bones are unnamed)"),

@@ -399,7 +399,7 @@ def animclip_to_gltf(
             f"root motion: {len(motion_times)} key(s) on a node {ROOT_MOTION_NODE!r} above the rig's roots"
         )
     elif has_motion:
-        match.lines.append("root motion left out (--no-root-motion): the character stays in place")
+        match.lines.append("root motion left out, as asked: the character stays in place")
     tracks = dict(_track(t) for t in custom_tracks)
     if tracks:
         match.lines.append(f"{len(tracks)} custom track(s) kept in the animation's extras (glTF has no place for them)")

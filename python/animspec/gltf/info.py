@@ -63,16 +63,20 @@ class GltfSummary:
             lines.append(f"  animation {anim.index} {anim.name!r}: {anim.seconds:.3f} s, {anim.channels} channel(s), "
                          f"moves {len(anim.moved)} node(s): {', '.join(anim.moved) or 'none'}")
         if self.skins:
+            # The joint limit is the PS1 engine's: it concerns an ANIMBIN output only (an
+            # .animclip takes every joint, matched by its name's hash), so it is said as such.
             count = len(self.skins[0].joints)
             if count <= MAX_BONES:
-                lines.append(f"  --joints: not needed for skin 0 ({count} joint(s), the engine holds {MAX_BONES}); a "
-                             "file")
-                lines.append("    naming joints one per line, parents first, gives another order or fewer")
+                lines.append(f"  for ANIMBIN (PS1) export: --joints not needed for skin 0 ({count} joint(s), the "
+                             f"engine holds {MAX_BONES});")
+                lines.append("    a file naming joints one per line, parents first, gives another order or fewer")
             else:
-                lines.append(f"  --joints FILE needed for skin 0 ({count} joints, the engine holds {MAX_BONES}): one")
-                lines.append("    name per line, parents first; the animated joints with their parents, leaves left "
-                             "out:")
+                lines.append(f"  for ANIMBIN (PS1) export only: skin 0 has {count} joints, the PS1 engine holds "
+                             f"{MAX_BONES}: give --joints FILE,")
+                lines.append("    one name per line, parents first; the animated joints with their parents, leaves "
+                             "left out:")
                 lines.extend(_wrapped(self.joints_file, "      "))
+                lines.append("  for .animclip export: nothing to do, every joint is matched by its name's hash")
         lines.extend(f"  note: {n}" for n in self.notes)
         return "\n".join(lines)
 

@@ -423,7 +423,7 @@ def gltf_to_animbin(
     animation per joint on one timeline). ``armature_space``: roots relative to the node
     above the skeleton, as the engine's exporter measures them (see :func:`.rig.read_rig`).
     ``layout_not_used``: why a clip's ANIMBIN layout in ``extras.animbin`` is set aside and
-    the curves sampled afresh with ``fit`` (e.g. "--fit reduce given": an explicit request
+    the curves sampled afresh with ``fit`` (e.g. "fit reduce given": an explicit request
     wins); the report says so. By default a layout that is there is followed.
     ``max_keys``: keys per track allowed (the engine's MAX_KEYS at most).
     """
@@ -608,7 +608,7 @@ def _layout(extras: Any, hz: float, where: str, warnings: list[str]) -> _Layout 
     if abs(saved_hz - hz) > 1e-6:
         warnings.append(
             f"{where}: its ANIMBIN layout is for {saved_hz:.4f} Hz, not {hz:.4f}; sampled afresh "
-            f"(give --region {saved_hz:g} to rebuild the original clip)"
+            f"(a region of {saved_hz:g} Hz rebuilds the original clip)"
         )
         return None
     if not 0 <= layout.length <= MAX_FRAMES or any(not 0 <= f <= MAX_FRAMES for _, _, keys in tracks for f, _ in keys):
@@ -663,7 +663,7 @@ def _convert_one(
     if layout is not None and o.layout_not_used:
         warnings.append(
             f"{where}: its ANIMBIN layout (extras.animbin) is not followed, {o.layout_not_used}: "
-            f"sampled afresh with --fit {fit}"
+            f"sampled afresh ({fit})"
         )
         layout = None
     if layout is not None:

@@ -38,6 +38,23 @@ MISSING_INDEX = (-1, -1, -1, -1)
 
 IDENTITY_ROTATION = (FP12_ONE, 0, 0, 0)
 
+# The two spaces of a MESHBIN, as the engine's exporter writes them from Blender's (Z-up):
+# bones and vertices are NOT in the same one, and neither the converter nor the engine
+# converts between them (docs/meshbin.md, "Units and axes").
+BLENDER_TO_BONES = np.diag([1.0, -1.0, -1.0])
+"""A root bone's rest pose is diag(1, -1, -1) times its Blender armature-space matrix, a half
+turn about X: up (+Z) goes to -Z (Forceh91/psyqo-madnight-engine,
+tools/blender_obj_skeleton_exporter.py, ``axis_basis_change``); other bones are relative to
+their parent."""
+BLENDER_TO_VERTICES = np.array([[1.0, 0.0, 0.0], [0.0, 0.0, -1.0], [0.0, 1.0, 0.0]])
+"""Vertices go through Blender's ``axis_conversion`` to Forward Z, Up -Y (the same exporter's
+defaults), (x, y, z) -> (x, -z, y), a quarter turn about X: up goes to -Y (normals turned
+alike by tools/obj-to-meshbin.py)."""
+VERTICES_TO_BONES = BLENDER_TO_BONES @ BLENDER_TO_VERTICES.T
+"""A vertex as stored, taken into the bones' space: (x, y, z) -> (x, -z, y), a quarter turn
+about X (the vertices' up, -Y, to the bones' up, -Z): the difference the engine's skinning
+does not undo."""
+
 BSPHERE_VERSION = 3
 """The first version with a bounding sphere after the bounding box (src/mesh/mesh_manager.cpp)."""
 

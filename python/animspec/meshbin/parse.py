@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 
 from ..common.inputs import read_input
+from ..formats import check_format
 from . import fastread
 from .layout import MAGIC
 from .model import MeshbinFile
@@ -24,6 +25,7 @@ def read_bytes(data: bytes, path: str | None = None, *, fast: bool = True) -> Me
     file whatever its counts claim) reads it; ``fast=False`` uses the generated parser
     throughout (the reference; one Python object per field, so only for small files).
     """
+    check_format(data, ("meshbin",), path)  # another format's file: say which
     if fast:
         return fastread.read(data, path)
     from . import adapt  # the debug-mode generated parser: only for the reference reading

@@ -14,8 +14,10 @@ walk.animclip
     Trigger Data with one empty serialized object and two footstep records; Trigger Joint
     Names; Path (identity start, end moved 1.4 along Z); and a real animation of 31 frames:
     Sample Elem, Sample Data and Motion Data coded as Pcniado/luna_engine_io_tools
-    (anim_import.py, motion.py) reads them (:func:`walk_motion`): the legs and arms swing,
-    the pelvis bobs, the root travels 1.4 m along +X.
+    (anim_import.py, motion.py) reads them (:func:`walk_motion`). Y-up in metres, facing +Z,
+    like the game's clips: one walk cycle, the arms hanging and swinging opposite to the
+    legs, both about the lateral axis, the pelvis bobbing, the root travelling 1.4 m forward
+    (+Z). tests/test_examples_look_right.py checks that it looks it, frame by frame.
 wave.performanceclip
     Ratchet & Clank: Rift Apart magic (0F64FFE8). An 8-joint upper body, one custom track,
     a Morph Info / Morph Frame Data pair (opaque bytes). Same sections as an .animclip: the
@@ -71,29 +73,33 @@ from animspec.common.hashes import crc32
 
 HERE = FilePath(__file__).resolve().parent
 
-# name, parent, local offset (metres), rotation axis, angle (degrees): a made-up biped.
+# name, parent, local offset (metres), rotation axis, angle (degrees): a made-up biped in the
+# game's axes (docs/axes.md): +Y up, facing +Z, so its left is +X and the lateral axis is X.
+# Arms hang from the shoulders, legs stand under the hips. For a joint that swings in the
+# walk, the angle is the start of its swing (see SWINGS); about +X, a negative angle takes a
+# hanging bone forward (towards +Z), a positive one back.
 BIPED = [
-    ("root", None, (0.0, 0.0, 0.0), (0, 0, 1), 0),
-    ("pelvis", "root", (0.0, 0.0, 0.95), (0, 0, 1), 4),
-    ("spine_01", "pelvis", (0.0, 0.0, 0.12), (1, 0, 0), -3),
-    ("spine_02", "spine_01", (0.0, 0.0, 0.14), (1, 0, 0), -2),
-    ("spine_03", "spine_02", (0.0, 0.0, 0.14), (1, 0, 0), 2),
-    ("neck_01", "spine_03", (0.0, 0.0, 0.16), (1, 0, 0), 6),
-    ("head", "neck_01", (0.0, 0.0, 0.10), (1, 0, 0), -4),
-    ("clavicle_l", "spine_03", (0.03, 0.06, 0.12), (0, 1, 0), 10),
-    ("upperarm_l", "clavicle_l", (0.0, 0.16, 0.0), (1, 0, 0), 65),
-    ("lowerarm_l", "upperarm_l", (0.0, 0.28, 0.0), (0, 0, 1), -20),
-    ("hand_l", "lowerarm_l", (0.0, 0.26, 0.0), (0, 1, 0), 5),
-    ("clavicle_r", "spine_03", (0.03, -0.06, 0.12), (0, 1, 0), -10),
-    ("upperarm_r", "clavicle_r", (0.0, -0.16, 0.0), (1, 0, 0), -65),
-    ("lowerarm_r", "upperarm_r", (0.0, -0.28, 0.0), (0, 0, 1), 20),
+    ("root", None, (0.0, 0.0, 0.0), (0, 1, 0), 0),
+    ("pelvis", "root", (0.0, 0.95, 0.0), (0, 1, 0), 3),
+    ("spine_01", "pelvis", (0.0, 0.12, 0.0), (1, 0, 0), 3),
+    ("spine_02", "spine_01", (0.0, 0.14, 0.0), (1, 0, 0), 2),
+    ("spine_03", "spine_02", (0.0, 0.14, 0.0), (1, 0, 0), -2),
+    ("neck_01", "spine_03", (0.0, 0.16, 0.0), (1, 0, 0), -4),
+    ("head", "neck_01", (0.0, 0.10, 0.0), (1, 0, 0), 3),
+    ("clavicle_l", "spine_03", (0.06, 0.12, -0.02), (0, 0, 1), 5),
+    ("upperarm_l", "clavicle_l", (0.16, 0.0, 0.0), (1, 0, 0), -20),
+    ("lowerarm_l", "upperarm_l", (0.0, -0.28, 0.0), (1, 0, 0), -25),
+    ("hand_l", "lowerarm_l", (0.0, -0.26, 0.0), (0, 1, 0), 5),
+    ("clavicle_r", "spine_03", (-0.06, 0.12, -0.02), (0, 0, 1), -5),
+    ("upperarm_r", "clavicle_r", (-0.16, 0.0, 0.0), (1, 0, 0), -20),
+    ("lowerarm_r", "upperarm_r", (0.0, -0.28, 0.0), (1, 0, 0), -25),
     ("hand_r", "lowerarm_r", (0.0, -0.26, 0.0), (0, 1, 0), -5),
-    ("thigh_l", "pelvis", (0.0, 0.1, -0.05), (0, 1, 0), 15),
-    ("calf_l", "thigh_l", (0.0, 0.0, -0.45), (0, 1, 0), -25),
-    ("foot_l", "calf_l", (0.0, 0.0, -0.42), (0, 1, 0), 10),
-    ("thigh_r", "pelvis", (0.0, -0.1, -0.05), (0, 1, 0), -15),
-    ("calf_r", "thigh_r", (0.0, 0.0, -0.45), (0, 1, 0), -5),
-    ("foot_r", "calf_r", (0.0, 0.0, -0.42), (0, 1, 0), 2),
+    ("thigh_l", "pelvis", (0.1, -0.05, 0.0), (1, 0, 0), -25),
+    ("calf_l", "thigh_l", (0.0, -0.45, 0.0), (1, 0, 0), 5),
+    ("foot_l", "calf_l", (0.0, -0.40, 0.0), (1, 0, 0), -5),
+    ("thigh_r", "pelvis", (-0.1, -0.05, 0.0), (1, 0, 0), -25),
+    ("calf_r", "thigh_r", (0.0, -0.45, 0.0), (1, 0, 0), 5),
+    ("foot_r", "calf_r", (0.0, -0.40, 0.0), (1, 0, 0), -5),
 ]
 UPPER_BODY = ["root", "pelvis", "spine_01", "neck_01", "head", "upperarm_r", "lowerarm_r", "hand_r"]
 TRANSLATION_EXPONENT = 12
@@ -123,15 +129,24 @@ def base_state(names: list[str]) -> BaseState:
 
 # Joints that swing in walk.animclip: name -> (amplitude in degrees, phase in frames). Each
 # turns about its own rest axis from its rest angle up to rest + amplitude and back, so the
-# Base State record (the rest pose) stays the lowest value of every moving component.
+# Base State record (the rest pose) stays the lowest value of every moving component. One
+# cycle is the clip's 30 frame steps: a joint is at its rest angle on frame (-phase) mod 30
+# and at the other end of its swing 15 frames later. The legs swing about the lateral axis
+# half a cycle apart (the left leg is forward on frame 23, where the left foot strikes, and
+# back on frame 8, where the right one does), each knee bends most mid-swing, and each arm
+# swings with the opposite leg.
 SWINGS = {
-    "thigh_l": (40.0, 0), "thigh_r": (40.0, 15), "calf_l": (30.0, 8), "calf_r": (30.0, 23),
-    "upperarm_l": (20.0, 15), "upperarm_r": (20.0, 0),
+    "thigh_l": (45.0, 7), "thigh_r": (45.0, 22), "calf_l": (45.0, 0), "calf_r": (45.0, 15),
+    "upperarm_l": (35.0, 22), "upperarm_r": (35.0, 7),
 }
 PELVIS_BOB = 0.03
-"""Metres the pelvis rises above its rest height and falls back, twice per cycle."""
+"""Metres the pelvis rises above its rest height (both feet down, legs apart) and falls
+back, twice per cycle."""
+PELVIS_BOB_PHASE = 7
+"""Frames: the pelvis is lowest when the feet strike (frames 8 and 23)."""
 ROOT_TRAVEL = 1.4
-"""Metres the root moves along +X over the clip (Motion Data)."""
+"""Metres the root moves forward (+Z, where the biped faces) over the clip (Motion Data):
+two steps of 0.7 m, about what the legs' swing spans."""
 FLAG_HAS_MOTION = 0x800000
 """Built flags bit: the clip has root motion (Luna flags.py)."""
 
@@ -170,8 +185,9 @@ def walk_motion(names: list[str], base: BaseState, frames: int) -> tuple[SampleE
             values[(j, 4 + c)] = np.round(k * np.tan(angles / 2)).astype(np.int64)
             assert records[j][("qx", "qy", "qz")[c]] == values[(j, 4 + c)].min() and records[j]["qw"] == round(k)
         if name == "pelvis":
-            lift = (1 - np.cos(4 * np.pi * t)) / 2
-            values[(j, 10)] = records[j]["z"] + np.round(PELVIS_BOB * lift * (1 << TRANSLATION_EXPONENT)).astype(np.int64)
+            lift = (1 - np.cos(4 * np.pi * (np.arange(frames) + PELVIS_BOB_PHASE) / (frames - 1))) / 2
+            rise = np.round(PELVIS_BOB * lift * (1 << TRANSLATION_EXPONENT)).astype(np.int64)
+            values[(j, 9)] = records[j]["y"] + rise  # component 9: translation y, up
     elements = []
     for (j, c), v in sorted(values.items()):
         base_value = int(v.min())
@@ -197,7 +213,7 @@ def walk_motion(names: list[str], base: BaseState, frames: int) -> tuple[SampleE
     struct.pack_into("<4f", header, 0x14, 0.0, 0.0, 0.0, 1.0)
     log_scale = 12
     motion = bytes(header) + b"".join(
-        struct.pack("<4h3hbb", 0, 0, 0, 32767, round(ROOT_TRAVEL * x * (1 << log_scale)), 0, 0, log_scale, 0) for x in t
+        struct.pack("<4h3hbb", 0, 0, 0, 32767, 0, 0, round(ROOT_TRAVEL * z * (1 << log_scale)), log_scale, 0) for z in t
     )
     motion += bytes(-len(motion) % 16)
     return elem, samples, motion, stride
@@ -248,12 +264,13 @@ def walk() -> AnimclipFile:
     })
     foot_l, foot_r, step = crc32("foot_l"), crc32("foot_r"), crc32("footstep")
     end = np.eye(4, dtype="<f4")
-    end[3, 2] = 1.4  # "like I + translation vector" (ALERT): 1.4 m along Z; matrix order unknown
+    end[3, 2] = ROOT_TRAVEL  # "like I + translation vector" (ALERT): forward along Z; matrix order unknown
     clip.sections += [
         TriggerData(
             num_jsons=1, num_things=2, unk1=foot_l,
             jsons=bytes(8) + empty_serialized_object(),  # unk3, unk4, then the objects
-            records=[TriggerRecord(step, foot_l, 1, 8, 0), TriggerRecord(step, foot_r, 1, 23, 0)],
+            # each foot's step where it strikes the ground (SWINGS)
+            records=[TriggerRecord(step, foot_r, 1, 8, 0), TriggerRecord(step, foot_l, 1, 23, 0)],
         ),
         TriggerJointNames([foot_l, foot_r]),
         Path(np.eye(4, dtype="<f4"), end),

@@ -28,12 +28,13 @@ pendulum_rig.glb
 biped_rig.glb
     The rig examples/walk.animclip was made for (the README's ``.animclip -> glTF``
     command): the 21 joints of make_animclip_examples.BIPED, named as there, so their DAT1
-    CRC32 name hashes are the clip's joint hashes. Rest pose: the same local offsets,
-    identity rotations (a Z-up armature with every joint axis-aligned); the clip's base
-    state then turns the joints. As Blender and COLLADA exports do, a plain node "biped"
-    above the root joint stands the Z-up armature up in glTF's Y-up scene (-90 degrees
-    about X). One box per bone (a cube for the hands, feet and head), rigidly skinned. No
-    animation of its own.
+    CRC32 name hashes are the clip's joint hashes. Y-up in metres, facing +Z, as glTF and
+    the game are: rest pose the same local offsets with identity rotations (standing, arms
+    hanging, every joint axis-aligned); the clip's base state then turns the joints. As a
+    Blender glTF export of a character (+Y Up) has it, a plain armature node "biped" holds
+    the root joint, with no transform of its own: the skeleton is in the scene's axes, so
+    the clip's root transforms are the scene's. One box per bone (a cube for the hands,
+    feet and head), rigidly skinned. No animation of its own.
 """
 
 from __future__ import annotations
@@ -222,8 +223,6 @@ def pendulum_rig() -> bytes:
 
 
 BIPED_NAME = "biped_rig.glb"
-STAND_UP = (-math.sqrt(0.5), 0.0, 0.0, math.sqrt(0.5))
-"""x, y, z, w: -90 degrees about X, Z-up armature -> Y-up glTF scene (Blender's +Y up)."""
 BOX_HALF = 0.035
 LEAF_HALF = 0.06
 
@@ -256,21 +255,18 @@ def biped_rig() -> bytes:
     for j, name in enumerate(names):
         children = [c for c in range(len(names)) if parents[c] == j]
         gltf.nodes.append(Node(name=name, translation=[float(v) for v in offsets[j]], children=children))
-    stand = len(gltf.nodes)
-    gltf.nodes.append(Node(name="biped", rotation=list(STAND_UP), children=[0]))
+    armature = len(gltf.nodes)
+    gltf.nodes.append(Node(name="biped", children=[0]))
 
-    # World bind matrices: the stand-up turn, then each joint's offset (rest rotations are
-    # the identity, so every joint's world rotation is the turn itself).
-    turn = np.array([[1.0, 0, 0], [0, 0, 1.0], [0, -1.0, 0]])  # Rx(-90): Z-up -> Y-up
+    # World bind matrices: each joint's offset from the origin (rest rotations are the
+    # identity, and so is the armature node).
     origin = [np.zeros(3)] * len(names)
     for j in range(len(names)):
         origin[j] = offsets[j] if parents[j] < 0 else origin[parents[j]] + offsets[j]
     ibms, positions, joints, indices = [], [], [], []
     for j in range(len(names)):
-        world = np.eye(4)
-        world[:3, :3] = turn
-        world[:3, 3] = turn @ origin[j]
-        ibm = np.linalg.inv(world)
+        ibm = np.eye(4)
+        ibm[:3, 3] = -origin[j]
         ibms.append(tuple(float(v) for v in ibm.T.reshape(-1)))  # column-major
         children = [c for c in range(len(names)) if parents[c] == j]
         if parents[j] < 0:
@@ -281,11 +277,11 @@ def biped_rig() -> bytes:
             corners = [np.array([sx, sy, sz]) * LEAF_HALF for sz in (-1, 1) for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
         base = len(positions)
         for corner in corners:
-            positions.append(tuple(float(v) for v in turn @ (origin[j] + corner)))
+            positions.append(tuple(float(v) for v in origin[j] + corner))
             joints.append((j, 0, 0, 0))
         indices += _box_triangles(base)
-    _skinned_mesh(gltf, blob, "biped", positions, joints, indices, list(range(len(names))), stand, ibms)
-    gltf.scenes.append(Scene(name="biped", nodes=[stand, stand + 1]))
+    _skinned_mesh(gltf, blob, "biped", positions, joints, indices, list(range(len(names))), armature, ibms)
+    gltf.scenes.append(Scene(name="biped", nodes=[armature, armature + 1]))
     gltf.scene = 0
     blob.data += bytes(-len(blob.data) % 4)
     gltf.buffers.append(Buffer(byteLength=len(blob.data)))

@@ -61,7 +61,7 @@ def test_dump_shape_and_joint_names(capsys):
     assert (clip["name"], clip["fps"], clip["duration"]) == ("walk_forward", 30.0, 1.0)
     pelvis = clip["joints"][1]
     assert pelvis["name"] == "pelvis" and pelvis["hash"] == f"{crc32('pelvis'):08X}"
-    assert len(pelvis["rotation"]) == 4 and pelvis["translation"] == [0.0, 0.0, 3891 / 4096]
+    assert len(pelvis["rotation"]) == 4 and pelvis["translation"] == [0.0, 3891 / 4096, 0.0]
     assert [t["name"] for t in clip["custom_tracks"]] == ["foot_plant_l", "foot_plant_r", "camera_fov_scale"]
     assert len(clip["custom_tracks"][2]["values"]) == 31
     assert {s["section"] for s in doc["raw"]["sections"]} >= {"Anim Clip Built", "Anim Clip Sample Data"}

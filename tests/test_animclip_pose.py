@@ -25,40 +25,40 @@ def walk():
 
 # walk.animclip's Base State starts at DAT1 0x130 (file 0x154); record 1 (pelvis, Joint
 # Hashes entry 1 = 0x8E59B33F = crc32("pelvis")) is the 16 bytes at file 0x164:
-#   00 00 00 00 78 04 eb 7f 00 00 00 00 33 0f 00 0c
-# qx = qy = 0, qz = 0x0478 = 1144, qw = 0x7feb = 32747; x = y = 0, z = 0x0f33 = 3891;
-# log_scale 0, log_scale2 = 0x0c = 12. So the translation is (0, 0, 3891 / 2^12) and the
-# rotation (0, 0, 1144, 32747) / |(1144, 32747)|, a turn about Z whose cosine and sine are
-# (qw^2 - qz^2) / n2 and 2 qw qz / n2 with n2 = qw^2 + qz^2 (the /32768 cancels out).
-PELVIS_Z = 3891 / 4096  # 0.949951171875
-QZ, QW = 1144, 32747
-N2 = QW * QW + QZ * QZ  # 1073674745
-PELVIS_WXYZ = [QW / math.sqrt(N2), 0.0, 0.0, QZ / math.sqrt(N2)]
-COS, SIN = (QW * QW - QZ * QZ) / N2, 2 * QW * QZ / N2  # 1071057273 / n2, 74925136 / n2
-# Record 2 (spine_01, 0x449B89DC) at file 0x174: a6 fc 00 00 00 00 f4 7f 00 00 00 00 ec 01 00 0c:
-# qx = -858, qw = 32756, z = 0x01ec = 492, log_scale2 12: translation (0, 0, 492 / 4096).
-SPINE_Z = 492 / 4096  # 0.1201171875
+#   00 00 5a 03 00 00 f4 7f 00 00 33 0f 00 00 00 0c
+# qx = 0, qy = 0x035a = 858, qz = 0, qw = 0x7ff4 = 32756; x = 0, y = 0x0f33 = 3891, z = 0;
+# log_scale 0, log_scale2 = 0x0c = 12. So the translation is (0, 3891 / 2^12, 0) (Y is up)
+# and the rotation (0, 858, 0, 32756) / |(858, 32756)|, a turn about Y whose cosine and sine
+# are (qw^2 - qy^2) / n2 and 2 qw qy / n2 with n2 = qw^2 + qy^2 (the /32768 cancels out).
+PELVIS_Y = 3891 / 4096  # 0.949951171875
+QY, QW = 858, 32756
+N2 = QW * QW + QY * QY  # 1073691700
+PELVIS_WXYZ = [QW / math.sqrt(N2), 0.0, QY / math.sqrt(N2), 0.0]
+COS, SIN = (QW * QW - QY * QY) / N2, 2 * QW * QY / N2  # 1072219372 / n2, 56209296 / n2
+# Record 2 (spine_01, 0x449B89DC) at file 0x174: 5a 03 00 00 00 00 f4 7f 00 00 ec 01 00 00 00 0c:
+# qx = 858, qw = 32756, y = 0x01ec = 492, log_scale2 12: translation (0, 492 / 4096, 0).
+SPINE_Y = 492 / 4096  # 0.1201171875
 
 
 def test_walk_records_are_the_bytes_the_comments_derive_from():
     data = (EXAMPLES / "walk.animclip").read_bytes()
-    assert data[0x164:0x174].hex(" ") == "00 00 00 00 78 04 eb 7f 00 00 00 00 33 0f 00 0c"
-    assert data[0x174:0x184].hex(" ") == "a6 fc 00 00 00 00 f4 7f 00 00 00 00 ec 01 00 0c"
+    assert data[0x164:0x174].hex(" ") == "00 00 5a 03 00 00 f4 7f 00 00 33 0f 00 00 00 0c"
+    assert data[0x174:0x184].hex(" ") == "5a 03 00 00 00 00 f4 7f 00 00 ec 01 00 00 00 0c"
 
 
 def test_flat_pose_uses_each_joint_base_state(walk):
     pose = base_pose(walk)
     assert pose.skeleton.bone_count == len(pose.matched) == 21
     assert pose.skeleton.names[1] == "pelvis"
-    np.testing.assert_allclose(pose.translations[1], [0, 0, PELVIS_Z], rtol=0, atol=1e-12)
-    np.testing.assert_allclose(pose.positions[1], [0, 0, PELVIS_Z], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(pose.translations[1], [0, PELVIS_Y, 0], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(pose.positions[1], [0, PELVIS_Y, 0], rtol=0, atol=1e-12)
     np.testing.assert_allclose(pose.rotations[1], PELVIS_WXYZ, rtol=0, atol=1e-12)
-    # The world rotation of a root is its local one: its columns are Rz(angle)'s.
-    np.testing.assert_allclose(pose.world[1][:3, :3], [[COS, -SIN, 0], [SIN, COS, 0], [0, 0, 1]], rtol=0, atol=1e-12)
-    np.testing.assert_allclose(pose.translations[2], [0, 0, SPINE_Z], rtol=0, atol=1e-12)
-    # spine_01 turns about X: (qx, qw) = (-858, 32756), so w, x = (32756, -858) / |(32756, -858)|.
+    # The world rotation of a root is its local one: its columns are Ry(angle)'s.
+    np.testing.assert_allclose(pose.world[1][:3, :3], [[COS, 0, SIN], [0, 1, 0], [-SIN, 0, COS]], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(pose.translations[2], [0, SPINE_Y, 0], rtol=0, atol=1e-12)
+    # spine_01 turns about X: (qx, qw) = (858, 32756), so w, x = (32756, 858) / |(32756, 858)|.
     n = math.sqrt(32756 * 32756 + 858 * 858)  # sqrt(1073691700)
-    np.testing.assert_allclose(pose.rotations[2], [32756 / n, -858 / n, 0, 0], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(pose.rotations[2], [32756 / n, 858 / n, 0, 0], rtol=0, atol=1e-12)
 
 
 def test_pose_on_a_named_skeleton_matches_by_hash(walk):
@@ -73,11 +73,11 @@ def test_pose_on_a_named_skeleton_matches_by_hash(walk):
     np.testing.assert_allclose(pose.translations[3], [1, 0, 0])  # unmatched: rest kept
     # Root's record is (0, 0, 0, 32767) with no translation: the identity at the origin.
     np.testing.assert_allclose(pose.positions[0], [0, 0, 0], atol=1e-12)
-    np.testing.assert_allclose(pose.positions[1], [0, 0, PELVIS_Z], rtol=0, atol=1e-12)
-    # spine_01 sits on pelvis's Z axis, which pelvis's turn about Z leaves in place.
-    np.testing.assert_allclose(pose.positions[2], [0, 0, PELVIS_Z + SPINE_Z], rtol=0, atol=1e-12)
-    # hip_marker is pelvis's (1, 0, 0) turned by pelvis: (cos, sin, 0) above pelvis.
-    np.testing.assert_allclose(pose.positions[4], [COS, SIN, PELVIS_Z], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(pose.positions[1], [0, PELVIS_Y, 0], rtol=0, atol=1e-12)
+    # spine_01 sits on pelvis's Y axis, which pelvis's turn about Y leaves in place.
+    np.testing.assert_allclose(pose.positions[2], [0, PELVIS_Y + SPINE_Y, 0], rtol=0, atol=1e-12)
+    # hip_marker is pelvis's (1, 0, 0) turned by pelvis: (cos, 0, -sin) beside pelvis.
+    np.testing.assert_allclose(pose.positions[4], [COS, PELVIS_Y, -SIN], rtol=0, atol=1e-12)
     np.testing.assert_allclose(pose.positions[3], [1, 0, 0], rtol=0, atol=1e-12)
     # The rig itself is not changed: the pose works on copies of its rest values.
     np.testing.assert_array_equal(rig.rest_rotation, np.tile([1.0, 0, 0, 0], (5, 1)))
@@ -89,7 +89,7 @@ def test_matches_pair_the_clip_joint_with_the_bone(walk):
     rig = Skeleton(np.array([-1, -1]), np.zeros((2, 3)), np.tile([1.0, 0, 0, 0], (2, 1)), ["pelvis", "root"])
     pose = base_pose(walk, rig)
     assert pose.matched == [(0, 1), (1, 0)]
-    np.testing.assert_allclose(pose.translations[0], [0, 0, PELVIS_Z], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(pose.translations[0], [0, PELVIS_Y, 0], rtol=0, atol=1e-12)
 
 
 def test_joints_without_a_record_or_with_the_ffffffff_hash_are_not_posed():
@@ -133,7 +133,7 @@ def test_the_play_report_is_the_pose_and_the_tracks_sampled(walk):
     assert len(doc["joints"]) == pose.skeleton.bone_count == len(pose.matched)
     pelvis = next(j for j in doc["joints"] if j["name"] == "pelvis")
     assert pelvis["rotation"] == pytest.approx(PELVIS_WXYZ, abs=1e-6)
-    assert pelvis["translation"] == pytest.approx([0.0, 0.0, PELVIS_Z], abs=1e-6)
+    assert pelvis["translation"] == pytest.approx([0.0, PELVIS_Y, 0.0], abs=1e-6)
     assert doc["custom_tracks"] == {
         t.name: round(sample_custom_track(t.values, walk.fps, seconds=0.5), 6) for t in walk.custom_tracks
     }

@@ -67,9 +67,12 @@ LOOPING_PROPERTY = "animclip_looping"
 ROOT_SPACE_PROPERTY = "animclip_root_space"
 """On an imported action: the root space it was imported with; the export uses it again."""
 ROOT_SPACES = ("engine", "armature")
-"""Where a bone without parent is: "engine", the engine's Y-up space (Luna's convention, the
-game's); "armature", the armature's own axes (an armature built from a glTF rig's nodes by
-:func:`.animclip_pose.armature_from_gltf`, whose axes are the rig's)."""
+"""Where a bone without parent is: "engine", the engine's Y-up space turned into Blender's Z-up
+(Luna's convention, the game's, and the turn Blender's own glTF importer gives a Y-up rig: the
+right choice for a game clip on an armature from Blender's glTF import, from
+:func:`.animclip_pose.armature_from_gltf`, from a Luna model import, or built in Blender);
+"armature", the armature's own axes (a clip whose roots were authored in Blender's Z-up
+axes, by a tool that does not turn them)."""
 NO_JOINT = 0xFFFF_FFFF
 
 
@@ -118,16 +121,17 @@ class AnimclipImport:
         return out
 
 
-def _root_turn(root_space: str) -> Matrix:
+def root_turn(root_space: str) -> Matrix:
+    """Blender's armature space to the root space (:data:`ROOT_SPACES`); any other name is refused."""
     if root_space not in ROOT_SPACES:
         raise AnimspecError(f"root space {root_space!r} is not one of {ROOT_SPACES}")
     return ENGINE_FROM_BLENDER if root_space == "engine" else Matrix.Identity(4)
 
 
-def _rest_local(bone: bpy.types.Bone, root_space: str = "engine") -> Matrix:
+def rest_local(bone: bpy.types.Bone, root_space: str = "engine") -> Matrix:
     """The bone's rest relative to its parent's rest (a root: in the root space)."""
     if bone.parent is None:
-        return _root_turn(root_space) @ bone.matrix_local
+        return root_turn(root_space) @ bone.matrix_local
     return bone.parent.matrix_local.inverted() @ bone.matrix_local
 
 
@@ -186,7 +190,7 @@ def import_animclip(arm: bpy.types.Object, path: str, *, first_frame: int = 0, r
 
     if arm is None or arm.type != "ARMATURE":
         raise AnimspecError("select the armature to animate (its bone names must be the game's joint names)")
-    _root_turn(root_space)
+    root_turn(root_space)
     model = read_file(path)
     clip = clip_frames(model, path)
     if clip.coding.camera:
@@ -240,7 +244,7 @@ def _key_clip(arm: bpy.types.Object, action: bpy.types.Action, clip, columns: di
     for bone_name, j in columns.items():
         bone = arm.data.bones[bone_name]
         location, rotation, scale = clip_local_to_basis(
-            _rest_local(bone, root_space), poses.rotation[:, j], poses.translation[:, j], poses.scale[:, j])
+            rest_local(bone, root_space), poses.rotation[:, j], poses.translation[:, j], poses.scale[:, j])
         arm.pose.bones[bone_name].rotation_mode = "QUATERNION"
         prefix = f'pose.bones["{bpy.utils.escape_identifier(bone_name)}"]'
         _key(bag, f"{prefix}.location", bone_name, keyed, location)
@@ -253,7 +257,7 @@ def _key_clip(arm: bpy.types.Object, action: bpy.types.Action, clip, columns: di
     elif not root_motion:
         report.root_motion = f"left out ({len(motion.translation)} sample(s) in the clip)"
     else:
-        _key_root_motion(arm, bag, motion, first_frame, _root_turn(root_space))
+        _key_root_motion(arm, bag, motion, first_frame, root_turn(root_space))
         report.root_motion = f"{len(motion.translation)} sample(s) keyed on armature {arm.name!r}"
 
     action[LOOPING_PROPERTY] = bool(clip.coding.looping)
@@ -356,7 +360,7 @@ def sample_action(arm: bpy.types.Object, action: bpy.types.Action, frames: list[
                   bones: list[str], root_space: str = "engine") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per frame and bone, the clip-local rotation (x, y, z, w), translation and scale of the
     evaluated pose (module doc). The armature's action, slot and frame are put back."""
-    turn = _root_turn(root_space)
+    turn = root_turn(root_space)
     rot = np.empty((len(frames), len(bones), 4))
     pos = np.empty((len(frames), len(bones), 3))
     scl = np.empty((len(frames), len(bones), 3))
@@ -398,7 +402,7 @@ def sample_object_motion(arm: bpy.types.Object, action: bpy.types.Action, frames
     (x, y, z, w) of ``turn @ basis @ turn^-1``, the inverse of how the import keys root motion
     (the object's transform at import cancels once the encoder makes the motion relative to the
     first frame). The armature's action, slot and frame are put back."""
-    turn = _root_turn(root_space)
+    turn = root_turn(root_space)
     turn_back = turn.inverted()
     pos = np.empty((len(frames), 3))
     rot = np.empty((len(frames), 4))

@@ -51,7 +51,7 @@ from animspec.common.errors import AnimspecError
 from animspec.common.hashes import crc32
 from animspec.quaternion import conjugate, quat_multiply, sign_continuous, xyzw_to_wxyz
 
-from .animclip_pose import FPS_PROPERTY
+from .animclip_pose import FPS_PROPERTY, rest_local, root_turn
 from .wording import (
     MAX_ROTATION_ERROR_LABEL,
     MAX_TRANSLATION_ERROR_LABEL,
@@ -60,19 +60,10 @@ from .wording import (
     animclip_import_refusal,
 )
 
-ENGINE_FROM_BLENDER = Matrix.Rotation(-math.pi / 2, 4, "X")
-"""Blender's Z-up armature space to the engine's Y-up joint space (tools/luna_check.py)."""
 LOOPING_PROPERTY = "animclip_looping"
 """On an imported action: the clip loops (Built's looping flag); the export writes it back."""
 ROOT_SPACE_PROPERTY = "animclip_root_space"
 """On an imported action: the root space it was imported with; the export uses it again."""
-ROOT_SPACES = ("engine", "armature")
-"""Where a bone without parent is: "engine", the engine's Y-up space turned into Blender's Z-up
-(Luna's convention, the game's, and the turn Blender's own glTF importer gives a Y-up rig: the
-right choice for a game clip on an armature from Blender's glTF import, from
-:func:`.animclip_pose.armature_from_gltf`, from a Luna model import, or built in Blender);
-"armature", the armature's own axes (a clip whose roots were authored in Blender's Z-up
-axes, by a tool that does not turn them)."""
 NO_JOINT = 0xFFFF_FFFF
 
 
@@ -119,20 +110,6 @@ class AnimclipImport:
         out.append(("INFO", f"{self.action}: {self.frames} frame(s) at {self.fps:g} fps{loop}, {len(self.matched)} "
                             f"bone(s) keyed on every frame; root motion: {self.root_motion}"))
         return out
-
-
-def root_turn(root_space: str) -> Matrix:
-    """Blender's armature space to the root space (:data:`ROOT_SPACES`); any other name is refused."""
-    if root_space not in ROOT_SPACES:
-        raise AnimspecError(f"root space {root_space!r} is not one of {ROOT_SPACES}")
-    return ENGINE_FROM_BLENDER if root_space == "engine" else Matrix.Identity(4)
-
-
-def rest_local(bone: bpy.types.Bone, root_space: str = "engine") -> Matrix:
-    """The bone's rest relative to its parent's rest (a root: in the root space)."""
-    if bone.parent is None:
-        return root_turn(root_space) @ bone.matrix_local
-    return bone.parent.matrix_local.inverted() @ bone.matrix_local
 
 
 def clip_local_to_basis(rest_local: Matrix, rotation_xyzw: np.ndarray, translation: np.ndarray,
@@ -183,7 +160,7 @@ def import_animclip(arm: bpy.types.Object, path: str, *, first_frame: int = 0, r
     """Key every frame of the clip at ``path`` on the bones of ``arm`` whose names hash to its
     joints (one new action, named after the file), and its root motion on ``arm`` itself
     unless ``root_motion`` is False. Frame ``i`` of the clip is Blender frame ``first_frame + i``.
-    ``root_space``: see :data:`ROOT_SPACES`."""
+    ``root_space``: see :data:`.animclip_pose.ROOT_SPACES`."""
     from animspec.animclip import read_file
     from animspec.animclip.frames.blender_import import BlenderFpsError, BlenderImportTooLargeError, plan_blender_import
     from animspec.animclip.frames.pose import clip_frames
@@ -428,7 +405,7 @@ def export_animclip(arm: bpy.types.Object, *, action: str | None = None, templat
     """Encode an action of ``arm`` (the assigned one, or the one named ``action``) on every
     frame of its range. ``looping`` None: as the action notes it (an imported clip), else as the
     template's Built says, else not. ``root_space`` None: as the action notes it, else "engine"
-    (:data:`ROOT_SPACES`). Refusals are :class:`AnimspecError` in the Export panel's words."""
+    (:data:`.animclip_pose.ROOT_SPACES`). Refusals are :class:`AnimspecError` in the Export panel's words."""
     from animspec.animclip import read_file, write_bytes
     from animspec.animclip.frames.encode import (
         FPS,

@@ -10,7 +10,7 @@ float curves (one value per frame, LABELLED) with no Blender counterpart.
 Here a bone named so that its hash is a clip joint's gets, at one frame, the pose whose
 transform relative to its parent bone is the first frame's, measured in the armature's own bone
 frames; a bone without parent is placed in the root space the animation import uses
-(:data:`.animclip_anim.ROOT_SPACES`: by default the game's Y-up space turned into Blender's
+(:data:`ROOT_SPACES`, shared with :mod:`.animclip_anim`: by default the game's Y-up space turned into Blender's
 Z-up, so a game clip stands upright). That is the clip's meaning when the bones' frames are the
 game rig's joint frames turned into Z-up: on an armature from Blender's own glTF import of a
 Y-up rig (its default Bone Dir keeps each bone in its node's frame, turned by +90 degrees about
@@ -21,6 +21,7 @@ values) and its fps as ``animclip_fps``.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -34,6 +35,31 @@ from animspec.common.hashes import crc32
 
 TRACKS_PROPERTY = "animclip_tracks"
 FPS_PROPERTY = "animclip_fps"
+
+ENGINE_FROM_BLENDER = Matrix.Rotation(-math.pi / 2, 4, "X")
+"""Blender's Z-up armature space to the engine's Y-up joint space (tools/luna_check.py)."""
+
+ROOT_SPACES = ("engine", "armature")
+"""Where a bone without parent is: "engine", the engine's Y-up space turned into Blender's Z-up
+(Luna's convention, the game's, and the turn Blender's own glTF importer gives a Y-up rig: the
+right choice for a game clip on an armature from Blender's glTF import, from
+:func:`armature_from_gltf`, from a Luna model import, or built in Blender);
+"armature", the armature's own axes (a clip whose roots were authored in Blender's Z-up
+axes, by a tool that does not turn them)."""
+
+
+def root_turn(root_space: str) -> Matrix:
+    """Blender's armature space to the root space (:data:`ROOT_SPACES`); any other name is refused."""
+    if root_space not in ROOT_SPACES:
+        raise AnimspecError(f"root space {root_space!r} is not one of {ROOT_SPACES}")
+    return ENGINE_FROM_BLENDER if root_space == "engine" else Matrix.Identity(4)
+
+
+def rest_local(bone: bpy.types.Bone, root_space: str = "engine") -> Matrix:
+    """The bone's rest relative to its parent's rest (a root: in the root space)."""
+    if bone.parent is None:
+        return root_turn(root_space) @ bone.matrix_local
+    return bone.parent.matrix_local.inverted() @ bone.matrix_local
 
 
 @dataclass
@@ -53,7 +79,6 @@ def armature_from_gltf(path: str, *, joint_names: Sequence[str] | None = None) -
     space."""
     from animspec.gltf import skeleton_from_gltf
 
-    from .animclip_anim import ENGINE_FROM_BLENDER
     from .rig import build_armature
 
     skeleton = skeleton_from_gltf(path, joint_names=joint_names)
@@ -70,11 +95,9 @@ def import_base_pose(
     samples are added to, not a pose, for a joint the clip animates) on the bones whose names
     hash to its joints (one new action named after the clip). ``joint_names`` only label clip
     joints in the report. ``root_space``: where a bone without parent is, as for the animation
-    import (:data:`.animclip_anim.ROOT_SPACES`)."""
+    import (:data:`ROOT_SPACES`)."""
     from animspec.animclip import read_file
     from animspec.animclip.frames.pose import clip_frames, first_frame
-
-    from .animclip_anim import rest_local, root_turn
 
     if arm is None or arm.type != "ARMATURE":
         raise AnimspecError("select the armature to pose (its bone names must hash to the clip's joints)")

@@ -19,6 +19,8 @@ from __future__ import annotations
 import json
 import math
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -189,7 +191,12 @@ def run(tmp_path_factory) -> tuple[Path, dict]:
     out = tmp_path_factory.mktemp("roundtrip")
     write_rig(out / "biped.gltf")
     write_clip(out / "walk_y_up.animclip")
+    convert = [sys.executable, "-m", "animspec", "convert", str(out / "walk_y_up.animclip"), "--skeleton",
+               str(out / "biped.gltf"), "-o", str(out / "walk.glb")]
+    made = subprocess.run(convert, capture_output=True, text=True, timeout=300)
+    assert made.returncode == 0, made.stdout + made.stderr
     inputs = {"rig": str(out / "biped.gltf"), "clip": str(out / "walk_y_up.animclip"), "frames": FRAMES,
+              "glb": str(out / "walk.glb"),
               "luna_clip": str(LUNA / "loop_walk.animclip"), "luna_json": str(LUNA / "loop_walk.json"),
               "swing": str(EXAMPLES / "swing.animbin"), "meshbin": str(EXAMPLES / "pendulum.meshbin")}
     (out / "inputs.json").write_text(json.dumps(inputs))
@@ -227,6 +234,20 @@ def test_a_y_up_clip_stands_upright_at_the_defaults(run, case):
     assert (z[:, hands] < z[:, [head]]).all()
 
 
+def test_the_clip_shows_what_blenders_gltf_importer_shows_of_its_conversion(run):
+    """``animspec convert`` of the clip onto its Y-up rig, imported by Blender's own glTF
+    importer (rig and animation), and the clip imported by the add-on at its defaults onto that
+    armature: on every frame every bone is where Blender's glTF import of the conversion put
+    it, so the add-on turns Y-up into Z-up as Blender does; upright."""
+    _, results = run
+    got = results["glb"]
+    assert got["animation"]["result"] == ["FINISHED"] and got["animation"]["action"] != got["blender_gltf"]["action"]
+    theirs, ours = shown(got["blender_gltf"], NAMES), shown(got["animation"], NAMES)
+    assert len(ours) == FRAMES and np.abs(ours - theirs).max() < FLOAT32, np.abs(ours - theirs).max()
+    z = ours[..., 2]
+    assert (z[:, NAMES.index("head")] > z[:, NAMES.index("pelvis")] + 0.5).all()
+
+
 @pytest.mark.parametrize("case", ["built_animation", "built_first_pose"])
 def test_a_game_clip_stands_upright_on_an_armature_built_in_blender(run, case):
     """A clip Luna Engine IO Tools wrote from an armature built in Blender (Z-up, edit-mode
@@ -259,8 +280,9 @@ def test_a_game_clip_stands_upright_on_an_armature_built_in_blender(run, case):
 def test_import_then_export_gives_the_clip_back(run, case, again, start, kind):
     """Import at the defaults, export: decoded with animspec's decoder, every frame's local
     transforms are the start's within the errors asked of the export and within the rotation
-    error it reported (plus float32 keys), the root's included (the way in and the way out turn the same quarter turn, so a root is not
-    left turned), and every joint's world position within what those errors allow."""
+    error it reported (plus float32 keys), the root's included (the way in and the way out turn
+    the same quarter turn, so a root is not left turned), and every joint's world position
+    within what those errors allow."""
     out, results = run
     assert results[kind][case] == ["FINISHED"]
     if start is None:

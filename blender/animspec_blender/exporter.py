@@ -54,7 +54,7 @@ from .importer import (
     scene_fps,
 )
 from .rig import AXIS_CHANGE_4, JOINTS_PROPERTY, armature_joints, deform_bones, joint_parents, order_mismatch
-from .wording import in_blender_words, region_text
+from .wording import WHICH, in_blender_words, label, region_text
 
 MAX_ACTIONS = 5
 """The engine holds five animations per file."""
@@ -151,8 +151,8 @@ def missing_actions(arm: bpy.types.Object, missing: Sequence[str]) -> str:
     near = [m for n in missing for m in difflib.get_close_matches(n, own + others, n=1)]
     hint = f" (did you mean {', '.join(repr(n) for n in near)}?)" if near else ""
     names = "that name" if len(missing) == 1 else "those names"
-    return (f"'Named actions' asks for {asked}, but no action has {names}{hint}: {there}; correct 'Names' on the "
-            "Export panel")
+    return (f"'{label(WHICH, 'chosen')}' asks for {asked}, but no action has {names}{hint}: {there}; correct "
+            "'Names' on the Export panel")
 
 
 def _layout_is_current(arm, action, bones: list[str], per_vsync: float) -> bool:

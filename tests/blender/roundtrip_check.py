@@ -78,6 +78,20 @@ def y_up_clip(inputs: dict, out: Path) -> dict:
     return got
 
 
+def converted_glb(inputs: dict) -> dict:
+    """The GLB ``animspec convert`` writes from the clip on its rig, imported by Blender's glTF
+    importer (its animation keyed by Blender), then the clip imported by the add-on at its
+    defaults onto that armature: the heads on every frame, each way."""
+    frames = list(range(inputs["frames"]))
+    fresh()
+    bpy.context.scene.render.fps = 30  # the clip's rate: Blender's importer keys glTF seconds x fps
+    arm = gltf_armature(inputs["glb"])
+    got = {"blender_gltf": {"action": arm.animation_data.action.name, "heads": heads(arm, frames)}}
+    got["animation"] = {"result": call("glb animation", bpy.ops.animspec.import_animclip, filepath=inputs["clip"]),
+                        "action": arm.animation_data.action.name, "heads": heads(arm, frames)}
+    return got
+
+
 def luna_clip(inputs: dict, out: Path) -> dict:
     """A Luna fixture on its rig, built in Blender (edit-mode bones, Z-up): both imports at
     their defaults; the animation exported back."""
@@ -131,7 +145,8 @@ def animbin(inputs: dict, out: Path) -> dict:
 def main() -> None:
     out = Path(sys.argv[-1])
     inputs = json.loads((out / "inputs.json").read_text())
-    results = {"blender": bpy.app.version_string, "y_up": y_up_clip(inputs, out), "luna": luna_clip(inputs, out),
+    results = {"blender": bpy.app.version_string, "y_up": y_up_clip(inputs, out),
+               "glb": converted_glb(inputs), "luna": luna_clip(inputs, out),
                "animbin": animbin(inputs, out), "errors": ERRORS}
     results["messages"] = MESSAGES
     (out / "roundtrip.json").write_text(json.dumps(results))

@@ -130,15 +130,24 @@ def animbin(inputs: dict, out: Path) -> dict:
     arm = build_fixture_rig()
     make_actions(arm)
     bpy.context.scene.render.fps = 60
-    got["built_start"] = call("built start", bpy.ops.animspec.export_animbin, filepath=str(out / "built.animbin"),
-                              which="chosen", chosen="walk, swing")
+    got["built_start"] = call("animbin built start", bpy.ops.animspec.export_animbin,
+                              filepath=str(out / "built.animbin"), which="chosen", chosen="walk, swing")
     fresh()
     arm = build_fixture_rig()
-    got["built_import"] = call("built import", bpy.ops.animspec.import_animbin, filepath=str(out / "built.animbin"))
-    got["built_export"] = call("built export", bpy.ops.animspec.export_animbin,
+    got["built_import"] = call("animbin built import", bpy.ops.animspec.import_animbin,
+                               filepath=str(out / "built.animbin"))
+    got["built_export"] = call("animbin built export", bpy.ops.animspec.export_animbin,
                                filepath=str(out / "built.again.animbin"), keep_file_keys=False)
-    got["built_rest_heads"] = {b.name: list(b.head_local) for b in arm.data.bones}
-    got["built_joints"] = [b.name for b in arm.data.bones if b.use_deform]
+    joints = [b.name for b in arm.data.bones if b.use_deform]
+    bones = [arm.data.bones[n] for n in joints]
+    # The skeleton the console poses: each joint's rest offset in its parent's bone frame, a
+    # root's in the console's space (diag(1, -1, -1) of Blender's, the exporter's turn).
+    got["built_skeleton"] = {
+        "names": joints,
+        "parents": [joints.index(b.parent.name) if b.parent else -1 for b in bones],
+        "translation": [list((b.parent.matrix_local.inverted() @ b.matrix_local).translation) if b.parent
+                        else [b.head_local.x, -b.head_local.y, -b.head_local.z] for b in bones],
+    }
     return got
 
 

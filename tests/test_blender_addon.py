@@ -297,7 +297,9 @@ def test_animclip_base_pose_on_an_armature_from_its_rig(run):
     """walk.animclip onto the armature built from biped_rig.glb: every bone's world transform
     equals animspec's own first frame of the clip on that rig (forward kinematics of Base
     State plus sample 0, matched by name hash; walk animates its joints, so Base State alone
-    would differ), and the clip's custom tracks are on the action."""
+    would differ) in the game's Y-up space, turned into Blender's Z-up by +90 degrees about X
+    (the armature is built Z-up, as Blender's glTF importer builds it, and a root bone is in the
+    game's space turned so: the defaults); the clip's custom tracks are on the action."""
     from animspec.animclip import read_file
     from animspec.animclip.frames.pose import first_frame_pose
     from animspec.gltf import skeleton_from_gltf
@@ -311,10 +313,11 @@ def test_animclip_base_pose_on_an_armature_from_its_rig(run):
     pose = first_frame_pose(model, skeleton)
     assert len(pose.matched) == 21 and clip_result["bones"] == skeleton.names
     assert clip_result["action"] == clip.name
+    y_up_to_blender = np.array([[1.0, 0, 0, 0], [0, 0, -1.0, 0], [0, 1.0, 0, 0], [0, 0, 0, 1.0]])
     worst_pos = worst_rot = 0.0
     for i, name in enumerate(skeleton.names):
         got = np.array(clip_result["world"][name])
-        want = pose.world[i]
+        want = y_up_to_blender @ pose.world[i]
         worst_pos = max(worst_pos, float(np.abs(got[:3, 3] - want[:3, 3]).max()))
         worst_rot = max(worst_rot, float(np.abs(got[:3, :3] - want[:3, :3]).max()))
     assert worst_pos < 1e-5 and worst_rot < 1e-5, (worst_pos, worst_rot)

@@ -66,6 +66,16 @@ def bpy_python() -> str:
     pytest.fail("no interpreter can import bpy (" + "; ".join(tried) + "): " + INSTALL_HINT, pytrace=False)
 
 
+def run_in_blender(script: Path, out: Path, timeout: int = 600) -> None:
+    """Run ``script OUT`` in the bpy interpreter with the worktree's python/ and blender/ first
+    on its path; a test failure with the script's output when it fails."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "python"), str(ROOT / "blender"), env.get("PYTHONPATH", "")])
+    proc = subprocess.run([bpy_python(), str(script), str(out)], capture_output=True, text=True, timeout=timeout,
+                          env=env)
+    assert proc.returncode == 0, f"{script.name} failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}"
+
+
 @pytest.fixture(scope="module")
 def scene(tmp_path_factory) -> tuple[Path, dict]:
     out = tmp_path_factory.mktemp("blender")

@@ -163,14 +163,15 @@ class ANIMSPEC_OT_import_animclip_base_pose(bpy.types.Operator, ImportHelper):
     filter_glob: StringProperty(default="*.animclip;*.performanceclip", options={"HIDDEN"})
     rig: StringProperty(
         name="glTF rig", subtype="FILE_PATH",
-        description="Build the armature from this glTF rig's skin, each bone in its node's frame, instead of using the "
-                    "active armature",
+        description="Build the armature from this glTF rig's skin, each bone in its node's frame, turned Z-up as "
+                    "Blender's glTF importer turns it, instead of using the active armature",
     )
     joint_names: StringProperty(
         name="Joint names", subtype="FILE_PATH",
         description="Names of the clip's joints, one per line (for the report)",
     )
     frame: IntProperty(name="Frame", default=0, description="Frame to key the first pose on")
+    root_space: EnumProperty(name=ROOT_SPACE_LABEL, items=ROOT_SPACE_ITEMS, default="engine")
 
     @reporting_refusals
     def execute(self, context):
@@ -179,7 +180,7 @@ class ANIMSPEC_OT_import_animclip_base_pose(bpy.types.Operator, ImportHelper):
 
         arm = armature_from_gltf(bpy.path.abspath(self.rig)) if self.rig else context.active_object
         names = read_joint_names(bpy.path.abspath(self.joint_names)) if self.joint_names else None
-        report = import_base_pose(arm, self.filepath, frame=self.frame, joint_names=names)
+        report = import_base_pose(arm, self.filepath, frame=self.frame, joint_names=names, root_space=self.root_space)
         if report.clip_only:
             say(self, "WARNING", f"clip joints with no bone: {', '.join(report.clip_only)}")
         if report.bones_only:

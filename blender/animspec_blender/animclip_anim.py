@@ -51,7 +51,7 @@ from animspec.common.errors import AnimspecError
 from animspec.common.hashes import crc32
 from animspec.quaternion import conjugate, quat_multiply, sign_continuous, xyzw_to_wxyz
 
-from .animclip_pose import FPS_PROPERTY
+from .animclip_pose import FPS_PROPERTY, rest_local, root_turn
 from .wording import (
     MAX_ROTATION_ERROR_LABEL,
     MAX_TRANSLATION_ERROR_LABEL,
@@ -60,16 +60,10 @@ from .wording import (
     animclip_import_refusal,
 )
 
-ENGINE_FROM_BLENDER = Matrix.Rotation(-math.pi / 2, 4, "X")
-"""Blender's Z-up armature space to the engine's Y-up joint space (tools/luna_check.py)."""
 LOOPING_PROPERTY = "animclip_looping"
 """On an imported action: the clip loops (Built's looping flag); the export writes it back."""
 ROOT_SPACE_PROPERTY = "animclip_root_space"
 """On an imported action: the root space it was imported with; the export uses it again."""
-ROOT_SPACES = ("engine", "armature")
-"""Where a bone without parent is: "engine", the engine's Y-up space (Luna's convention, the
-game's); "armature", the armature's own axes (an armature built from a glTF rig's nodes by
-:func:`.animclip_pose.armature_from_gltf`, whose axes are the rig's)."""
 NO_JOINT = 0xFFFF_FFFF
 
 
@@ -116,19 +110,6 @@ class AnimclipImport:
         out.append(("INFO", f"{self.action}: {self.frames} frame(s) at {self.fps:g} fps{loop}, {len(self.matched)} "
                             f"bone(s) keyed on every frame; root motion: {self.root_motion}"))
         return out
-
-
-def _root_turn(root_space: str) -> Matrix:
-    if root_space not in ROOT_SPACES:
-        raise AnimspecError(f"root space {root_space!r} is not one of {ROOT_SPACES}")
-    return ENGINE_FROM_BLENDER if root_space == "engine" else Matrix.Identity(4)
-
-
-def _rest_local(bone: bpy.types.Bone, root_space: str = "engine") -> Matrix:
-    """The bone's rest relative to its parent's rest (a root: in the root space)."""
-    if bone.parent is None:
-        return _root_turn(root_space) @ bone.matrix_local
-    return bone.parent.matrix_local.inverted() @ bone.matrix_local
 
 
 def clip_local_to_basis(rest_local: Matrix, rotation_xyzw: np.ndarray, translation: np.ndarray,
@@ -179,14 +160,14 @@ def import_animclip(arm: bpy.types.Object, path: str, *, first_frame: int = 0, r
     """Key every frame of the clip at ``path`` on the bones of ``arm`` whose names hash to its
     joints (one new action, named after the file), and its root motion on ``arm`` itself
     unless ``root_motion`` is False. Frame ``i`` of the clip is Blender frame ``first_frame + i``.
-    ``root_space``: see :data:`ROOT_SPACES`."""
+    ``root_space``: see :data:`.animclip_pose.ROOT_SPACES`."""
     from animspec.animclip import read_file
     from animspec.animclip.frames.blender_import import BlenderFpsError, BlenderImportTooLargeError, plan_blender_import
     from animspec.animclip.frames.pose import clip_frames
 
     if arm is None or arm.type != "ARMATURE":
         raise AnimspecError("select the armature to animate (its bone names must be the game's joint names)")
-    _root_turn(root_space)
+    root_turn(root_space)
     model = read_file(path)
     clip = clip_frames(model, path)
     if clip.coding.camera:
@@ -240,7 +221,7 @@ def _key_clip(arm: bpy.types.Object, action: bpy.types.Action, clip, columns: di
     for bone_name, j in columns.items():
         bone = arm.data.bones[bone_name]
         location, rotation, scale = clip_local_to_basis(
-            _rest_local(bone, root_space), poses.rotation[:, j], poses.translation[:, j], poses.scale[:, j])
+            rest_local(bone, root_space), poses.rotation[:, j], poses.translation[:, j], poses.scale[:, j])
         arm.pose.bones[bone_name].rotation_mode = "QUATERNION"
         prefix = f'pose.bones["{bpy.utils.escape_identifier(bone_name)}"]'
         _key(bag, f"{prefix}.location", bone_name, keyed, location)
@@ -253,7 +234,7 @@ def _key_clip(arm: bpy.types.Object, action: bpy.types.Action, clip, columns: di
     elif not root_motion:
         report.root_motion = f"left out ({len(motion.translation)} sample(s) in the clip)"
     else:
-        _key_root_motion(arm, bag, motion, first_frame, _root_turn(root_space))
+        _key_root_motion(arm, bag, motion, first_frame, root_turn(root_space))
         report.root_motion = f"{len(motion.translation)} sample(s) keyed on armature {arm.name!r}"
 
     action[LOOPING_PROPERTY] = bool(clip.coding.looping)
@@ -356,7 +337,7 @@ def sample_action(arm: bpy.types.Object, action: bpy.types.Action, frames: list[
                   bones: list[str], root_space: str = "engine") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per frame and bone, the clip-local rotation (x, y, z, w), translation and scale of the
     evaluated pose (module doc). The armature's action, slot and frame are put back."""
-    turn = _root_turn(root_space)
+    turn = root_turn(root_space)
     rot = np.empty((len(frames), len(bones), 4))
     pos = np.empty((len(frames), len(bones), 3))
     scl = np.empty((len(frames), len(bones), 3))
@@ -398,7 +379,7 @@ def sample_object_motion(arm: bpy.types.Object, action: bpy.types.Action, frames
     (x, y, z, w) of ``turn @ basis @ turn^-1``, the inverse of how the import keys root motion
     (the object's transform at import cancels once the encoder makes the motion relative to the
     first frame). The armature's action, slot and frame are put back."""
-    turn = _root_turn(root_space)
+    turn = root_turn(root_space)
     turn_back = turn.inverted()
     pos = np.empty((len(frames), 3))
     rot = np.empty((len(frames), 4))
@@ -424,7 +405,7 @@ def export_animclip(arm: bpy.types.Object, *, action: str | None = None, templat
     """Encode an action of ``arm`` (the assigned one, or the one named ``action``) on every
     frame of its range. ``looping`` None: as the action notes it (an imported clip), else as the
     template's Built says, else not. ``root_space`` None: as the action notes it, else "engine"
-    (:data:`ROOT_SPACES`). Refusals are :class:`AnimspecError` in the Export panel's words."""
+    (:data:`.animclip_pose.ROOT_SPACES`). Refusals are :class:`AnimspecError` in the Export panel's words."""
     from animspec.animclip import read_file, write_bytes
     from animspec.animclip.frames.encode import (
         FPS,

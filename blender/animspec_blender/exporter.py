@@ -54,7 +54,7 @@ from .importer import (
     scene_fps,
 )
 from .rig import AXIS_CHANGE_4, JOINTS_PROPERTY, armature_joints, deform_bones, joint_parents, order_mismatch
-from .wording import in_blender_words, region_text
+from .wording import WHICH, in_blender_words, label, region_text
 
 MAX_ACTIONS = 5
 """The engine holds five animations per file."""
@@ -115,12 +115,11 @@ def select_actions(arm: bpy.types.Object, which: Which, chosen: Sequence[str] = 
             raise AnimspecError(f"armature {arm.name!r} has no active action; choose 'all' or name the actions")
         return [action]
     if which == "all":
-        # The imported file's order first (joint ids and game code refer to clips by index).
-        actions = sorted(armature_actions(arm), key=lambda a: (a.get(INDEX_PROPERTY, MAX_ACTIONS), a.name))
+        actions = _in_file_order(armature_actions(arm))
     else:
         missing = [n for n in chosen if n not in bpy.data.actions]
         if missing:
-            raise AnimspecError(f"no action named {missing}")
+            raise AnimspecError(missing_actions(arm, missing))
         actions = [bpy.data.actions[n] for n in chosen]
     if not actions:
         raise AnimspecError(f"armature {arm.name!r} has no actions to export")
@@ -130,6 +129,30 @@ def select_actions(arm: bpy.types.Object, which: Which, chosen: Sequence[str] = 
             "ANIMBIN file: set Actions to 'Named actions' and name at most five"
         )
     return actions
+
+
+def _in_file_order(actions: list[bpy.types.Action]) -> list[bpy.types.Action]:
+    """The imported file's order first (joint ids and game code refer to clips by index)."""
+    return sorted(actions, key=lambda a: (a.get(INDEX_PROPERTY, MAX_ACTIONS), a.name))
+
+
+def missing_actions(arm: bpy.types.Object, missing: Sequence[str]) -> str:
+    """'Names' asks for actions the file does not have: each one named, with the actions there
+    are (the armature's first, as 'All actions' would export them) and the nearest name."""
+    import difflib
+
+    own = [a.name for a in _in_file_order(armature_actions(arm))]
+    others = [a.name for a in bpy.data.actions if a.name not in own]
+    asked = ", ".join(repr(n) for n in missing)
+    there = (f"armature {arm.name!r} has {', '.join(repr(n) for n in own)}" if own
+             else f"armature {arm.name!r} has none")
+    if others:
+        there += f"; other actions in the file: {', '.join(repr(n) for n in others)}"
+    near = [m for n in missing for m in difflib.get_close_matches(n, own + others, n=1)]
+    hint = f" (did you mean {', '.join(repr(n) for n in near)}?)" if near else ""
+    names = "that name" if len(missing) == 1 else "those names"
+    return (f"'{label(WHICH, 'chosen')}' asks for {asked}, but no action has {names}{hint}: {there}; correct "
+            "'Names' on the Export panel")
 
 
 def _layout_is_current(arm, action, bones: list[str], per_vsync: float) -> bool:

@@ -148,14 +148,16 @@ ROOT_SPACE_ITEMS = [
     (
         "engine",
         "Engine's Y-up space",
-        "A bone without parent is in the game's Y-up space, turned into Blender's Z-up "
-        "(as the game and Luna Engine IO Tools have it)",
+        "For game clips: a bone without parent is in the game's Y-up space, turned into Blender's Z-up as "
+        "Blender's glTF importer turns a Y-up rig (as the game and Luna Engine IO Tools have it). Right on an "
+        "armature from File > Import > glTF, from the 'glTF rig' option, from a Luna model import, or built in "
+        "Blender",
     ),
     (
         "armature",
         "Armature's own axes",
-        "A bone without parent is in the armature's own axes "
-        "(an armature built from a glTF rig by Import .animclip base pose)",
+        "Only for a clip whose root bones were authored in Blender's Z-up axes (by a tool that does not turn "
+        "them): a bone without parent is in the armature's own axes; a game clip lies on its back with this",
     ),
 ]
 ROOT_SPACE_AS_IMPORTED = ("action", "As imported", "The root space the action was imported with (else the engine's)")

@@ -318,7 +318,7 @@ def animclip_base_pose(out: Path) -> dict:
             "tracks": {k: list(v) for k, v in action["animclip_tracks"].to_dict().items()},
             "fps": action.get("animclip_fps"),
             "bones": [b.name for b in arm.data.bones],
-            # armature space = the rig's space here: world matrices of the posed bones
+            # armature space (Z-up, the rig's Y-up turned as Blender's glTF importer turns it): posed bones
             "world": {pb.name: [list(r) for r in pb.matrix] for pb in arm.pose.bones},
         }
         fresh_scene()

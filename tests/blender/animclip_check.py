@@ -274,8 +274,9 @@ def refusals(out: Path) -> dict:
 
 def gltf_rig(out: Path) -> dict:
     """examples/walk.animclip onto the armature Import .animclip base pose builds from
-    examples/biped_rig.glb (bones in the glTF nodes' frames, the rig's axes as the armature's),
-    root bones in the armature's own axes; then exported back with walk.animclip as template."""
+    examples/biped_rig.glb (bones in the glTF nodes' frames, turned Z-up as Blender's glTF
+    importer turns a rig), root bones in the armature's own axes; then exported back with
+    walk.animclip as template."""
     from animspec_blender.animclip_pose import armature_from_gltf
 
     fresh()
@@ -296,11 +297,11 @@ def gltf_rig(out: Path) -> dict:
                 row.append(v)
         for key, row in zip(local, rows):
             local[key].append(row)
-    rest_turns = sum(rest[b].to_quaternion().angle > 0.01 for b in bones)
+    rest_heights = {b: rest[b].translation.z for b in ("pelvis", "head", "foot_l")}
     result = export_animclip(arm, template=str(ROOT / "examples" / "walk.animclip"),
                              max_rotation_error_deg=0.05, max_translation_error=1e-4)
     write_animclip(result, str(out / "walk.again.animclip"))
-    return {"bones": bones, "local": local, "frames": report.frames, "rest_turns": int(rest_turns),
+    return {"bones": bones, "local": local, "frames": report.frames, "rest_heights": rest_heights,
             "export_lines": result.lines}
 
 

@@ -171,3 +171,8 @@ def test_library_reports_name_no_command_line_flag(tmp_path):
     assert "root motion left out, as asked" in still
     for text in (refit, pal, still):
         assert " --" not in text and "(--" not in text, text
+
+
+def test_a_skeleton_of_another_format_is_named_as_what_it_is(tmp_path, capsys):
+    err = error_of(capsys, "convert", SWING, "--skeleton", WALK, "-o", str(tmp_path / "q.glb"))
+    assert f"{WALK}: the file is Insomniac .animclip/.performanceclip (DAT1), not a skeleton source" in err

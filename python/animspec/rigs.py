@@ -11,7 +11,7 @@ from typing import Any
 
 from .common.errors import AnimspecError
 from .common.inputs import read_head_or_fail
-from .formats import HEAD_SIZE, RIG_FORMATS, sniff
+from .formats import HEAD_SIZE, RIG_FORMATS, registered, sniff
 from .skeleton import Skeleton
 
 MAX_RIG_JOINTS = 4096
@@ -28,7 +28,8 @@ def load_rig_source(
     meshes, joints in ``joint_names`` order; ``armature_space``: roots measured from the node
     above the skeleton, as the engine exporter does). What ``convert --skeleton`` builds on."""
     path = os.fspath(path)
-    fmt = sniff(read_head_or_fail(path, HEAD_SIZE), RIG_FORMATS)
+    head = read_head_or_fail(path, HEAD_SIZE)
+    fmt = sniff(head, RIG_FORMATS)
     if fmt is not None and fmt.name == "meshbin":
         from .meshbin import read_file, skeleton_from_meshbin
 
@@ -54,7 +55,9 @@ def load_rig_source(
             )
         except GltfError as exc:  # name the file: the rig is a side input of the command
             raise exc if str(exc).startswith(path) else GltfError(f"{path}: {exc}") from None
-    raise AnimspecError(f"{path}: not a skeleton source (a MESHBIN file or a glTF/GLB with a skin)")
+    other = sniff(head, [f.name for f in registered() if f.name not in RIG_FORMATS])
+    what = f"the file is {other.description}, " if other is not None else ""
+    raise AnimspecError(f"{path}: {what}not a skeleton source (a MESHBIN file or a glTF/GLB with a skin)")
 
 
 def load_skeleton(path: str | os.PathLike[str], *, joint_names: list[str] | None = None) -> Skeleton:

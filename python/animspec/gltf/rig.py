@@ -490,6 +490,10 @@ SHEAR_TOLERANCE = 1e-5
 diagonal scale and still be read as one: float32 node values compose to about 1e-7."""
 
 
+SCALE_DECIMALS = 12
+"""Decimals a scale read through :func:`split_trs` keeps."""
+
+
 class NotTrsError(GltfError):
     """A joint's transform through the nodes above it is sheared (a non-uniform scale turned
     by a rotation), which no translation, rotation and scale can hold: ``joint`` (its name),
@@ -519,7 +523,10 @@ def split_trs(matrices: np.ndarray, rotations: np.ndarray, names: Sequence[str])
         where = np.argwhere(bad.reshape(-1, bad.shape[-1]))[0]
         frame, joint = int(where[0]), int(where[1])
         raise NotTrsError(names[joint], frame, float((off / size).reshape(-1, bad.shape[-1])[frame, joint]))
-    return m[..., :3, 3].copy(), scale.copy()
+    # Composing rotations leaves float64 rounding (1e-16) on a scale that is exactly 1; the
+    # 12th decimal is far below the float32 a glTF scale holds, and rounding there gives the
+    # authored scale back.
+    return m[..., :3, 3].copy(), np.round(scale, SCALE_DECIMALS)
 
 
 def node_locals(

@@ -539,11 +539,18 @@ def node_locals(
     scene for a root), under the rig's nodes ``above`` (joints, 4, 4) whose rotation is
     ``above_rotation`` (joints, 4) (:attr:`Rig.above`): inverse(above) * clip.
     :class:`NotTrsError` where that is sheared."""
-    inverse = conjugate(normalize(above_rotation))
+    inverse, inverse_matrix = taken_out(above, above_rotation)
     q = quat_multiply(inverse, np.asarray(rotation, dtype=np.float64))
-    m = np.linalg.inv(above) @ trs_matrices(translation, rotation, scale)
+    m = inverse_matrix @ trs_matrices(translation, rotation, scale)
     t, s = split_trs(m, q, names)
     return t, q, s
+
+
+def taken_out(above: np.ndarray, above_rotation: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The way in, as a clip value's left factor: the inverse of the nodes above each joint,
+    its rotation (joints, 4) w, x, y, z and its matrix (joints, 4, 4) (:func:`node_locals`;
+    ANIMBIN keys, rotations and translations only, take the same factor)."""
+    return conjugate(normalize(above_rotation)), np.linalg.inv(above)
 
 
 def compose_rotations(rotations: Sequence[np.ndarray]) -> np.ndarray:

@@ -539,10 +539,24 @@ def node_locals(
     scene for a root), under the rig's nodes ``above`` (joints, 4, 4) whose rotation is
     ``above_rotation`` (joints, 4) (:attr:`Rig.above`): inverse(above) * clip.
     :class:`NotTrsError` where that is sheared."""
-    inverse, inverse_matrix = taken_out(above, above_rotation)
-    q = quat_multiply(inverse, np.asarray(rotation, dtype=np.float64))
-    m = inverse_matrix @ trs_matrices(translation, rotation, scale)
-    t, s = split_trs(m, q, names)
+    translation, rotation, scale = (np.asarray(v, dtype=np.float64) for v in (translation, rotation, scale))
+    t, q, s = translation.copy(), rotation.copy(), scale.copy()
+    # A joint with nothing above it takes the clip's values as they are, bit for bit, and so
+    # does a value glTF cannot hold (an infinity stays one, to be refused by name, not
+    # spread into a NaN); only the others are composed, so a long clip costs no more.
+    moved = np.flatnonzero(~(np.all(above == np.eye(4), axis=(-2, -1))
+                             & np.all(above_rotation == (1.0, 0.0, 0.0, 0.0), axis=-1)))
+    if moved.size:
+        inverse, inverse_matrix = taken_out(above[moved], above_rotation[moved])
+        finite = np.all([np.isfinite(v[:, moved]).all(axis=-1) for v in (translation, rotation, scale)], axis=0)
+        q_moved = quat_multiply(inverse, rotation[:, moved])
+        m = inverse_matrix @ trs_matrices(translation[:, moved], rotation[:, moved], scale[:, moved])
+        with np.errstate(invalid="ignore"):
+            t_moved, s_moved = split_trs(m, q_moved, [names[int(j)] for j in moved])
+        keep = finite[..., None]
+        t[:, moved] = np.where(keep, t_moved, translation[:, moved])
+        q[:, moved] = np.where(keep, q_moved, rotation[:, moved])
+        s[:, moved] = np.where(keep, s_moved, scale[:, moved])
     return t, q, s
 
 

@@ -550,8 +550,8 @@ def node_locals(
         inverse, inverse_matrix = taken_out(above[moved], above_rotation[moved])
         finite = np.all([np.isfinite(v[:, moved]).all(axis=-1) for v in (translation, rotation, scale)], axis=0)
         q_moved = quat_multiply(inverse, rotation[:, moved])
-        m = inverse_matrix @ trs_matrices(translation[:, moved], rotation[:, moved], scale[:, moved])
-        with np.errstate(invalid="ignore"):
+        with np.errstate(invalid="ignore"):  # (the frames that are not finite are put back below)
+            m = inverse_matrix @ trs_matrices(translation[:, moved], rotation[:, moved], scale[:, moved])
             t_moved, s_moved = split_trs(m, q_moved, [names[int(j)] for j in moved])
         keep = finite[..., None]
         t[:, moved] = np.where(keep, t_moved, translation[:, moved])

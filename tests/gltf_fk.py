@@ -142,18 +142,17 @@ def parents(doc: GLTF2) -> list[int]:
 def world_matrices(doc: GLTF2, animation: int | None, times: np.ndarray) -> np.ndarray:
     """(frames, nodes, 4, 4): every node's world matrix at each instant."""
     up = parents(doc)
+    order: list[int] = []  # parents before children
+    stack = [n for n in range(len(doc.nodes)) if up[n] == -1]
+    while stack:
+        n = stack.pop()
+        order.append(n)
+        stack += doc.nodes[n].children or []
     out = np.empty((len(times), len(doc.nodes), 4, 4))
     for f, t in enumerate(times):
         local = [trs(*parts) for parts in local_trs(doc, animation, float(t))]
-        done: dict[int, np.ndarray] = {}
-
-        def world(n: int) -> np.ndarray:
-            if n not in done:
-                done[n] = local[n] if up[n] == -1 else world(up[n]) @ local[n]
-            return done[n]
-
-        for n in range(len(doc.nodes)):
-            out[f, n] = world(n)
+        for n in order:
+            out[f, n] = local[n] if up[n] == -1 else out[f, up[n]] @ local[n]
     return out
 
 

@@ -47,12 +47,12 @@ from pygltflib import ANIM_LINEAR, ANIM_STEP, GLTF2
 from ..animbin.model import FP12_ONE, Animation as AnimbinAnimation, AnimbinFile, RotationKey, TranslationKey
 from ..animbin.playback import Refresh, play_engine, refresh_hz, vsync_deltas
 from ..common.errors import AnimspecError
-from ..quaternion import conjugate, normalize, quat_multiply, sign_continuous
+from ..quaternion import normalize, quat_multiply, sign_continuous
 from ..skeleton import Skeleton, forward_kinematics
 from .axes import PS1_TO_GLTF, PS1_TO_GLTF_MATRIX
 from .builder import Channel, DocumentBuilder, add_scene_if_none
 from .document import write_glb
-from .rig import Rig
+from .rig import Rig, taken_out
 from .to_animbin import MAX_SAMPLES
 
 # --- the skeleton in glTF axes -----------------------------------------------------------
@@ -105,10 +105,10 @@ class _Placement:
         if axis_change:
             rotation[roots] = PS1_TO_GLTF
             matrix[roots, :3, :3] = PS1_TO_GLTF_MATRIX
-        if above is not None and above_rotation is not None:
-            inverse = conjugate(above_rotation)
-            rotation = quat_multiply(inverse / np.linalg.norm(inverse, axis=-1, keepdims=True), rotation)
-            matrix = np.linalg.inv(above) @ matrix
+        if above is not None and above_rotation is not None:  # the rig's nodes above, taken out
+            inverse, inverse_matrix = taken_out(above, above_rotation)
+            rotation = quat_multiply(inverse, rotation)
+            matrix = inverse_matrix @ matrix
         return cls(nodes, rotation, matrix)
 
     def rotations(self, joint: int, q: np.ndarray) -> np.ndarray:

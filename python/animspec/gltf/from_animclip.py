@@ -351,22 +351,22 @@ def animclip_to_gltf(
     ]
     node_hash = {i: crc32(node_name(gltf, i)) for i, n in enumerate(gltf.nodes) if n.name}
     times = np.asarray(clip.times, np.float64)
-    rotations, translations, scales = clip.rotation, clip.translation, clip.scale
-    if clip.loop_end is not None and clip.loop_end > times[-1]:
-        times = np.append(times, clip.loop_end)
-        rotations, translations, scales = (np.concatenate([v, v[:1]]) for v in (rotations, translations, scales))
     channels = []
     hit: set[int] = set()
     animated = [(node, h, column[h]) for node, h in node_hash.items() if h in column]
     if check_keys is not None:
-        check_keys(int(times.size), len(animated))
+        check_keys(int(times.size), len(animated))  # (a looping clip's closing key aside: one more)
+    columns = [j for _, _, j in animated]
+    rotations, translations, scales = clip.rotation[:, columns], clip.translation[:, columns], clip.scale[:, columns]
+    if clip.loop_end is not None and clip.loop_end > times[-1]:
+        times = np.append(times, clip.loop_end)
+        rotations, translations, scales = (np.concatenate([v, v[:1]]) for v in (rotations, translations, scales))
     # The rig's nodes between a joint and the joint above it (for a root: up to the scene)
     # stay; each node gets what puts the joint where the clip says (rig.node_locals).
-    columns = [j for _, _, j in animated]
     above, above_rotation = nodes_above(gltf, [node for node, _, _ in animated], rig_joints)
     translation, rotation, scale = node_locals(
-        above, above_rotation, translations[:, columns], xyzw_to_wxyz(np.asarray(rotations[:, columns])),
-        scales[:, columns], [node_name(gltf, node) for node, _, _ in animated],
+        above, above_rotation, translations, xyzw_to_wxyz(np.asarray(rotations)), scales,
+        [node_name(gltf, node) for node, _, _ in animated],
     )
     for k, (node, h, _) in enumerate(animated):
         rest = node_rest(gltf, node)

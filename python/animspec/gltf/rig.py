@@ -490,6 +490,10 @@ SHEAR_TOLERANCE = 1e-5
 diagonal scale and still be read as one: float32 node values compose to about 1e-7."""
 
 
+SCALE_DECIMALS = 12
+"""Decimals a scale read through :func:`split_trs` keeps."""
+
+
 class NotTrsError(GltfError):
     """A joint's transform through the nodes above it is sheared (a non-uniform scale turned
     by a rotation), which no translation, rotation and scale can hold: ``joint`` (its name),
@@ -519,7 +523,10 @@ def split_trs(matrices: np.ndarray, rotations: np.ndarray, names: Sequence[str])
         where = np.argwhere(bad.reshape(-1, bad.shape[-1]))[0]
         frame, joint = int(where[0]), int(where[1])
         raise NotTrsError(names[joint], frame, float((off / size).reshape(-1, bad.shape[-1])[frame, joint]))
-    return m[..., :3, 3].copy(), scale.copy()
+    # Composing rotations leaves float64 rounding (1e-16) on a scale that is exactly 1; the
+    # 12th decimal is far below the float32 a glTF scale holds, and rounding there gives the
+    # authored scale back.
+    return m[..., :3, 3].copy(), np.round(scale, SCALE_DECIMALS)
 
 
 def node_locals(
@@ -532,11 +539,32 @@ def node_locals(
     scene for a root), under the rig's nodes ``above`` (joints, 4, 4) whose rotation is
     ``above_rotation`` (joints, 4) (:attr:`Rig.above`): inverse(above) * clip.
     :class:`NotTrsError` where that is sheared."""
-    inverse = conjugate(normalize(above_rotation))
-    q = quat_multiply(inverse, np.asarray(rotation, dtype=np.float64))
-    m = np.linalg.inv(above) @ trs_matrices(translation, rotation, scale)
-    t, s = split_trs(m, q, names)
+    translation, rotation, scale = (np.asarray(v, dtype=np.float64) for v in (translation, rotation, scale))
+    t, q, s = translation.copy(), rotation.copy(), scale.copy()
+    # A joint with nothing above it takes the clip's values as they are, bit for bit, and so
+    # does a value glTF cannot hold (an infinity stays one, to be refused by name, not
+    # spread into a NaN); only the others are composed, so a long clip costs no more.
+    moved = np.flatnonzero(~(np.all(above == np.eye(4), axis=(-2, -1))
+                             & np.all(above_rotation == (1.0, 0.0, 0.0, 0.0), axis=-1)))
+    if moved.size:
+        inverse, inverse_matrix = taken_out(above[moved], above_rotation[moved])
+        finite = np.all([np.isfinite(v[:, moved]).all(axis=-1) for v in (translation, rotation, scale)], axis=0)
+        q_moved = quat_multiply(inverse, rotation[:, moved])
+        with np.errstate(invalid="ignore"):  # (the frames that are not finite are put back below)
+            m = inverse_matrix @ trs_matrices(translation[:, moved], rotation[:, moved], scale[:, moved])
+            t_moved, s_moved = split_trs(m, q_moved, [names[int(j)] for j in moved])
+        keep = finite[..., None]
+        t[:, moved] = np.where(keep, t_moved, translation[:, moved])
+        q[:, moved] = np.where(keep, q_moved, rotation[:, moved])
+        s[:, moved] = np.where(keep, s_moved, scale[:, moved])
     return t, q, s
+
+
+def taken_out(above: np.ndarray, above_rotation: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The way in, as a clip value's left factor: the inverse of the nodes above each joint,
+    its rotation (joints, 4) w, x, y, z and its matrix (joints, 4, 4) (:func:`node_locals`;
+    ANIMBIN keys, rotations and translations only, take the same factor)."""
+    return conjugate(normalize(above_rotation)), np.linalg.inv(above)
 
 
 def compose_rotations(rotations: Sequence[np.ndarray]) -> np.ndarray:

@@ -203,7 +203,7 @@ def test_an_exported_action_decodes_within_the_error_asked(run):
     reported = got["error"]
     assert abs(reported["rotation"] - rot) < 1e-6 and abs(reported["translation"] - pos) < 1e-6
     assert abs(reported["scale"] - scl) < 1e-6
-    assert any(line.startswith("largest error reached: rotation ") for line in got["lines"])
+    assert any(line.startswith("largest error read back: rotation ") for line in got["lines"])
 
 
 @pytest.mark.parametrize("stem", ["loop_walk", "wide_range", "root_motion"])

@@ -53,6 +53,9 @@ SEAMS: dict[tuple[str, str], str] = {
     ("animspec.gltf", "animspec.animbin.playback"):
         "what the console shows: from_animbin bakes the engine's playback, to_animbin and keyfit key on its "
         "vsync rates and check a fit against the engine",
+    ("animspec.gltf", "animspec.animbin.budget"):
+        "to_animbin reports the error on screen by the budget's one measure (the engine playing the clip "
+        "against the curve), the figure the Blender add-on's budget panel gives",
     ("animspec.gltf", "animspec.animbin.validate"):
         "to_animbin refuses a clip the engine would play wrong, with ANIMBIN's own rules",
     ("animspec.gltf", "animspec.animclip.frames.encode"):

@@ -141,3 +141,36 @@ def test_one_place_holds_each_directions_defaults():
     assert f"(default {ANIMCLIP_ERRORS.max_error:g})" in help_text
     assert f"(default {ANIMBIN_ERRORS.max_error:g})" in help_text
 
+
+# --- ANIMBIN: the error on screen is the engine's playback of the written file ------------------
+
+
+def test_the_animbin_report_is_the_engine_playback_of_the_written_file(tmp_path):
+    from pygltflib import GLTF2
+
+    from animspec.animbin import read_bytes as read_animbin
+    from animspec.animbin.budget import console_error
+    from animspec.gltf.axes import rotations_to_ps1
+    from animspec.gltf.sampling import local_rotations, sample_channels
+
+    src, out = tmp_path / "swing.glb", tmp_path / "swing.animbin"
+    src.write_bytes(swing_glb())
+    rig = read_rig(GLTF2.load_from_bytes(swing_glb()))
+    for fit, asked in (("reduce", "4"), ("best", None), ("cut", None)):
+        args = ["--fit", fit, "--max-keys", "8"] if fit == "best" else ["--fit", fit]
+        run = convert(str(src), "-o", str(out), "--force", *args, *(["--max-error", asked] if asked else []))
+        assert run.returncode == 0, run.stderr
+        shown = re.search(r"max error on screen: ([0-9.]+) deg at vsyncs \(joint (\d+) at frame (\d+)\)", run.stdout)
+        assert shown, run.stdout
+        written = read_animbin(out.read_bytes()).animations[0]
+        # the curve at each vsync, the roots turned into the console's space, as the conversion does
+        at = np.arange(written.length) / (60000 / 1001)
+        channels = sample_channels(rig.gltf, 0, {n for p in rig.paths for n in p}, at, {})
+        curve = local_rotations(rig, channels, len(at))
+        roots = rig.skeleton.parents < 0
+        curve[:, roots] = rotations_to_ps1(curve[:, roots])
+        error = console_error(written, curve)
+        assert float(shown[1]) == pytest.approx(error.degrees, abs=5e-5)
+        assert (int(shown[2]), int(shown[3])) == (error.joint, error.frame)
+        if asked:
+            assert error.degrees <= float(asked)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 from pygltflib import GLTF2
@@ -118,8 +119,8 @@ class AnimclipConversion:
     rig: Rig
     animation: str
     fps: float
-    error: ClipError
-    """The error a reader of the written clip sees (:func:`.encode.read_back_error`)."""
+    frames: Frames
+    """The glTF's transforms the clip was encoded from."""
     data: bytes
     """The clip's bytes, as written (the model through :func:`animspec.animclip.write.write_bytes`)."""
     root_motion_node: int | None = None
@@ -128,6 +129,13 @@ class AnimclipConversion:
     """The root motion node ``root_motion=False`` left composed into the root joints, or None."""
     motion_note: str = ""
     """Where the clip's Motion Data comes from (empty: it has none)."""
+
+    @cached_property
+    def error(self) -> ClipError:
+        """The error a reader of the written clip sees (:func:`.encode.read_back_error`), decoded
+        when first asked: after the writer's own read-back check, which refuses (naming the
+        file) a clip ``play`` would refuse."""
+        return read_back_error(self.data, self.frames)
 
     def report(self) -> str:
         enc = self.encoded
@@ -265,6 +273,6 @@ def gltf_to_animclip(
     else:
         note = "Motion Data kept from the template" if had_motion else ""
     return AnimclipConversion(
-        model, encoded, rig, anim_name, fps, read_back_error(data, frames), data,
+        model, encoded, rig, anim_name, fps, frames, data,
         None if motion is None else motion.node, left_out, note,
     )

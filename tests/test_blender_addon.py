@@ -435,7 +435,9 @@ def test_refusals_name_the_panels_options_and_the_regions_rate(ux):
     for option in ("Fit 'Every frame'", "Fit 'Best fit'", "'Cut'", "'Reduce'", "'Max error (degrees)'"):
         assert option in ntsc, option
     reduce = errors(results, "reduce_ntsc")
-    assert "bone 'spine'" in reduce and "raise 'Max error (degrees)' to" in reduce and "Fit 'Best fit'" in reduce
+    # (0.001 degree is below what any FP12 key shows through the engine's Normalize, which
+    # reduce measures by: the first bone, the still root, is the first that cannot stay within it)
+    assert "bone 'root'" in reduce and "raise 'Max error (degrees)' to" in reduce and "Fit 'Best fit'" in reduce
     joints = errors(results, "many_joints")
     assert "16 joints" in joints and "holds 15" in joints
     assert "'Joint order' to 'Names file' on the Export panel" in joints

@@ -53,6 +53,9 @@ SEAMS: dict[tuple[str, str], str] = {
     ("animspec.gltf", "animspec.animbin.playback"):
         "what the console shows: from_animbin bakes the engine's playback, to_animbin and keyfit key on its "
         "vsync rates and check a fit against the engine",
+    ("animspec.gltf", "animspec.animbin.budget"):
+        "to_animbin reports the error on screen by the budget's one measure (the engine playing the clip "
+        "against the curve), the figure the Blender add-on's budget panel gives",
     ("animspec.gltf", "animspec.animbin.validate"):
         "to_animbin refuses a clip the engine would play wrong, with ANIMBIN's own rules",
     ("animspec.gltf", "animspec.animclip.frames.encode"):
@@ -61,6 +64,8 @@ SEAMS: dict[tuple[str, str], str] = {
         "to_animclip puts the encoded animation into a clip model (template sections kept)",
     ("animspec.gltf", "animspec.animclip.model"):
         "to_animclip takes a template clip model and returns one",
+    ("animspec.gltf", "animspec.animclip.write"):
+        "to_animclip writes the clip it made, to measure its error on the bytes as a reader decodes them",
 }
 """(importing format package, imported module) -> why the one format needs the other's
 module. Every other import between format packages is a violation, and a seam no module

@@ -36,8 +36,9 @@ FIXTURES = sorted(p.stem for p in LUNA.glob("*.animclip"))
 FLOAT32_KEYS = 2e-5
 """Luna keys float32 F-curves and goes through Blender's float32 matrices (its README allows
 the same); the add-on keys float32 too."""
-ROTATION_TOLERANCE = math.radians(0.05) / 4
-"""The export's 'Max rotation error (degrees)' 0.05, per unit-quaternion component."""
+ROTATION_TOLERANCE = math.radians(0.05) / 2
+"""The export's 'Max rotation error (degrees)' 0.05, per unit-quaternion component (an angle a
+moves a unit quaternion by 2 sin(a / 4) < a / 2)."""
 TRANSLATION_TOLERANCE = 1e-4
 IMPORT_ROUNDING = 5e-6
 """The add-on's import against Luna's on the same clip: both decode the same integers; float32
@@ -203,10 +204,17 @@ def test_an_exported_action_decodes_within_the_error_asked(run):
     scl = apart(poses.scale, source["local_scale"])
     assert rot <= ROTATION_TOLERANCE + 1e-6 and pos <= TRANSLATION_TOLERANCE + 1e-6 and scl <= TRANSLATION_TOLERANCE + 1e-6
     assert np.ptp(np.asarray(source["local_scale"])[:, 5, 0]) > 0.3  # the scale keys are there
+    # what the export reports is what a reader of the file sees: the angle, the distance, the ratio
+    q, want = np.asarray(poses.rotation, float), np.asarray(source["rotation_xyzw"], float)
+    angle = np.degrees(2 * np.arccos(np.minimum(np.abs((q * want).sum(-1)), 1.0))).max()
+    distance = np.linalg.norm(np.asarray(poses.translation, float) - source["translation"], axis=-1).max()
+    ratio = np.abs(np.asarray(poses.scale, float) / source["local_scale"] - 1).max()
     reported = got["error"]
-    assert abs(reported["rotation"] - rot) < 1e-6 and abs(reported["translation"] - pos) < 1e-6
-    assert abs(reported["scale"] - scl) < 1e-6
-    assert any(line.startswith("largest error reached: rotation ") for line in got["lines"])
+    # (the source here is rebuilt from Blender's float32 matrices: FLOAT32_KEYS per component,
+    # as an angle up to 4 x that, from the pose the export sampled, and again in the decode)
+    assert reported["rotation"] <= 0.05 and abs(reported["rotation"] - angle) < math.degrees(8 * FLOAT32_KEYS)
+    assert abs(reported["translation"] - distance) < 1e-6 and abs(reported["scale"] - ratio) < 1e-6
+    assert any(line.startswith("largest error read back: rotation ") for line in got["lines"])
 
 
 @pytest.mark.parametrize("stem", ["loop_walk", "wide_range", "root_motion"])

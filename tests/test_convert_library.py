@@ -108,7 +108,10 @@ def test_the_library_defaults_are_the_command_line_defaults():
     args = _parser().parse_args(["convert", "in.glb", "-o", "out.animbin"])
     assert options_given(args) == convert.ConvertOptions()
     # (fit None: bake, unless the glTF carries an ANIMBIN layout in extras, which is followed)
-    assert convert.ConvertOptions().max_error == 1.0 and convert.ConvertOptions().fit is None
+    assert convert.ConvertOptions().fit is None
+    # (max_error None: each direction's own default, from one table)
+    assert convert.ConvertOptions().max_error is None
+    assert convert.ConvertOptions().errors("gltf-animbin").max_error == 1.0
 
 
 def test_load_options_reads_the_side_files_once(tmp_path):

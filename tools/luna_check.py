@@ -451,12 +451,12 @@ def animspec_through_luna(clip: Clip, source: dict, out_dir: Path, max_error: fl
     animspec's writer, import it with Luna's importer, and measure Luna's reading against the
     source. Returns the errors (Luna's reading vs. the source, and what the encoder reported)."""
     from animspec.animclip.frames.sections import clip_model
-    from animspec.animclip.frames.encode import Frames, Tolerance, encode
+    from animspec.animclip.frames.encode import Frames, encode
     from animspec.animclip.write import write_bytes
 
     frames = Frames(np.asarray(source["rotation_xyzw"]), np.asarray(source["translation"]), np.asarray(source["scale"]))
     # large=False: the clip model cannot hold large elements yet (frames/sections.py)
-    encoded = encode(frames, Tolerance.uniform(max_error), looping=clip.looping, large=False)
+    encoded = encode(frames, component_tolerance(max_error), looping=clip.looping, large=False)
     path = out_dir / f"{clip.name}.animspec.animclip"
     path.write_bytes(write_bytes(clip_model(encoded, [name_hash(b.name) for b in RIG], fps=FPS, name=clip.name)))
     rig, _empty = luna_import(path)
@@ -468,13 +468,29 @@ def animspec_through_luna(clip: Clip, source: dict, out_dir: Path, max_error: fl
         "sample_data_bytes": len(encoded.sample_data_bytes()),
         "lookup": encoded.lookup is not None,
         "large_elements": encoded.num_large,
-        "encoder_error": {"rotation": encoded.error.rotation, "translation": encoded.error.translation, "scale": encoded.error.scale},
+        "encoder_error": as_components(encoded.error),
         "luna_read_error": {
             "rotation": float(np.minimum(np.abs(got_q - want_q).max(-1), np.abs(got_q + want_q).max(-1)).max()),
             "translation": largest_difference(read["translation"], source["translation"]),
             "scale": largest_difference(read["scale"], source["scale"]),
         },
     }
+
+
+def component_tolerance(max_error: float):
+    """The encoder's tolerance that keeps every component within ``max_error`` (what this check
+    compares): an angle a moves a unit quaternion by 2 sin(a / 4) < a / 2, so a rotation within
+    2 max_error radians; translation (a distance) and scale (a ratio, scales near 1) within it."""
+    from animspec.animclip.frames.encode import Tolerance
+
+    return Tolerance(math.degrees(2 * max_error), max_error, max_error)
+
+
+def as_components(error) -> dict:
+    """An encoder's ClipError as bounds on the components: the largest quaternion component move
+    of its angle, its distance, its scale ratio (scales near 1)."""
+    return {"rotation": 2 * math.sin(math.radians(error.rotation.worst) / 4),
+            "translation": error.translation.worst, "scale": error.scale.worst}
 
 
 def addon_through_luna(clip: Clip, source: dict, out_dir: Path, max_error: float) -> dict:
@@ -488,8 +504,8 @@ def addon_through_luna(clip: Clip, source: dict, out_dir: Path, max_error: float
     rig = make_rig("rig")
     key_action(rig, clip)
     bpy.context.scene.render.fps, bpy.context.scene.render.fps_base = int(FPS), 1.0
-    # a rotation off by an angle a moves no unit-quaternion component by more than a / 4
-    result = export_animclip(rig, max_rotation_error_deg=math.degrees(4 * max_error), max_translation_error=max_error,
+    tolerance = component_tolerance(max_error)
+    result = export_animclip(rig, max_rotation_error_deg=tolerance.rotation_deg, max_translation_error=max_error,
                              looping=clip.looping)
     path = out_dir / f"{clip.name}.addon.animclip"
     path.unlink(missing_ok=True)
@@ -501,7 +517,7 @@ def addon_through_luna(clip: Clip, source: dict, out_dir: Path, max_error: float
     return {
         "clip": path.name,
         "bytes": path.stat().st_size,
-        "exporter_error": {"rotation": e.rotation, "translation": e.translation, "scale": e.scale},
+        "exporter_error": as_components(e),
         "luna_read_error": {
             "rotation": float(np.minimum(np.abs(got_q - want_q).max(-1), np.abs(got_q + want_q).max(-1)).max()),
             "translation": largest_difference(read["translation"], source["translation"]),

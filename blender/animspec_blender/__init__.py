@@ -21,7 +21,9 @@ from animspec.animclip.frames.encode import MAX_TRANSLATION_ERROR
 from animspec.common.errors import AnimspecError
 
 from .wording import (
+    ANIMBIN_ERRORS,
     APPLY_MODIFIERS_LABEL,
+    CLIP_ERRORS,
     FITS,
     JOINT_NAMES_LABEL,
     JOINT_ORDER_LABEL,
@@ -235,10 +237,11 @@ class ANIMSPEC_OT_export_animclip(bpy.types.Operator, ExportHelper):
         description="A clip of the game whose other sections (custom tracks, triggers, markers, root motion...) "
         "are kept byte for byte; empty: a clip of the animation alone",
     )
-    max_rotation_error: FloatProperty(name=MAX_ROTATION_ERROR_LABEL, default=0.05, min=1e-5, max=10.0,
+    max_rotation_error: FloatProperty(name=MAX_ROTATION_ERROR_LABEL, default=CLIP_ERRORS.max_error, min=1e-5, max=10.0,
                                       description="Largest rotation error allowed in the clip")
     max_translation_error: FloatProperty(
-        name=MAX_TRANSLATION_ERROR_LABEL, default=1e-4, min=MAX_TRANSLATION_ERROR.low, max=1.0, precision=6,
+        name=MAX_TRANSLATION_ERROR_LABEL, default=CLIP_ERRORS.max_translation_error, min=MAX_TRANSLATION_ERROR.low,
+        max=1.0, precision=6,
         description="Largest translation (and scale) error allowed, in Blender units",
     )
     looping: EnumProperty(
@@ -285,7 +288,8 @@ class ExportOptions:
         name="FP12", items=ROUNDING, default="round",
         description="How rotations become FP12 (Every frame, Cut and Reduce; Best fit chooses its own values)",
     )
-    max_error: FloatProperty(name=MAX_ERROR_LABEL, default=1.0, min=1e-4, description="For the Reduce fit")
+    max_error: FloatProperty(name=MAX_ERROR_LABEL, default=ANIMBIN_ERRORS.max_error, min=1e-4,
+                             description="For the Reduce fit")
     joint_order: EnumProperty(name=JOINT_ORDER_LABEL, items=JOINT_ORDERS, default="armature",
                               description="Which bone is joint 0, 1, 2, ... in the file")
     joint_names: StringProperty(

@@ -42,6 +42,7 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import cast
 
 import bpy
 import numpy as np
@@ -53,11 +54,13 @@ from animspec.quaternion import conjugate, quat_multiply, sign_continuous, xyzw_
 
 from .animclip_pose import FPS_PROPERTY, rest_local, root_turn
 from .wording import (
+    CLIP_ERRORS,
     MAX_ROTATION_ERROR_LABEL,
     MAX_TRANSLATION_ERROR_LABEL,
     OVERWRITE_LABEL,
     TEMPLATE_LABEL,
     animclip_import_refusal,
+    clip_error_text,
 )
 
 LOOPING_PROPERTY = "animclip_looping"
@@ -313,7 +316,7 @@ class AnimclipExport:
     looping: bool
     bones: list[str]
     error: object
-    """:class:`animspec.animclip.frames.encode.ErrorReached`"""
+    """:class:`animspec.animclip.frames.encode.ClipError`: what a reader of ``data`` sees"""
     tolerance: object
     """:class:`animspec.animclip.frames.encode.Tolerance`"""
     lines: list[str] = field(default_factory=list)
@@ -400,7 +403,8 @@ def _object_moves(action: bpy.types.Action) -> bool:
 
 
 def export_animclip(arm: bpy.types.Object, *, action: str | None = None, template: str | None = None,
-                    max_rotation_error_deg: float = 0.05, max_translation_error: float = 1e-4,
+                    max_rotation_error_deg: float = CLIP_ERRORS.max_error,
+                    max_translation_error: float = cast(float, CLIP_ERRORS.max_translation_error),
                     looping: bool | None = None, root_space: str | None = None) -> AnimclipExport:
     """Encode an action of ``arm`` (the assigned one, or the one named ``action``) on every
     frame of its range. ``looping`` None: as the action notes it (an imported clip), else as the
@@ -414,6 +418,7 @@ def export_animclip(arm: bpy.types.Object, *, action: str | None = None, templat
         Frames,
         encode,
         joint_hashes,
+        read_back_error,
         tolerance_for,
     )
     from animspec.animclip.frames.sections import clip_model
@@ -490,15 +495,13 @@ def export_animclip(arm: bpy.types.Object, *, action: str | None = None, templat
                        name=act.name if template_model is None else None)
     data = write_bytes(model)
 
-    e = encoded.error
+    e = read_back_error(data, Frames(rot, pos, scl))
     result = AnimclipExport(data=data, action=act.name, frames=len(frames), fps=fps, looping=looping, bones=bones,
                             error=e, tolerance=tolerance)
     result.lines.append(
         f"action {act.name!r}: frames {start}..{end} ({len(frames)}) at {fps:g} fps{', looping' if looping else ''}, "
         f"{len(bones)} bone(s), {encoded.stride} bytes per frame, {encoded.unique_samples} distinct pose(s)")
-    result.lines.append(
-        f"largest error reached: rotation {math.degrees(e.rotation * 4):.3g} degrees, translation "
-        f"{e.translation:.3g}, scale {e.scale:.3g}")
+    result.lines.append(clip_error_text(e, bones, start))
     if not e.within(tolerance):
         result.warnings.append(
             f"the clip's precision reaches only the error above (asked: '{MAX_ROTATION_ERROR_LABEL}' "

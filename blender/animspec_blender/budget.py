@@ -27,6 +27,7 @@ from animspec.common.errors import AnimspecError
 from .exporter import ExportResult, Which, export_animbin, exporter_quaternions, select_actions
 from .importer import blender_frames_per_vsync, scene_fps
 from .rig import armature_joints
+from .wording import ANIMBIN_ERRORS
 
 
 @dataclass
@@ -47,14 +48,6 @@ class PanelState:
         return "\n".join(text for text, _ in self.lines())
 
 
-def _reference(arm, action, bones: Sequence[str], length: int, per_vsync: float) -> np.ndarray:
-    """Blender's pose by the exporter's rule at each console frame's time."""
-    first = action.frame_range[0]
-    frames = [first + k * per_vsync for k in range(length)]
-    quats = exporter_quaternions(arm, action, bones, frames)
-    return np.array([quats[f] for f in frames], dtype=np.float64)
-
-
 def armature_budget(
     arm: bpy.types.Object,
     *,
@@ -63,7 +56,7 @@ def armature_budget(
     region: Refresh = "ntsc",
     fit="best",
     fp12="round",
-    max_error_deg: float = 1.0,
+    max_error_deg: float = ANIMBIN_ERRORS.max_error,
     joint_names: Sequence[str] | None = None,
 ) -> tuple[Budget, ExportResult]:
     """The budget of exporting ``arm`` with these options (the Export panel's)."""
@@ -73,8 +66,7 @@ def armature_budget(
     bones = armature_joints(arm, joint_names)
     scene = bpy.context.scene
     per_vsync = blender_frames_per_vsync(scene, region)
-    references = [_reference(arm, a, bones, anim.length, per_vsync)
-                  for a, anim in zip(actions, result.animbin.animations)]
+    references = result.references  # the Export report's own: the same figure, by the same function
     found = budget(result.animbin, references)
     exporter_units = None
     spans = []

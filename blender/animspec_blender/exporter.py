@@ -34,6 +34,7 @@ from typing import Literal
 import bpy
 import numpy as np
 
+from animspec.animbin.budget import CONSOLE_ERROR_LABEL, ConsoleError, console_error, console_error_text
 from animspec.animbin.model import FP12_ONE, LOOPING_FLAG, MAX_MARKERS, Animation, AnimbinFile, RotationKey
 from animspec.animbin.playback import Refresh, refresh_hz
 from animspec.animbin.validate import validate
@@ -54,7 +55,7 @@ from .importer import (
     scene_fps,
 )
 from .rig import AXIS_CHANGE_4, JOINTS_PROPERTY, armature_joints, deform_bones, joint_parents, order_mismatch
-from .wording import WHICH, in_blender_words, label, region_text
+from .wording import ANIMBIN_ERRORS, WHICH, in_blender_words, label, region_text
 
 MAX_ACTIONS = 5
 """The engine holds five animations per file."""
@@ -73,6 +74,12 @@ class ExportResult:
     """Keys written with the file's own stored integers (see the module doc)."""
     fresh: list[str] = field(default_factory=list)
     """Actions whose stored layout no longer matched their keyframes (sampled afresh)."""
+    references: list[np.ndarray] = field(default_factory=list)
+    """Per animation, Blender's pose at each console frame (:func:`console_references`)."""
+    console_errors: list[ConsoleError | None] = field(default_factory=list)
+    """Per animation, what the console shows of the file as written against ``references``
+    (:func:`animspec.animbin.budget.console_error`): the figure the Export report and the
+    budget panel both give."""
 
     @property
     def errors(self) -> list[Finding]:
@@ -425,6 +432,19 @@ def _refuse_non_finite(arm: bpy.types.Object, actions: Sequence[bpy.types.Action
                 )
 
 
+def console_references(arm: bpy.types.Object, actions: Sequence[bpy.types.Action], animbin: AnimbinFile,
+                       bones: Sequence[str], per_vsync: float) -> list[np.ndarray]:
+    """Per action, Blender's pose by the engine exporter's rule at each console frame's time
+    (w, x, y, z per frame and joint): what the console should show."""
+    out = []
+    for action, anim in zip(actions, animbin.animations):
+        first = action.frame_range[0]
+        frames = [first + k * per_vsync for k in range(anim.length)]
+        quats = exporter_quaternions(arm, action, bones, frames)
+        out.append(np.array([quats[f] for f in frames], dtype=np.float64).reshape(len(frames), len(bones), 4))
+    return out
+
+
 def _order_text(arm: bpy.types.Object, joint_names: Sequence[str] | None) -> str:
     """How the joints were chosen, in the Export panel's terms."""
     if joint_names is None:
@@ -440,7 +460,7 @@ def export_animbin(
     region: Refresh = "ntsc",
     fit: Fit = "best",
     fp12: Fp12 = "round",
-    max_error_deg: float = 1.0,
+    max_error_deg: float = ANIMBIN_ERRORS.max_error,
     keep_file_keys: bool = True,
     joint_names: Sequence[str] | None = None,
 ) -> ExportResult:
@@ -513,6 +533,13 @@ def export_animbin(
            else "truncated toward zero from Blender's pose, as the engine's exporter does" if fp12 == "trunc"
            else "rounded to nearest (the engine's exporter truncates)"),
     ] + [line for line in conversion.lines if not line.startswith(glb_terms)]
+    # The error on screen as the budget panel measures it: the file as written (raw and
+    # truncated keys included), played by the engine, against Blender's own pose rather than
+    # the GLB's float32 curves.
+    references = console_references(arm, actions, animbin, bones, per_vsync)
+    console = [console_error(anim, ref) for anim, ref in zip(animbin.animations, references)]
+    shown = iter(zip(actions, console, conversion.clips))
+    lines = [_console_line(*next(shown)) if line.startswith(SHOWN_LINE) else line for line in lines]
     # Bones that are not joints (control bones, bones left out of the joint order) are in
     # Blender's GLB with their keys: one line for all of them, not a warning per channel.
     left_out = [c for c in conversion.ignored if c.reason == "not on an exported joint"]
@@ -547,7 +574,18 @@ def export_animbin(
     if kept:
         lines.append(f"{kept} key(s) written with the file's own FP12 integers (same rotation as Blender's pose)")
     return ExportResult(animbin, write_bytes(animbin), lines, warnings, findings, kept,
-                        [a.name for a in stale])
+                        [a.name for a in stale], references, console)
+
+
+SHOWN_LINE = "  max error on screen: "
+"""The start of the conversion's line of the error on screen, against the GLB's curves: the
+Export report gives :func:`_console_line` instead."""
+
+
+def _console_line(action: bpy.types.Action, error: ConsoleError | None, clip) -> str:
+    shown = "no rotation track" if error is None else console_error_text(error)
+    return (f"  {CONSOLE_ERROR_LABEL}: {shown}; {clip.between_max_error_deg:.4f} deg between console frames "
+            "(the console holds one pose per vsync)")
 
 
 def write_animbin(result: ExportResult, path: str, *, force: bool = False) -> None:

@@ -11,8 +11,10 @@ the operators' properties are built from, so the wording and the panel cannot dr
 from __future__ import annotations
 
 from animspec.animbin.playback import Refresh, refresh_hz
+from animspec.animclip.frames.encode import ClipError, KindError
 from animspec.common.errors import AnimspecError
 from animspec.common.ranges import OptionRangeError
+from animspec.convert.options import DIRECTION_ERRORS
 from animspec.convert.refusals import OptionRefused
 from animspec.gltf.to_animbin import (
     ClipTooLongError,
@@ -139,6 +141,23 @@ def option_in_blender_words(exc: AnimspecError) -> str:
 
 MAX_ROTATION_ERROR_LABEL = "Max rotation error (degrees)"
 MAX_TRANSLATION_ERROR_LABEL = "Max translation error"
+CLIP_ERRORS = DIRECTION_ERRORS["gltf-animclip"]
+"""The .animclip export's default errors: the command line's glTF -> .animclip defaults."""
+ANIMBIN_ERRORS = DIRECTION_ERRORS["gltf-animbin"]
+"""The ANIMBIN export's default Max error (Reduce fit): the command line's glTF -> ANIMBIN one."""
+
+
+def clip_error_text(error: ClipError, bones: list[str], first_frame: int) -> str:
+    """The Export report's words for the error a reader of the written clip sees
+    (:class:`animspec.animclip.frames.encode.ClipError`), bones by name, frames as Blender
+    numbers them (the action's first frame is clip frame 0)."""
+
+    def where(kind: KindError) -> str:
+        return f"bone {bones[kind.joint]!r} at frame {first_frame + kind.frame}"
+
+    return (f"largest error read back: rotation {error.rotation.worst:.3g} degrees ({where(error.rotation)}), "
+            f"translation {error.translation.worst:.3g} m ({where(error.translation)}), "
+            f"scale {error.scale.worst:.3g} relative ({where(error.scale)})")
 TEMPLATE_LABEL = "Template clip"
 LOOPING_LABEL = "Looping"
 OVERWRITE_LABEL = "Overwrite"

@@ -215,7 +215,21 @@ def budget_panel(out: Path) -> dict:
     settings.region, settings.fit = "ntsc", "best"
     bpy.ops.animspec.check_budget()
     result["ntsc"] = [[t, ok] for t, ok in animspec_blender.panel_lines(bpy.context)]
+    # Export with the panel's options: its report gives the same figure in the same words
+    result["ntsc_export"] = export_messages("budget_export", out / "budget_ntsc.animbin", region="ntsc", fit="best")
     render(arm, out / "budget_rig.png")
+    animspec_blender.unregister()
+
+    # Reduce in a 24 fps scene: the console frames fall between Blender frames (the GLB the
+    # export converts is sampled on whole frames only), the panel and Export still agree
+    arm = fresh((24, 1.0))
+    settings = bpy.context.scene.animspec_budget
+    settings.region, settings.fit, settings.max_error = "ntsc", "reduce", 10.0
+    CASE[0] = "budget_reduce_24"
+    bpy.ops.animspec.check_budget()
+    result["reduce_24"] = [t for t, _ in animspec_blender.panel_lines(bpy.context)]
+    result["reduce_24_export"] = export_messages("budget_reduce_24_export", out / "budget_reduce_24.animbin",
+                                                 region="ntsc", fit="reduce", max_error=10.0)
     animspec_blender.unregister()
 
     arm = fresh((60, 1.0))
@@ -232,6 +246,36 @@ def budget_panel(out: Path) -> dict:
     result["at_24"] = panel_state(arm, which="chosen", chosen=["walk"], region="ntsc", fit="best").text()
     animspec_blender.unregister()
     return result
+
+
+def export_messages(case: str, path: Path, **options) -> list[str]:
+    """The Export operator's messages, run with ``options``."""
+    status = call(case, bpy.ops.animspec.export_animbin, filepath=str(path), **options)
+    assert status == ["FINISHED"], (case, [m["text"] for m in MESSAGES if m["case"] == case])
+    return [m["text"] for m in MESSAGES if m["case"] == case]
+
+
+def defaults() -> dict:
+    """The export operators' default errors as registered, and the objects they come from."""
+    from animspec.convert.options import DIRECTION_ERRORS
+    from animspec_blender import animclip_anim, exporter, wording
+
+    animspec_blender.register()
+    animclip = bpy.ops.animspec.export_animclip.get_rna_type().properties
+    animbin = bpy.ops.animspec.export_animbin.get_rna_type().properties
+    budget = type(bpy.context.scene.animspec_budget).bl_rna.properties
+    found = {
+        "animclip_rotation": animclip["max_rotation_error"].default,
+        "animclip_translation": animclip["max_translation_error"].default,
+        "animbin": animbin["max_error"].default,
+        "budget": budget["max_error"].default,
+        "same_objects": (wording.CLIP_ERRORS is DIRECTION_ERRORS["gltf-animclip"]
+                         and wording.ANIMBIN_ERRORS is DIRECTION_ERRORS["gltf-animbin"]
+                         and animclip_anim.CLIP_ERRORS is wording.CLIP_ERRORS
+                         and exporter.ANIMBIN_ERRORS is wording.ANIMBIN_ERRORS),
+    }
+    animspec_blender.unregister()
+    return found
 
 
 def render(arm: bpy.types.Object, path: Path) -> None:
@@ -327,6 +371,7 @@ def main(out: Path) -> None:
     results["joint_order"] = joint_order(out)
     results["budget"] = budget_panel(out)
     results["export_panel"] = export_panel()
+    results["defaults"] = defaults()
     results["messages"] = MESSAGES
     tmp = out / "ux.json.tmp"
     tmp.write_text(json.dumps(results))

@@ -84,15 +84,22 @@ class Budget:
                                   clip.markers <= MAX_MARKERS))
             if clip.console_error is not None:
                 e = clip.console_error
-                rows.append(BudgetRow(
-                    f"{clip.name}: largest error on the console",
-                    f"{e.degrees:.3f} deg ({e.units:.1f} FP12 units), joint {e.joint} at frame {e.frame}",
-                ))
+                rows.append(BudgetRow(f"{clip.name}: {CONSOLE_ERROR_LABEL}", console_error_text(e)))
         return rows
 
     def text(self) -> str:
         """The rows and notes, one per line: what the panel shows, as text."""
         return "\n".join([row.text() for row in self.rows()] + [f"note {n}" for n in self.notes])
+
+
+CONSOLE_ERROR_LABEL = "largest error on the console"
+"""The name of :func:`console_error`'s figure in the budget (and in the Blender Export report)."""
+
+
+def console_error_text(e: ConsoleError) -> str:
+    """The budget's words for a :class:`ConsoleError` (the Blender add-on's budget panel and
+    Export report both show them)."""
+    return f"{e.degrees:.3f} deg ({e.units:.1f} FP12 units), joint {e.joint} at frame {e.frame}"
 
 
 def console_error(animation: Animation, reference: np.ndarray) -> ConsoleError | None:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..batch import Result
+from ..common.ranges import ANIMBIN_ERRORS, ANIMCLIP_ERRORS
 from . import batch as cli_batch
 
 if TYPE_CHECKING:
@@ -97,7 +98,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         "--max-error",
         type=_in_range("max_error"),
         metavar="DEG",
-        help="--fit reduce, or an .animclip output: largest angle error allowed (default 1.0)",
+        help="--fit reduce: largest angle error on screen (default "
+        f"{ANIMBIN_ERRORS.max_error:g}); an .animclip output: largest rotation a reader sees, as an angle "
+        f"(default {ANIMCLIP_ERRORS.max_error:g})",
     )
     g.add_argument(
         "--max-keys", type=_in_range("max_keys"), metavar="N", help="keys per track allowed (1..30, default 30)"
@@ -145,7 +148,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         "--max-translation-error",
         type=_in_range("max_translation_error"),
         metavar="UNITS",
-        help="largest translation and scale error (default 0.001); --max-error bounds rotation, in degrees",
+        help="largest distance a joint moves, in the clip's units (metres), and the scale's ratio error "
+        f"(default {ANIMCLIP_ERRORS.max_translation_error:g}); --max-error bounds rotation, in degrees",
     )
     a = c.add_argument_group("ANIMBIN / .animclip -> glTF")
     a.add_argument("--skeleton", metavar="FILE", help="MESHBIN or glTF rig (.animclip: a glTF rig, required)")

@@ -91,3 +91,22 @@ MAX_ERROR_DEG = NumberRange(
     why="no rotation is further than 180 degrees from another; 0 cannot be met by a quantised format",
 )
 """--max-error: the largest angle error allowed (ANIMBIN --fit reduce, and glTF -> .animclip)."""
+
+@dataclass(frozen=True)
+class ErrorDefaults:
+    """The errors a conversion aims at when none is asked, per direction: the command line's
+    and the Blender add-on's, both from here (animspec.convert.options names them per
+    direction). ``max_error``: the largest rotation a reader sees, as an angle in degrees;
+    ``max_translation_error``: the largest distance a joint is moved, in the clip's units, and
+    the scale's ratio error (None: the direction has none)."""
+
+    max_error: float
+    max_translation_error: float | None = None
+
+
+ANIMBIN_ERRORS = ErrorDefaults(1.0)
+"""glTF (or Blender) -> ANIMBIN: ``--fit reduce``'s largest angle on screen, a degree (the FP12
+keys alone cost up to 0.03)."""
+ANIMCLIP_ERRORS = ErrorDefaults(0.1, 1e-3)
+"""glTF (or Blender) -> .animclip: the encoder's tolerance, chosen by measurement (docs/cli.md,
+"How exact an .animclip is")."""

@@ -80,7 +80,7 @@ def _gltf_to_animbin(src: str, out: str, o: ConvertOptions) -> Result:
         region=o.region,
         fit=cast("Fit", o.fit or "bake"),  # (gltf_to_animbin refuses any other value)
         layout_not_used=_explicit_fit(o),
-        max_error_deg=o.max_error,
+        max_error_deg=o.errors("gltf-animbin").max_error,
         ps1_space=o.ps1_space,
         translations=o.translations,
         markers=o.markers,
@@ -123,7 +123,6 @@ def _gltf_to_animclip(src: str, out: str, o: ConvertOptions) -> Result:
     from ..animclip.frames.inputs import sample_inputs
     from ..animclip.parse import read_bytes, read_file
     from ..animclip.tags import FLAG_LOOPING
-    from ..animclip.write import write_bytes
     from ..gltf.to_animclip import gltf_to_animclip
 
     if o.animations and len(o.animations) > 1:
@@ -138,7 +137,8 @@ def _gltf_to_animclip(src: str, out: str, o: ConvertOptions) -> Result:
     looping = False
     if template is not None and template.built is not None and not o.one_shot:
         looping = bool(template.built.flags & FLAG_LOOPING)
-    tolerance = tolerance_for(o.max_error, o.max_translation_error)
+    asked = o.errors("gltf-animclip")
+    tolerance = tolerance_for(asked.max_error, cast(float, asked.max_translation_error))
     try:
         result = gltf_to_animclip(
             src,
@@ -156,14 +156,14 @@ def _gltf_to_animclip(src: str, out: str, o: ConvertOptions) -> Result:
         raise
     if o.no_root_motion and result.root_motion_left_out is None:
         raise OptionRefused("no_root_motion", "no-root-motion", file=src)
-    data = write_bytes(result.model)
+    data = result.data
     # read back and refused as play would refuse it: we write no clip we would not read
     write(out, data, o, src, verify=lambda written: sample_inputs(read_bytes(written, out), out))
     lines = [result.report(), f"{out}: {len(data)} bytes{', looping' if looping else ''}"]
-    if not result.encoded.error.within(tolerance):
+    if not result.error.within(tolerance):
         lines.append(
             f"{out}: note: the format's precision reaches only the error above (asked: rotation "
-            f"{tolerance.rotation:.2e}, translation {tolerance.translation:.2e})"
+            f"{tolerance.rotation_deg:g} deg, translation {tolerance.translation:g} m)"
         )
     return Result(src, "gltf", [], text="\n".join(lines), extra={"outputs": [out]})
 

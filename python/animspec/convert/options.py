@@ -15,7 +15,7 @@ from typing import Any
 
 from ..common.hashes import read_names_file
 from ..common.output import ReadFile
-from ..common.ranges import MAX_ERROR_DEG, NumberRange
+from ..common.ranges import ANIMBIN_ERRORS, ANIMCLIP_ERRORS, MAX_ERROR_DEG, ErrorDefaults, NumberRange
 
 
 def parameter_name(option: str) -> str:
@@ -27,6 +27,12 @@ READS_FILE = {"reads_file": True}
 """The metadata of a :class:`ConvertOptions` field whose command-line value names a file the
 run reads (:data:`FILE_OPTIONS`)."""
 
+
+DIRECTION_ERRORS: dict[str, ErrorDefaults] = {"gltf-animbin": ANIMBIN_ERRORS, "gltf-animclip": ANIMCLIP_ERRORS}
+"""The errors each direction aims at when none is asked, by direction name: the command line
+takes them from here (:meth:`ConvertOptions.errors`), the Blender add-on's export options too.
+glTF -> ANIMBIN: ``--fit reduce``'s largest angle on screen; glTF -> .animclip: the encoder's
+tolerance (animspec.common.ranges holds the numbers, where the library's own defaults read them)."""
 
 @dataclass(frozen=True)
 class ConvertOptions:
@@ -43,16 +49,18 @@ class ConvertOptions:
     fit: str | None = None
     """bake, cut, reduce or best; None: bake, or the ANIMBIN layout a glTF carries in extras
     (an explicit fit wins over that layout)."""
-    max_error: float = 1.0
-    """--fit reduce: the largest angle error allowed, degrees."""
+    max_error: float | None = None
+    """--fit reduce, or an .animclip output: the largest angle error allowed, degrees (None:
+    the direction's default, :meth:`errors`)."""
     max_keys: int = 30
     template: str | None = field(default=None, metadata=READS_FILE)
     """glTF -> .animclip (an OUT ending in .animclip): the clip whose other sections, Built
     fields and looping flag the new clip keeps."""
     fps: float = 30.0
     """glTF -> .animclip: frames per second the animation is sampled at."""
-    max_translation_error: float = 1e-3
-    """glTF -> .animclip: the largest translation (and scale) error; rotation: ``max_error``."""
+    max_translation_error: float | None = None
+    """glTF -> .animclip: the largest translation (and scale) error; rotation: ``max_error``
+    (None: the direction's default, :meth:`errors`)."""
     ps1_space: bool = False
     armature_space: bool = False
     fp12: str = "round"
@@ -87,6 +95,15 @@ class ConvertOptions:
     """How reports and refusals name an option by its ``dest`` (a front end's words: the command
     line's ``--flags``; by default this library's parameter names). A module-level function:
     options are pickled for a batch's workers. Not a command-line option."""
+
+    def errors(self, direction: str) -> ErrorDefaults:
+        """The errors asked of ``direction`` (its name): those given, its defaults
+        (:data:`DIRECTION_ERRORS`) for the others."""
+        defaults = DIRECTION_ERRORS[direction]
+        return ErrorDefaults(
+            defaults.max_error if self.max_error is None else self.max_error,
+            defaults.max_translation_error if self.max_translation_error is None else self.max_translation_error,
+        )
 
     def read_files(self) -> tuple[ReadFile, ...]:
         """Every side file a conversion with these options reads: the files of

@@ -105,7 +105,8 @@ def check_options(options: ConvertOptions, runs: Iterable[Direction], every: Ite
     --max-error without --fit reduce, --armature-space or --joints with no glTF rig to act on;
     and a numeric option outside its range."""
     given = options.given
-    check_ranges({name: getattr(options, name) for name in option_ranges()})
+    # (None: not given, the direction's default, animspec.convert.options.DIRECTION_ERRORS)
+    check_ranges({name: value for name in option_ranges() if (value := getattr(options, name)) is not None})
     runs = set(runs)
     if not runs:
         return

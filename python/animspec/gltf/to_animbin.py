@@ -46,6 +46,7 @@ from typing import Any, Literal
 import numpy as np
 from pygltflib import GLTF2
 
+from ..animbin.budget import ConsoleError, console_error
 from ..animbin.model import (
     FP12_ONE,
     LOOPING_FLAG,
@@ -67,11 +68,11 @@ from ..animbin.playback import Refresh, refresh_hz
 from ..animbin.validate import validate
 from ..common.errors import AnimspecError
 from ..common.findings import Finding
-from ..common.ranges import MAX_ERROR_DEG, NumberRange
+from ..common.ranges import ANIMBIN_ERRORS, MAX_ERROR_DEG, NumberRange
 from ..quaternion import IDENTITY, angle_between, continuity_signs
 from .axes import rotations_to_ps1, vectors_to_ps1
 from .info import joints_hint
-from .keyfit import ReduceAdvice, ReduceRule, fit_track, reduce_advice
+from .keyfit import ReduceAdvice, ReduceRule, fit_track, reduce_advice, shown_rotations
 from .rig import GltfError, GltfSource, Rig, load_gltf, node_name, read_rig
 from .sampling import Channels, animation_span, local_rotations, local_translations, sample_channels
 
@@ -220,7 +221,10 @@ def reduce_keys(q: np.ndarray, encoded: np.ndarray, max_error_deg: float, limit:
     """Frames to key so that what the console SHOWS stays within ``max_error_deg`` of ``q``.
 
     The engine holds the previous key until the next key's frame (no interpolation), so the
-    error of frame f is the angle between the curve at f and the last key at or before f.
+    error of frame f is the angle between the curve at f and the last key at or before f, as
+    the engine shows it (its ``Normalize``, :func:`.keyfit.shown_rotations`): the measure the
+    report gives (:func:`animspec.animbin.budget.console_error`), so ``max_error_deg`` bounds
+    what is read back.
     Greedy: key a frame as soon as the held key has drifted too far. Frame 0 is always keyed.
     With ``limit``, stops once more than ``limit`` keys are needed (the caller refuses the
     clip then), so the work is at most (limit + 1) passes over the frames.
@@ -228,7 +232,7 @@ def reduce_keys(q: np.ndarray, encoded: np.ndarray, max_error_deg: float, limit:
     keys = [0]
     while limit is None or len(keys) <= limit:
         f = keys[-1]
-        drift = angle_between(encoded[f] / FP12_ONE, q[f + 1 :])
+        drift = angle_between(shown_rotations(encoded[f]), q[f + 1 :])
         over = np.flatnonzero(drift > max_error_deg)
         if over.size == 0:
             break
@@ -328,7 +332,8 @@ class ClipReport:
     fp12_trunc_max_deg: float
     shown_max_error_deg: float
     """Largest angle between the glTF curve (at vsync instants) and what the console shows,
-    FP12 and any key reduction included (local joint rotations)."""
+    FP12 and any key reduction included (local joint rotations): the clip as written, played
+    by the engine's own playback (:func:`animspec.animbin.budget.console_error`)."""
     sign_flips: int
     steps: bool
     """Some track has gaps between keys: the console steps there."""
@@ -339,6 +344,8 @@ class ClipReport:
     """Time of the animation's first keyframe: clip frame 0."""
     layout: bool = False
     """The clip was rebuilt on an ANIMBIN layout carried in the glTF's extras."""
+    shown: ConsoleError | None = None
+    """Where ``shown_max_error_deg`` is (joint, frame), or None (no rotation track)."""
 
 
 @dataclass
@@ -392,7 +399,7 @@ def gltf_to_animbin(
     joint_names: Sequence[str] | None = None,
     region: Refresh = "ntsc",
     fit: Fit = "bake",
-    max_error_deg: float = 1.0,
+    max_error_deg: float = ANIMBIN_ERRORS.max_error,
     ps1_space: bool = False,
     translations: bool = False,
     translation_scale: float = FP12_ONE,
@@ -705,7 +712,7 @@ def _convert_one(
         if not o.ps1_space:
             moves[:, roots] = vectors_to_ps1(moves[:, roots])
 
-    best_err = bound_err = 0.0
+    bound_err = 0.0
     if layout is not None:
         tracks, key_frames = _layout_tracks(gltf, rig, indices, layout, o, wanted, cache, moves, where)
         keys_per_track = [len(k) for k in key_frames]
@@ -730,7 +737,6 @@ def _convert_one(
             if fit == "best":  # frames and values chosen together (keys already sign-continuous)
                 fitted = fit_track(q, o.max_keys, rule)
                 keys, kept = fitted.frames, fitted.values
-                best_err = max(best_err, fitted.max_error_deg)
                 bound_err = max(bound_err, fitted.lower_bound_deg)
             if len(keys) > o.max_keys:
                 curves = [make_continuous(rotations[:, k])[0] for k in range(rotations.shape[1])]
@@ -748,9 +754,7 @@ def _convert_one(
                 tracks.append(Track(joint_id=j, keys=[TranslationKey(f, *map(int, raw[f, j])) for f in keys]))
             keys_per_track += [len(k) for k in key_frames]
 
-    shown_err, round_err, trunc_err = _errors(reference, tracks, frames, len(rig.nodes))
-    if fit == "best" and layout is None:
-        shown_err = best_err  # measured through the engine's own Normalize by the fit
+    round_err, trunc_err = _fp12_errors(reference, tracks, frames, len(rig.nodes))
     between_err = _between_error(gltf, rig, indices, o, wanted, cache, start, frames, tracks, where)
 
     clip_name, renamed = animbin_name(source_name)
@@ -783,6 +787,9 @@ def _convert_one(
         markers=_markers(marker_specs or [], hz, frames, where, warnings),
         flags=flags,
     )
+    # What a reader sees: the clip as written, played by the engine, against the curve.
+    shown = console_error(anim, reference) if frames else None
+    shown_err = shown.degrees if shown is not None else 0.0
     rotation_frames = [k for k, t in zip(key_frames, tracks) if k]
     steps = any(np.any(np.diff(k) > 1) or (k[-1] < frames - 1) for k in rotation_frames)
     if fit == "reduce" and steps and layout is None:
@@ -812,6 +819,7 @@ def _convert_one(
         between_err,
         start,
         layout is not None,
+        shown,
     )
     return anim, clip, layout.version if layout is not None else None
 
@@ -876,11 +884,10 @@ def _shown(tracks: list[Track], frames: int, joints: int, fallback: np.ndarray) 
     return shown
 
 
-def _errors(reference: np.ndarray, tracks: list[Track], frames: int, joints: int) -> tuple[float, float, float]:
-    """Largest error on screen at vsyncs; FP12 error of the kept keys rounded and truncated."""
+def _fp12_errors(reference: np.ndarray, tracks: list[Track], frames: int, joints: int) -> tuple[float, float]:
+    """FP12 error of the kept keys, rounded and truncated."""
     if frames == 0 or joints == 0:
-        return 0.0, 0.0, 0.0
-    shown = _shown(tracks, frames, joints, reference)
+        return 0.0, 0.0
     keyed = [
         (k.frame, t.joint_id)
         for t in tracks
@@ -892,7 +899,7 @@ def _errors(reference: np.ndarray, tracks: list[Track], frames: int, joints: int
         round_err, trunc_err = fp12_error_deg(at), fp12_error_deg(at, rounding=False)
     else:
         round_err = trunc_err = 0.0
-    return float(angle_between(reference, shown).max(initial=0.0)), round_err, trunc_err
+    return round_err, trunc_err
 
 
 BETWEEN_SAMPLES = (0.25, 0.5, 0.75)
@@ -929,12 +936,13 @@ def _clip_lines(clip: ClipReport, fit: Fit, show_file: bool) -> list[str]:
     target = f" -> file {clip.file_index}" if show_file else ""
     how = "ANIMBIN layout from extras" if clip.layout else fit
     starts = f" from {clip.start_seconds:.3f} s" if clip.start_seconds else ""
+    where = "" if clip.shown is None else f" (joint {clip.shown.joint} at frame {clip.shown.frame})"
     return [
         f"animation {clip.source!r}{target} as {clip.name!r}: {clip.seconds:.3f} s{starts} -> {clip.frames} frame(s), "
         f"{len(clip.keys_per_track)} track(s) x {key_text} key(s) ({how})",
         f"  FP12 max error: {clip.fp12_round_max_deg:.4f} deg rounded "
         f"(the exporter's truncation would give {clip.fp12_trunc_max_deg:.4f} deg)",
-        f"  max error on screen: {clip.shown_max_error_deg:.4f} deg at vsyncs, "
+        f"  max error on screen: {clip.shown_max_error_deg:.4f} deg at vsyncs{where}, "
         f"{clip.between_max_error_deg:.4f} deg between them (the console holds one pose per vsync)",
         f"  sign continuity: {clip.sign_flips} sign flip(s) of the sampled curves removed "
         "(each key in the previous key's hemisphere, the first with w >= 0)",

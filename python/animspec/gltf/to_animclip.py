@@ -18,7 +18,8 @@ the clip's Motion Data (relative to frame 0), and the joints see the node as it 
 joints instead, as before.
 
 The encoding (:mod:`animspec.animclip.frames.encode`) meets ``max_error`` per kind where the format
-allows it; the error reached is in the result. The sections the encoder does not produce come
+allows it; the error reached is in the result, measured on the written bytes as a reader
+decodes them (:func:`animspec.animclip.frames.encode.read_back_error`). The sections the encoder does not produce come
 from ``template`` byte for byte (:mod:`animspec.animclip.frames.sections`).
 """
 
@@ -26,13 +27,26 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 from pygltflib import GLTF2
 
-from ..animclip.frames.encode import FPS, MAX_FRAMES, EncodedAnimation, Frames, Tolerance, encode, joint_hashes
+from ..animclip.frames.encode import (
+    FPS,
+    MAX_FRAMES,
+    ClipError,
+    EncodedAnimation,
+    Frames,
+    KindError,
+    Tolerance,
+    encode,
+    joint_hashes,
+    read_back_error,
+)
 from ..animclip.frames.sections import TAG_MOTION_DATA, clip_model
 from ..animclip.model import AnimclipFile
+from ..animclip.write import write_bytes
 from ..quaternion import conjugate, normalize, quat_multiply, quat_to_matrix, wxyz_to_xyzw
 from .rig import GltfError, GltfSource, Rig, load_gltf, node_rest, read_rig, split_trs
 from .sampling import animation_span, local_matrices, local_rotations, sample_channels
@@ -82,6 +96,22 @@ def frame_count(animation: str, seconds: float, fps: float, looping: bool, nodes
     return count
 
 
+def error_text(error: ClipError, names: Sequence[str]) -> str:
+    """The command line's words for a clip's :class:`ClipError`: each kind's worst, its unit,
+    and where (joint name, frame)."""
+
+    def where(kind: KindError) -> str:
+        name = names[kind.joint] if kind.joint < len(names) else f"joint {kind.joint}"
+        return f"{name!r}, frame {kind.frame}"
+
+    e = error
+    return (
+        f"rotation {e.rotation.worst:.3g} deg ({where(e.rotation)}), "
+        f"translation {e.translation.worst:.3g} m ({where(e.translation)}), "
+        f"scale {e.scale.worst:.3g} relative ({where(e.scale)})"
+    )
+
+
 @dataclass(frozen=True)
 class AnimclipConversion:
     model: AnimclipFile
@@ -89,6 +119,10 @@ class AnimclipConversion:
     rig: Rig
     animation: str
     fps: float
+    frames: Frames
+    """The glTF's transforms the clip was encoded from."""
+    data: bytes
+    """The clip's bytes, as written (the model through :func:`animspec.animclip.write.write_bytes`)."""
     root_motion_node: int | None = None
     """The glTF node whose animation became the clip's Motion Data, or None."""
     root_motion_left_out: int | None = None
@@ -96,13 +130,20 @@ class AnimclipConversion:
     motion_note: str = ""
     """Where the clip's Motion Data comes from (empty: it has none)."""
 
+    @cached_property
+    def error(self) -> ClipError:
+        """The error a reader of the written clip sees (:func:`.encode.read_back_error`), decoded
+        when first asked: after the writer's own read-back check, which refuses (naming the
+        file) a clip ``play`` would refuse."""
+        return read_back_error(self.data, self.frames)
+
     def report(self) -> str:
-        e, enc = self.encoded.error, self.encoded
+        enc = self.encoded
         return (
             f"animation {self.animation!r}: {enc.frames} frames at {self.fps:g} fps, {enc.joints} joints, "
             f"{enc.num_small} + {enc.num_large} elements, {enc.stride} bytes per sample, "
             f"{enc.unique_samples} distinct samples{' (frame lookup)' if enc.lookup is not None else ''}; "
-            f"largest error: rotation {e.rotation:.2e}, translation {e.translation:.2e}, scale {e.scale:.2e}"
+            f"largest error read back: {error_text(self.error, self.rig.names)}"
             + (f"; {self.motion_note}" if self.motion_note else "")
         )
 
@@ -202,7 +243,7 @@ def gltf_to_animclip(
     skin: int = 0,
     joint_names: Sequence[str] | None = None,
     fps: float = 30.0,
-    max_error: float | Tolerance = 1e-3,
+    max_error: Tolerance | None = None,
     looping: bool = False,
     template: AnimclipFile | None = None,
     name: str | None = None,
@@ -210,21 +251,20 @@ def gltf_to_animclip(
 ) -> AnimclipConversion:
     """Encode one animation of a skinned glTF (the first, or the one named ``animation``) as an
     .animclip model; write it with :func:`animspec.animclip.write.write_bytes`. ``name``: the
-    clip's name (default: the animation's name when there is no template). ``max_error``: one
-    number for every kind, or a :class:`Tolerance` per kind. ``root_motion``: take root motion
-    from the node above the skeleton (module doc); a template's Motion Data is replaced only
-    when there is some, else kept."""
+    clip's name (default: the animation's name when there is no template). ``max_error``: the
+    :class:`Tolerance` per kind (rotation in degrees; None: the conversions' defaults).
+    ``root_motion``: take root motion from the node above the skeleton (module doc); a
+    template's Motion Data is replaced only when there is some, else kept."""
     gltf = load_gltf(source)
     index = _pick(gltf, animation)
     rig = read_rig(gltf, skin=skin, joint_names=joint_names)
-    tolerance = max_error if isinstance(max_error, Tolerance) else Tolerance.uniform(max_error)
     anim_name = animation_name(gltf, index)
     labels = [f"node {n} {name!r}" for n, name in zip(rig.nodes, rig.names)]
     hashes = joint_hashes(rig.names, labels)
     frames, motion = sample_frames(rig, index, fps, looping, root_motion)
     encoded = encode(
         frames,
-        tolerance,
+        max_error or Tolerance(),
         looping=looping,
         root_translation=None if motion is None else motion.translation,
         root_rotation=None if motion is None else motion.rotation,
@@ -232,6 +272,7 @@ def gltf_to_animclip(
     )
     clip_name = name if name is not None else (anim_name if template is None else None)
     model = clip_model(encoded, hashes, fps=fps, template=template, name=clip_name)
+    data = write_bytes(model)
     left_out = None if root_motion else root_motion_node(rig, index)
     had_motion = template is not None and template.section(TAG_MOTION_DATA) is not None
     if motion is not None:
@@ -242,5 +283,6 @@ def gltf_to_animclip(
     else:
         note = "Motion Data kept from the template" if had_motion else ""
     return AnimclipConversion(
-        model, encoded, rig, anim_name, fps, None if motion is None else motion.node, left_out, note
+        model, encoded, rig, anim_name, fps, frames, data,
+        None if motion is None else motion.node, left_out, note,
     )

@@ -23,8 +23,13 @@ What this encoder chooses, per component, from the tolerance (:class:`Tolerance`
   per frame (Luna's encoder writes neither scale nor lookups);
 * root motion, when given: a Motion Data payload (:mod:`.motion`) and the "has motion" flag.
 
-Error is measured as a reader sees it: the integer values are decoded with
-:func:`.coding.dequantise`, the decoder's own rule.
+Error is measured as a reader sees it (:class:`ClipError`): the integer values are decoded with
+:func:`.coding.dequantise`, the decoder's own rule, and kept as float32 as the decoder keeps
+them; rotation is the angle between the rotation read and the one given (degrees), translation
+the distance (the clip's units), scale the ratio (read / given - 1). The tolerance bounds the
+same three numbers, so what is asked is what a reader gets back where the format's precision
+allows; :func:`read_back_error` measures them again on the written bytes, through the
+decoder ``play`` uses.
 
 Everything is vectorised over frames and joints; the only Python loops run over the elements
 (to place each field in the sample words) and over the shift refinements.
@@ -42,7 +47,8 @@ import numpy as np
 
 from ...common.errors import AnimspecError, WriteError
 from ...common.hashes import crc32
-from ...common.ranges import MAX_ERROR_DEG, NumberRange
+from ...common.ranges import ANIMCLIP_ERRORS, MAX_ERROR_DEG, NumberRange
+from ...quaternion import angle_between
 from ..sections.base_state import JOINT_DTYPE
 from ..tags import FLAG_FRAME_DATA_LOOKUP, FLAG_HAS_MOTION, FLAG_LOOPING
 from .coding import (
@@ -169,34 +175,32 @@ def tolerance_for(max_error_deg: float, max_translation_error: float) -> Toleran
     :data:`MAX_TRANSLATION_ERROR`; OptionRangeError names the option)."""
     MAX_ERROR_DEG.check(max_error_deg)
     MAX_TRANSLATION_ERROR.check(max_translation_error)
-    # a rotation off by an angle a moves no unit-quaternion component by more than a / 4 (radians)
-    return Tolerance(
-        rotation=math.radians(max_error_deg) / 4, translation=max_translation_error, scale=max_translation_error
-    )
+    return Tolerance(rotation_deg=max_error_deg, translation=max_translation_error, scale=max_translation_error)
 
 
 @dataclass(frozen=True)
 class Tolerance:
-    """The largest error allowed, per kind: translation in the clip's units (per axis),
-    rotation per component of the unit quaternion (about half the angle in radians), scale
-    per axis."""
+    """The largest error allowed, in :class:`ClipError`'s measures: rotation as an angle in
+    degrees, translation as a distance in the clip's units, scale as a ratio. The defaults are
+    the conversions' (:data:`animspec.common.ranges.ANIMCLIP_ERRORS`)."""
 
-    rotation: float = 1e-4
-    translation: float = 1e-4
-    scale: float = 1e-4
+    rotation_deg: float = ANIMCLIP_ERRORS.max_error
+    translation: float = cast(float, ANIMCLIP_ERRORS.max_translation_error)
+    scale: float = cast(float, ANIMCLIP_ERRORS.max_translation_error)
 
     def __post_init__(self) -> None:
-        for kind in ("rotation", "translation", "scale"):
+        for kind in ("rotation_deg", "translation", "scale"):
             value = getattr(self, kind)
             # (a Real compares as a float does; numbers.Real declares no comparison for mypy)
             if not (isinstance(value, numbers.Real) and 0 < cast(float, value) < math.inf):
                 raise EncodeError(f"the {kind} tolerance must be a positive number, not {value}")
 
-    @classmethod
-    def uniform(cls, max_error: float) -> Tolerance:
-        if not max_error > 0 or not math.isfinite(max_error):
-            raise EncodeError(f"max error must be a positive number, not {max_error}")
-        return cls(max_error, max_error, max_error)
+    @property
+    def component(self) -> float:
+        """The rotation tolerance as a step of the quaternion's components, the encoder's first
+        guess: four components each off by a / 4 move the unit quaternion by a / 2 at most,
+        which is an angle of a (radians) at most."""
+        return math.radians(self.rotation_deg) / 4
 
 
 @dataclass(frozen=True)
@@ -232,19 +236,98 @@ class Frames:
 
 
 @dataclass(frozen=True)
-class ErrorReached:
-    """The largest error of the encoded clip against the input, decoded as a reader would."""
+class KindError:
+    """One kind of :class:`ClipError`: each joint's worst over the frames, and at which frame."""
 
-    rotation: float
-    translation: float
-    scale: float
+    per_joint: np.ndarray
+    """(J,) float64, each joint's largest error."""
+    frames: np.ndarray
+    """(J,) int64, the frame of each joint's largest error."""
+
+    @property
+    def worst(self) -> float:
+        return float(self.per_joint.max(initial=0.0))
+
+    @property
+    def joint(self) -> int:
+        """The joint of the worst error (0 for a clip of no joints)."""
+        return int(np.argmax(self.per_joint)) if self.per_joint.size else 0
+
+    @property
+    def frame(self) -> int:
+        """The frame of the worst error."""
+        return int(self.frames[self.joint]) if self.frames.size else 0
+
+
+def _kind_error(per_frame: np.ndarray) -> KindError:
+    """(F, J) errors -> each joint's worst and its frame."""
+    if per_frame.size == 0:
+        return KindError(np.zeros(per_frame.shape[1:]), np.zeros(per_frame.shape[1:], np.int64))
+    return KindError(per_frame.max(axis=0), per_frame.argmax(axis=0).astype(np.int64))
+
+
+@dataclass(frozen=True)
+class ClipError:
+    """The error a reader of a clip sees against the transforms it was made from, local per
+    joint: ``rotation`` the angle between the two rotations (2 acos |q_read . q_given|), in
+    degrees; ``translation`` the distance between the two translations, in the clip's units
+    (metres, in the games); ``scale`` the ratio error, |read / given - 1| on the worst axis.
+    The one measure every front end words (the command line's report, the Blender export's)."""
+
+    rotation: KindError
+    translation: KindError
+    scale: KindError
 
     def within(self, tolerance: Tolerance) -> bool:
         return (
-            self.rotation <= tolerance.rotation
-            and self.translation <= tolerance.translation
-            and self.scale <= tolerance.scale
+            self.rotation.worst <= tolerance.rotation_deg
+            and self.translation.worst <= tolerance.translation
+            and self.scale.worst <= tolerance.scale
         )
+
+
+def rotation_errors_deg(read: np.ndarray, given: np.ndarray) -> np.ndarray:
+    """(..., J) the angle in degrees between rotations read and given (..., J, 4)."""
+    return angle_between(read, given)
+
+
+def translation_errors(read: np.ndarray, given: np.ndarray) -> np.ndarray:
+    """(..., J) the distance between translations read and given (..., J, 3)."""
+    return np.linalg.norm(read - given, axis=-1)
+
+
+def scale_errors(read: np.ndarray, given: np.ndarray) -> np.ndarray:
+    """(..., J) the worst axis's ratio error |read / given - 1| (scales are positive)."""
+    return np.abs(read / given - 1).max(axis=-1)
+
+
+def clip_error(read_rot: np.ndarray, read_pos: np.ndarray, read_scl: np.ndarray,
+               rot: np.ndarray, pos: np.ndarray, scl: np.ndarray) -> ClipError:
+    """:class:`ClipError` of transforms read (F, J, ...) against those given (the same shapes)."""
+    return ClipError(
+        _kind_error(rotation_errors_deg(read_rot, rot)),
+        _kind_error(translation_errors(read_pos, pos)),
+        _kind_error(scale_errors(read_scl, scl)),
+    )
+
+
+def as_read(values: np.ndarray) -> np.ndarray:
+    """Decoded values as a reader holds them: the decoder keeps float32 (.decode.Transforms)."""
+    return np.asarray(values, np.float64).astype(np.float32).astype(np.float64)
+
+
+def read_back_error(data: bytes, frames: Frames, path: str | None = None) -> ClipError:
+    """The error a reader of the written clip ``data`` sees against ``frames`` (what was
+    encoded): the bytes read (:func:`animspec.animclip.parse.read_bytes`) and decoded with
+    :func:`.decode.decode_clip`, as ``play`` decodes them, frame by frame. Joints only: root
+    motion is Motion Data's, compared by its own tests."""
+    from ..parse import read_bytes
+    from .decode import decode_clip
+
+    rot, pos, scl = frames.checked()
+    decoded = decode_clip(read_bytes(data, path), path).frames(0, rot.shape[0])
+    n = decoded.rotation.shape[0]
+    return clip_error(decoded.rotation, decoded.translation, decoded.scale, rot[:n], pos[:n], scl[:n])
 
 
 @dataclass(frozen=True)
@@ -268,7 +351,9 @@ class EncodedAnimation:
     """u16 per frame (+1 when looping) naming its sample, or None (one sample per frame)."""
     frames: int
     looping: bool
-    error: ErrorReached
+    error: ClipError
+    """The error a reader sees, measured on the integers encoded with the decoder's own
+    dequantisation (:func:`read_back_error` measures it again on the written bytes)."""
     fields: np.ndarray = field(repr=False)
     """(F, E) the fields per frame (before packing), kept for inspection and tests."""
     motion_data: bytes | None = None
@@ -429,11 +514,11 @@ class _Plan:
         return fields, self.base + (fields << self.shift)
 
 
-def _errors(values: np.ndarray, rot: np.ndarray, pos: np.ndarray, scl: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Per joint (J,), the largest rotation, translation and scale error over all frames,
-    decoded with the reader's own dequantisation (:func:`.coding.dequantise`)."""
-    s, r, p = dequantise(values)
-    return (np.abs(r - rot).max(axis=(0, 2)), np.abs(p - pos).max(axis=(0, 2)), np.abs(s - scl).max(axis=(0, 2)))
+def _errors(values: np.ndarray, rot: np.ndarray, pos: np.ndarray, scl: np.ndarray) -> ClipError:
+    """The :class:`ClipError` of integer values (F, J, 12), decoded with the reader's own
+    dequantisation (:func:`.coding.dequantise`) and kept as float32, as the decoder keeps them."""
+    s, r, p = (as_read(v) for v in dequantise(values))
+    return clip_error(r, p, s, rot, pos, scl)
 
 
 def _choose_shifts(
@@ -528,7 +613,8 @@ def encode(
     n_frames, n_joints = rot.shape[:2]
 
     # translation: per joint shift from the range, per component error shift from tolerance
-    t_shift = _translation_shifts(pos, tolerance.translation, max_translation_shift, label)
+    # (a distance of t needs each axis within t / sqrt(3) at worst)
+    t_shift = _translation_shifts(pos, tolerance.translation / math.sqrt(3), max_translation_shift, label)
     t_units = pos * np.exp2(t_shift)[None, :, None]
 
     # scale: exponent from the tolerance; a frame with a scale below 1 raises the divisor
@@ -559,15 +645,19 @@ def encode(
     kinds = (
         (
             ROTATION,
-            tolerance.rotation,
-            _shift_for(np.full(n_joints, tolerance.rotation * QUATERNION_SCALE)),
-            lambda v, js: np.abs(dequantise_rotation(v) - rot[:, js]).max(axis=(0, 2)),
+            tolerance.rotation_deg,
+            _shift_for(np.full(n_joints, tolerance.component * QUATERNION_SCALE)),
+            lambda v, js: rotation_errors_deg(as_read(dequantise_rotation(v)), rot[:, js]).max(axis=0),
         ),
         (
             TRANSLATION,
             tolerance.translation,
-            _shift_for(tolerance.translation * np.exp2(t_shift)),
-            lambda v, js: np.abs(dequantise_translation(v, t_shift[js][None, :, None]) - pos[:, js]).max(axis=(0, 2)),
+            _shift_for(tolerance.translation / math.sqrt(3) * np.exp2(t_shift)),
+            # (in float64: far from the origin float32's own step is past any shift's reach,
+            # and only the report, not the choice, can say so)
+            lambda v, js: translation_errors(dequantise_translation(v, t_shift[js][None, :, None]), pos[:, js]).max(
+                axis=0
+            ),
         ),
     )
     for comps, tol, guess, error_of in kinds:
@@ -585,7 +675,7 @@ def encode(
                 raise EncodeError("a component's range needs an error shift past 15 to fit 16 bits")
             plan.shift[wide] += 1
     fields, values = plan.values()
-    r_err, t_err, s_err = _errors(values, rot, pos, scl)
+    error = _errors(values, rot, pos, scl)
 
     flat_fields = fields.reshape(n_frames, -1)
     widths = np.zeros(flat_fields.shape[1], dtype=np.int64)
@@ -624,7 +714,7 @@ def encode(
         lookup=table,
         frames=n_frames,
         looping=looping,
-        error=ErrorReached(float(r_err.max()), float(t_err.max()), float(s_err.max())),
+        error=error,
         fields=elem_fields,
         motion_data=motion_data,
     )

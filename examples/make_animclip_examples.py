@@ -19,9 +19,11 @@ walk.animclip
     legs, both about the lateral axis, the pelvis bobbing, the root travelling 1.4 m forward
     (+Z). tests/test_examples_look_right.py checks that it looks it, frame by frame.
 wave.performanceclip
-    Ratchet & Clank: Rift Apart magic (0F64FFE8). An 8-joint upper body, one custom track,
-    a Morph Info / Morph Frame Data pair (opaque bytes). Same sections as an .animclip: the
-    extension is the only difference.
+    Ratchet & Clank: Rift Apart magic (0F64FFE8). An 8-joint upper body of the same biped,
+    one custom track, a Morph Info / Morph Frame Data pair (opaque bytes), and 46 frames
+    coded as walk's are: the right arm raised over the head, its forearm waving from side
+    to side three times. Same sections as an .animclip: the extension is the only
+    difference.
 walk_lz4.animclip
     walk.animclip with its DAT1 body compressed as one raw LZ4 block (ALERT's
     dat1lib/decompression.py), as
@@ -115,11 +117,17 @@ def quantise_rotation(axis: tuple[float, float, float], degrees: float) -> tuple
     return tuple(max(-32767, min(32767, round(c * 32767))) for c in q)  # type: ignore[return-value]
 
 
-def base_state(names: list[str]) -> BaseState:
-    rig = {name: (offset, axis, angle) for name, _, offset, axis, angle in BIPED}
+def rest_pose(overrides: dict[str, tuple[tuple[int, int, int], float]] | None = None) -> dict:
+    """name -> (axis, angle) of BIPED's rest rotations, with ``overrides`` for a clip's own pose."""
+    return {name: (axis, angle) for name, _, _, axis, angle in BIPED} | (overrides or {})
+
+
+def base_state(names: list[str], overrides: dict | None = None) -> BaseState:
+    offsets = {name: offset for name, _, offset, _, _ in BIPED}
+    pose = rest_pose(overrides)
     joints = np.zeros(len(names), JOINT_DTYPE)
     for i, name in enumerate(names):
-        offset, axis, angle = rig[name]
+        offset, (axis, angle) = offsets[name], pose[name]
         position = tuple(round(v * (1 << TRANSLATION_EXPONENT)) for v in offset)
         joints[i] = (*quantise_rotation(axis, angle), *position, 0, TRANSLATION_EXPONENT)
     # One 32-byte "thing" (contents unknown in the spec): two identity-like halves.
@@ -147,6 +155,13 @@ PELVIS_BOB_PHASE = 7
 ROOT_TRAVEL = 1.4
 """Metres the root moves forward (+Z, where the biped faces) over the clip (Motion Data):
 two steps of 0.7 m, about what the legs' swing spans."""
+# wave.performanceclip: the right arm raised (out and up, turned about the forward axis Z)
+# and its forearm waving from side to side over the head: from leaning in (towards the head,
+# +X) to leaning out, three times over the clip.
+WAVE_POSE = {"upperarm_r": ((0, 0, 1), -135.0), "lowerarm_r": ((0, 0, 1), -75.0), "hand_r": ((0, 0, 1), 0.0)}
+WAVE_SWINGS = {"lowerarm_r": (60.0, 0)}
+WAVE_PERIOD = 15
+"""Frames per wave (half a second at 30 fps)."""
 FLAG_HAS_MOTION = 0x800000
 """Built flags bit: the clip has root motion (Luna flags.py)."""
 
@@ -162,36 +177,39 @@ def _pack_bits(fields: list[tuple[int, int]]) -> bytes:
     return acc.to_bytes(4 * words, "little")
 
 
-def walk_motion(names: list[str], base: BaseState, frames: int) -> tuple[SampleElem, bytes, bytes, int]:
-    """The walk's samples, coded the way Luna's reader decodes them: per animated component an
-    element (byte offset 4 * (12 * joint + component), code = width - 1) whose field is the
-    frame's value minus the Base State value (the rest pose, the lowest value of each moving
-    component). A swinging joint's quaternion is written as (axis * K tan(angle / 2), K) with
-    K = 32767 cos(rest / 2): the reader normalises it, w stays constant, the axis part grows
-    with the angle, and at the rest angle it is the Base State record itself. Returns Sample
-    Elem, Sample Data, Motion Data and the stride."""
-    rig = {name: (axis, angle) for name, _, _, axis, angle in BIPED}
-    t = np.arange(frames) / (frames - 1)
-    values: dict[tuple[int, int], np.ndarray] = {}  # (joint, component) -> per-frame integers
+def swinging(names: list[str], base: BaseState, frames: int, swings: dict[str, tuple[float, float]], period: int,
+             pose: dict) -> dict[tuple[int, int], np.ndarray]:
+    """(joint, component) -> per-frame integers of each joint in ``swings`` (name ->
+    amplitude in degrees, phase in frames) turning about its axis in ``pose`` from its rest
+    angle to rest + amplitude and back once every ``period`` frames. The quaternion is
+    written as (axis * K tan(angle / 2), K) with K = 32767 cos(rest / 2): the reader
+    normalises it, w stays constant, the axis part grows with the angle, and at the rest
+    angle it is the Base State record itself, the lowest value of the moving component."""
+    values = {}
     records = base.joints
     for j, name in enumerate(names):
-        if name in SWINGS:
-            amplitude, phase = SWINGS[name]
-            axis, rest = rig[name]
-            lift = (1 - np.cos(2 * np.pi * (np.arange(frames) + phase) / (frames - 1))) / 2
+        if name in swings:
+            amplitude, phase = swings[name]
+            axis, rest = pose[name]
+            lift = (1 - np.cos(2 * np.pi * (np.arange(frames) + phase) / period)) / 2
             angles = np.radians(rest + amplitude * lift)
             k = 32767 * math.cos(math.radians(rest) / 2)
             c = int(np.flatnonzero(axis)[0])
             values[(j, 4 + c)] = np.round(k * np.tan(angles / 2)).astype(np.int64)
             assert records[j][("qx", "qy", "qz")[c]] == values[(j, 4 + c)].min() and records[j]["qw"] == round(k)
-        if name == "pelvis":
-            lift = (1 - np.cos(4 * np.pi * (np.arange(frames) + PELVIS_BOB_PHASE) / (frames - 1))) / 2
-            rise = np.round(PELVIS_BOB * lift * (1 << TRANSLATION_EXPONENT)).astype(np.int64)
-            values[(j, 9)] = records[j]["y"] + rise  # component 9: translation y, up
+    return values
+
+
+def sample_coding(base: BaseState, frames: int,
+                  values: dict[tuple[int, int], np.ndarray]) -> tuple[SampleElem, bytes, int]:
+    """Sample Elem, Sample Data and the stride coding ``values`` the way Luna's reader decodes
+    them: per animated component an element (byte offset 4 * (12 * joint + component), code =
+    width - 1) whose field is the frame's value minus the Base State value (the lowest value
+    of each moving component)."""
     elements = []
     for (j, c), v in sorted(values.items()):
         base_value = int(v.min())
-        assert base_value == records[j][("qx", "qy", "qz", "qw", "x", "y", "z")[c - 4]]
+        assert base_value == base.joints[j][("qx", "qy", "qz", "qw", "x", "y", "z")[c - 4]]
         width = max(1, int(v.max() - base_value).bit_length())
         assert width <= 16
         elements.append((j, c, width, v - base_value))
@@ -204,6 +222,20 @@ def walk_motion(names: list[str], base: BaseState, frames: int) -> tuple[SampleE
         np.array([w - 1 for _, _, w, _ in elements], "u1"),
         bytes(-5 * len(elements) % 4),
     )
+    return elem, samples, stride
+
+
+def walk_motion(names: list[str], base: BaseState, frames: int) -> tuple[SampleElem, bytes, bytes, int]:
+    """The walk's samples, coded as Pcniado/luna_engine_io_tools (anim_import.py, motion.py)
+    reads them: the joints of SWINGS swinging once over the clip, the pelvis bobbing, and the
+    root motion. Returns Sample Elem, Sample Data, Motion Data and the stride."""
+    t = np.arange(frames) / (frames - 1)
+    values = swinging(names, base, frames, SWINGS, frames - 1, rest_pose())
+    j = names.index("pelvis")
+    lift = (1 - np.cos(4 * np.pi * (np.arange(frames) + PELVIS_BOB_PHASE) / (frames - 1))) / 2
+    rise = np.round(PELVIS_BOB * lift * (1 << TRANSLATION_EXPONENT)).astype(np.int64)
+    values[(j, 9)] = base.joints[j]["y"] + rise  # component 9: translation y, up
+    elem, samples, stride = sample_coding(base, frames, values)
     # Motion Data: a 0x7C-byte header (type 0, flag 0x02 "has motion", the sample count, an
     # identity initial transform, the samples right after the header) and 16-byte samples:
     # i16 quaternion x, y, z, w (/ 32768), i16 translation x, y, z, i8 log scale, i8 phase.
@@ -285,15 +317,17 @@ def walk() -> AnimclipFile:
 def wave() -> AnimclipFile:
     frames = 46
     clip = AnimclipFile(magic=MAGIC_RCRA, type_id=MAGIC_RCRA)
-    clip.sections = [
-        Built(fps=30.0, duration=1.5, num_frames=frames, num_unique_samples=frames),
-        base_state(UPPER_BODY),
-        joint_hashes(UPPER_BODY),
-    ]
+    built = Built(fps=30.0, duration=1.5, num_frames=frames, num_unique_samples=frames)
+    base = base_state(UPPER_BODY, WAVE_POSE)
+    clip.sections = [built, base, joint_hashes(UPPER_BODY)]
     clip.set_clip_name("wave_hello")
     t = np.arange(frames) / (frames - 1)
     custom_tracks(clip, {"blend_weight": np.clip(np.sin(np.pi * t) * 1.5, 0, 1).astype("<f4")})
     clip.sections += [RawSection(TAG_MORPH_INFO, opaque(3, 28)), RawSection(TAG_MORPH_FRAME_DATA, opaque(4, 92))]
+    values = swinging(UPPER_BODY, base, frames, WAVE_SWINGS, WAVE_PERIOD, rest_pose(WAVE_POSE))
+    elem, samples, stride = sample_coding(base, frames, values)
+    set_sample_coding(built, 0, stride)
+    clip.sections += [elem, RawSection(TAG_SAMPLE_DATA, samples)]
     return clip
 
 

@@ -29,9 +29,10 @@ biped_rig.glb
     The rig examples/walk.animclip was made for (the README's ``.animclip -> glTF``
     command): the 21 joints of make_animclip_examples.BIPED, named as there, so their DAT1
     CRC32 name hashes are the clip's joint hashes. Y-up in metres, facing +Z, as glTF and
-    the game are: rest pose the same local offsets with identity rotations (standing, arms
-    hanging, every joint axis-aligned); the clip's base state then turns the joints. As a
-    Blender glTF export of a character (+Y Up) has it, a plain armature node "biped" holds
+    the game are: its rest pose is the clip's base pose (the same local offsets and
+    rotations, as a rig imported from the game's model carries its joints' stored
+    transforms): standing, arms hanging. As a Blender glTF export of a character (+Y Up)
+    has it, a plain armature node "biped" holds
     the root joint, with no transform of its own: the skeleton is in the scene's axes, so
     the clip's root transforms are the scene's. One box per bone (a cube for the hands,
     feet and head), rigidly skinned. No animation of its own.
@@ -245,6 +246,16 @@ def _box(start: np.ndarray, end: np.ndarray, half: float) -> list[np.ndarray]:
     return [p + half * (su * u + sv * v) for p in (start, end) for su, sv in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
 
 
+def _rotation_matrix(q: tuple[float, float, float, float]) -> np.ndarray:
+    """3x3 matrix of a unit x, y, z, w quaternion."""
+    x, y, z, w = q
+    return np.array([
+        [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+        [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+        [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
+    ])
+
+
 def biped_rig() -> bytes:
     table = _biped_table()
     names = [row[0] for row in table]
@@ -252,32 +263,37 @@ def biped_rig() -> bytes:
     offsets = [np.array(row[2], dtype=np.float64) for row in table]
     gltf = GLTF2(asset=Asset(generator="animspec examples/make_gltf_examples.py", version="2.0"))
     blob = _Blob(gltf)
+    rests = [axis_angle(tuple(float(a) for a in row[3]), float(row[4])) for row in table]
     for j, name in enumerate(names):
         children = [c for c in range(len(names)) if parents[c] == j]
-        gltf.nodes.append(Node(name=name, translation=[float(v) for v in offsets[j]], children=children))
+        gltf.nodes.append(Node(name=name, translation=[float(v) for v in offsets[j]],
+                               rotation=list(rests[j]) if table[j][4] else None, children=children))
     armature = len(gltf.nodes)
     gltf.nodes.append(Node(name="biped", children=[0]))
 
-    # World bind matrices: each joint's offset from the origin (rest rotations are the
-    # identity, and so is the armature node).
-    origin = [np.zeros(3)] * len(names)
+    # World bind matrices: each joint's rest (the clip's base pose) composed down from the
+    # root; the armature node is the identity.
+    world = [np.eye(4)] * len(names)
     for j in range(len(names)):
-        origin[j] = offsets[j] if parents[j] < 0 else origin[parents[j]] + offsets[j]
+        local = np.eye(4)
+        local[:3, :3] = _rotation_matrix(rests[j])
+        local[:3, 3] = offsets[j]
+        world[j] = local if parents[j] < 0 else world[parents[j]] @ local
     ibms, positions, joints, indices = [], [], [], []
     for j in range(len(names)):
-        ibm = np.eye(4)
-        ibm[:3, 3] = -origin[j]
+        ibm = np.linalg.inv(world[j])
         ibms.append(tuple(float(v) for v in ibm.T.reshape(-1)))  # column-major
         children = [c for c in range(len(names)) if parents[c] == j]
         if parents[j] < 0:
             continue  # the root sits on the ground under the pelvis: nothing to draw
+        # the box in the joint's own frame, towards its first child, placed as the rest puts it
         if children:
             corners = _box(np.zeros(3), offsets[children[0]], BOX_HALF)
         else:
             corners = [np.array([sx, sy, sz]) * LEAF_HALF for sz in (-1, 1) for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
         base = len(positions)
         for corner in corners:
-            positions.append(tuple(float(v) for v in origin[j] + corner))
+            positions.append(tuple(float(v) for v in world[j][:3, :3] @ corner + world[j][:3, 3]))
             joints.append((j, 0, 0, 0))
         indices += _box_triangles(base)
     _skinned_mesh(gltf, blob, "biped", positions, joints, indices, list(range(len(names))), armature, ibms)

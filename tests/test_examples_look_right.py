@@ -1,4 +1,5 @@
-"""examples/walk.animclip looks like a walk, the right way up, as a reader of it sees it.
+"""examples/walk.animclip looks like a walk and wave.performanceclip like a wave, the right way
+up, as a reader of them sees them.
 
 The clip is converted the way the README shows (``animspec convert walk.animclip --skeleton
 biped_rig.glb``), and the glTF written is read back twice, by hand with pygltflib and numpy
@@ -7,7 +8,8 @@ AnimationMixer under node): each gives every joint's world position on every fra
 game's axes are glTF's (docs/axes.md): +Y up, metres, the character facing +Z, so its left
 is +X. The checks are a person's: standing upright, hands hanging between head and feet, the
 feet taking turns in front, the arms swinging against the legs about the lateral axis, and
-the whole walking forward. They are also made in the clip's own space (the rig's nodes above
+the whole walking forward; for the wave, a hand raised over the head going from side to side.
+They are also made in the clip's own space (the rig's nodes above
 the skeleton left out), since that is what the game plays: a rig that stands a lying clip
 up would otherwise hide it.
 """
@@ -243,3 +245,35 @@ def test_walk_moves_forward(readers, reader):
     assert travel[-1] @ FORWARD > 1.0, travel[-1]
     assert np.all(np.diff(travel @ FORWARD) >= -1e-9), travel @ FORWARD
     assert np.all(np.abs(travel @ LEFT) < 0.1) and np.all(np.abs(travel @ UP) < 0.1), travel
+
+
+# --- the wave ---------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def wave_readers(tmp_path_factory) -> dict[str, np.ndarray]:
+    from animspec.animclip import read_file
+
+    out = tmp_path_factory.mktemp("look") / "wave.glb"
+    clip = EXAMPLES / "wave.performanceclip"
+    assert main(["convert", str(clip), "--skeleton", str(EXAMPLES / "biped_rig.glb"), "-o", str(out)]) == 0
+    frames = read_file(clip).built.num_frames
+    return {"world, pygltflib": world_positions(out, JOINTS, frames),
+            "world, three.js": three_positions(out, JOINTS, frames)}
+
+
+@pytest.mark.parametrize("reader", ["world, pygltflib", "world, three.js"])
+def test_wave_raises_a_hand_over_the_head_and_waves_it(wave_readers, reader):
+    """On every frame the right hand is 0.1 m or more above the head and the left one hangs
+    below it; the raised hand goes from side to side (along X) by 0.2 m or more, back and
+    forth more than once, and never further out than its arm's reach beside the shoulder."""
+    p = wave_readers[reader]
+    head = _at(p, "head") @ UP
+    assert np.all(_at(p, "hand_r") @ UP > head + 0.1), (_at(p, "hand_r") @ UP, head)
+    assert np.all(_at(p, "hand_l") @ UP < head - 0.3)
+    across = (_at(p, "hand_r") - _at(p, "upperarm_r")) @ LEFT
+    assert np.ptp(across) > 0.2, across
+    speed = np.diff(across)
+    turns = np.count_nonzero(np.diff(np.sign(speed[np.abs(speed) > 1e-6])))
+    assert turns >= 3, across
+    assert np.all(np.abs(across) < 0.45), across

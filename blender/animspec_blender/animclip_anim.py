@@ -37,7 +37,6 @@ the encoder does not produce come from a template clip byte for byte
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager

@@ -127,7 +127,7 @@ CASES: dict[tuple[str, str], dict[str, list[str] | tuple[list[str], list[str]]]]
     ("plot", "--force"): {ANY: (["--force"], ["-o", "existing.png"])},
     ("plot", "--region"): {ANY: ["--region", "pal"]},
     ("plot", "--seconds"): {ANY: ["--seconds", "1"]},
-    ("convert", "--force"): {ANY: (["--force"], ["-o", "existing.out"])},
+    ("convert", "--force"): {ANY: (["--force"], ["-o", "existing_output"])},
     ("convert", "--jsonl"): {ANY: ["--jsonl"]},
     ("convert", "--region"): {ANY: ["--region", "pal"]},
     ("convert", "--animation"): {ANY: ["--animation", "swing"], "gltf-animclip": ["--animation", "nod"]},

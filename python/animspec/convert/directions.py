@@ -20,6 +20,7 @@ from ..common.findings import Finding, findings_text, has_errors
 from ..common.inputs import read_input
 from ..common.status import EXIT_FINDINGS, EXIT_OK
 from ..formats import by_name
+from ..gltf.format import BINARY_EXTENSION, JSON_EXTENSION
 from .declaration import Direction
 from .options import ConvertOptions, option_flag
 from .output import write, write_gltf
@@ -295,7 +296,7 @@ def _animclip_to_gltf(src: str, out: str, o: ConvertOptions) -> Result:
     return Result(src, "animclip", match.findings, text="\n".join(lines), extra={"outputs": [out]})
 
 
-GLTF_NAMES = ".glb (binary glTF) or .gltf (JSON, buffer embedded)"
+GLTF_NAMES = "{stem}.glb (binary glTF) or {stem}.gltf (JSON, buffer embedded)"
 NOT_GLTF = {
     ".animbin": "an ANIMBIN",
     ".animclip": "an .animclip",
@@ -303,6 +304,8 @@ NOT_GLTF = {
     ".meshbin": "a MESHBIN",
     ".json": "JSON",
 }
+GLTF_EXTENSIONS = (BINARY_EXTENSION, JSON_EXTENSION)
+"""A glTF output is GLB unless its name ends in .gltf (animspec.gltf.format.file_bytes)."""
 ANIMBIN_OPTIONS = frozenset({"region", "joints", "ps1_space", "armature_space", "skeleton", "bake_engine", "no_skin"})
 
 DIRECTIONS: tuple[Direction, ...] = (
@@ -312,7 +315,7 @@ DIRECTIONS: tuple[Direction, ...] = (
         "glTF -> ANIMBIN",
         ".animbin",
         "an ANIMBIN",
-        ".animbin (or .animclip, for an .animclip animation)",
+        "{stem}.animbin (or {stem}.animclip, for an .animclip animation)",
         {
             ".glb": "a glTF",
             ".gltf": "a glTF",
@@ -320,6 +323,7 @@ DIRECTIONS: tuple[Direction, ...] = (
             ".meshbin": "a MESHBIN",
             ".json": "JSON",
         },
+        (".animbin",),
         frozenset(
             {
                 "region",
@@ -347,8 +351,9 @@ DIRECTIONS: tuple[Direction, ...] = (
         "glTF -> .animclip (-o ending in .animclip)",
         ".animclip",
         "an .animclip",
-        ".animclip",
+        "{stem}.animclip",
         {},
+        (".animclip",),
         frozenset(
             {
                 "animations",
@@ -372,6 +377,7 @@ DIRECTIONS: tuple[Direction, ...] = (
         "glTF",
         GLTF_NAMES,
         NOT_GLTF,
+        GLTF_EXTENSIONS,
         ANIMBIN_OPTIONS,
         _animbin_to_gltf,
     ),
@@ -383,6 +389,7 @@ DIRECTIONS: tuple[Direction, ...] = (
         "glTF",
         GLTF_NAMES,
         NOT_GLTF,
+        GLTF_EXTENSIONS,
         frozenset({"skeleton", "joint_names", "no_root_motion"}),
         _animclip_to_gltf,
     ),

@@ -70,7 +70,8 @@ _SAY: dict[str, Callable[..., str]] = {
     "no-joints": lambda n, option, skeleton: (
         f"the clip has no joints: there is nothing to put on {n(option)} {skeleton}"),
     "wrong-extension": lambda n, option, output, direction, writes, claims, ext, fits: (
-        f"{n(option)} {output}: {direction} writes {writes}, not {claims} as {ext} says; name it {fits}"),
+        f"{n(option)} {output}: {direction} writes {writes}, "
+        f"{f'not {claims} as {ext} says' if claims else f'which {ext} does not name'}; write to {fits}"),
     "output-not-folder": lambda n, option, output: (
         f"{output}: with several inputs, a folder or a glob, {n(option)} must be a folder"),
     "rig-not-gltf": lambda n, option, skeleton: (

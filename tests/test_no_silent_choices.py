@@ -47,3 +47,48 @@ def test_the_library_refuses_the_output_name_too(tmp_path):
 def test_a_gltf_output_named_as_glb_gltf_or_without_extension_is_written(output, tmp_path, capsys):
     assert main(["convert", SWING, "-o", str(tmp_path / output)]) == 0
     assert (tmp_path / output).exists()
+
+
+# --------------------------------------------------------------------------- which animation
+
+
+@pytest.mark.parametrize("output", ["out.animclip", "out.animbin"])
+def test_the_animation_taken_from_several_is_named_with_the_others(output, tmp_path, capsys):
+    args = ["convert", RIG, "-o", str(tmp_path / output)]
+    if output.endswith(".animbin"):
+        args += ["--animation", "nod"]  # (ANIMBIN takes every animation unless told)
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    taken, left = ("swing", "nod") if output.endswith(".animclip") else ("nod", "swing")
+    assert f"took animation {taken!r}; the glTF has 1 other(s), left out: {left!r}" in out
+    assert "--animation NAME" in out
+
+
+def test_every_animation_taken_says_nothing_of_a_choice(tmp_path, capsys):
+    assert main(["convert", RIG, "-o", str(tmp_path / "out.animbin")]) == 0
+    assert "took animation" not in capsys.readouterr().out
+
+
+def test_both_directions_pick_with_one_function():
+    from animspec.gltf import to_animbin, to_animclip
+
+    assert to_animclip.pick_animations is to_animbin.pick_animations
+    assert not hasattr(to_animclip, "_pick") and not hasattr(to_animbin, "_select_animations")
+
+
+# --------------------------------------------------------------------------- no animation
+
+
+@pytest.mark.parametrize("output", ["out.animclip", "out.animbin"])
+def test_no_animation_is_the_same_error_in_both_directions(output, tmp_path, capsys):
+    from animspec.gltf.to_animbin import NoAnimationError
+
+    joints = tmp_path / "j.txt"
+    joints.write_text("root\npelvis\n")
+    assert main(["convert", BIPED, "--joints", str(joints), "-o", str(tmp_path / output)]) == 2
+    err = capsys.readouterr().err
+    assert f"{BIPED}: the glTF has no animation to convert: a rig (1 skin(s))" in err
+    assert not (tmp_path / output).exists()
+    with pytest.raises(NoAnimationError) as caught:
+        convert_file(BIPED, str(tmp_path / output), ConvertOptions(joints=("root", "pelvis")))
+    assert caught.value.skins == 1

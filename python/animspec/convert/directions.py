@@ -47,7 +47,7 @@ def _naming_source(
     convert_gltf: Callable[[str, str, ConvertOptions], Result],
 ) -> Callable[[str, str, ConvertOptions], Result]:
     """``convert_gltf``, its GltfError naming ``src`` as a batch's failures do (the glTF layer
-    names JSON paths and members, not the file they are in)."""
+    names JSON paths and members, not the file they are in); the error keeps its type."""
 
     @wraps(convert_gltf)
     def run(src: str, out: str, o: ConvertOptions) -> Result:
@@ -55,10 +55,10 @@ def _naming_source(
 
         try:
             return convert_gltf(src, out, o)
-        except GltfError as exc:
-            if src in str(exc):
-                raise
-            raise GltfError(f"{src}: {exc}") from None
+        except GltfError as exc:  # (its type and facts kept: a front end may word it)
+            if src not in str(exc):
+                exc.args = (f"{src}: {exc}",)
+            raise
 
     return run
 

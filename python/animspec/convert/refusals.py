@@ -163,10 +163,11 @@ def check_moves(src: str, o: ConvertOptions) -> None:
     animates neither (it would change nothing)."""
     if "max_translation_error" not in o.given:
         return
+    from ..gltf.info import animation_label
     from ..gltf.rig import load_gltf
 
     gltf = load_gltf(src)
-    names = [a.name or f"animation{i}" for i, a in enumerate(gltf.animations)]
+    names = [animation_label(gltf, i) for i in range(len(gltf.animations))]
     wanted = o.animations[0] if o.animations else (names[0] if names else None)
     if wanted not in names:
         return  # (the conversion says what is missing)

@@ -114,6 +114,12 @@ def _seconds(gltf: GLTF2, accessor: int | None) -> float:
     return float(times.max()) if times.size else 0.0
 
 
+def animation_label(gltf: GLTF2, index: int) -> str:
+    """How animspec names animation ``index``: its name, ``animation<index>`` when it has none
+    (what ``--animation`` takes, what ``info`` lists and what a conversion reports)."""
+    return gltf.animations[index].name or f"animation{index}"
+
+
 def summarise(source: GltfSource) -> GltfSummary:
     """The skins, animations and a ``--joints`` proposal of the glTF ``source``."""
     gltf = load_gltf(source)
@@ -130,7 +136,7 @@ def summarise(source: GltfSource) -> GltfSummary:
                 targets.add(channel.target.node)
             if channel.sampler is not None and 0 <= channel.sampler < len(samplers):
                 seconds = max(seconds, _seconds(gltf, samplers[channel.sampler].input))
-        animations.append(AnimationSummary(a, anim.name or f"animation{a}", seconds, len(anim.channels or []),
+        animations.append(AnimationSummary(a, animation_label(gltf, a), seconds, len(anim.channels or []),
                                            [node_name(gltf, n) for n in sorted(targets)]))
     proposal = joints_proposal(gltf, skins[0].joints if skins else [], animations)
     notes = [] if skins else ["no skin: nothing says which nodes are joints, so convert cannot read this as a rig"]

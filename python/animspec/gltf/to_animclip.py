@@ -34,9 +34,10 @@ from ..animclip.frames.encode import FPS, MAX_FRAMES, EncodedAnimation, Frames, 
 from ..animclip.frames.sections import TAG_MOTION_DATA, clip_model
 from ..animclip.model import AnimclipFile
 from ..quaternion import wxyz_to_xyzw
+from .info import animation_label
 from .rig import GltfError, GltfSource, Rig, load_gltf, node_rest, read_rig
 from .sampling import animation_span, local_rotations, local_translations, sample_channels
-from .to_animbin import MAX_SAMPLES
+from .to_animbin import MAX_SAMPLES, pick_animations
 
 
 class TooManyFramesError(GltfError):
@@ -95,6 +96,9 @@ class AnimclipConversion:
     """The root motion node ``root_motion=False`` left composed into the root joints, or None."""
     motion_note: str = ""
     """Where the clip's Motion Data comes from (empty: it has none)."""
+    notes: tuple[str, ...] = ()
+    """Choices the conversion made that the user should hear of (which animation of several
+    it took, what of a template that does not fit the clip is kept), one line each."""
 
     def report(self) -> str:
         e, enc = self.encoded.error, self.encoded
@@ -104,24 +108,13 @@ class AnimclipConversion:
             f"{enc.unique_samples} distinct samples{' (frame lookup)' if enc.lookup is not None else ''}; "
             f"largest error: rotation {e.rotation:.2e}, translation {e.translation:.2e}, scale {e.scale:.2e}"
             + (f"; {self.motion_note}" if self.motion_note else "")
-        )
-
-
-def _pick(gltf: GLTF2, animation: str | None) -> int:
-    names = [a.name or f"animation {i}" for i, a in enumerate(gltf.animations or [])]
-    if not names:
-        raise GltfError("the glTF has no animation to encode")
-    if animation is None:
-        return 0
-    if animation not in names:
-        raise GltfError(f"no animation named {animation!r}; the glTF has {names}")
-    return names.index(animation)
+        ) + "".join(f"\nnote: {n}" for n in self.notes)
 
 
 def animation_name(gltf: GLTF2, index: int) -> str:
-    """Animation ``index``'s name (``animation N`` when it has none), refused when it is not
+    """Animation ``index``'s name (:func:`.info.animation_label`), refused when it is not
     valid Unicode or holds a NUL: it becomes the clip's name, a NUL-terminated UTF-8 string."""
-    name = gltf.animations[index].name or f"animation {index}"
+    name = animation_label(gltf, index)
     try:
         name.encode("utf-8")
         why = "holds a NUL character, which ends a name in the clip's strings block" if "\0" in name else ""
@@ -205,7 +198,8 @@ def gltf_to_animclip(
     from the node above the skeleton (module doc); a template's Motion Data is replaced only
     when there is some, else kept."""
     gltf = load_gltf(source)
-    index = _pick(gltf, animation)
+    picked = pick_animations(gltf, None if animation is None else [animation], one=True)
+    index = picked.taken[0][0]
     rig = read_rig(gltf, skin=skin, joint_names=joint_names)
     tolerance = max_error if isinstance(max_error, Tolerance) else Tolerance.uniform(max_error)
     anim_name = animation_name(gltf, index)
@@ -231,6 +225,7 @@ def gltf_to_animclip(
         )
     else:
         note = "Motion Data kept from the template" if had_motion else ""
+    notes = tuple(n for n in (picked.note(),) if n is not None)
     return AnimclipConversion(
-        model, encoded, rig, anim_name, fps, None if motion is None else motion.node, left_out, note
+        model, encoded, rig, anim_name, fps, None if motion is None else motion.node, left_out, note, notes
     )

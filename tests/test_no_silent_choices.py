@@ -92,3 +92,44 @@ def test_no_animation_is_the_same_error_in_both_directions(output, tmp_path, cap
     with pytest.raises(NoAnimationError) as caught:
         convert_file(BIPED, str(tmp_path / output), ConvertOptions(joints=("root", "pelvis")))
     assert caught.value.skins == 1
+
+
+# --------------------------------------------------------------------------- one duration
+
+
+def _late_glb(tmp_path, first: float, last: float):
+    """A glTF whose one animation's keys run from ``first`` to ``last`` seconds."""
+    import numpy as np
+    from test_gltf_support import AnimSpec, ChannelSpec, build_glb
+    from test_gltf_to_animclip import JOINTS
+
+    times = np.linspace(first, last, 4)
+    path = tmp_path / "late.glb"
+    path.write_bytes(build_glb(JOINTS, [AnimSpec("late", [
+        ChannelSpec(0, "translation", times, [(0.0, 0.0, -t) for t in times]),
+    ])]))
+    return str(path)
+
+
+def test_info_gives_the_span_a_conversion_samples(tmp_path, capsys):
+    from animspec.gltf.info import summarise
+    from animspec.gltf.to_animclip import gltf_to_animclip
+
+    src = _late_glb(tmp_path, 0.5, 1.5)
+    anim = summarise(src).animations[0]
+    assert (anim.start, anim.seconds) == (0.5, 1.0)
+    assert main(["info", src]) == 0
+    assert "animation 0 'late': 1.000 s (keys from 0.500 s)" in capsys.readouterr().out
+    built = gltf_to_animclip(src, fps=30).model.built
+    assert built is not None and built.duration == pytest.approx(anim.seconds)
+
+
+def test_a_duration_sampling_rounds_is_said_with_both_numbers(tmp_path, capsys):
+    src = _late_glb(tmp_path, 0.0, 2.0166)  # 60.5 frames at 30 fps: 61 frames, 2.000 s
+    assert main(["info", src]) == 0
+    assert "'late': 2.017 s" in capsys.readouterr().out
+    assert main(["convert", src, "-o", str(tmp_path / "late.animclip")]) == 0
+    out = capsys.readouterr().out
+    assert "note: the keys span 2.017 s; sampled at 30 fps that is 61 frame(s), 2.000 s, the clip's duration" in out
+    assert main(["convert", _late_glb(tmp_path, 0.0, 2.0), "-o", str(tmp_path / "even.animclip"), "--force"]) == 0
+    assert "the keys span" not in capsys.readouterr().out

@@ -111,6 +111,17 @@ class AnimclipConversion:
         ) + "".join(f"\nnote: {n}" for n in self.notes)
 
 
+def _duration_note(gltf: GLTF2, index: int, model: AnimclipFile, frames: int) -> str | None:
+    """Both durations, with what each is, when sampling at the clip's fps rounds the keys'
+    span (what ``info`` says of the glTF) to another one (the clip's Built duration)."""
+    start, end = animation_span(gltf, index, {})
+    built = model.built
+    if built is None or abs((end - start) - built.duration) < 5e-4:
+        return None
+    return (f"the keys span {end - start:.3f} s; sampled at {built.fps:g} fps that is {frames} frame(s), "
+            f"{built.duration:.3f} s, the clip's duration")
+
+
 def animation_name(gltf: GLTF2, index: int) -> str:
     """Animation ``index``'s name (:func:`.info.animation_label`), refused when it is not
     valid Unicode or holds a NUL: it becomes the clip's name, a NUL-terminated UTF-8 string."""
@@ -225,7 +236,7 @@ def gltf_to_animclip(
         )
     else:
         note = "Motion Data kept from the template" if had_motion else ""
-    notes = tuple(n for n in (picked.note(),) if n is not None)
+    notes = tuple(n for n in (picked.note(), _duration_note(gltf, index, model, encoded.frames)) if n is not None)
     return AnimclipConversion(
         model, encoded, rig, anim_name, fps, None if motion is None else motion.node, left_out, note, notes
     )

@@ -133,3 +133,31 @@ def test_a_duration_sampling_rounds_is_said_with_both_numbers(tmp_path, capsys):
     assert "note: the keys span 2.017 s; sampled at 30 fps that is 61 frame(s), 2.000 s, the clip's duration" in out
     assert main(["convert", _late_glb(tmp_path, 0.0, 2.0), "-o", str(tmp_path / "even.animclip"), "--force"]) == 0
     assert "the keys span" not in capsys.readouterr().out
+
+
+# --------------------------------------------------------------------------- templates
+
+
+def test_a_template_of_other_joints_and_frames_is_reported_with_the_numbers(tmp_path, capsys):
+    out = tmp_path / "t.animclip"
+    assert main(["convert", RIG, "-o", str(out), "--template", WALK]) == 0
+    text = capsys.readouterr().out
+    # pendulum: 4 joints, 16 frames; the walk: 21 joints (root among them), 31 frames
+    assert "note: the template does not fit the clip: 1 of the clip's 4 joint(s) are among the template's 21" in text
+    assert "the template has 31 frame(s), the clip 16" in text
+    assert "kept from it: its name 'walk_forward', Anim Clip Custom Track Data" in text
+
+
+def test_a_template_that_fits_says_nothing(tmp_path, capsys):
+    from animspec.animclip.parse import read_file
+    from animspec.gltf.to_animclip import gltf_to_animclip
+
+    first = gltf_to_animclip(RIG)
+    assert first.template_mismatch is None
+    clip = tmp_path / "first.animclip"
+    assert main(["convert", RIG, "-o", str(clip)]) == 0
+    again = gltf_to_animclip(RIG, template=read_file(str(clip)))
+    assert again.template_mismatch is None and not any("template" in n for n in again.notes)
+    other = gltf_to_animclip(RIG, template=read_file(WALK))
+    assert other.template_mismatch is not None
+    assert (other.template_mismatch.matching, other.template_mismatch.template_frames) == (1, 31)

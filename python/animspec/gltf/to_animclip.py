@@ -33,6 +33,7 @@ from pygltflib import GLTF2
 from ..animclip.frames.encode import FPS, MAX_FRAMES, EncodedAnimation, Frames, Tolerance, encode, joint_hashes
 from ..animclip.frames.sections import TAG_MOTION_DATA, clip_model
 from ..animclip.model import AnimclipFile
+from ..animclip.tags import TAG_BUILT, section_name
 from ..quaternion import wxyz_to_xyzw
 from .info import animation_label
 from .rig import GltfError, GltfSource, Rig, load_gltf, node_rest, read_rig
@@ -84,6 +85,30 @@ def frame_count(animation: str, seconds: float, fps: float, looping: bool, nodes
 
 
 @dataclass(frozen=True)
+class TemplateMismatch:
+    """A template whose joints or frame count are not the clip's: what of it is kept."""
+
+    template_joints: int
+    clip_joints: int
+    matching: int
+    """How many of the clip's joints (by name hash) the template has."""
+    template_frames: int | None
+    clip_frames: int
+    kept: tuple[str, ...]
+    """What the new clip takes from the template (sections by name, and its Built fields)."""
+
+    def note(self) -> str:
+        parts = []
+        if self.matching != self.clip_joints or self.template_joints != self.clip_joints:
+            parts.append(f"{self.matching} of the clip's {self.clip_joints} joint(s) are among the template's "
+                         f"{self.template_joints}")
+        if self.template_frames != self.clip_frames:
+            parts.append(f"the template has {self.template_frames} frame(s), the clip {self.clip_frames}")
+        return (f"the template does not fit the clip: {'; '.join(parts)}; kept from it: {', '.join(self.kept)}"
+                " (per-frame values and frame numbers in them are the template's)")
+
+
+@dataclass(frozen=True)
 class AnimclipConversion:
     model: AnimclipFile
     encoded: EncodedAnimation
@@ -99,6 +124,8 @@ class AnimclipConversion:
     notes: tuple[str, ...] = ()
     """Choices the conversion made that the user should hear of (which animation of several
     it took, what of a template that does not fit the clip is kept), one line each."""
+    template_mismatch: TemplateMismatch | None = None
+    """How the template differs from the clip (its joints, its frame count), None if it fits."""
 
     def report(self) -> str:
         e, enc = self.encoded.error, self.encoded
@@ -109,6 +136,22 @@ class AnimclipConversion:
             f"largest error: rotation {e.rotation:.2e}, translation {e.translation:.2e}, scale {e.scale:.2e}"
             + (f"; {self.motion_note}" if self.motion_note else "")
         ) + "".join(f"\nnote: {n}" for n in self.notes)
+
+
+def template_mismatch(template: AnimclipFile, model: AnimclipFile, hashes: np.ndarray,
+                      frames: int) -> TemplateMismatch | None:
+    """How ``template`` differs from the clip ``model`` made from it (joints ``hashes``,
+    ``frames`` frames), or None when its joints and frame count are the clip's."""
+    theirs = {j.hash for j in template.clip().joints if j.hash is not None}
+    ours = {int(h) for h in hashes}
+    built = template.built
+    template_frames = None if built is None else built.num_frames
+    if theirs == ours and template_frames == frames:
+        return None
+    kept = [f"its name {template.clip_name!r}"] if template.clip_name and model.clip_name == template.clip_name else []
+    kept += sorted({section_name(t.tag) for t in template.sections
+                    if t.tag != TAG_BUILT and any(m.tag == t.tag and m == t for m in model.sections)})
+    return TemplateMismatch(len(theirs), len(ours), len(theirs & ours), template_frames, frames, tuple(kept))
 
 
 def _duration_note(gltf: GLTF2, index: int, model: AnimclipFile, frames: int) -> str | None:
@@ -236,7 +279,9 @@ def gltf_to_animclip(
         )
     else:
         note = "Motion Data kept from the template" if had_motion else ""
-    notes = tuple(n for n in (picked.note(), _duration_note(gltf, index, model, encoded.frames)) if n is not None)
+    mismatch = None if template is None else template_mismatch(template, model, hashes, encoded.frames)
+    notes = tuple(n for n in (picked.note(), _duration_note(gltf, index, model, encoded.frames),
+                              None if mismatch is None else mismatch.note()) if n is not None)
     return AnimclipConversion(
-        model, encoded, rig, anim_name, fps, None if motion is None else motion.node, left_out, note, notes
+        model, encoded, rig, anim_name, fps, None if motion is None else motion.node, left_out, note, notes, mismatch
     )

@@ -161,3 +161,139 @@ def test_a_template_that_fits_says_nothing(tmp_path, capsys):
     other = gltf_to_animclip(RIG, template=read_file(WALK))
     assert other.template_mismatch is not None
     assert (other.template_mismatch.matching, other.template_mismatch.template_frames) == (1, 31)
+
+
+# --------------------------------------------------------------------------- pack: edits apply or are refused
+
+
+def _dump(path: str) -> dict:
+    import json
+
+    from animspec.dumps import dump_text
+
+    return json.loads(dump_text(path))
+
+
+def _pack(doc: dict) -> bytes:
+    import json
+
+    from animspec.dumps import pack_bytes
+
+    return pack_bytes(json.dumps(doc).encode(), "edited.json").data
+
+
+def test_a_joint_edit_of_a_dump_moves_every_frame_and_is_packed(tmp_path, capsys):
+    import json
+
+    import numpy as np
+
+    from animspec.animclip.frames.decode import decode_clip
+    from animspec.animclip.parse import read_bytes
+
+    doc = _dump(WALK)
+    joints = doc["clip"]["joints"]
+    turn = [0.0, 0.0, 0.3826834, 0.9238795]  # 45 degrees about z
+    joints[3]["rotation"] = turn
+    joints[5]["translation"][1] += 0.25
+    src, out = tmp_path / "w.json", tmp_path / "w.animclip"
+    src.write_text(json.dumps(doc))
+    assert main(["pack", str(src), "-o", str(out)]) == 0
+    assert "the edited joints moved every frame, encoded again; largest error: rotation" in capsys.readouterr().out
+    before = decode_clip(read_bytes(open(WALK, "rb").read(), WALK)).frames()
+    after = decode_clip(read_bytes(out.read_bytes(), str(out))).frames()
+    moved = after.translation[:, 5] - before.translation[:, 5]
+    assert np.allclose(moved, [0.0, 0.25, 0.0], atol=1e-3)  # every frame, by the edit
+    assert np.allclose(after.rotation[:, 3], turn, atol=1e-3)  # (joint 3 is still: each frame is the edit)
+    others = [j for j in range(before.rotation.shape[1]) if j not in (3, 5)]
+    assert np.allclose(after.rotation[:, others], before.rotation[:, others], atol=1e-3)
+    packed = _dump(str(out))["clip"]["joints"]
+    assert packed[3]["rotation"] == pytest.approx(turn, abs=1e-4)
+    assert packed[5]["translation"] == pytest.approx(joints[5]["translation"], abs=1e-3)
+
+
+def test_an_edit_of_the_frame_count_is_refused_by_its_path():
+    from animspec.common.errors import JsonInputError
+
+    doc = _dump(WALK)
+    doc["clip"]["frames"] = 25
+    with pytest.raises(JsonInputError) as caught:
+        _pack(doc)
+    assert caught.value.json_path == "$.clip.frames" and "cannot be set" in caught.value.reason
+
+
+def test_a_path_edit_is_packed():
+    doc = _dump(WALK)
+    doc["clip"]["path"]["end"][3][2] = 2.0
+    from animspec.animclip.parse import read_bytes
+
+    assert read_bytes(_pack(doc), "x").clip().path.end_matrix[3][2] == 2.0
+
+
+def _leaves(node, path):
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from _leaves(value, f"{path}.{key}")
+    elif isinstance(node, list) and node:
+        for i, value in enumerate(node):
+            yield from _leaves(value, f"{path}[{i}]")
+    else:
+        yield path, node
+
+
+def _mutated(value):
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 7
+    if isinstance(value, float):
+        return value * 0.5 + 0.25
+    if isinstance(value, str):
+        return value + "x"
+    if value is None:
+        return 12345
+    return [7] if value == [] else {"x": 7}
+
+
+def _set(doc, path, value):
+    import re
+
+    keys = [k or int(i) for k, i in re.findall(r"\.(\w+)|\[(\d+)\]", path[1:])]
+    node = doc
+    for key in keys[:-1]:
+        node = node[key]
+    node[keys[-1]] = value
+
+
+LAYOUT_RECORDS = r"^\$\.raw\.(layout\..*|sections\[\d+\]\.offset)$"
+"""Where things were in the file read: an edit of one is refused as the layout's."""
+
+
+@pytest.mark.parametrize("clip", [WALK, str(EXAMPLES / "wave.performanceclip")])
+@pytest.mark.parametrize("part", ["clip", "raw"])
+def test_every_field_of_a_dump_edited_changes_the_file_or_is_refused_by_path(clip, part):
+    """Each leaf of the dump changed in turn: the packed file differs from the original, or
+    pack refuses naming that leaf's path (raw's: with clip deleted, so it is raw alone)."""
+    import copy
+    import re
+
+    from animspec.common.errors import JsonInputError
+
+    doc = _dump(clip)
+    if part == "raw":
+        del doc["clip"]
+    original = _pack(doc)
+    assert original == open(clip, "rb").read()
+    silent = []
+    for path, value in _leaves(doc[part], f"$.{part}"):
+        edited = copy.deepcopy(doc)
+        _set(edited, path, _mutated(value))
+        try:
+            if _pack(edited) == original:
+                silent.append(path)
+        except JsonInputError as exc:
+            named, field = exc.json_path, re.sub(r"\[\d+\]$", "", path).rsplit(".", 1)[-1]
+            # (a count checked against the section it counts is refused there, naming the count)
+            if not (path.startswith(named) or named.startswith(path) or field in exc.reason
+                    or (named == "$.raw.layout" and re.match(LAYOUT_RECORDS, path))):
+                silent.append(f"{path} (refused as {named})")
+    assert silent == [], "\n".join(silent)

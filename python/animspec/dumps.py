@@ -95,6 +95,13 @@ class Packed:
     model: Any
     data: bytes
 
+    @property
+    def reencoded(self) -> Any:
+        """The encoding edits of the dump made (an .animclip whose joints were edited:
+        :class:`animspec.animclip.frames.encode.EncodedAnimation`, its ``error`` what the
+        edits cost), or None: the file is the dump's values as they are."""
+        return getattr(self.model, "reencoded", None)
+
 
 def pack_bytes(raw: bytes, source: str) -> Packed:
     """The file the JSON dump ``raw`` (read from ``source``, named in errors) describes.

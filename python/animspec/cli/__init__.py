@@ -235,7 +235,12 @@ def _dump(args: argparse.Namespace) -> int:
 
 def _pack(args: argparse.Namespace) -> int:
     packed = pack_file(args.dump, args.output, force=args.force)
-    print(f"{args.output}: {len(packed.data)} bytes ({packed.format.description})", file=report_stream(args.output))
+    stream = report_stream(args.output)
+    print(f"{args.output}: {len(packed.data)} bytes ({packed.format.description})", file=stream)
+    if packed.reencoded is not None:
+        e = packed.reencoded.error
+        print(f"{args.output}: the edited joints moved every frame, encoded again; largest error: "
+              f"rotation {e.rotation:.2e}, translation {e.translation:.2e}, scale {e.scale:.2e}", file=stream)
     return EXIT_OK
 
 

@@ -33,7 +33,6 @@ from pygltflib import GLTF2
 from ..animclip.frames.encode import FPS, MAX_FRAMES, EncodedAnimation, Frames, Tolerance, encode, joint_hashes
 from ..animclip.frames.sections import TAG_MOTION_DATA, clip_model
 from ..animclip.model import AnimclipFile
-from ..animclip.tags import TAG_BUILT, section_name
 from ..quaternion import wxyz_to_xyzw
 from .info import animation_label
 from .rig import GltfError, GltfSource, Rig, load_gltf, node_rest, read_rig
@@ -149,8 +148,7 @@ def template_mismatch(template: AnimclipFile, model: AnimclipFile, hashes: np.nd
     if theirs == ours and template_frames == frames:
         return None
     kept = [f"its name {template.clip_name!r}"] if template.clip_name and model.clip_name == template.clip_name else []
-    kept += sorted({section_name(t.tag) for t in template.sections
-                    if t.tag != TAG_BUILT and any(m.tag == t.tag and m == t for m in model.sections)})
+    kept += model.kept_from(template)
     return TemplateMismatch(len(theirs), len(ours), len(theirs & ours), template_frames, frames, tuple(kept))
 
 

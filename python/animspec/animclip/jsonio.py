@@ -51,6 +51,7 @@ table of 65,535 entries on one payload is dumped once, not 65,535 times (docs/ha
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any
 
@@ -233,6 +234,20 @@ def _check_recorded(model: AnimclipFile, raw: JsonNode) -> None:
                                          "section's name follows its tag (edit tag to change the section)")
         if entry.has("size") and entry["size"].value != size:
             raise entry["size"].error(f"the payload is {size} bytes: size follows the payload and cannot be set")
+    layout, node = model.layout, raw["layout"]
+    assert layout is not None
+    u32 = range(0x1_0000_0000)
+    for key in ("outer_len_dat1", "dat1_len", "dat1_size"):
+        if getattr(layout, key) not in u32:
+            raise node[key].error(f"{getattr(layout, key)} is not a size a file has (0 to {u32.stop - 1})")
+    inside = range(layout.dat1_size)
+    for i, (offset, _) in enumerate(layout.fill):
+        if offset not in inside:
+            raise JsonNode(offset, f"{node.path}.fill[{i}][0]", raw.source).error(
+                f"{offset} is not in the DAT1 ({layout.dat1_size} bytes)")
+    for entry, section in zip(raw["sections"].items(), model.sections):
+        if section.offset is not None and section.offset not in inside:
+            raise entry["offset"].error(f"{section.offset} is not in the DAT1 ({layout.dat1_size} bytes)")
     if exact_bytes(model) is None:
         raise raw["layout"].error("the recorded layout (its sizes and fill, and the sections' offsets) does not "
                                   "place this content as the file was: pack cannot apply it; delete raw.layout to "
@@ -439,23 +454,30 @@ def _apply_joints(model: AnimclipFile, clip: JsonNode, view: Any) -> None:
         raise JsonEdit(clip["joints"], f"lists {len(nodes)} joints but the raw view has {len(view.joints)}; "
                                        "joints cannot be added or removed through clip (edit raw.sections)")
     edits = {}
+    where: list[JsonNode] = []  # (the members edited: an edit that cannot be encoded names the first)
     for node, joint in zip(nodes, view.joints):
         new = {}
         for key, size in (("rotation", 4), ("translation", 3)):
             if not node.has(key) or getattr(joint, key) is None:
                 continue
-            values = np.array([_number(item) for item in node[key].items()])
-            if values.shape != (size,) or not np.isfinite(values).all():
-                raise JsonEdit(node[key], f"expected {size} finite numbers")
+            items = list(node[key].items())
+            if len(items) != size:
+                raise JsonEdit(node[key], f"expected {size} numbers, found {len(items)}")
+            values = np.array([_number(item) for item in items])
             if key == "rotation" and not np.linalg.norm(values) > 0:
                 raise JsonEdit(node[key], "a rotation quaternion cannot be all zero")
             old = np.array([float(v) for v in getattr(joint, key)])
-            if not np.array_equal(values, old):
+            changed = np.flatnonzero(values != old)
+            if changed.size:
                 new[key], new[f"old_{key}"] = values, old
+                where.append(items[int(changed[0])] if changed.size == 1 else node[key])
         if new:
             edits[joint.index] = JointEdit(**new)
     if edits:
-        edited, encoded = edit_joints(model, edits)
+        try:
+            edited, encoded = edit_joints(model, edits)
+        except (AnimspecError, ValueError) as exc:  # (frames that do not decode, values the encoder refuses)
+            raise JsonEdit(where[0], f"the edit cannot be applied: {exc}") from None
         model.sections, model.layout, model.reencoded = edited.sections, None, encoded
 
 
@@ -463,7 +485,13 @@ def _number(node: JsonNode) -> float:
     """A JSON number as the dump wrote it (a float64 view value, not an f32 field)."""
     if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
         raise JsonEdit(node, "expected a number")
-    return float(node.value)
+    try:
+        value = float(node.value)
+    except OverflowError:
+        value = math.inf
+    if not math.isfinite(value):
+        raise JsonEdit(node, f"{str(node.value)[:12]}... is not a finite number: a joint's value must be one")
+    return value
 
 
 def _apply_path(model: AnimclipFile, clip: JsonNode) -> None:

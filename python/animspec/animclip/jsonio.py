@@ -240,7 +240,7 @@ def _check_recorded(model: AnimclipFile, raw: JsonNode) -> None:
     for key in ("outer_len_dat1", "dat1_len", "dat1_size"):
         if getattr(layout, key) not in u32:
             raise node[key].error(f"{getattr(layout, key)} is not a size a file has (0 to {u32.stop - 1})")
-    inside = range(layout.dat1_size)
+    inside = range(layout.dat1_size + 1)  # (an empty payload may sit at the very end)
     for i, (offset, _) in enumerate(layout.fill):
         if offset not in inside:
             raise JsonNode(offset, f"{node.path}.fill[{i}][0]", raw.source).error(
@@ -368,6 +368,8 @@ def _apply_clip(model: AnimclipFile, clip: JsonNode, raw_edited: bool) -> None:
     the packed file will hold (:func:`_refuse_unapplied`): no edit is dropped in silence."""
     view = model.clip()
     before = _clip(model, None)
+    if clip.value == before:  # (an unedited dump: nothing to apply or refuse)
+        return
     if raw_edited:
         # Both may differ from the file read: which edit is meant cannot be told.
         _refuse_unapplied(clip, before, before, conflict=True)

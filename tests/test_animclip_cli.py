@@ -104,21 +104,29 @@ def test_raw_only_dump_packs_and_raw_edits_count(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["clip"]["fps"] == 24.0
 
 
-def test_decoded_view_wins_over_raw_for_honoured_fields(tmp_path, capsys):
+def test_an_edit_of_raw_and_of_clip_at_once_is_refused_by_path(tmp_path, capsys):
+    """raw's fps edited to 24 while clip.fps says 30: pack cannot tell which edit is meant
+    (it used to let clip win in silence); with raw alone edited and clip made to agree, both
+    apply, and a clip joint edit is applied to the frames."""
     main(["dump", str(EXAMPLES / "wave.performanceclip")])
     doc = json.loads(capsys.readouterr().out)
     built = next(s for s in doc["raw"]["sections"] if s["section"] == "Anim Clip Built")
-    built["fps"] = 24.0  # ignored: clip.fps is present and still says 30
+    built["fps"] = 24.0
     doc["clip"]["duration"] = 2.5
-    doc["clip"]["joints"][0]["rotation"] = [1, 0, 0, 0]  # display only
     src, out = tmp_path / "both.json", tmp_path / "both.performanceclip"
+    src.write_text(json.dumps(doc))
+    assert main(["pack", str(src), "-o", str(out)]) == 2
+    assert "$.clip.fps: differs from what raw gives (24.0), and raw was edited too" in capsys.readouterr().err
+    assert not out.exists()
+    built["fps"] = 30.0  # raw back as read: clip's edits apply
+    doc["clip"]["joints"][0]["rotation"] = [1, 0, 0, 0]
     src.write_text(json.dumps(doc))
     assert main(["pack", str(src), "-o", str(out)]) == 0
     capsys.readouterr()
     main(["dump", str(out)])
     clip = json.loads(capsys.readouterr().out)["clip"]
     assert (clip["fps"], clip["duration"]) == (30.0, 2.5)
-    assert clip["joints"][0]["rotation"] == [0.0, 0.0, 0.0, 1.0]
+    assert clip["joints"][0]["rotation"] == pytest.approx([1, 0, 0, 0], abs=1e-4)
 
 
 def test_pack_reports_json_paths(tmp_path, capsys):

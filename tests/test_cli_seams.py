@@ -129,7 +129,7 @@ CASES: dict[tuple[str, str], dict[str, list[str] | tuple[list[str], list[str]]]]
     ("plot", "--force"): {ANY: (["--force"], ["-o", "existing.png"])},
     ("plot", "--region"): {ANY: ["--region", "pal"]},
     ("plot", "--seconds"): {ANY: ["--seconds", "1"]},
-    ("convert", "--force"): {ANY: (["--force"], ["-o", "existing.out"])},
+    ("convert", "--force"): {ANY: (["--force"], ["-o", "existing_output"])},
     ("convert", "--jsonl"): {ANY: ["--jsonl"]},
     ("convert", "--region"): {ANY: ["--region", "pal"]},
     ("convert", "--animation"): {ANY: ["--animation", "swing"], "gltf-animclip": ["--animation", "nod"]},
@@ -315,7 +315,10 @@ def test_the_joints_proposal_is_a_file_convert_takes(tmp_path, capsys):
     proposal = summarise(BIPED).joints_file
     assert 0 < len(proposal) <= 15
     (tmp_path / "j.txt").write_text("\n".join(proposal) + "\n")
-    assert main(["convert", BIPED, "--joints", str(tmp_path / "j.txt"), "-o", str(tmp_path / "b.animbin")]) == 0
+    # (the rig has no animation, which is nothing to convert: the walk put on it has one)
+    assert main(["convert", WALK, "--skeleton", BIPED, "-o", str(tmp_path / "walk.glb")]) == 0
+    walk = str(tmp_path / "walk.glb")
+    assert main(["convert", walk, "--joints", str(tmp_path / "j.txt"), "--fit", "cut", "-o", str(tmp_path / "b.animbin")]) == 0
     assert "skin 0: %d joint(s) in mapping order" % len(proposal) in capsys.readouterr().out
 
 

@@ -83,7 +83,7 @@ def test_a_template_gives_the_other_sections():
 def test_no_animation_or_a_wrong_name_is_a_clear_error():
     with pytest.raises(GltfError, match="no animation named 'walk'"):
         gltf_to_animclip(glb(), animation="walk")
-    with pytest.raises(GltfError, match="no animation to encode"):
+    with pytest.raises(GltfError, match="no animation to convert"):
         gltf_to_animclip(build_glb(JOINTS, []))
 
 

@@ -95,6 +95,13 @@ class Packed:
     model: Any
     data: bytes
 
+    @property
+    def reencoded(self) -> Any:
+        """The encoding edits of the dump made (an .animclip whose joints were edited:
+        :class:`animspec.animclip.frames.encode.EncodedAnimation`, its ``error`` what the
+        edits cost), or None: the file is the dump's values as they are."""
+        return getattr(self.model, "reencoded", None)
+
 
 class NotADump(JsonInputError):
     """``pack`` was given a file of a known format instead of a JSON dump (the binary itself,

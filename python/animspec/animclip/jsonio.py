@@ -20,18 +20,28 @@ as an edit:
 * ``clip.custom_tracks[i].values`` - any length; Custom Track Data is rebuilt (16-byte aligned
   blocks), the entry's offset and count follow;
 * ``clip.custom_tracks[i].name`` - appended, the entry's name offset and hash updated;
-* ``clip.triggers`` - the records of the (last) Trigger Data section (add, drop, change).
+* ``clip.triggers`` - the records of the (last) Trigger Data section (add, drop, change);
+* ``clip.path`` - the matrices of the (last) Path section;
+* ``clip.joints[i].rotation`` / ``translation`` - the joint's base-state value: every frame of
+  the joint moves by the same offset (a turn for a rotation) and the frames are encoded again
+  (:mod:`.frames.edit`; the model's ``reencoded`` holds the encoding and its error).
 
-Every other ``clip`` member (hashes, joints, rotations, translations, frames, path,
-name_hash_ok) is display only: ``raw`` wins. To pack purely from ``raw``, delete ``clip``.
-The number of custom tracks cannot change through ``clip`` (edit ``raw.sections``).
+Every other ``clip`` member (hashes, frames, name_hash_ok) is what ``raw`` decodes to: one that
+differs both from that and from what the packed file holds is refused by its JSON path, never
+dropped (a joint's ``name`` must hash to the joint: it is a label). When ``raw`` itself was
+edited (its content no longer the recorded ``layout``'s digest), every ``clip`` member must be
+what ``raw`` decodes to, or pack cannot tell which edit is meant and refuses; to pack purely
+from ``raw``, delete ``clip``. The number of custom tracks or joints cannot change through
+``clip`` (edit ``raw.sections``).
 
 In ``raw``: tags and hashes are 8-digit hex strings; bulk arrays are base64 of their
 little-endian bytes; short byte runs are hex; f32 values are JSON numbers (the shortest
 decimal that reads back to the same f32), "inf", "-inf", "nan" or "nan:XXXXXXXX" (the bit
 pattern of any other NaN). A Built count that is ``null`` is derived from its section when
 packing. ``offset`` and ``layout`` describe where things were; they are honoured only while
-the content is unchanged (see animclip.write), and ``size`` is informative. A section
+the content is unchanged (see animclip.write). While it is, ``section``, ``size``, the offsets
+and ``layout`` must be what the file is (an edit of them alone would change nothing: refused
+by path); after an edit of the content they are informative. A section
 without ``offset`` is new and goes last. An entry whose payload is an earlier entry's (table
 entries naming one payload, which the reader reads once) holds ``"payload_of": i`` instead
 of the payload's members: entry ``i``'s payload, under this entry's own tag and offset, so a
@@ -40,20 +50,25 @@ table of 65,535 entries on one payload is dumped once, not 65,535 times (docs/ha
 
 from __future__ import annotations
 
+import json
+import math
+import re
 from typing import Any
 
 import numpy as np
 
-from ..common.errors import AnimspecError
+from ..common.errors import AnimspecError, JsonInputError, WriteError
+from ..common.hashes import crc32
 from ..common.jsonpath import JsonNode, json_path_of
 from .compression import Compression
+from .frames.edit import JointEdit, edit_joints
 from .model import AnimclipFile, Layout, UnknownEntry, mark_derived
-from .placement import payload_sizes
-from .sections import TYPED_SECTIONS, RawSection, Section, section_type
+from .placement import is_unedited, payload_sizes
+from .sections import TYPED_SECTIONS, Path, RawSection, Section, section_type
 from .sections.trigger_data import read_record, record_json
 from .sections.values import b64, f32_json, f32_list, hex32, read_f32, read_f32_array, read_u32
-from .tags import CONTAINER_ASSET, CONTAINERS, section_name
-from .write import check_writable
+from .tags import CONTAINER_ASSET, CONTAINERS, TAG_PATH, section_name
+from .write import check_writable, exact_bytes, payloads
 
 FORMAT = "animclip"
 
@@ -201,9 +216,42 @@ def from_json(doc: Any, source: str | None = None) -> AnimclipFile:
     mark_derived(model)
     if raw.has("layout") and raw["layout"].value is not None:
         model.layout = _read_layout(raw["layout"])
+    raw_edited = _raw_edited(model, raw)
+    if model.layout is not None and not raw_edited:
+        _check_recorded(model, raw)
     if root.has("clip") and root["clip"].value is not None:
-        _apply_clip(model, root["clip"])
+        _apply_clip(model, root["clip"], raw_edited)
     return model
+
+
+def _check_recorded(model: AnimclipFile, raw: JsonNode) -> None:
+    """``raw`` unedited: what it says of where things were (each entry's ``section`` name
+    and ``size``, the offsets and ``layout``) must be what the file is, or an edit of them
+    would change nothing; refused by path."""
+    for entry, section, size in zip(raw["sections"].items(), model.sections, payload_sizes(model)):
+        if entry.has("section") and entry["section"].value != section_name(section.tag):
+            raise entry["section"].error(f"the name of tag {section.tag:08X} is {section_name(section.tag)!r}: a "
+                                         "section's name follows its tag (edit tag to change the section)")
+        if entry.has("size") and entry["size"].value != size:
+            raise entry["size"].error(f"the payload is {size} bytes: size follows the payload and cannot be set")
+    layout, node = model.layout, raw["layout"]
+    assert layout is not None
+    u32 = range(0x1_0000_0000)
+    for key in ("outer_len_dat1", "dat1_len", "dat1_size"):
+        if getattr(layout, key) not in u32:
+            raise node[key].error(f"{getattr(layout, key)} is not a size a file has (0 to {u32.stop - 1})")
+    inside = range(layout.dat1_size + 1)  # (an empty payload may sit at the very end)
+    for i, (offset, _) in enumerate(layout.fill):
+        if offset not in inside:
+            raise JsonNode(offset, f"{node.path}.fill[{i}][0]", raw.source).error(
+                f"{offset} is not in the DAT1 ({layout.dat1_size} bytes)")
+    for entry, section in zip(raw["sections"].items(), model.sections):
+        if section.offset is not None and section.offset not in inside:
+            raise entry["offset"].error(f"{section.offset} is not in the DAT1 ({layout.dat1_size} bytes)")
+    if exact_bytes(model) is None:
+        raise raw["layout"].error("the recorded layout (its sizes and fill, and the sections' offsets) does not "
+                                  "place this content as the file was: pack cannot apply it; delete raw.layout to "
+                                  "lay the file out afresh")
 
 
 def _string_bytes(node: JsonNode) -> bytes:
@@ -276,6 +324,15 @@ def _read_section(node: JsonNode) -> Section:
     return section
 
 
+def _sha256(node: JsonNode) -> str:
+    """The recorded content digest: 64 hex digits (pack tells an edit of raw by it)."""
+    text = node.str()
+    if not re.fullmatch(r"[0-9a-f]{64}", text):
+        raise node.error("expected the SHA-256 the dump recorded (64 lowercase hex digits): it tells pack whether "
+                         "raw was edited; delete raw.layout to lay the file out afresh")
+    return text
+
+
 def _read_layout(node: JsonNode) -> Layout:
     fill = []
     for item in node["fill"].items():
@@ -299,19 +356,162 @@ def _read_layout(node: JsonNode) -> Layout:
         dat1_len=node["dat1_len"].int(),
         dat1_size=node["dat1_size"].int(),
         fill=fill,
-        content_digest=node["content_sha256"].str(),
+        content_digest=_sha256(node["content_sha256"]),
         verbatim=verbatim,
         compression=compression,
     )
 
 
-def _apply_clip(model: AnimclipFile, clip: JsonNode) -> None:
-    """Apply the honoured decoded members that differ from what ``raw`` decodes to."""
+def _apply_clip(model: AnimclipFile, clip: JsonNode, raw_edited: bool) -> None:
+    """Apply the honoured decoded members that differ from what ``raw`` decodes to, then
+    refuse any other member that differs both from what ``raw`` decodes to and from what
+    the packed file will hold (:func:`_refuse_unapplied`): no edit is dropped in silence."""
     view = model.clip()
+    before = _clip(model, None)
+    if clip.value == before:  # (an unedited dump: nothing to apply or refuse)
+        return
+    if raw_edited:
+        # Both may differ from the file read: which edit is meant cannot be told.
+        _refuse_unapplied(clip, before, before, conflict=True)
+        return
     try:
+        _apply_joints(model, clip, view)
         _apply_clip_members(model, clip, view)
+        _apply_path(model, clip)
     except JsonEdit as exc:
         raise exc.node.error(exc.reason) from None
+    _refuse_unapplied(clip, before, _clip(model, None))
+
+
+_APPLIED_APPROXIMATELY = re.compile(r"^\$\.clip\.joints\[\d+\]\.(rotation|translation)(\[\d+\])?$")
+"""Members an edit applies through the encoder: the file holds them within its error."""
+
+
+def _raw_edited(model: AnimclipFile, raw: JsonNode) -> bool:
+    """Whether ``raw`` no longer holds the content its recorded layout was read with (an
+    edit of ``raw``); False when the dump records no layout (nothing to tell it by)."""
+    if model.layout is None:
+        return False
+    try:
+        return not is_unedited(model, payloads(model))
+    except WriteError as exc:  # a raw value that does not fit: where the user wrote it
+        raise JsonInputError(raw.source, json_path(exc.field), exc.reason) from None
+
+
+def _refuse_unapplied(given: JsonNode, before: Any, after: Any, *, conflict: bool = False) -> None:
+    """Refuse, by its JSON path, a member of ``given`` (the dump's ``clip``) that is neither
+    what ``raw`` decodes to (``before``: not edited) nor what the packed file holds (``after``:
+    applied); a joint's label ``name`` must hash to its joint. ``conflict``: ``raw`` was
+    edited too, so every member must be what ``raw`` decodes to."""
+    value = given.value
+    if value is None:  # (null: not given; a null that would remove a name is refused where names apply)
+        return
+    if value == after or value == before or (not conflict and _APPLIED_APPROXIMATELY.match(given.path)):
+        return
+    if isinstance(value, dict) and isinstance(after, dict):
+        for key in value:
+            child = given[key]
+            if key == "name" and re.match(r"^\$\.clip\.joints\[\d+\]$", given.path):
+                _check_joint_label(child, after.get("hash"))
+            elif key not in after:
+                raise child.error(f'"{key}" is not a member of a dump\'s clip: pack cannot apply it (delete it)')
+            else:
+                _refuse_unapplied(child, _at(before, key), after[key], conflict=conflict)
+        return
+    if isinstance(value, list) and isinstance(after, list) and len(value) == len(after):
+        for i, child in enumerate(given.items()):
+            _refuse_unapplied(child, _at(before, i), after[i], conflict=conflict)
+        return
+    if conflict:
+        raise given.error(f"differs from what raw gives ({json.dumps(after)}), and raw was edited too: pack cannot "
+                          "tell which edit to apply; make them agree, or delete clip to pack raw as it is")
+    what = "is decoded from raw and cannot be set here" if before == after else "is not what the packed file holds"
+    raise given.error(f"{what} (the file gives {json.dumps(after)}): pack cannot apply this edit; "
+                      "edit raw.sections, or give the value the file holds")
+
+
+def _at(parent: Any, key: Any) -> Any:
+    try:
+        return parent[key]
+    except (KeyError, IndexError, TypeError):
+        return None
+
+
+def _check_joint_label(node: JsonNode, hash_text: Any) -> None:
+    """A joint's ``name`` is a label (from --joint-names), kept in no file: it must be a name
+    whose DAT1 hash is the joint's, else it would be an edit nothing applies."""
+    name = node.str()
+    if hash_text is None or f"{crc32(name):08X}" != hash_text:
+        raise node.error(f"{name!r} hashes to {crc32(name):08X}, not the joint's hash {hash_text}: a joint's name is "
+                         "a label of its hash, kept in no file (to rename a joint, edit its hash in raw.sections)")
+
+
+def _apply_joints(model: AnimclipFile, clip: JsonNode, view: Any) -> None:
+    """Edited base-state values of ``clip.joints`` applied to every frame and encoded again
+    (:mod:`.frames.edit`); the encoding is kept on the model (``reencoded``)."""
+    if not clip.has("joints"):
+        return
+    nodes = list(clip["joints"].items())
+    if len(nodes) != len(view.joints):
+        raise JsonEdit(clip["joints"], f"lists {len(nodes)} joints but the raw view has {len(view.joints)}; "
+                                       "joints cannot be added or removed through clip (edit raw.sections)")
+    edits = {}
+    where: list[JsonNode] = []  # (the members edited: an edit that cannot be encoded names the first)
+    for node, joint in zip(nodes, view.joints):
+        new = {}
+        for key, size in (("rotation", 4), ("translation", 3)):
+            if not node.has(key) or getattr(joint, key) is None:
+                continue
+            items = list(node[key].items())
+            if len(items) != size:
+                raise JsonEdit(node[key], f"expected {size} numbers, found {len(items)}")
+            values = np.array([_number(item) for item in items])
+            if key == "rotation" and not np.linalg.norm(values) > 0:
+                raise JsonEdit(node[key], "a rotation quaternion cannot be all zero")
+            old = np.array([float(v) for v in getattr(joint, key)])
+            changed = np.flatnonzero(values != old)
+            if changed.size:
+                new[key], new[f"old_{key}"] = values, old
+                where.append(items[int(changed[0])] if changed.size == 1 else node[key])
+        if new:
+            edits[joint.index] = JointEdit(**new)
+    if edits:
+        try:
+            edited, encoded = edit_joints(model, edits)
+        except (AnimspecError, ValueError) as exc:  # (frames that do not decode, values the encoder refuses)
+            raise JsonEdit(where[0], f"the edit cannot be applied: {exc}") from None
+        model.sections, model.layout, model.reencoded = edited.sections, None, encoded
+
+
+def _number(node: JsonNode) -> float:
+    """A JSON number as the dump wrote it (a float64 view value, not an f32 field)."""
+    if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
+        raise JsonEdit(node, "expected a number")
+    try:
+        value = float(node.value)
+    except OverflowError:
+        value = math.inf
+    if not math.isfinite(value):
+        raise JsonEdit(node, f"{str(node.value)[:12]}... is not a finite number: a joint's value must be one")
+    return value
+
+
+def _apply_path(model: AnimclipFile, clip: JsonNode) -> None:
+    """An edited ``clip.path``: its matrices written to the (last) Path section."""
+    if not clip.has("path") or clip["path"].value is None:
+        return
+    path = model.section(TAG_PATH)
+    if not isinstance(path, Path):
+        raise JsonEdit(clip["path"], "the clip has no Anim Clip Path section to hold it")
+    for key in ("start", "end"):
+        node = clip["path"][key]
+        rows = [read_f32_array(row) for row in node.items()]
+        if len(rows) != 4 or any(r.shape != (4,) for r in rows):
+            raise JsonEdit(node, "expected a 4 x 4 matrix (four rows of four numbers)")
+        matrix = np.array(rows, "<f4")
+        attr = f"{key}_matrix"
+        if matrix.tobytes() != np.asarray(getattr(path, attr), "<f4").tobytes():
+            setattr(path, attr, matrix)
 
 
 class JsonEdit(AnimspecError):

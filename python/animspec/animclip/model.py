@@ -65,6 +65,7 @@ from .tags import (
     TAG_CUSTOM_TRACK_DATA,
     TAG_CUSTOM_TRACKS,
     TAG_TRIGGER_DATA,
+    section_name,
 )
 from .view import ClipView, clip_view, name_table
 
@@ -158,6 +159,10 @@ class AnimclipFile(Eq):
     """The strings block up to and including its last string's NUL; zero bytes after it are
     padding (layout). Names are offsets into it (convention B, spec 4.4)."""
     layout: Layout | None = field(default=None, compare=False)
+    reencoded: Any = field(default=None, compare=False, repr=False)
+    """The encoding an edit of joints made (:func:`.frames.edit.edit_joints`, an
+    :class:`.frames.encode.EncodedAnimation` whose ``error`` is what the edit costs), None
+    when no edit re-encoded the frames. Not content."""
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
@@ -303,6 +308,12 @@ class AnimclipFile(Eq):
         if not isinstance(tracks, CustomTracks):
             raise ValueError("the clip has no Custom Tracks section")
         return tracks
+
+    def kept_from(self, template: AnimclipFile) -> list[str]:
+        """The names of ``template``'s sections (Built aside) this clip holds unchanged, sorted:
+        what a clip made on a template took from it."""
+        return sorted({section_name(t.tag) for t in template.sections
+                       if t.tag != TAG_BUILT and any(s.tag == t.tag and s == t for s in self.sections)})
 
     def remove_sections(self, tag: int) -> int:
         """Drop every section with ``tag``; returns how many. Derived Built counts follow."""

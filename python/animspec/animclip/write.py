@@ -143,6 +143,13 @@ def write_bytes(model: AnimclipFile) -> bytes:
     return _relaid(model, section_payloads)
 
 
+def exact_bytes(model: AnimclipFile) -> bytes | None:
+    """The file as its recorded layout places it, or None when the model has no recorded
+    layout that can hold its content (``write_bytes`` then re-lays it out)."""
+    _check_file(model)
+    return _exact(model, payloads(model))
+
+
 def relaid_bytes(model: AnimclipFile) -> bytes:
     """The re-laid-out form (spec 4.6) even for an unedited model: a normalised file."""
     _check_file(model)

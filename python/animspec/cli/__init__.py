@@ -257,7 +257,13 @@ def _pack(args: argparse.Namespace) -> int:
             f"{args.dump} is a binary {format_named(exc.found).description} file, not a JSON dump: pack rebuilds a "
             f"file from its dump; run `animspec dump {args.dump} -o {stem}.json`, edit that, then pack it"
         ) from None
-    print(f"{args.output}: {len(packed.data)} bytes ({packed.format.description})", file=report_stream(args.output))
+    stream = report_stream(args.output)
+    print(f"{args.output}: {len(packed.data)} bytes ({packed.format.description})", file=stream)
+    if packed.reencoded is not None:
+        from ..gltf.to_animclip import error_text  # (only here: pack of other formats needs no glTF code)
+
+        print(f"{args.output}: the edited joints moved every frame, encoded again; largest error: "
+              f"{error_text(packed.reencoded.error, ())}", file=stream)
     return EXIT_OK
 
 

@@ -27,9 +27,15 @@ class Direction:
     writes: str
     """What it writes, as a refusal of a wrong extension names it."""
     fits: str
-    """The output names that fit it (the advice of that refusal)."""
+    """The output names that fit it (the advice of that refusal), ``{stem}`` standing for the
+    name given without its extension."""
     refuses: Mapping[str, str]
-    """Output extensions that claim another format than the one written -> that format."""
+    """Output extensions that claim another format than the one written -> that format (a
+    refusal names what the extension claims; any other extension outside ``accepts`` is
+    refused too)."""
+    accepts: tuple[str, ...]
+    """The output extensions of what it writes, the first the usual one: any other extension
+    is refused, naming these (a name without an extension, ``-`` or a device is left alone)."""
     options: frozenset[str]
     """The options (their ``dest``) it changes the result of."""
     run: Callable[[str, str, ConvertOptions], Result]

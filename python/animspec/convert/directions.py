@@ -20,6 +20,7 @@ from ..common.findings import Finding, findings_text, has_errors
 from ..common.inputs import read_input
 from ..common.status import EXIT_FINDINGS, EXIT_OK
 from ..formats import FormatMismatch, by_name, format_named
+from ..gltf.format import BINARY_EXTENSION, JSON_EXTENSION
 from .declaration import Direction
 from .options import ConvertOptions, parameter_name
 from .output import write, write_gltf
@@ -48,7 +49,7 @@ def _naming_source(
     convert_gltf: Callable[[str, str, ConvertOptions], Result],
 ) -> Callable[[str, str, ConvertOptions], Result]:
     """``convert_gltf``, its GltfError naming ``src`` as a batch's failures do (the glTF layer
-    names JSON paths and members, not the file they are in)."""
+    names JSON paths and members, not the file they are in); the error keeps its type."""
 
     @wraps(convert_gltf)
     def run(src: str, out: str, o: ConvertOptions) -> Result:
@@ -56,10 +57,10 @@ def _naming_source(
 
         try:
             return convert_gltf(src, out, o)
-        except GltfError as exc:
-            if src in str(exc):
-                raise
-            raise GltfError(f"{src}: {exc}") from None
+        except GltfError as exc:  # (its type and facts kept: a front end may word it)
+            if src not in str(exc):
+                exc.args = (f"{src}: {exc}",)
+            raise
 
     return run
 
@@ -318,7 +319,7 @@ def _animclip_to_gltf(src: str, out: str, o: ConvertOptions) -> Result:
     return Result(src, "animclip", match.findings, text="\n".join(lines), extra={"outputs": [out]})
 
 
-GLTF_NAMES = ".glb (binary glTF) or .gltf (JSON, buffer embedded)"
+GLTF_NAMES = "{stem}.glb (binary glTF) or {stem}.gltf (JSON, buffer embedded)"
 NOT_GLTF = {
     ".animbin": "an ANIMBIN",
     ".animclip": "an .animclip",
@@ -326,6 +327,8 @@ NOT_GLTF = {
     ".meshbin": "a MESHBIN",
     ".json": "JSON",
 }
+GLTF_EXTENSIONS = (BINARY_EXTENSION, JSON_EXTENSION)
+"""A glTF output is GLB unless its name ends in .gltf (animspec.gltf.format.file_bytes)."""
 ANIMBIN_OPTIONS = frozenset({"region", "joints", "ps1_space", "armature_space", "skeleton", "bake_engine", "no_skin"})
 
 DIRECTIONS: tuple[Direction, ...] = (
@@ -335,7 +338,7 @@ DIRECTIONS: tuple[Direction, ...] = (
         "glTF -> ANIMBIN",
         ".animbin",
         "an ANIMBIN",
-        ".animbin (or .animclip, for an .animclip animation)",
+        "{stem}.animbin (or {stem}.animclip, for an .animclip animation)",
         {
             ".glb": "a glTF",
             ".gltf": "a glTF",
@@ -343,6 +346,7 @@ DIRECTIONS: tuple[Direction, ...] = (
             ".meshbin": "a MESHBIN",
             ".json": "JSON",
         },
+        (".animbin",),
         frozenset(
             {
                 "region",
@@ -370,8 +374,9 @@ DIRECTIONS: tuple[Direction, ...] = (
         "glTF -> .animclip (-o ending in .animclip)",
         ".animclip",
         "an .animclip",
-        ".animclip",
+        "{stem}.animclip",
         {},
+        (".animclip",),
         frozenset(
             {
                 "animations",
@@ -395,6 +400,7 @@ DIRECTIONS: tuple[Direction, ...] = (
         "glTF",
         GLTF_NAMES,
         NOT_GLTF,
+        GLTF_EXTENSIONS,
         ANIMBIN_OPTIONS,
         _animbin_to_gltf,
     ),
@@ -406,6 +412,7 @@ DIRECTIONS: tuple[Direction, ...] = (
         "glTF",
         GLTF_NAMES,
         NOT_GLTF,
+        GLTF_EXTENSIONS,
         frozenset({"skeleton", "joint_names", "no_root_motion"}),
         _animclip_to_gltf,
     ),

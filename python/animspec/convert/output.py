@@ -19,15 +19,18 @@ from .refusals import OptionRefused
 
 
 def check_output_name(out: str, direction: Direction | None) -> None:
-    """Refuse an output whose extension names another format than the one ``direction``
-    writes (``convert swing.animbin -o out.animbin`` writes glTF). Names without a known
-    extension, ``-`` and devices are left alone."""
-    ext = os.path.splitext(out)[1].lower()
-    claims = None if direction is None else direction.refuses.get(ext)
-    if claims is None:
+    """Refuse an output whose extension is not one of what ``direction`` writes
+    (``convert swing.animbin -o out.animbin`` writes glTF, and so does ``-o out.txt``): the
+    refusal names the names that fit. Names without an extension, ``-`` and devices are
+    left alone."""
+    if direction is None or out == "-" or out.startswith("/dev/"):
         return
-    raise OptionRefused("output", "wrong-extension", output=out, direction=direction.title,  # type: ignore[union-attr]
-                        writes=direction.writes, claims=claims, ext=ext, fits=direction.fits)  # type: ignore[union-attr]
+    stem, ext = os.path.splitext(out)
+    if not ext or ext.lower() in direction.accepts:
+        return
+    raise OptionRefused("output", "wrong-extension", output=out, direction=direction.title,
+                        writes=direction.writes, claims=direction.refuses.get(ext.lower()), ext=ext,
+                        fits=direction.fits.format(stem=stem))
 
 
 def check_output_folder(output: str, extensions: set[str]) -> None:

@@ -65,7 +65,8 @@ _SAY: dict[str, Callable[..., str]] = {
     "no-joints": lambda n, option, skeleton: (
         f"the clip has no joints: there is nothing to put on {n(option)} {skeleton}"),
     "wrong-extension": lambda n, option, output, direction, writes, claims, ext, fits: (
-        f"{n(option)} {output}: {direction} writes {writes}, not {claims} as {ext} says; name it {fits}"),
+        f"{n(option)} {output}: {direction} writes {writes}, "
+        f"{f'not {claims} as {ext} says' if claims else f'which {ext} does not name'}; write to {fits}"),
     "output-not-folder": lambda n, option, output: (
         f"{output}: with several inputs, a folder or a glob, {n(option)} must be a folder"),
     "template-not-animclip": lambda n, option, template, found: (
@@ -161,10 +162,11 @@ def check_moves(src: str, o: ConvertOptions) -> None:
     animates neither (it would change nothing)."""
     if "max_translation_error" not in o.given:
         return
+    from ..gltf.info import animation_label
     from ..gltf.rig import load_gltf
 
     gltf = load_gltf(src)
-    names = [a.name or f"animation{i}" for i, a in enumerate(gltf.animations)]
+    names = [animation_label(gltf, i) for i in range(len(gltf.animations))]
     wanted = o.animations[0] if o.animations else (names[0] if names else None)
     if wanted not in names:
         return  # (the conversion says what is missing)

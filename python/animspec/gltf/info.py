@@ -9,7 +9,6 @@ name printed here is one a ``--joints`` file can use.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,7 +17,8 @@ from pygltflib import GLTF2
 
 from ..animbin.model import MAX_BONES
 from .document import GltfError
-from .rig import GltfSource, load_gltf, node_name, node_parents, read_accessor
+from .rig import GltfSource, load_gltf, node_name, node_parents
+from .sampling import animation_span
 
 
 @dataclass(frozen=True)
@@ -34,10 +34,13 @@ class AnimationSummary:
     index: int
     name: str
     seconds: float
-    """The latest keyframe time of its channels (0 for none)."""
+    """From its first key time to its last (0 for none): what a conversion samples
+    (:func:`.sampling.animation_span`)."""
     channels: int
     moved: list[str]
     """The nodes its channels drive, in node order."""
+    start: float = 0.0
+    """Its first key time, where a conversion starts sampling."""
 
 
 @dataclass(frozen=True)
@@ -60,8 +63,10 @@ class GltfSummary:
             lines.append(f"  skin {skin.index}{label}: {len(skin.joints)} joint(s), in skin order:")
             lines.extend(_wrapped([f"{i}={name}" for i, (_, name) in enumerate(skin.joints)], "      "))
         for anim in self.animations:
-            lines.append(f"  animation {anim.index} {anim.name!r}: {anim.seconds:.3f} s, {anim.channels} channel(s), "
-                         f"moves {len(anim.moved)} node(s): {', '.join(anim.moved) or 'none'}")
+            starts = f" (keys from {anim.start:.3f} s)" if anim.start else ""
+            lines.append(f"  animation {anim.index} {anim.name!r}: {anim.seconds:.3f} s{starts}, "
+                         f"{anim.channels} channel(s), moves {len(anim.moved)} node(s): "
+                         f"{', '.join(anim.moved) or 'none'}")
         if self.skins:
             # The joint limit is the PS1 engine's: it concerns an ANIMBIN output only (an
             # .animclip takes every joint, matched by its name's hash), so it is said as such.
@@ -87,8 +92,9 @@ class GltfSummary:
             "skins": [{"index": s.index, "name": s.name,
                        "joints": [{"id": i, "node": n, "name": name} for i, (n, name) in enumerate(s.joints)]}
                       for s in self.skins],
-            "animations": [{"index": a.index, "name": a.name, "seconds": round(a.seconds, 6), "channels": a.channels,
-                            "moves": a.moved} for a in self.animations],
+            "animations": [{"index": a.index, "name": a.name, "seconds": round(a.seconds, 6),
+                            "start": round(a.start, 6), "channels": a.channels, "moves": a.moved}
+                           for a in self.animations],
             "joints_file": self.joints_file,
             "notes": self.notes,
         }
@@ -108,14 +114,10 @@ def _wrapped(items: Sequence[str], indent: str, width: int = 96) -> list[str]:
     return lines
 
 
-def _seconds(gltf: GLTF2, accessor: int | None) -> float:
-    if accessor is None or not 0 <= accessor < len(gltf.accessors):
-        return 0.0
-    declared = gltf.accessors[accessor].max  # (not checked by the reader: believed only if sane)
-    if isinstance(declared, list) and declared and type(declared[0]) in (int, float) and math.isfinite(declared[0]):
-        return float(declared[0])
-    times = read_accessor(gltf, accessor)
-    return float(times.max()) if times.size else 0.0
+def animation_label(gltf: GLTF2, index: int) -> str:
+    """How animspec names animation ``index``: its name, ``animation<index>`` when it has none
+    (what ``--animation`` takes, what ``info`` lists and what a conversion reports)."""
+    return gltf.animations[index].name or f"animation{index}"
 
 
 def summarise(source: GltfSource) -> GltfSummary:
@@ -126,18 +128,18 @@ def summarise(source: GltfSource) -> GltfSummary:
         for s, skin in enumerate(gltf.skins)
     ]
     animations = []
-    for a, anim in enumerate(gltf.animations):
-        samplers = anim.samplers or []
-        seconds, targets = 0.0, set()
-        for channel in anim.channels or []:
-            if channel.target is not None and channel.target.node is not None:
-                targets.add(channel.target.node)
-            if channel.sampler is not None and 0 <= channel.sampler < len(samplers):
-                seconds = max(seconds, _seconds(gltf, samplers[channel.sampler].input))
-        animations.append(AnimationSummary(a, anim.name or f"animation{a}", seconds, len(anim.channels or []),
-                                           [node_name(gltf, n) for n in sorted(targets)]))
-    proposal = joints_proposal(gltf, skins[0].joints if skins else [], animations)
     notes = [] if skins else ["no skin: nothing says which nodes are joints, so convert cannot read this as a rig"]
+    cache: dict = {}
+    for a, anim in enumerate(gltf.animations):
+        targets = {c.target.node for c in anim.channels or [] if c.target is not None and c.target.node is not None}
+        try:
+            start, end = animation_span(gltf, a, cache)  # (what a conversion samples: one duration)
+        except GltfError as exc:
+            start = end = 0.0
+            notes.append(f"animation {a}: its key times cannot be read ({exc})")
+        animations.append(AnimationSummary(a, animation_label(gltf, a), end - start, len(anim.channels or []),
+                                           [node_name(gltf, n) for n in sorted(targets)], start))
+    proposal = joints_proposal(gltf, skins[0].joints if skins else [], animations)
     return GltfSummary(skins, animations, proposal, len(gltf.nodes), len(gltf.meshes), notes)
 
 

@@ -71,7 +71,7 @@ from ..common.findings import Finding
 from ..common.ranges import ANIMBIN_ERRORS, MAX_ERROR_DEG, NumberRange
 from ..quaternion import IDENTITY, angle_between, continuity_signs
 from .axes import rotations_to_ps1, vectors_to_ps1
-from .info import joints_hint
+from .info import animation_label, joints_hint
 from .keyfit import ReduceAdvice, ReduceRule, fit_track, reduce_advice, shown_rotations
 from .rig import GltfError, GltfSource, Rig, load_gltf, node_name, read_rig
 from .sampling import Channels, animation_span, local_rotations, local_translations, sample_channels
@@ -169,12 +169,61 @@ class TooManySamplesError(AnimspecError):
         )
 
 
-class NoSuchAnimationError(AnimspecError):
+class NoSuchAnimationError(GltfError):
     """Animations asked for by name that the glTF does not have."""
 
     def __init__(self, missing: list[str], available: list[str]) -> None:
         self.missing, self.available = missing, available
-        super().__init__(f"no animation named {missing} (--animation); the glTF has {available}")
+        super().__init__(f"no animation named {', '.join(map(repr, missing))} (--animation); "
+                         f"the glTF has {', '.join(map(repr, available))}")
+
+
+class NoAnimationError(GltfError):
+    """A glTF with no animation, converted (to ANIMBIN or to .animclip): there is nothing to
+    convert. ``skins``: how many skins it has (one or more: it is a rig)."""
+
+    def __init__(self, skins: int) -> None:
+        self.skins = skins
+        rig = f": a rig ({skins} skin(s)), which a conversion of a clip takes as --skeleton" if skins else ""
+        super().__init__(f"the glTF has no animation to convert{rig}")
+
+
+@dataclass(frozen=True)
+class PickedAnimations:
+    """The animations a conversion takes from a glTF (:func:`pick_animations`)."""
+
+    taken: list[tuple[int, str]]
+    """(index, name) of each animation taken, in the order asked."""
+    left: list[str]
+    """The names of the glTF's other animations, left out."""
+
+    def note(self) -> str | None:
+        """What the report says when some animations were left out (None: none were)."""
+        if not self.left:
+            return None
+        taken = ", ".join(repr(name) for _, name in self.taken)
+        return (f"took animation {taken}; the glTF has {len(self.left)} other(s), left out: "
+                f"{', '.join(repr(n) for n in self.left)} (choose with --animation NAME)")
+
+
+def pick_animations(gltf: GLTF2, names: Sequence[str] | None, *, one: bool = False) -> PickedAnimations:
+    """The animations of ``gltf`` a conversion takes: those named in ``names`` (by
+    :func:`.info.animation_label`; the first of equal names), else every one, or the first
+    when the output holds ``one``. No animation is :class:`NoAnimationError`, a name the glTF
+    lacks :class:`NoSuchAnimationError`; both directions pick with this one function."""
+    available = [(i, animation_label(gltf, i)) for i in range(len(gltf.animations or []))]
+    if not available:
+        raise NoAnimationError(len(gltf.skins or []))
+    if names is None:
+        taken = available[:1] if one else available
+    else:
+        by_name = {name: i for i, name in reversed(available)}
+        missing = [n for n in names if n not in by_name]
+        if missing:
+            raise NoSuchAnimationError(missing, [n for _, n in available])
+        taken = [(by_name[n], n) for n in names]
+    chosen = {i for i, _ in taken}
+    return PickedAnimations(taken, [name for i, name in available if i not in chosen])
 
 
 @dataclass(frozen=True)
@@ -497,7 +546,10 @@ def gltf_to_animbin(
             "(the engine parses them and never applies them)"
         )
 
-    selected = _select_animations(gltf, animations)
+    picked = pick_animations(gltf, animations)
+    selected = picked.taken
+    if picked.note() is not None:
+        lines.append(f"note: {picked.note()}")
     if merge is not None and selected:
         clips_wanted = [([i for i, _ in selected], merge)]
     else:
@@ -524,22 +576,8 @@ def gltf_to_animbin(
             files[-1].version = version
         clips.append(clip)
         lines.extend(_clip_lines(clip, fit, len(files) > 1 or split))
-    if not selected:
-        warnings.append("the glTF has no animations; the file holds none")
-        files.append(AnimbinFile())
     findings = [validate(f, bone_count=n_joints) for f in files]
     return Conversion(files, clips, lines, warnings, findings, rig, ignored)
-
-
-def _select_animations(gltf: GLTF2, names: Sequence[str] | None) -> list[tuple[int, str]]:
-    available = [(i, a.name or f"animation{i}") for i, a in enumerate(gltf.animations)]
-    if names is None:
-        return available
-    by_name = {name: i for i, name in reversed(available)}
-    missing = [n for n in names if n not in by_name]
-    if missing:
-        raise NoSuchAnimationError(missing, [n for _, n in available])
-    return [(by_name[n], n) for n in names]
 
 
 def _budget(max_keys: int) -> str:

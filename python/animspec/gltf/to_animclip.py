@@ -48,9 +48,10 @@ from ..animclip.frames.sections import TAG_MOTION_DATA, clip_model
 from ..animclip.model import AnimclipFile
 from ..animclip.write import write_bytes
 from ..quaternion import conjugate, normalize, quat_multiply, quat_to_matrix, wxyz_to_xyzw
+from .info import animation_label
 from .rig import GltfError, GltfSource, Rig, load_gltf, node_rest, read_rig, split_trs
 from .sampling import animation_span, local_matrices, local_rotations, sample_channels
-from .to_animbin import MAX_SAMPLES
+from .to_animbin import MAX_SAMPLES, pick_animations
 
 
 class TooManyFramesError(GltfError):
@@ -113,6 +114,30 @@ def error_text(error: ClipError, names: Sequence[str]) -> str:
 
 
 @dataclass(frozen=True)
+class TemplateMismatch:
+    """A template whose joints or frame count are not the clip's: what of it is kept."""
+
+    template_joints: int
+    clip_joints: int
+    matching: int
+    """How many of the clip's joints (by name hash) the template has."""
+    template_frames: int | None
+    clip_frames: int
+    kept: tuple[str, ...]
+    """What the new clip takes from the template (sections by name, and its Built fields)."""
+
+    def note(self) -> str:
+        parts = []
+        if self.matching != self.clip_joints or self.template_joints != self.clip_joints:
+            parts.append(f"{self.matching} of the clip's {self.clip_joints} joint(s) are among the template's "
+                         f"{self.template_joints}")
+        if self.template_frames != self.clip_frames:
+            parts.append(f"the template has {self.template_frames} frame(s), the clip {self.clip_frames}")
+        return (f"the template does not fit the clip: {'; '.join(parts)}; kept from it: {', '.join(self.kept)}"
+                " (per-frame values and frame numbers in them are the template's)")
+
+
+@dataclass(frozen=True)
 class AnimclipConversion:
     model: AnimclipFile
     encoded: EncodedAnimation
@@ -129,6 +154,11 @@ class AnimclipConversion:
     """The root motion node ``root_motion=False`` left composed into the root joints, or None."""
     motion_note: str = ""
     """Where the clip's Motion Data comes from (empty: it has none)."""
+    notes: tuple[str, ...] = ()
+    """Choices the conversion made that the user should hear of (which animation of several
+    it took, what of a template that does not fit the clip is kept), one line each."""
+    template_mismatch: TemplateMismatch | None = None
+    """How the template differs from the clip (its joints, its frame count), None if it fits."""
 
     @cached_property
     def error(self) -> ClipError:
@@ -145,24 +175,39 @@ class AnimclipConversion:
             f"{enc.unique_samples} distinct samples{' (frame lookup)' if enc.lookup is not None else ''}; "
             f"largest error read back: {error_text(self.error, self.rig.names)}"
             + (f"; {self.motion_note}" if self.motion_note else "")
-        )
+        ) + "".join(f"\nnote: {n}" for n in self.notes)
 
 
-def _pick(gltf: GLTF2, animation: str | None) -> int:
-    names = [a.name or f"animation {i}" for i, a in enumerate(gltf.animations or [])]
-    if not names:
-        raise GltfError("the glTF has no animation to encode")
-    if animation is None:
-        return 0
-    if animation not in names:
-        raise GltfError(f"no animation named {animation!r}; the glTF has {names}")
-    return names.index(animation)
+def template_mismatch(template: AnimclipFile, model: AnimclipFile, hashes: np.ndarray,
+                      frames: int) -> TemplateMismatch | None:
+    """How ``template`` differs from the clip ``model`` made from it (joints ``hashes``,
+    ``frames`` frames), or None when its joints and frame count are the clip's."""
+    theirs = {j.hash for j in template.clip().joints if j.hash is not None}
+    ours = {int(h) for h in hashes}
+    built = template.built
+    template_frames = None if built is None else built.num_frames
+    if theirs == ours and template_frames == frames:
+        return None
+    kept = [f"its name {template.clip_name!r}"] if template.clip_name and model.clip_name == template.clip_name else []
+    kept += model.kept_from(template)
+    return TemplateMismatch(len(theirs), len(ours), len(theirs & ours), template_frames, frames, tuple(kept))
+
+
+def _duration_note(gltf: GLTF2, index: int, model: AnimclipFile, frames: int) -> str | None:
+    """Both durations, with what each is, when sampling at the clip's fps rounds the keys'
+    span (what ``info`` says of the glTF) to another one (the clip's Built duration)."""
+    start, end = animation_span(gltf, index, {})
+    built = model.built
+    if built is None or abs((end - start) - built.duration) < 5e-4:
+        return None
+    return (f"the keys span {end - start:.3f} s; sampled at {built.fps:g} fps that is {frames} frame(s), "
+            f"{built.duration:.3f} s, the clip's duration")
 
 
 def animation_name(gltf: GLTF2, index: int) -> str:
-    """Animation ``index``'s name (``animation N`` when it has none), refused when it is not
+    """Animation ``index``'s name (:func:`.info.animation_label`), refused when it is not
     valid Unicode or holds a NUL: it becomes the clip's name, a NUL-terminated UTF-8 string."""
-    name = gltf.animations[index].name or f"animation {index}"
+    name = animation_label(gltf, index)
     try:
         name.encode("utf-8")
         why = "holds a NUL character, which ends a name in the clip's strings block" if "\0" in name else ""
@@ -256,7 +301,8 @@ def gltf_to_animclip(
     ``root_motion``: take root motion from the node above the skeleton (module doc); a
     template's Motion Data is replaced only when there is some, else kept."""
     gltf = load_gltf(source)
-    index = _pick(gltf, animation)
+    picked = pick_animations(gltf, None if animation is None else [animation], one=True)
+    index = picked.taken[0][0]
     rig = read_rig(gltf, skin=skin, joint_names=joint_names)
     anim_name = animation_name(gltf, index)
     labels = [f"node {n} {name!r}" for n, name in zip(rig.nodes, rig.names)]
@@ -282,7 +328,10 @@ def gltf_to_animclip(
         )
     else:
         note = "Motion Data kept from the template" if had_motion else ""
+    mismatch = None if template is None else template_mismatch(template, model, hashes, encoded.frames)
+    notes = tuple(n for n in (picked.note(), _duration_note(gltf, index, model, encoded.frames),
+                              None if mismatch is None else mismatch.note()) if n is not None)
     return AnimclipConversion(
         model, encoded, rig, anim_name, fps, frames, data,
-        None if motion is None else motion.node, left_out, note,
+        None if motion is None else motion.node, left_out, note, notes, mismatch,
     )

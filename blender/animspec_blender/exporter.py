@@ -503,11 +503,9 @@ def export_animbin(
                 glb, animations=[a.name for a in actions], joint_names=bones, region=gltf_hz, fit=fit, fp12=fp12,
                 max_error_deg=max_error_deg, armature_space=True, markers=markers,
             )
-        except GltfError as exc:
-            if "NaN" in str(exc):  # not on a key: evaluate the poses to say where
-                _refuse_non_finite(arm, actions, bones, evaluate=True)
-            raise
         except AnimspecError as exc:
+            if isinstance(exc, GltfError) and "NaN" in str(exc):  # not on a key: evaluate the poses to say where
+                _refuse_non_finite(arm, actions, bones, evaluate=True)
             phrased = in_blender_words(exc, region=region, armature=arm.name, order=_order_text(arm, joint_names))
             if phrased == str(exc):
                 raise

@@ -337,11 +337,17 @@
     this.renderer.render(this.scene, this.camera);
   };
 
-  /** World-space joint positions in PS1 space (raw units): for tests and the HUD. */
-  Scene3D.prototype.jointPositions = function () {
+  /**
+   * Joint positions in the model's space (raw units: PS1 space for a console skeleton): for
+   * tests and the HUD. inScene: in the scene's space instead, the model's frame (a glTF rig's
+   * nodes above its armature) and turn applied, where a glTF viewer would draw them.
+   */
+  Scene3D.prototype.jointPositions = function (inScene) {
     var THREE = this.THREE;
+    var model = this.model;
     return (this.world || []).map(function (m) {
       var v = new THREE.Vector3().setFromMatrixPosition(m);
+      if (inScene) v.applyMatrix4(model.matrixWorld);
       return [v.x, v.y, v.z];
     });
   };

@@ -8,6 +8,7 @@
 #   make lint      ruff (lint) and mypy (types) on python/ and blender/, as CI runs them
 #   make generate  recompile ksy/*.ksy into generated/ (needs node)
 #   make docs      redraw docs/diagrams/*.svg from ksy/*.ksy (needs node and graphviz)
+#   make figures   retake the viewer's figures in docs/web/ from the examples (headless chromium)
 #   make webide-check IDE=DIR  open every spec with every example in the real Kaitai Web IDE
 #   make luna-check LUNA=DIR   export and import clips with Luna Engine IO Tools headless in bpy and
 #                  compare with tests/fixtures/luna (LUNA_ARGS="--write tests/fixtures/luna" remakes them)
@@ -19,7 +20,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 SAMPLE := examples/swing.animbin
 
-.PHONY: demo test test-quick lint generate docs examples web bench fuzz mutation clean webide-check luna-check blender-extension
+.PHONY: demo test test-quick lint generate docs examples figures web bench fuzz mutation clean webide-check luna-check blender-extension
 
 # animspec itself (what `make demo` needs: its runtime dependencies only), then the test tools.
 $(VENV)/.installed-base: pyproject.toml
@@ -116,6 +117,11 @@ examples: $(VENV)/.installed
 # and three.js as classic scripts, so web/index.html also works from file://.
 web: node_modules/.installed
 	node tools/build_web.js
+
+# The viewer's figures in docs/web/ (chromium, headless), from the examples (tools/web_figure.js).
+figures: web
+	node tools/web_figure.js "file://$(CURDIR)/web/index.html" 8 100 docs/web/walk_on_biped_rig.png \
+		examples/walk.animclip examples/biped_rig.glb
 
 # Long fuzz run: each target FUZZ_SECONDS s; crashes go to tests/fuzz/regressions/ (fix the
 # code, keep the input, commit both). The test suite runs a short, fixed-seed version.

@@ -154,6 +154,14 @@ def cases(tmp_path_factory) -> list[dict]:
     # .animclip playback: walk on its glTF rig (dropped together), and a looping Luna clip with root motion
     out.append({"name": "walk+biped_rig", "files": [str(samples.EXAMPLES / "walk.animclip"), str(samples.EXAMPLES / "biped_rig.glb")],
                 "via": "drop"})
+    # the same rig under a turned, moved node above its armature: the clip's roots are in the
+    # scene's space whatever a rig has above them (docs/axes.md), in the viewer too
+    from test_roundtrip_paths import ABOVE, wrap
+
+    turned = edge_dir / "turned_biped_rig.glb"
+    turned.write_bytes(wrap((samples.EXAMPLES / "biped_rig.glb").read_bytes(), ABOVE[-1]))
+    out.append({"name": "walk+turned_biped_rig", "files": [str(samples.EXAMPLES / "walk.animclip"), str(turned)],
+                "via": "drop"})
     luna_loop = ROOT / "tests" / "fixtures" / "luna" / "root_motion_loop.animclip"
     out.append({"name": luna_loop.name, "files": [str(luna_loop)], "via": "input"})
     # a clip whose frames do not decode (an element names joint 7 of 5): the page says why
@@ -485,7 +493,8 @@ def test_animclip_plays_frame_by_frame_in_the_3d_view(runs, cases):
     from PIL import Image
 
     checked = _clip_runs(runs, cases)
-    assert {r["case"] for r, _, _ in checked} >= {"walk.animclip", "walk_lz4.animclip", "walk+biped_rig", "root_motion_loop.animclip"}
+    assert {r["case"] for r, _, _ in checked} >= {"walk.animclip", "walk_lz4.animclip", "walk+biped_rig", "walk+turned_biped_rig",
+                                                  "root_motion_loop.animclip"}
     for r, clip, rig in checked:
         where = f"{r['case']} via {r['url']}"
         first, middle = r["clipFrames"]
@@ -534,7 +543,8 @@ def test_animclip_pose_in_the_viewer_is_python_forward_kinematics(runs, cases):
             chain = Skeleton(np.arange(-1, n - 1), np.zeros((n, 3)), np.tile([1.0, 0, 0, 0], (n, 1)), [str(j) for j in range(n)])
             positions = forward_kinematics(chain, xyzw_to_wxyz(poses.rotation[frame][None].astype(np.float64)),
                                            poses.translation[frame][None].astype(np.float64))[0][:, :3, 3]
-        np.testing.assert_allclose(np.array(state["jointPositions"]), positions, atol=1e-5, err_msg=r["case"])
+        shown = state["sceneJointPositions"] if rig is not None else state["jointPositions"]
+        np.testing.assert_allclose(np.array(shown), positions, atol=1e-5, err_msg=r["case"])
 
 
 def test_viewer_refuses_the_clips_python_refuses(tmp_path):

@@ -355,7 +355,29 @@
       for (var a = 0; a < 3; a++) rp.translations[bone][a] = state.clipPose.translations[j][a];
     });
     if (state.rootMotion) AnimClip.applyRootMotion(clip, f, rp.rotations, rp.translations, skel.roots);
+    if (skel.frame) takeFrameOut(skel.frame, rp, skel.roots.filter(function (i) { return skel.boneOfJoint.indexOf(i) >= 0; }));
     return rp;
+  }
+
+  /**
+   * A clip's root joint is in the character's model space, the glTF scene's, whatever nodes a
+   * rig has above its armature (the rule `animspec convert` and `play --skeleton` follow: the
+   * nodes above stay in the rig and are taken back out of each root). The 3D view puts
+   * `frame` (those nodes) over the whole model, so the roots the clip drives get its inverse:
+   * local = frame^-1 * clip. A scale in `frame` is taken out of the roots' positions only (the
+   * view's bones have no scale of their own): the chain below a scaled frame stays scaled.
+   */
+  function takeFrameOut(frame, pose, roots) {
+    var inv = new THREE.Quaternion().fromArray(frame.quaternion).invert();
+    var s = frame.scale[0] || 1;
+    var q = new THREE.Quaternion(), v = new THREE.Vector3();
+    roots.forEach(function (i) {
+      var r = pose.rotations[i], t = pose.translations[i];
+      q.set(r[1], r[2], r[3], r[0]).premultiply(inv);
+      r[0] = q.w; r[1] = q.x; r[2] = q.y; r[3] = q.z;
+      v.set(t[0] - frame.position[0], t[1] - frame.position[1], t[2] - frame.position[2]).applyQuaternion(inv).divideScalar(s);
+      t[0] = v.x; t[1] = v.y; t[2] = v.z;
+    });
   }
 
   function setupPlayback() {
@@ -1192,6 +1214,7 @@
         engineRotations: state.engine ? state.engine.localRotations.map(function (q) { return q.slice(); }) : null,
         pose: state.pose,
         jointPositions: state.scene ? state.scene.jointPositions() : null,
+        sceneJointPositions: state.scene ? state.scene.jointPositions(true) : null,
         skeleton: state.skeletonSource,
         findings: f && f.findings ? f.findings.map(function (x) { return x.code; }) : [],
         player: state.player,

@@ -112,6 +112,13 @@
     var size = Math.max(box.getSize(new THREE.Vector3()).length(), seg, 1);
     this.unit = n ? Math.max(seg, size / 6, 1) : 64; // an empty scene: the grid at a typical bone size
     this.stub = this.unit * 0.6;
+    // A leaf's stub is at most 0.4 of the bone into it (a hand, a head, a foot): the unit's
+    // floor of 1 suits the console's raw units, and would draw 0.6 m stubs on a rig in metres.
+    var stub = this.stub;
+    this.leafStub = skel.bones.map(function (b, i) {
+      var len = b.parent >= 0 && b.parent < i ? pts[i].distanceTo(pts[b.parent]) : 0;
+      return len > 0 ? Math.min(stub, 0.4 * len) : stub;
+    });
 
     // Joints and bone segments.
     this.jointMeshes = [];
@@ -201,7 +208,7 @@
       var world = pose && !Array.isArray(pose) ? self.worldFor(pose.rotations, pose.translations) : self.worldFor(pose, null);
       world.forEach(function (w, i) {
         box.expandByPoint(new THREE.Vector3().setFromMatrixPosition(w));
-        if (!self.children[i].length) box.expandByPoint(new THREE.Vector3(0, self.stub, 0).applyMatrix4(w));
+        if (!self.children[i].length) box.expandByPoint(new THREE.Vector3(0, self.leafStub[i], 0).applyMatrix4(w));
       });
       if (m && m.boneForVertex.length) {
         var skin = world.map(function (w, i) { return w.clone().multiply(self.restWorldInv[i]); });
@@ -315,7 +322,7 @@
       if (self.children[i].length || !(b.parent >= 0 && b.parent < i)) return;
       var local = new THREE.Vector3(b.position[0], b.position[1], b.position[2]);
       if (local.lengthSq() === 0) local.set(0, 0, 1); // down, as a rest chain hangs
-      local.normalize().multiplyScalar(self.stub);
+      local.normalize().multiplyScalar(self.leafStub ? self.leafStub[i] : self.stub);
       var to = local.applyMatrix4(world[i]);
       var bm = self.stubMeshes[k];
       if (!bm) {
@@ -337,11 +344,17 @@
     this.renderer.render(this.scene, this.camera);
   };
 
-  /** World-space joint positions in PS1 space (raw units): for tests and the HUD. */
-  Scene3D.prototype.jointPositions = function () {
+  /**
+   * Joint positions in the model's space (raw units: PS1 space for a console skeleton): for
+   * tests and the HUD. inScene: in the scene's space instead, the model's frame (a glTF rig's
+   * nodes above its armature) and turn applied, where a glTF viewer would draw them.
+   */
+  Scene3D.prototype.jointPositions = function (inScene) {
     var THREE = this.THREE;
+    var model = this.model;
     return (this.world || []).map(function (m) {
       var v = new THREE.Vector3().setFromMatrixPosition(m);
+      if (inScene) v.applyMatrix4(model.matrixWorld);
       return [v.x, v.y, v.z];
     });
   };

@@ -633,7 +633,8 @@ def encode(
     target[..., TRANSLATION] = t_units
     target[..., SHIFT_COMPONENT] = t_shift[None, :]
 
-    base = np.rint(target.min(axis=0)).astype(np.int64)
+    with np.errstate(invalid="ignore"):  # a value past int64 is refused by _check_reach below, naming it
+        base = np.rint(target.min(axis=0)).astype(np.int64)
     base[:, 0:4] = 1 << s_exp  # Base State stores only the exponent for scale and divisor
     # a translation above 32,767 units (shift 0): the base stops at the i16's top, fields carry the rest
     base[:, TRANSLATION] = np.minimum(base[:, TRANSLATION], I16_MAX)

@@ -216,18 +216,19 @@ def from_json(doc: Any, source: str | None = None) -> AnimclipFile:
     mark_derived(model)
     if raw.has("layout") and raw["layout"].value is not None:
         model.layout = _read_layout(raw["layout"])
-    raw_edited = _raw_edited(model, raw)
-    if model.layout is not None and not raw_edited:
-        _check_recorded(model, raw)
+    section_payloads = _recorded_payloads(model, raw)
+    raw_edited = section_payloads is not None and not is_unedited(model, section_payloads)
+    if section_payloads is not None and not raw_edited:
+        _check_recorded(model, raw, section_payloads)
     if root.has("clip") and root["clip"].value is not None:
         _apply_clip(model, root["clip"], raw_edited)
     return model
 
 
-def _check_recorded(model: AnimclipFile, raw: JsonNode) -> None:
-    """``raw`` unedited: what it says of where things were (each entry's ``section`` name
-    and ``size``, the offsets and ``layout``) must be what the file is, or an edit of them
-    would change nothing; refused by path."""
+def _check_recorded(model: AnimclipFile, raw: JsonNode, section_payloads: list[bytes]) -> None:
+    """``raw`` unedited (its payloads ``section_payloads``): what it says of where things were
+    (each entry's ``section`` name and ``size``, the offsets and ``layout``) must be what the
+    file is, or an edit of them would change nothing; refused by path."""
     for entry, section, size in zip(raw["sections"].items(), model.sections, payload_sizes(model)):
         if entry.has("section") and entry["section"].value != section_name(section.tag):
             raise entry["section"].error(f"the name of tag {section.tag:08X} is {section_name(section.tag)!r}: a "
@@ -248,7 +249,7 @@ def _check_recorded(model: AnimclipFile, raw: JsonNode) -> None:
     for entry, section in zip(raw["sections"].items(), model.sections):
         if section.offset is not None and section.offset not in inside:
             raise entry["offset"].error(f"{section.offset} is not in the DAT1 ({layout.dat1_size} bytes)")
-    if exact_bytes(model) is None:
+    if exact_bytes(model, section_payloads) is None:
         raise raw["layout"].error("the recorded layout (its sizes and fill, and the sections' offsets) does not "
                                   "place this content as the file was: pack cannot apply it; delete raw.layout to "
                                   "lay the file out afresh")
@@ -387,13 +388,13 @@ _APPLIED_APPROXIMATELY = re.compile(r"^\$\.clip\.joints\[\d+\]\.(rotation|transl
 """Members an edit applies through the encoder: the file holds them within its error."""
 
 
-def _raw_edited(model: AnimclipFile, raw: JsonNode) -> bool:
-    """Whether ``raw`` no longer holds the content its recorded layout was read with (an
-    edit of ``raw``); False when the dump records no layout (nothing to tell it by)."""
+def _recorded_payloads(model: AnimclipFile, raw: JsonNode) -> list[bytes] | None:
+    """The payloads of ``raw``'s sections when the dump records a layout (pack tells an edit
+    of ``raw`` by their digest, and checks the layout against them), else None."""
     if model.layout is None:
-        return False
+        return None
     try:
-        return not is_unedited(model, payloads(model))
+        return payloads(model)
     except WriteError as exc:  # a raw value that does not fit: where the user wrote it
         raise JsonInputError(raw.source, json_path(exc.field), exc.reason) from None
 

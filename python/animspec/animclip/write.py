@@ -143,11 +143,12 @@ def write_bytes(model: AnimclipFile) -> bytes:
     return _relaid(model, section_payloads)
 
 
-def exact_bytes(model: AnimclipFile) -> bytes | None:
+def exact_bytes(model: AnimclipFile, section_payloads: list[bytes] | None = None) -> bytes | None:
     """The file as its recorded layout places it, or None when the model has no recorded
-    layout that can hold its content (``write_bytes`` then re-lays it out)."""
+    layout that can hold its content (``write_bytes`` then re-lays it out).
+    ``section_payloads``: :func:`payloads` of the model, when the caller has them already."""
     _check_file(model)
-    return _exact(model, payloads(model))
+    return _exact(model, payloads(model) if section_payloads is None else section_payloads)
 
 
 def relaid_bytes(model: AnimclipFile) -> bytes:

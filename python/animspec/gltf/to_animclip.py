@@ -193,10 +193,11 @@ def template_mismatch(template: AnimclipFile, model: AnimclipFile, hashes: np.nd
     return TemplateMismatch(len(theirs), len(ours), len(theirs & ours), template_frames, frames, tuple(kept))
 
 
-def _duration_note(gltf: GLTF2, index: int, model: AnimclipFile, frames: int) -> str | None:
+def _duration_note(gltf: GLTF2, index: int, model: AnimclipFile, frames: int, cache: dict) -> str | None:
     """Both durations, with what each is, when sampling at the clip's fps rounds the keys'
-    span (what ``info`` says of the glTF) to another one (the clip's Built duration)."""
-    start, end = animation_span(gltf, index, {})
+    span (what ``info`` says of the glTF) to another one (the clip's Built duration).
+    ``cache``: the accessors sampling read (the key times are among them)."""
+    start, end = animation_span(gltf, index, cache)
     built = model.built
     if built is None or abs((end - start) - built.duration) < 5e-4:
         return None
@@ -241,10 +242,11 @@ class RootMotionFrames:
 
 
 def sample_frames(rig: Rig, index: int, fps: float, looping: bool,
-                  root_motion: bool = False) -> tuple[Frames, RootMotionFrames | None]:
+                  root_motion: bool = False, cache: dict | None = None) -> tuple[Frames, RootMotionFrames | None]:
     """The animation's per-frame local transforms of the rig's joints, and (``root_motion``
-    and a root motion node: :func:`root_motion_node`) the root motion (see the module doc)."""
-    cache: dict = {}
+    and a root motion node: :func:`root_motion_node`) the root motion (see the module doc).
+    ``cache``: the accessors read, kept there for the caller (:func:`.sampling.sample_channels`)."""
+    cache = {} if cache is None else cache
     start, end = animation_span(rig.gltf, index, cache)
     wanted = {n for path in rig.paths for n in path}
     node = root_motion_node(rig, index) if root_motion else None
@@ -307,7 +309,8 @@ def gltf_to_animclip(
     anim_name = animation_name(gltf, index)
     labels = [f"node {n} {name!r}" for n, name in zip(rig.nodes, rig.names)]
     hashes = joint_hashes(rig.names, labels)
-    frames, motion = sample_frames(rig, index, fps, looping, root_motion)
+    cache: dict = {}  # (the accessors sampling reads: the duration note reads the key times again)
+    frames, motion = sample_frames(rig, index, fps, looping, root_motion, cache)
     encoded = encode(
         frames,
         max_error or Tolerance(),
@@ -329,7 +332,7 @@ def gltf_to_animclip(
     else:
         note = "Motion Data kept from the template" if had_motion else ""
     mismatch = None if template is None else template_mismatch(template, model, hashes, encoded.frames)
-    notes = tuple(n for n in (picked.note(), _duration_note(gltf, index, model, encoded.frames),
+    notes = tuple(n for n in (picked.note(), _duration_note(gltf, index, model, encoded.frames, cache),
                               None if mismatch is None else mismatch.note()) if n is not None)
     return AnimclipConversion(
         model, encoded, rig, anim_name, fps, frames, data,

@@ -44,7 +44,7 @@ from animspec.common.errors import AnimspecError
 from animspec.common.findings import Finding, Severity
 from animspec.gltf import gltf_to_animbin
 from animspec.gltf.document import GltfError
-from animspec.gltf.to_animbin import Fit, Fp12
+from animspec.gltf.to_animbin import SHOWN_LINE, Fit, Fp12
 
 from .importer import (
     INDEX_PROPERTY,
@@ -537,6 +537,7 @@ def export_animbin(
     references = console_references(arm, actions, animbin, bones, per_vsync)
     console = [console_error(anim, ref) for anim, ref in zip(animbin.animations, references)]
     shown = iter(zip(actions, console, conversion.clips))
+    # (the conversion's own line measures against the GLB's curves: the budget's figure replaces it)
     lines = [_console_line(*next(shown)) if line.startswith(SHOWN_LINE) else line for line in lines]
     # Bones that are not joints (control bones, bones left out of the joint order) are in
     # Blender's GLB with their keys: one line for all of them, not a warning per channel.
@@ -573,11 +574,6 @@ def export_animbin(
         lines.append(f"{kept} key(s) written with the file's own FP12 integers (same rotation as Blender's pose)")
     return ExportResult(animbin, write_bytes(animbin), lines, warnings, findings, kept,
                         [a.name for a in stale], references, console)
-
-
-SHOWN_LINE = "  max error on screen: "
-"""The start of the conversion's line of the error on screen, against the GLB's curves: the
-Export report gives :func:`_console_line` instead."""
 
 
 def _console_line(action: bpy.types.Action, error: ConsoleError | None, clip) -> str:

@@ -158,6 +158,8 @@ def clip_error_text(error: ClipError, bones: list[str], first_frame: int) -> str
     return (f"largest error read back: rotation {error.rotation.worst:.3g} degrees ({where(error.rotation)}), "
             f"translation {error.translation.worst:.3g} m ({where(error.translation)}), "
             f"scale {error.scale.worst:.3g} relative ({where(error.scale)})")
+
+
 TEMPLATE_LABEL = "Template clip"
 LOOPING_LABEL = "Looping"
 OVERWRITE_LABEL = "Overwrite"

@@ -968,6 +968,11 @@ def _between_error(
     return float(angle_between(curve, held).max(initial=0.0))
 
 
+SHOWN_LINE = "  max error on screen: "
+"""How a clip's line of the error on screen starts in the report (the Blender add-on's Export
+report puts the budget's figure in its place)."""
+
+
 def _clip_lines(clip: ClipReport, fit: Fit, show_file: bool) -> list[str]:
     keys = sorted(set(clip.keys_per_track)) or [0]
     key_text = f"{keys[0]}" if len(keys) == 1 else f"{keys[0]}..{keys[-1]}"
@@ -980,7 +985,7 @@ def _clip_lines(clip: ClipReport, fit: Fit, show_file: bool) -> list[str]:
         f"{len(clip.keys_per_track)} track(s) x {key_text} key(s) ({how})",
         f"  FP12 max error: {clip.fp12_round_max_deg:.4f} deg rounded "
         f"(the exporter's truncation would give {clip.fp12_trunc_max_deg:.4f} deg)",
-        f"  max error on screen: {clip.shown_max_error_deg:.4f} deg at vsyncs{where}, "
+        f"{SHOWN_LINE}{clip.shown_max_error_deg:.4f} deg at vsyncs{where}, "
         f"{clip.between_max_error_deg:.4f} deg between them (the console holds one pose per vsync)",
         f"  sign continuity: {clip.sign_flips} sign flip(s) of the sampled curves removed "
         "(each key in the previous key's hemisphere, the first with w >= 0)",

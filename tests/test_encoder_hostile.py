@@ -21,7 +21,7 @@ from test_gltf_support import AnimSpec, ChannelSpec, JointSpec, build_glb, quat_
 
 from animspec.animclip.frames.encode import (
     FPS,
-    MAX_TRANSLATION_ERROR,
+    LOCAL_TRANSLATION_ERROR,
     EncodeError,
     Frames,
     JointNameError,
@@ -257,7 +257,7 @@ def test_convert_options_from_python_are_checked_too():
 
 def test_the_ranges_are_what_the_format_can_do():
     assert float(np.float32(FPS.low)) > 0 and float(np.float32(FPS.high)) == FPS.high
-    assert MAX_TRANSLATION_ERROR.low == 2.0**-16 and MAX_TRANSLATION_ERROR.high == 2.0**14
+    assert LOCAL_TRANSLATION_ERROR.low == 2.0**-16 and LOCAL_TRANSLATION_ERROR.high == 2.0**14
     assert MAX_ERROR_DEG.high == 180 and MAX_ERROR_DEG.above
 
 

@@ -17,7 +17,7 @@ import bpy
 from bpy.props import BoolProperty, EnumProperty, FloatProperty, IntProperty, StringProperty
 from bpy_extras.io_utils import ExportHelper, ImportHelper
 
-from animspec.animclip.frames.encode import MAX_TRANSLATION_ERROR
+from animspec.animclip.frames.encode import LOCAL_TRANSLATION_ERROR
 from animspec.common.errors import AnimspecError
 
 from .wording import (
@@ -240,7 +240,7 @@ class ANIMSPEC_OT_export_animclip(bpy.types.Operator, ExportHelper):
     max_rotation_error: FloatProperty(name=MAX_ROTATION_ERROR_LABEL, default=CLIP_ERRORS.max_error, min=1e-5, max=10.0,
                                       description="Largest rotation error allowed in the clip")
     max_translation_error: FloatProperty(
-        name=MAX_TRANSLATION_ERROR_LABEL, default=CLIP_ERRORS.max_translation_error, min=MAX_TRANSLATION_ERROR.low,
+        name=MAX_TRANSLATION_ERROR_LABEL, default=CLIP_ERRORS.max_translation_error, min=LOCAL_TRANSLATION_ERROR.low,
         max=1.0, precision=6,
         description="Largest translation (and scale) error allowed, in Blender units",
     )

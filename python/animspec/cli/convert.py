@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..batch import Result
-from ..common.ranges import ANIMBIN_ERRORS, ANIMCLIP_ERRORS
+from ..common.ranges import ANIMBIN_ERRORS, ANIMCLIP_ERRORS, ANIMCLIP_LOCAL_ERRORS
 from . import batch as cli_batch
 
 if TYPE_CHECKING:
@@ -97,10 +97,11 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     g.add_argument(
         "--max-error",
         type=_in_range("max_error"),
-        metavar="DEG",
-        help="--fit reduce: largest angle error on screen (default "
-        f"{ANIMBIN_ERRORS.max_error:g}); an .animclip output: largest rotation a reader sees, as an angle "
-        f"(default {ANIMCLIP_ERRORS.max_error:g})",
+        metavar="ERR",
+        help="--fit reduce: largest angle error on screen, degrees (default "
+        f"{ANIMBIN_ERRORS.max_error:g}); an .animclip output: largest distance a reader sees any point "
+        f"--shell from a joint moved, in object space, in the clip's units (metres; default "
+        f"{ANIMCLIP_ERRORS.max_error:g} = {ANIMCLIP_ERRORS.max_error * 1000:g} mm)",
     )
     g.add_argument(
         "--max-keys", type=_in_range("max_keys"), metavar="N", help="keys per track allowed (1..30, default 30)"
@@ -145,11 +146,29 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     )
     t.add_argument("--fps", type=_in_range("fps"), metavar="HZ", help="frames per second to sample at (default 30)")
     t.add_argument(
-        "--max-translation-error",
-        type=_in_range("max_translation_error"),
+        "--shell",
+        type=_in_range("shell"),
+        metavar="DIST",
+        help="how far from each joint --max-error is measured, in the clip's units (default "
+        f"{ANIMCLIP_ERRORS.shell:g}: 3 cm, as the Animation Compression Library measures)",
+    )
+    x = c.add_argument_group(
+        "glTF -> .animclip, expert: each joint's own error instead of the object-space bound",
+        "either option replaces --max-error and --shell: every joint gets the same local bound, "
+        "whatever it carries (docs/animclip.md, \"How the encoder spends bits\")",
+    )
+    x.add_argument(
+        "--local-rotation-error",
+        type=_in_range("local_rotation_error"),
+        metavar="DEG",
+        help=f"largest angle each joint's own rotation is off (default {ANIMCLIP_LOCAL_ERRORS.max_error:g})",
+    )
+    x.add_argument(
+        "--local-translation-error",
+        type=_in_range("local_translation_error"),
         metavar="UNITS",
-        help="largest distance a joint moves, in the clip's units (metres), and the scale's ratio error "
-        f"(default {ANIMCLIP_ERRORS.max_translation_error:g}); --max-error bounds rotation, in degrees",
+        help="largest distance each joint's own translation is off, in the clip's units, and the scale's "
+        f"ratio error (default {ANIMCLIP_LOCAL_ERRORS.max_translation_error:g})",
     )
     a = c.add_argument_group("ANIMBIN / .animclip -> glTF")
     a.add_argument("--skeleton", metavar="FILE", help="MESHBIN or glTF rig (.animclip: a glTF rig, required)")

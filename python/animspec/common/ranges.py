@@ -90,23 +90,54 @@ MAX_ERROR_DEG = NumberRange(
     "max_error", 0.0, 180.0, "degrees of rotation", above=True,
     why="no rotation is further than 180 degrees from another; 0 cannot be met by a quantised format",
 )
-"""--max-error: the largest angle error allowed (ANIMBIN --fit reduce, and glTF -> .animclip)."""
+"""--max-error of an ANIMBIN output: the largest angle error allowed (--fit reduce)."""
+MAX_ERROR_DISTANCE = NumberRange(
+    "max_error", 0.0, 1e6, "units of distance in the clip's space", above=True,
+    why="a distance at virtual vertices around each joint: positive, and 0 cannot be met by a quantised format",
+)
+"""--max-error of an .animclip output: the largest object-space distance allowed."""
+SHELL = NumberRange(
+    "shell", 0.0, 1e6, "units of distance in the clip's space", above=True,
+    why="the virtual vertices' distance from their joint: 0 would leave rotation unmeasured",
+)
+"""--shell: how far from each joint the object-space error is measured."""
+MAX_ERROR = NumberRange(
+    "max_error", 0.0, 1e6, "a positive number (degrees for an ANIMBIN, a distance for an .animclip)",
+    above=True, why="each direction checks its own range of it",
+)
+"""--max-error as the command line takes it before it knows the output's direction."""
+LOCAL_ROTATION_ERROR = NumberRange(
+    "local_rotation_error", 0.0, 180.0, "degrees of rotation", above=True,
+    why="no rotation is further than 180 degrees from another; 0 cannot be met by a quantised format",
+)
+"""Expert --local-rotation-error: the largest angle each joint's own rotation may be off."""
+
 
 @dataclass(frozen=True)
 class ErrorDefaults:
     """The errors a conversion aims at when none is asked, per direction: the command line's
     and the Blender add-on's, both from here (animspec.convert.options names them per
-    direction). ``max_error``: the largest rotation a reader sees, as an angle in degrees;
-    ``max_translation_error``: the largest distance a joint is moved, in the clip's units, and
-    the scale's ratio error (None: the direction has none)."""
+    direction). ``max_error``: in the direction's measure (an ANIMBIN's: the largest angle on
+    screen, degrees; an .animclip's: the largest object-space distance, in the clip's units, at
+    virtual vertices ``shell`` from each joint); ``max_translation_error``: the expert
+    joint-local measure's largest distance a joint is moved, in the clip's units, and the
+    scale's ratio error (None: the direction has none)."""
 
     max_error: float
     max_translation_error: float | None = None
+    shell: float | None = None
 
 
 ANIMBIN_ERRORS = ErrorDefaults(1.0)
 """glTF (or Blender) -> ANIMBIN: ``--fit reduce``'s largest angle on screen, a degree (the FP12
 keys alone cost up to 0.03)."""
-ANIMCLIP_ERRORS = ErrorDefaults(0.1, 1e-3)
-"""glTF (or Blender) -> .animclip: the encoder's tolerance, chosen by measurement (docs/cli.md,
-"How exact an .animclip is")."""
+ANIMCLIP_ERRORS = ErrorDefaults(2e-4, shell=0.03)
+"""glTF (or Blender) -> .animclip: the encoder's bound on object-space error, 0.2 mm at virtual
+vertices 3 cm from each joint (in metres, the games' unit and glTF's). The shell is the
+Animation Compression Library's default (nfrechette/acl); its default bound, 0.1 mm, is below
+what the format's 16-bit rotations reach on a human's longer chains (docs/animclip.md, "How
+the encoder spends bits"), so 0.2 mm, still far below what anyone sees."""
+ANIMCLIP_LOCAL_ERRORS = ErrorDefaults(0.1, 1e-3)
+"""glTF -> .animclip with the expert joint-local measure (``--local-rotation-error``,
+``--local-translation-error``): each joint's own rotation within 0.1 degree, its translation
+within 1 mm."""

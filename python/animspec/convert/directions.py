@@ -28,6 +28,8 @@ from .refusals import OptionRefused, check_moves, check_nodes_above, check_skin,
 
 if TYPE_CHECKING:
     from ..animbin import AnimbinFile
+    from ..animclip.frames.encode import Tolerance
+    from ..animclip.frames.object_space import ObjectTolerance
     from ..animclip.frames.decode import ClipFrames
     from ..gltf import ClipAnimation
     from ..gltf.to_animbin import Fit, Fp12
@@ -117,10 +119,12 @@ def _gltf_to_animbin(src: str, out: str, o: ConvertOptions) -> Result:
 
 @_naming_source
 def _gltf_to_animclip(src: str, out: str, o: ConvertOptions) -> Result:
-    """One glTF animation encoded as an .animclip animation (animspec.gltf.to_animclip):
-    rotation within ``max_error`` degrees, translation and scale within
-    ``max_translation_error``; the other sections from ``template``."""
-    from ..animclip.frames.encode import EncodeError, tolerance_for
+    """One glTF animation encoded as an .animclip animation (animspec.gltf.to_animclip): its
+    object-space error within ``max_error`` at ``shell`` (or, expert, each joint's own error
+    within ``local_rotation_error`` / ``local_translation_error``); the other sections from
+    ``template``."""
+    from ..animclip.frames.encode import EncodeError
+    from ..animclip.frames.object_space import ObjectTolerance
     from ..animclip.frames.inputs import sample_inputs
     from ..animclip.parse import read_bytes, read_file
     from ..animclip.tags import FLAG_LOOPING
@@ -138,8 +142,7 @@ def _gltf_to_animclip(src: str, out: str, o: ConvertOptions) -> Result:
     looping = False
     if template is not None and template.built is not None and not o.one_shot:
         looping = bool(template.built.flags & FLAG_LOOPING)
-    asked = o.errors("gltf-animclip")
-    tolerance = tolerance_for(asked.max_error, cast(float, asked.max_translation_error))
+    tolerance = animclip_tolerance(o)
     try:
         result = gltf_to_animclip(
             src,
@@ -161,12 +164,25 @@ def _gltf_to_animclip(src: str, out: str, o: ConvertOptions) -> Result:
     # read back and refused as play would refuse it: we write no clip we would not read
     write(out, data, o, src, verify=lambda written: sample_inputs(read_bytes(written, out), out))
     lines = [result.report(), f"{out}: {len(data)} bytes{', looping' if looping else ''}"]
-    if not result.error.within(tolerance):
-        lines.append(
-            f"{out}: note: the format's precision reaches only the error above (asked: rotation "
-            f"{tolerance.rotation_deg:g} deg, translation {tolerance.translation:g} m)"
-        )
+    if not result.met:
+        asked = (f"{tolerance.max_error * 1000:g} mm in object space" if isinstance(tolerance, ObjectTolerance)
+                 else f"rotation {tolerance.rotation_deg:g} deg, translation {tolerance.translation:g} m")
+        lines.append(f"{out}: note: the format's precision reaches only the error above (asked: {asked})")
     return Result(src, "gltf", [], text="\n".join(lines), extra={"outputs": [out]})
+
+
+def animclip_tolerance(o: ConvertOptions) -> Tolerance | ObjectTolerance:
+    """The bound a glTF -> .animclip run gives the encoder: the expert joint-local one when
+    either of its options was given, else the object-space bound (the direction's defaults
+    for what was not given). Ranges are checked here (OptionRangeError names the option)."""
+    from ..animclip.frames.encode import tolerance_for
+    from ..animclip.frames.object_space import ObjectTolerance
+
+    local = o.local_errors()
+    if local is not None:
+        return tolerance_for(local.max_error, cast(float, local.max_translation_error))
+    asked = o.errors("gltf-animclip")
+    return ObjectTolerance(asked.max_error, cast(float, asked.shell))
 
 
 def skeleton_source(path: str, joints: tuple[str, ...] | None = None, armature_space: bool = False) -> Any:
@@ -385,7 +401,9 @@ DIRECTIONS: tuple[Direction, ...] = (
                 "max_error",
                 "template",
                 "fps",
-                "max_translation_error",
+                "shell",
+                "local_rotation_error",
+                "local_translation_error",
                 "one_shot",
                 "no_root_motion",
             }

@@ -15,7 +15,16 @@ from typing import Any
 
 from ..common.hashes import read_names_file
 from ..common.output import ReadFile
-from ..common.ranges import ANIMBIN_ERRORS, ANIMCLIP_ERRORS, MAX_ERROR_DEG, ErrorDefaults, NumberRange
+from ..common.ranges import (
+    ANIMBIN_ERRORS,
+    ANIMCLIP_ERRORS,
+    ANIMCLIP_LOCAL_ERRORS,
+    LOCAL_ROTATION_ERROR,
+    MAX_ERROR,
+    SHELL,
+    ErrorDefaults,
+    NumberRange,
+)
 
 
 def parameter_name(option: str) -> str:
@@ -32,7 +41,8 @@ DIRECTION_ERRORS: dict[str, ErrorDefaults] = {"gltf-animbin": ANIMBIN_ERRORS, "g
 """The errors each direction aims at when none is asked, by direction name: the command line
 takes them from here (:meth:`ConvertOptions.errors`), the Blender add-on's export options too.
 glTF -> ANIMBIN: ``--fit reduce``'s largest angle on screen; glTF -> .animclip: the encoder's
-tolerance (animspec.common.ranges holds the numbers, where the library's own defaults read them)."""
+bound on object-space error and its shell distance (animspec.common.ranges holds the numbers,
+where the library's own defaults read them)."""
 
 @dataclass(frozen=True)
 class ConvertOptions:
@@ -50,17 +60,24 @@ class ConvertOptions:
     """bake, cut, reduce or best; None: bake, or the ANIMBIN layout a glTF carries in extras
     (an explicit fit wins over that layout)."""
     max_error: float | None = None
-    """--fit reduce, or an .animclip output: the largest angle error allowed, degrees (None:
-    the direction's default, :meth:`errors`)."""
+    """--fit reduce: the largest angle error on screen, degrees; an .animclip output: the largest
+    object-space error, a distance in the clip's units at ``shell`` from each joint (None: the
+    direction's default, :meth:`errors`)."""
     max_keys: int = 30
     template: str | None = field(default=None, metadata=READS_FILE)
     """glTF -> .animclip (an OUT ending in .animclip): the clip whose other sections, Built
     fields and looping flag the new clip keeps."""
     fps: float = 30.0
     """glTF -> .animclip: frames per second the animation is sampled at."""
-    max_translation_error: float | None = None
-    """glTF -> .animclip: the largest translation (and scale) error; rotation: ``max_error``
-    (None: the direction's default, :meth:`errors`)."""
+    shell: float | None = None
+    """glTF -> .animclip: how far from each joint its virtual vertices are, where ``max_error``
+    is measured (the clip's units; None: the direction's default, :meth:`errors`)."""
+    local_rotation_error: float | None = None
+    """glTF -> .animclip, expert: bound each joint's own rotation error (degrees) instead of the
+    object-space error (:meth:`local_errors`)."""
+    local_translation_error: float | None = None
+    """glTF -> .animclip, expert: bound each joint's own translation (and scale) error, in the
+    clip's units, instead of the object-space error (:meth:`local_errors`)."""
     ps1_space: bool = False
     armature_space: bool = False
     fp12: str = "round"
@@ -102,7 +119,19 @@ class ConvertOptions:
         defaults = DIRECTION_ERRORS[direction]
         return ErrorDefaults(
             defaults.max_error if self.max_error is None else self.max_error,
-            defaults.max_translation_error if self.max_translation_error is None else self.max_translation_error,
+            shell=defaults.shell if self.shell is None or defaults.shell is None else self.shell,
+        )
+
+    def local_errors(self) -> ErrorDefaults | None:
+        """glTF -> .animclip's expert joint-local errors, when either was given (the other at
+        :data:`ANIMCLIP_LOCAL_ERRORS`): rotation in degrees, translation and scale in the
+        clip's units; None: the object-space bound (:meth:`errors`) applies."""
+        if self.local_rotation_error is None and self.local_translation_error is None:
+            return None
+        d = ANIMCLIP_LOCAL_ERRORS
+        return ErrorDefaults(
+            d.max_error if self.local_rotation_error is None else self.local_rotation_error,
+            d.max_translation_error if self.local_translation_error is None else self.local_translation_error,
         )
 
     def read_files(self) -> tuple[ReadFile, ...]:
@@ -176,10 +205,11 @@ SKIN = NumberRange("skin", 0, 2**31 - 1, "a skin's index in the glTF", whole=Tru
 def option_ranges() -> dict[str, NumberRange]:
     """Each numeric option of ``convert`` (its ``dest``) and its range, declared where the limit
     is: the command line's parser and :func:`check_ranges` both use it."""
-    from ..animclip.frames.encode import FPS, MAX_TRANSLATION_ERROR
+    from ..animclip.frames.encode import FPS, LOCAL_TRANSLATION_ERROR
     from ..gltf.to_animbin import MAX_KEYS_RANGE
 
-    return {r.option: r for r in (SKIN, MAX_ERROR_DEG, MAX_KEYS_RANGE, FPS, MAX_TRANSLATION_ERROR)}
+    return {r.option: r for r in (SKIN, MAX_ERROR, MAX_KEYS_RANGE, FPS, SHELL, LOCAL_ROTATION_ERROR,
+                                  LOCAL_TRANSLATION_ERROR)}
 
 
 def check_ranges(values: dict[str, Any]) -> None:

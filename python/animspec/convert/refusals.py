@@ -51,8 +51,11 @@ _SAY: dict[str, Callable[..., str]] = {
     "no-such-skin": lambda n, option, value, skins, gltf: (
         f"{n(option)} {value}: {gltf} has {skins} skin(s), numbered from 0"),
     "no-translation": lambda n, option, animation, gltf: (
-        f"{n(option)} bounds translation and scale; animation {animation!r} of {gltf} animates "
-        f"neither: leave it out ({n('max_error')} bounds rotation)"),
+        f"{n(option)} bounds each joint's translation and scale; animation {animation!r} of {gltf} animates "
+        f"neither: leave it out ({n('local_rotation_error')} bounds rotation)"),
+    "local-and-object": lambda n, option, local: (
+        f"{n(option)} sets the object-space bound; {n(local)} replaces it with the expert joint-local one: "
+        f"give one measure or the other"),
     "fits-one-file": lambda n, option, clips: (
         f"{n(option)}: its {clips} clip(s) fit one file (the engine holds 5 per file); leave {n(option)} out"),
     "one-animation": lambda n, option: f"an .animclip holds one animation; give one {n(option)}",
@@ -122,6 +125,11 @@ def check_options(options: ConvertOptions, runs: Iterable[Direction], every: Ite
                                 runs=tuple(sorted(d.title for d in runs)))
     if "max_error" in given and options.fit != "reduce" and "gltf-animclip" not in names:
         raise OptionRefused("max_error", "tolerance-without-reduce", fit=options.fit or "bake")
+    local = sorted(given & {"local_rotation_error", "local_translation_error"})
+    if local and "gltf-animclip" in names:
+        for name in ("max_error", "shell"):
+            if name in given:
+                raise OptionRefused(name, "local-and-object", local=local[0])
     if "one_shot" in given and names == {"gltf-animclip"} and not options.template:
         raise OptionRefused("one_shot", "nothing-to-clear")
     rig_skeleton = options.skeleton is not None and is_gltf(options.skeleton)
@@ -158,9 +166,9 @@ def check_skin(src: str, o: ConvertOptions) -> None:
 
 
 def check_moves(src: str, o: ConvertOptions) -> None:
-    """--max-translation-error bounds translation and scale: refused for an animation that
+    """--local-translation-error bounds translation and scale: refused for an animation that
     animates neither (it would change nothing)."""
-    if "max_translation_error" not in o.given:
+    if "local_translation_error" not in o.given:
         return
     from ..gltf.info import animation_label
     from ..gltf.rig import load_gltf
@@ -172,4 +180,4 @@ def check_moves(src: str, o: ConvertOptions) -> None:
         return  # (the conversion says what is missing)
     animation = gltf.animations[names.index(wanted)]
     if not any(c.target is not None and c.target.path in ("translation", "scale") for c in animation.channels or []):
-        raise OptionRefused("max_translation_error", "no-translation", animation=wanted, gltf=src)
+        raise OptionRefused("local_translation_error", "no-translation", animation=wanted, gltf=src)

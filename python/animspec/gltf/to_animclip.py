@@ -43,7 +43,9 @@ from ..animclip.frames.encode import (
     encode,
     joint_hashes,
     read_back_error,
+    read_back_object_error,
 )
+from ..animclip.frames.object_space import DEFAULT_SHELL, ObjectError, ObjectTolerance
 from ..animclip.frames.sections import TAG_MOTION_DATA, clip_model
 from ..animclip.model import AnimclipFile
 from ..animclip.write import write_bytes
@@ -113,6 +115,18 @@ def error_text(error: ClipError, names: Sequence[str]) -> str:
     )
 
 
+def object_error_text(error: ObjectError, names: Sequence[str], unit: str = "m") -> str:
+    """The command line's words for an :class:`ObjectError` (glTF's metres, shown in mm): the
+    largest distance and where, the 99th percentile, and the shell it was measured at."""
+    name = names[error.joint] if error.joint < len(names) else f"joint {error.joint}"
+    scale, shown = (1000.0, "mm") if unit == "m" else (1.0, unit)
+    return (
+        f"max {error.max * scale:.3g} {shown} ({name!r}, frame {error.frame}), "
+        f"99th percentile {error.p99 * scale:.3g} {shown}, at virtual vertices {error.shell * scale:g} {shown} "
+        "from each joint"
+    )
+
+
 @dataclass(frozen=True)
 class TemplateMismatch:
     """A template whose joints or frame count are not the clip's: what of it is kept."""
@@ -148,6 +162,8 @@ class AnimclipConversion:
     """The glTF's transforms the clip was encoded from."""
     data: bytes
     """The clip's bytes, as written (the model through :func:`animspec.animclip.write.write_bytes`)."""
+    tolerance: Tolerance | ObjectTolerance
+    """The bound the encoder was given."""
     root_motion_node: int | None = None
     """The glTF node whose animation became the clip's Motion Data, or None."""
     root_motion_left_out: int | None = None
@@ -167,14 +183,28 @@ class AnimclipConversion:
         file) a clip ``play`` would refuse."""
         return read_back_error(self.data, self.frames)
 
+    @cached_property
+    def object_error(self) -> ObjectError:
+        """The object-space error a reader of the written clip sees (:func:`.encode.read_back_object_error`)
+        at the shell the encoder was given (or its default, with the joint-local bound)."""
+        return read_back_object_error(self.data, self.frames, self.rig.skeleton.parents, self.encoded.object_error.shell)
+
+    @property
+    def met(self) -> bool:
+        """Whether what a reader sees is within the bound asked (the format's precision has a floor)."""
+        if isinstance(self.tolerance, ObjectTolerance):
+            return self.object_error.max <= self.tolerance.max_error
+        return self.error.within(self.tolerance)
+
     def report(self) -> str:
         enc = self.encoded
         return (
             f"animation {self.animation!r}: {enc.frames} frames at {self.fps:g} fps, {enc.joints} joints, "
             f"{enc.num_small} + {enc.num_large} elements, {enc.stride} bytes per sample, "
-            f"{enc.unique_samples} distinct samples{' (frame lookup)' if enc.lookup is not None else ''}; "
-            f"largest error read back: {error_text(self.error, self.rig.names)}"
+            f"{enc.unique_samples} distinct samples{' (frame lookup)' if enc.lookup is not None else ''}"
             + (f"; {self.motion_note}" if self.motion_note else "")
+            + f"\nerror read back, object space: {object_error_text(self.object_error, self.rig.names)}"
+            + f"\nerror read back, each joint's own: {error_text(self.error, self.rig.names)}"
         ) + "".join(f"\nnote: {n}" for n in self.notes)
 
 
@@ -290,7 +320,7 @@ def gltf_to_animclip(
     skin: int = 0,
     joint_names: Sequence[str] | None = None,
     fps: float = 30.0,
-    max_error: Tolerance | None = None,
+    max_error: Tolerance | ObjectTolerance | None = None,
     looping: bool = False,
     template: AnimclipFile | None = None,
     name: str | None = None,
@@ -299,7 +329,9 @@ def gltf_to_animclip(
     """Encode one animation of a skinned glTF (the first, or the one named ``animation``) as an
     .animclip model; write it with :func:`animspec.animclip.write.write_bytes`. ``name``: the
     clip's name (default: the animation's name when there is no template). ``max_error``: the
-    :class:`Tolerance` per kind (rotation in degrees; None: the conversions' defaults).
+    bound, an :class:`ObjectTolerance` (object-space distance at a shell around each joint, in
+    metres, glTF's unit) or the expert joint-local :class:`Tolerance` (None: the conversions'
+    default object-space bound).
     ``root_motion``: take root motion from the node above the skeleton (module doc); a
     template's Motion Data is replaced only when there is some, else kept."""
     gltf = load_gltf(source)
@@ -311,9 +343,12 @@ def gltf_to_animclip(
     hashes = joint_hashes(rig.names, labels)
     cache: dict = {}  # (the accessors sampling reads: the duration note reads the key times again)
     frames, motion = sample_frames(rig, index, fps, looping, root_motion, cache)
+    tolerance = max_error or ObjectTolerance()
     encoded = encode(
         frames,
-        max_error or Tolerance(),
+        tolerance,
+        parents=rig.skeleton.parents,
+        shell=tolerance.shell if isinstance(tolerance, ObjectTolerance) else DEFAULT_SHELL,
         looping=looping,
         root_translation=None if motion is None else motion.translation,
         root_rotation=None if motion is None else motion.rotation,
@@ -335,6 +370,6 @@ def gltf_to_animclip(
     notes = tuple(n for n in (picked.note(), _duration_note(gltf, index, model, encoded.frames, cache),
                               None if mismatch is None else mismatch.note()) if n is not None)
     return AnimclipConversion(
-        model, encoded, rig, anim_name, fps, frames, data,
+        model, encoded, rig, anim_name, fps, frames, data, tolerance,
         None if motion is None else motion.node, left_out, note, notes, mismatch,
     )

@@ -47,7 +47,7 @@ import numpy as np
 
 from ...common.errors import AnimspecError, WriteError
 from ...common.hashes import crc32
-from ...common.ranges import ANIMCLIP_ERRORS, MAX_ERROR_DEG, NumberRange
+from ...common.ranges import ANIMCLIP_LOCAL_ERRORS, LOCAL_ROTATION_ERROR, NumberRange
 from ...quaternion import angle_between
 from ..sections.base_state import JOINT_DTYPE
 from ..tags import FLAG_FRAME_DATA_LOOKUP, FLAG_HAS_MOTION, FLAG_LOOPING
@@ -72,12 +72,25 @@ from .coding import (
     pack_fields,
 )
 from .motion import encode_motion
+from .object_space import (
+    DEFAULT_SHELL,
+    ObjectError,
+    ObjectSpace,
+    ObjectTolerance,
+    checked_parents,
+    local_matrices,
+    object_error,
+    object_error_of,
+)
 
 # The error shift is kept within a small element's 4-bit nibble (MAX_ERROR_SHIFT), so that
 # coarsening a field never moves it to the large table; fields go up to 32 bits wide
 # (LARGE_WIDTH_MAX), though the large code could say 256.
 MAX_TRANSLATION_SHIFT = 15
 """The finest translation step this encoder uses is 2^-15 units (Luna's encoder stops at 12)."""
+OBJECT_SEARCH_FINEST = 256.0
+"""The object-space search gives a joint at most this many times less local error than the bound
+(errors along a chain add up: 256 covers chains far longer than a human's)."""
 MAX_FRAMES = 0xFFFF
 """Frames of one clip: Built's num_frames is a u16."""
 MAX_JOINTS = 0xFFFF
@@ -88,8 +101,8 @@ FPS = NumberRange(
     why="Built stores it as a 32-bit float; at 1000 fps the 65,535 frames a clip holds last 65 s",
 )
 """The frame rate a clip is encoded at (``convert --fps``, the Blender export's scene rate)."""
-MAX_TRANSLATION_ERROR = NumberRange(
-    "max_translation_error",
+LOCAL_TRANSLATION_ERROR = NumberRange(
+    "local_translation_error",
     2.0 ** -(MAX_TRANSLATION_SHIFT + 1),
     2.0 ** (MAX_ERROR_SHIFT - 1),
     "units of translation, and of scale",
@@ -169,24 +182,24 @@ def joint_hashes(names: Sequence[str], labels: Iterable[str] | None = None) -> n
     return out
 
 
-def tolerance_for(max_error_deg: float, max_translation_error: float) -> Tolerance:
-    """The tolerance of a rotation error in degrees and a translation (and scale) error in
-    units, each checked against its range (:data:`.ranges.MAX_ERROR_DEG`,
-    :data:`MAX_TRANSLATION_ERROR`; OptionRangeError names the option)."""
-    MAX_ERROR_DEG.check(max_error_deg)
-    MAX_TRANSLATION_ERROR.check(max_translation_error)
-    return Tolerance(rotation_deg=max_error_deg, translation=max_translation_error, scale=max_translation_error)
+def tolerance_for(rotation_deg: float, translation: float) -> Tolerance:
+    """The expert joint-local tolerance: a rotation error in degrees and a translation (and
+    scale) error in units, each checked against its range (:data:`.ranges.LOCAL_ROTATION_ERROR`,
+    :data:`LOCAL_TRANSLATION_ERROR`; OptionRangeError names the option)."""
+    LOCAL_ROTATION_ERROR.check(rotation_deg)
+    LOCAL_TRANSLATION_ERROR.check(translation)
+    return Tolerance(rotation_deg=rotation_deg, translation=translation, scale=translation)
 
 
 @dataclass(frozen=True)
 class Tolerance:
     """The largest error allowed, in :class:`ClipError`'s measures: rotation as an angle in
     degrees, translation as a distance in the clip's units, scale as a ratio. The defaults are
-    the conversions' (:data:`animspec.common.ranges.ANIMCLIP_ERRORS`)."""
+    the expert joint-local measure's (:data:`animspec.common.ranges.ANIMCLIP_LOCAL_ERRORS`)."""
 
-    rotation_deg: float = ANIMCLIP_ERRORS.max_error
-    translation: float = cast(float, ANIMCLIP_ERRORS.max_translation_error)
-    scale: float = cast(float, ANIMCLIP_ERRORS.max_translation_error)
+    rotation_deg: float = ANIMCLIP_LOCAL_ERRORS.max_error
+    translation: float = cast(float, ANIMCLIP_LOCAL_ERRORS.max_translation_error)
+    scale: float = cast(float, ANIMCLIP_LOCAL_ERRORS.max_translation_error)
 
     def __post_init__(self) -> None:
         for kind in ("rotation_deg", "translation", "scale"):
@@ -330,6 +343,21 @@ def read_back_error(data: bytes, frames: Frames, path: str | None = None) -> Cli
     return clip_error(decoded.rotation, decoded.translation, decoded.scale, rot[:n], pos[:n], scl[:n])
 
 
+def read_back_object_error(data: bytes, frames: Frames, parents: Sequence[int] | np.ndarray | None,
+                           shell: float = DEFAULT_SHELL, path: str | None = None) -> ObjectError:
+    """The object-space error (:mod:`.object_space`) a reader of the written clip ``data`` sees
+    against ``frames``, under ``parents`` (None: every joint a root), decoded as
+    :func:`read_back_error` decodes it."""
+    from ..parse import read_bytes
+    from .decode import decode_clip
+
+    rot, pos, scl = frames.checked()
+    decoded = decode_clip(read_bytes(data, path), path).frames(0, rot.shape[0])
+    n = decoded.rotation.shape[0]
+    return object_error(decoded.rotation, decoded.translation, decoded.scale, rot[:n], pos[:n], scl[:n],
+                        parents, shell)
+
+
 @dataclass(frozen=True)
 class EncodedAnimation:
     """An encoded animation: what Base State, Sample Elem, Sample Data and Built hold."""
@@ -354,6 +382,11 @@ class EncodedAnimation:
     error: ClipError
     """The error a reader sees, measured on the integers encoded with the decoder's own
     dequantisation (:func:`read_back_error` measures it again on the written bytes)."""
+    object_error: ObjectError
+    """The same error in object space (:mod:`.object_space`: virtual vertices a shell distance
+    from each joint, every ancestor applied), in the clip's units: what the encoder bounds when
+    given an :class:`.object_space.ObjectTolerance` (:func:`read_back_object_error` measures it
+    again on the written bytes)."""
     fields: np.ndarray = field(repr=False)
     """(F, E) the fields per frame (before packing), kept for inspection and tests."""
     motion_data: bytes | None = None
@@ -526,14 +559,16 @@ def _choose_shifts(
     base: np.ndarray,
     ceiling: np.ndarray,
     guess: np.ndarray,
-    tol: float,
+    tolerance: float | np.ndarray,
     error_of: Callable[[np.ndarray, np.ndarray], np.ndarray],
 ) -> np.ndarray:
     """Per joint, the error shift of one kind (its components share it): from ``guess``, finer
     while the decoded error is over ``tol``, then coarser while it stays within it (the guess
     assumes the worst rounding). Each pass decodes only the joints still moving, so the cost
     falls as joints settle. ``target`` (F, J, C) in quantised units, ``error_of(values, joints)``
-    the per-joint error of decoded integer values (F, len(joints), C)."""
+    the per-joint error of decoded integer values (F, len(joints), C); ``tolerance`` one for
+    every joint, or (J,) each joint's own."""
+    tol = np.broadcast_to(np.asarray(tolerance, np.float64), (target.shape[1],))
 
     def error(joints: np.ndarray, shifts: np.ndarray) -> np.ndarray:
         step = np.exp2(shifts)[None, :, None]
@@ -548,24 +583,115 @@ def _choose_shifts(
     shifts[np.setdiff1d(np.arange(len(shifts)), moving)] = 0  # constant: no element, no shift
     err = np.zeros(len(shifts))
     err[moving] = error(moving, shifts[moving])
-    over = moving[(err[moving] > tol) & (shifts[moving] > 0)]
+    over = moving[(err[moving] > tol[moving]) & (shifts[moving] > 0)]
     while len(over):
         shifts[over] -= 1
         err[over] = error(over, shifts[over])
-        over = over[(err[over] > tol) & (shifts[over] > 0)]
-    trying = moving[(err[moving] <= tol) & (shifts[moving] < MAX_ERROR_SHIFT)]
+        over = over[(err[over] > tol[over]) & (shifts[over] > 0)]
+    trying = moving[(err[moving] <= tol[moving]) & (shifts[moving] < MAX_ERROR_SHIFT)]
     while len(trying):
         coarser = error(trying, shifts[trying] + 1)
-        ok = coarser <= tol
+        ok = coarser <= tol[trying]
         shifts[trying[ok]] += 1
         trying = trying[ok]
         trying = trying[shifts[trying] < MAX_ERROR_SHIFT]
     return shifts
 
 
+def _decoded_locals(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Integer values (F, J, 12) as a reader decodes them (float32, :func:`.coding.dequantise`),
+    as local matrices (F, J, 3, 3: rotation times scale) and translations (F, J, 3)."""
+    s, r, p = (as_read(v) for v in dequantise(values))
+    return local_matrices(r, s), p
+
+
+def _object_shifts(
+    plan: _Plan,
+    space: ObjectSpace,
+    bound: float,
+    reach: np.ndarray,
+    local_shifts: Callable[[np.ndarray, np.ndarray], np.ndarray],
+) -> np.ndarray:
+    """Per component error shifts (J, 12) whose decoded clip keeps the object-space error
+    (``space``) within ``bound``, at as few bits as this search finds.
+
+    First, one scale ``k`` for every joint: a joint may err locally by ``k * bound / reach`` in
+    rotation (radians; ``reach``: how far its subtree's virtual vertices get from it) and by
+    ``k * bound`` in translation, and ``k`` is the largest (bisected on a log scale) whose
+    measured object-space error meets the bound: errors along a chain add up, so ``k`` lands
+    below 1 by about how many joints share the worst chain. Then, one component at a time,
+    a step coarser wherever that saves a bit of width and the measured error of the joint's
+    subtree stays within the bound, until no step can be taken. Every check decodes the
+    integers as a reader does."""
+    n_joints = len(reach)
+
+    def shifts_at(log_k: float) -> np.ndarray:
+        k = 2.0**log_k
+        return local_shifts(
+            np.minimum(np.degrees(k * bound / reach), LOCAL_ROTATION_ERROR.high), np.full(n_joints, k * bound)
+        )
+
+    def worst(shift: np.ndarray) -> float:
+        plan.shift = shift
+        return float(space.set_all(*_decoded_locals(plan.values()[1])).max(initial=0.0))
+
+    low, high = -math.log2(OBJECT_SEARCH_FINEST), 2.0
+    best = shifts_at(low)
+    if worst(shifts_at(high)) <= bound:
+        best = shifts_at(high)
+    elif worst(best) <= bound:
+        for _ in range(7):
+            mid = (low + high) / 2
+            trial = shifts_at(mid)
+            if worst(trial) <= bound:
+                low, best = mid, trial
+            else:
+                high = mid
+    worst(best)  # the space now holds the chosen shifts' decoded clip
+    shift = best.copy()
+
+    target, base, ceiling = plan.target, plan.base, plan.ceiling
+    animated = (target.max(axis=0) - target.min(axis=0)) > 0  # (J, 12)
+    tried = np.zeros_like(animated)
+    tried[:, ROTATION] = tried[:, TRANSLATION] = True
+    tried &= animated
+
+    def top_field(j: int, c: int, s: int) -> int:
+        step = 2.0**s
+        f = np.minimum(np.maximum(np.rint((target[:, j, c] - base[j, c]) / step), 0),
+                       np.maximum(np.floor((ceiling[j, c] - base[j, c]) / step), 0))
+        return int(f.max(initial=0))
+
+    def joint_locals(j: int, row: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        step = np.exp2(row)
+        f = np.minimum(np.maximum(np.rint((target[:, j] - base[j]) / step), 0),
+                       np.maximum(np.floor((ceiling[j] - base[j]) / step), 0))
+        m, t = _decoded_locals((base[j] + f * step)[:, None, :])
+        return m[:, 0], t[:, 0]
+
+    for _ in range(MAX_ERROR_SHIFT + 1):
+        changed = False
+        for j in space.order[::-1]:  # leaves first: their steps cost the fewest other joints
+            j = int(j)
+            for c in np.flatnonzero(tried[j]):
+                s = int(shift[j, c])
+                if s >= MAX_ERROR_SHIFT or top_field(j, c, s + 1).bit_length() >= top_field(j, c, s).bit_length():
+                    continue
+                row = shift[j].copy()
+                row[c] += 1
+                subtree_worst, kept = space.trial(j, *joint_locals(j, row))
+                if subtree_worst <= bound:
+                    space.commit(kept)
+                    shift[j, c] += 1
+                    changed = True
+        if not changed:
+            break
+    return shift
+
+
 def encode(
     frames: Frames,
-    tolerance: Tolerance = Tolerance(),
+    tolerance: Tolerance | ObjectTolerance = ObjectTolerance(),
     *,
     looping: bool = False,
     max_translation_shift: int = MAX_TRANSLATION_SHIFT,
@@ -574,6 +700,8 @@ def encode(
     root_translation: np.ndarray | None = None,
     root_rotation: np.ndarray | None = None,
     joint_labels: Sequence[str] | None = None,
+    parents: Sequence[int] | np.ndarray | None = None,
+    shell: float = DEFAULT_SHELL,
 ) -> EncodedAnimation:
     """Encode ``frames`` within ``tolerance`` (as far as the format's precision allows: the
     error reached is in the result's ``error``).
@@ -611,15 +739,31 @@ def encode(
         raise EncodeError("root_rotation needs root_translation (give zeros for a turn in place)")
     rot = _continuous(rot)
     n_frames, n_joints = rot.shape[:2]
+    hierarchy = checked_parents(parents, n_joints)
+    measure = tolerance if isinstance(tolerance, ObjectTolerance) else ObjectTolerance(shell=shell)
+    space = ObjectSpace(rot, pos, scl, hierarchy, measure.shell)
+    if isinstance(tolerance, ObjectTolerance):
+        # the local steps a joint can afford at most: its error moves its whole subtree
+        reach = space.reach()
+        local = Tolerance(
+            rotation_deg=min(math.degrees(tolerance.max_error / float(reach.max())), LOCAL_ROTATION_ERROR.high),
+            translation=tolerance.max_error,
+            scale=tolerance.max_error / float(reach.max()),
+        )
+    else:
+        local = tolerance
 
     # translation: per joint shift from the range, per component error shift from tolerance
     # (a distance of t needs each axis within t / sqrt(3) at worst)
-    t_shift = _translation_shifts(pos, tolerance.translation / math.sqrt(3), max_translation_shift, label)
+    # (the object-space search may ask any joint for much less than the bound: start fine, its
+    # error shifts then coarsen what does not need it)
+    finest = local.translation / (OBJECT_SEARCH_FINEST if isinstance(tolerance, ObjectTolerance) else 1.0)
+    t_shift = _translation_shifts(pos, finest / math.sqrt(3), max_translation_shift, label)
     t_units = pos * np.exp2(t_shift)[None, :, None]
 
     # scale: exponent from the tolerance; a frame with a scale below 1 raises the divisor
-    scaled = np.abs(scl - 1).max() > tolerance.scale / 2
-    s_exp = int(np.clip(math.ceil(math.log2(0.5 / tolerance.scale)), 0, 14)) if scaled else 12
+    scaled = np.abs(scl - 1).max() > local.scale / 2
+    s_exp = int(np.clip(math.ceil(math.log2(0.5 / local.scale)), 0, 14)) if scaled else 12
     one = float(1 << s_exp)
     divisor = (
         np.ceil(one * np.maximum(1 / scl.min(axis=-1), 1.0) - 1e-9) if scaled else np.full((n_frames, n_joints), one)
@@ -642,29 +786,38 @@ def encode(
     ceiling[:, ROTATION] = I16_MAX
     _check_reach(target, base, pos, scl, label)
 
-    shift = np.zeros((n_joints, COMPONENTS_PER_JOINT), dtype=np.int64)
-    kinds = (
-        (
-            ROTATION,
-            tolerance.rotation_deg,
-            _shift_for(np.full(n_joints, tolerance.component * QUATERNION_SCALE)),
-            lambda v, js: rotation_errors_deg(as_read(dequantise_rotation(v)), rot[:, js]).max(axis=0),
-        ),
-        (
-            TRANSLATION,
-            tolerance.translation,
-            _shift_for(tolerance.translation / math.sqrt(3) * np.exp2(t_shift)),
-            # (in float64: far from the origin float32's own step is past any shift's reach,
-            # and only the report, not the choice, can say so)
-            lambda v, js: translation_errors(dequantise_translation(v, t_shift[js][None, :, None]), pos[:, js]).max(
-                axis=0
+    def local_shifts(rotation_deg: np.ndarray, translation: np.ndarray) -> np.ndarray:
+        """Per joint, the coarsest rotation and translation shifts within these local errors."""
+        out = np.zeros((n_joints, COMPONENTS_PER_JOINT), dtype=np.int64)
+        kinds = (
+            (
+                ROTATION,
+                rotation_deg,
+                _shift_for(np.radians(rotation_deg) / 4 * QUATERNION_SCALE),
+                lambda v, js: rotation_errors_deg(as_read(dequantise_rotation(v)), rot[:, js]).max(axis=0),
             ),
-        ),
-    )
-    for comps, tol, guess, error_of in kinds:
-        shift[:, comps] = _choose_shifts(target[..., comps], base[:, comps], ceiling[:, comps], guess, tol, error_of)[
-            :, None
-        ]
+            (
+                TRANSLATION,
+                translation,
+                _shift_for(translation / math.sqrt(3) * np.exp2(t_shift)),
+                # (in float64: far from the origin float32's own step is past any shift's reach,
+                # and only the report, not the choice, can say so)
+                lambda v, js: translation_errors(
+                    dequantise_translation(v, t_shift[js][None, :, None]), pos[:, js]
+                ).max(axis=0),
+            ),
+        )
+        for comps, tol, guess, error_of in kinds:
+            out[:, comps] = _choose_shifts(
+                target[..., comps], base[:, comps], ceiling[:, comps], guess, tol, error_of
+            )[:, None]
+        return out
+
+    if isinstance(tolerance, ObjectTolerance):
+        shift = _object_shifts(_Plan(target, base, np.zeros_like(base), ceiling), space, tolerance.max_error,
+                               space.reach(), local_shifts)
+    else:
+        shift = local_shifts(np.full(n_joints, local.rotation_deg), np.full(n_joints, local.translation))
     plan = _Plan(target, base, shift, ceiling)
     if not large:  # coarsen a component past 16 bits until its field fits 16 bits
         for _ in range(MAX_ERROR_SHIFT + 1):
@@ -677,6 +830,8 @@ def encode(
             plan.shift[wide] += 1
     fields, values = plan.values()
     error = _errors(values, rot, pos, scl)
+    lossy_m, lossy_t = _decoded_locals(values)
+    seen = object_error_of(space.set_all(lossy_m, lossy_t), space.shell)
 
     flat_fields = fields.reshape(n_frames, -1)
     widths = np.zeros(flat_fields.shape[1], dtype=np.int64)
@@ -716,6 +871,7 @@ def encode(
         frames=n_frames,
         looping=looping,
         error=error,
+        object_error=seen,
         fields=elem_fields,
         motion_data=motion_data,
     )

@@ -31,6 +31,7 @@ from animspec.animclip.frames.encode import (
     tolerance_for,
 )
 from animspec.common.ranges import MAX_ERROR_DEG, OptionRangeError
+from animspec.animclip.frames.object_space import ObjectTolerance
 from animspec.gltf.to_animclip import TooManyFramesError, gltf_to_animclip
 
 from conftest import ROOT
@@ -40,10 +41,11 @@ REFUSAL_RSS_MB = 150
 nodes peaks under 150 MB (the interpreter, numpy and pygltflib take about 70 MB of it); the old
 code took 4.6 GB for the 1e7-second GLB and 4.8 GB for 4,096 joints x 2,001 frames."""
 REFUSAL_TRACED_MB = 32
-ENCODE_BYTES_PER_SAMPLE = 700
-"""docs/hardening.md (issue 27): an accepted encode's traced peak is at most 700 bytes per frame x
-sampled node (measured 600-620), so the 2^21 samples glTF -> .animclip allows cost at most
-1.4 GiB (measured 1.26 GB peak RSS for 64 joints x 32,768 frames)."""
+ENCODE_BYTES_PER_SAMPLE = 950
+"""docs/hardening.md (issues 27 and 30): an accepted encode's traced peak is at most 950 bytes per
+frame x sampled node (measured 870 since the encoder's object-space search holds the clip's
+object transforms; 600-620 before), so the 2^21 samples glTF -> .animclip allows cost at most
+1.9 GiB."""
 """The same refusals in-process, traced by tracemalloc (the keys read, nothing sampled)."""
 
 _MEASURED = (
@@ -191,14 +193,17 @@ def test_encode_itself_refuses_more_frames_or_joints_than_a_clip_holds():
     ("--fps", "1e9", "from 0.001 to 1000"), ("--fps", "inf", "from 0.001 to 1000"),
     ("--fps", "nan", "from 0.001 to 1000"), ("--fps", "1e-300", "from 0.001 to 1000"),
     ("--fps", "0", "from 0.001 to 1000"), ("--fps", "-30", "from 0.001 to 1000"),
-    ("--max-error", "nan", "above 0 and at most 180"), ("--max-error", "inf", "above 0 and at most 180"),
-    ("--max-error", "1e308", "above 0 and at most 180"), ("--max-error", "-1", "above 0 and at most 180"),
-    ("--max-error", "0", "above 0 and at most 180"),
-    ("--max-translation-error", "-1", "from 1.52588e-05 to 16384"),
-    ("--max-translation-error", "nan", "from 1.52588e-05 to 16384"),
-    ("--max-translation-error", "inf", "from 1.52588e-05 to 16384"),
-    ("--max-translation-error", "0", "from 1.52588e-05 to 16384"),
-    ("--max-translation-error", "1e-300", "from 1.52588e-05 to 16384"),
+    ("--max-error", "nan", "above 0 and at most 1e+06"), ("--max-error", "inf", "above 0 and at most 1e+06"),
+    ("--max-error", "1e308", "above 0 and at most 1e+06"), ("--max-error", "-1", "above 0 and at most 1e+06"),
+    ("--max-error", "0", "above 0 and at most 1e+06"),
+    ("--shell", "0", "above 0 and at most 1e+06"), ("--shell", "nan", "above 0 and at most 1e+06"),
+    ("--local-rotation-error", "0", "above 0 and at most 180"),
+    ("--local-rotation-error", "181", "above 0 and at most 180"),
+    ("--local-translation-error", "-1", "from 1.52588e-05 to 16384"),
+    ("--local-translation-error", "nan", "from 1.52588e-05 to 16384"),
+    ("--local-translation-error", "inf", "from 1.52588e-05 to 16384"),
+    ("--local-translation-error", "0", "from 1.52588e-05 to 16384"),
+    ("--local-translation-error", "1e-300", "from 1.52588e-05 to 16384"),
     ("--max-keys", "0", "whole number from 1 to 30"), ("--max-keys", "-1", "whole number from 1 to 30"),
     ("--skin", "-1", "whole number from 0 to"), ("--fps", "thirty", "expected a number, not 'thirty'"),
 ])
@@ -217,8 +222,16 @@ def test_every_numeric_option_of_convert_is_refused_outside_its_range(ok_glb, tm
 
 
 def test_an_option_out_of_range_is_one_line_without_traceback(ok_glb, tmp_path):
-    run, _ = convert(str(ok_glb), "-o", str(tmp_path / "out.animclip"), "--max-translation-error", "nan")
-    refused(run, "argument --max-translation-error: nan: expected a number from 1.52588e-05 to 16384")
+    run, _ = convert(str(ok_glb), "-o", str(tmp_path / "out.animclip"), "--local-translation-error", "nan")
+    refused(run, "argument --local-translation-error: nan: expected a number from 1.52588e-05 to 16384")
+
+
+@pytest.mark.parametrize("value", ["200", "1e5"])
+def test_an_animbin_max_error_past_180_degrees_is_refused_by_its_direction(ok_glb, tmp_path, value):
+    """--max-error is a distance for an .animclip output and an angle for an ANIMBIN one: the
+    command line's parser takes any positive number; the ANIMBIN direction refuses past 180."""
+    run, _ = convert(str(ok_glb), "-o", str(tmp_path / "out.animbin"), "--fit", "reduce", "--max-error", value)
+    refused(run, "above 0 and at most 180")
 
 
 def test_an_explicit_zero_is_an_option_given_not_an_absent_one():
@@ -231,9 +244,11 @@ def test_an_explicit_zero_is_an_option_given_not_an_absent_one():
 
 
 @pytest.mark.parametrize("call, option", [
-    (lambda: tolerance_for(math.nan, 1e-3), "max_error"),
-    (lambda: tolerance_for(1.0, math.inf), "max_translation_error"),
-    (lambda: tolerance_for(0.0, 1e-3), "max_error"),
+    (lambda: tolerance_for(math.nan, 1e-3), "local_rotation_error"),
+    (lambda: tolerance_for(1.0, math.inf), "local_translation_error"),
+    (lambda: tolerance_for(0.0, 1e-3), "local_rotation_error"),
+    (lambda: ObjectTolerance(math.nan), "max_error"),
+    (lambda: ObjectTolerance(1e-4, 0.0), "shell"),
     (lambda: gltf_to_animclip(glb(), fps=math.inf), "fps"),
     (lambda: gltf_to_animclip(glb(), fps=1e-300), "fps"),
 ])
@@ -246,7 +261,8 @@ def test_the_library_checks_the_same_ranges(call, option):
 def test_convert_options_from_python_are_checked_too():
     from animspec.convert import load_options
 
-    for given in ({"fps": 0.0}, {"max_error": math.nan}, {"max_keys": 0}, {"max_translation_error": -1.0}):
+    for given in ({"fps": 0.0}, {"max_error": math.nan}, {"max_keys": 0}, {"local_translation_error": -1.0},
+                  {"shell": -1.0}, {"local_rotation_error": 200.0}):
         with pytest.raises(OptionRangeError):
             load_options(**given)
     with pytest.raises(OptionRangeError):
@@ -266,9 +282,11 @@ def test_the_smallest_and_largest_allowed_values_encode(ok_glb, tmp_path, capsys
     from animspec.animclip.validate import validate
     from animspec.cli import main
 
-    for i, args in enumerate((["--fps", "0.001"], ["--fps", "1000"], ["--max-error", "180"],
-                              ["--max-error", "1e-9"], ["--max-translation-error", "16384"],
-                              ["--max-translation-error", "1.52588e-05"])):
+    for i, args in enumerate((["--fps", "0.001"], ["--fps", "1000"], ["--max-error", "1e6"],
+                              ["--max-error", "1e-9"], ["--shell", "1e6"], ["--shell", "1e-9"],
+                              ["--local-rotation-error", "180"], ["--local-rotation-error", "1e-9"],
+                              ["--local-translation-error", "16384"],
+                              ["--local-translation-error", "1.52588e-05"])):
         out = tmp_path / f"out{i}.animclip"
         assert main(["convert", str(ok_glb), "-o", str(out), *args]) == 0, (args, capsys.readouterr().err)
         assert not [f for f in validate(read_file(out)) if f.severity.name == "ERROR"], args
@@ -409,4 +427,4 @@ def test_a_half_turn_step_encodes_without_a_numpy_warning(tmp_path):
     run, _ = convert(str(path), "-o", str(tmp_path / "out.animclip"))
     assert run.returncode == 0, run.stderr
     assert "Warning" not in run.stderr and "Traceback" not in run.stderr, run.stderr
-    assert "largest error read back: rotation 0 deg (" in run.stdout + run.stderr
+    assert "each joint's own: rotation 0 deg (" in run.stdout + run.stderr

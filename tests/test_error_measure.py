@@ -5,12 +5,15 @@ of the written file sees.
 with the public API ``play`` uses (animspec.animclip.read_bytes, frames.pose.clip_frames), and
 compared with the glTF's sampled transforms with plain numpy: the angle between the rotations
 in degrees, the distance between the translations, the scale's ratio error. ``--max-error X``
-gives a clip read back within X degrees. ANIMBIN: the report's error on screen is the engine's
+gives a clip whose object-space error (virtual vertices ``--shell`` from each joint, every
+ancestor applied: recomputed here with a forward kinematics of its own) is read back within X;
+the expert ``--local-rotation-error X`` gives one read back within X degrees. ANIMBIN: the report's error on screen is the engine's
 playback of the written file against the glTF's curve. The command line and the Blender add-on
 take their defaults from one place (the add-on's side: tests/test_blender_addon.py)."""
 
 from __future__ import annotations
 
+import math
 import re
 import subprocess
 import sys
@@ -22,8 +25,9 @@ from test_gltf_support import AnimSpec, ChannelSpec, JointSpec, build_glb, quat_
 
 from animspec.animclip import read_bytes
 from animspec.animclip.frames.encode import Frames, Tolerance, read_back_error
+from animspec.animclip.frames.object_space import ObjectTolerance
 from animspec.animclip.frames.pose import clip_frames
-from animspec.common.ranges import ANIMBIN_ERRORS, ANIMCLIP_ERRORS
+from animspec.common.ranges import ANIMBIN_ERRORS, ANIMCLIP_ERRORS, ANIMCLIP_LOCAL_ERRORS, ErrorDefaults
 from animspec.convert import load_options
 from animspec.convert.options import DIRECTION_ERRORS
 from animspec.gltf.rig import read_rig
@@ -32,7 +36,7 @@ from animspec.gltf.to_animclip import gltf_to_animclip, sample_frames
 JOINTS = [JointSpec("root", -1, (0.0, 0.0, 0.0)), JointSpec("spine", 0, (0.0, 1.0, 0.0)),
           JointSpec("arm", 1, (0.3, 0.5, 0.0), quat_xyzw((0, 0, 1), 30))]
 REPORTED = re.compile(
-    r"largest error read back: rotation (\S+) deg \('(\w+)', frame (\d+)\), translation (\S+) m \('(\w+)', "
+    r"each joint's own: rotation (\S+) deg \('(\w+)', frame (\d+)\), translation (\S+) m \('(\w+)', "
     r"frame (\d+)\), scale (\S+) relative")
 
 
@@ -79,7 +83,7 @@ def convert(*args: str) -> subprocess.CompletedProcess:
 def test_the_reported_error_is_the_written_clips_read_back_in_degrees_metres_and_ratio(tmp_path, max_error):
     src, out = tmp_path / "swing.glb", tmp_path / "swing.animclip"
     src.write_bytes(swing_glb())
-    run = convert(str(src), "-o", str(out), "--max-error", max_error, "--max-translation-error", "1e-3")
+    run = convert(str(src), "-o", str(out), "--local-rotation-error", max_error, "--local-translation-error", "1e-3")
     assert run.returncode == 0, run.stderr
     found = REPORTED.search(run.stdout)
     assert found, run.stdout
@@ -114,7 +118,7 @@ def test_the_report_reads_a_one_degree_turn_as_one_degree():
 
 
 def test_the_encoder_and_the_read_back_agree_and_the_report_says_the_read_back():
-    result = gltf_to_animclip(swing_glb())
+    result = gltf_to_animclip(swing_glb(), max_error=Tolerance())
     assert result.error.rotation.worst == pytest.approx(result.encoded.error.rotation.worst, abs=1e-9)
     assert result.error.translation.worst == pytest.approx(result.encoded.error.translation.worst, abs=1e-9)
     assert f"rotation {result.error.rotation.worst:.3g} deg" in result.report()
@@ -126,8 +130,9 @@ def test_the_walk_example_through_gltf_is_read_back_within_the_defaults(tmp_path
     assert run.returncode == 0, run.stderr
     run = convert(str(glb), "-o", str(out))
     assert run.returncode == 0, run.stderr
-    found = REPORTED.search(run.stdout)
-    assert found and float(found[1]) <= ANIMCLIP_ERRORS.max_error and float(found[4]) <= 1e-3
+    found = OBJECT_REPORTED.search(run.stdout)
+    assert found, run.stdout
+    assert float(found[1]) / 1000 <= ANIMCLIP_ERRORS.max_error and float(found[5]) / 1000 == ANIMCLIP_ERRORS.shell
 
 
 def test_one_place_holds_each_directions_defaults():
@@ -135,11 +140,88 @@ def test_one_place_holds_each_directions_defaults():
     options = load_options()
     assert options.errors("gltf-animclip") == ANIMCLIP_ERRORS and options.errors("gltf-animbin") == ANIMBIN_ERRORS
     assert load_options(max_error=0.3).errors("gltf-animclip").max_error == 0.3
-    assert Tolerance() == Tolerance(ANIMCLIP_ERRORS.max_error, ANIMCLIP_ERRORS.max_translation_error,
-                                    ANIMCLIP_ERRORS.max_translation_error)
+    assert options.local_errors() is None
+    assert load_options(local_rotation_error=0.3).local_errors() == ErrorDefaults(
+        0.3, ANIMCLIP_LOCAL_ERRORS.max_translation_error)
+    assert Tolerance() == Tolerance(ANIMCLIP_LOCAL_ERRORS.max_error, ANIMCLIP_LOCAL_ERRORS.max_translation_error,
+                                    ANIMCLIP_LOCAL_ERRORS.max_translation_error)
+    assert ObjectTolerance() == ObjectTolerance(ANIMCLIP_ERRORS.max_error, ANIMCLIP_ERRORS.shell)
     help_text = " ".join(convert("--help").stdout.split())
-    assert f"(default {ANIMCLIP_ERRORS.max_error:g})" in help_text
+    assert f"default {ANIMCLIP_ERRORS.max_error:g} = {ANIMCLIP_ERRORS.max_error * 1000:g} mm" in help_text
+    assert f"(default {ANIMCLIP_ERRORS.shell:g}:" in help_text
+    assert f"(default {ANIMCLIP_LOCAL_ERRORS.max_error:g})" in help_text
     assert f"(default {ANIMBIN_ERRORS.max_error:g})" in help_text
+
+
+# --- .animclip: object-space error, measured here from the written bytes -------------------------
+
+OBJECT_REPORTED = re.compile(
+    r"object space: max (\S+) mm \('(\w+)', frame (\d+)\), 99th percentile (\S+) mm, at virtual vertices "
+    r"(\S+) mm from each joint")
+
+
+def _matrix(q: np.ndarray) -> np.ndarray:
+    """(..., 4) x, y, z, w unit quaternions -> (..., 3, 3), written out (not the package's)."""
+    x, y, z, w = np.moveaxis(q, -1, 0)
+    return np.stack([
+        np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)], -1),
+        np.stack([2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)], -1),
+        np.stack([2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)], -1),
+    ], -2)
+
+
+def vertex_errors(rot_a, pos_a, scl_a, rot_b, pos_b, scl_b, parents, shell) -> np.ndarray:
+    """(F, J) the largest distance between the two poses' virtual vertices (``shell`` along each
+    joint's x, y and z, taken to the root's space through every ancestor as 4x4 matrices)."""
+    def world(rot, pos, scl):
+        rot = np.asarray(rot, np.float64)
+        rot = rot / np.linalg.norm(rot, axis=-1, keepdims=True)
+        local = np.zeros(rot.shape[:2] + (4, 4))
+        local[..., :3, :3] = _matrix(rot) * np.asarray(scl, np.float64)[..., None, :]
+        local[..., :3, 3] = pos
+        local[..., 3, 3] = 1
+        out = np.zeros_like(local)
+        for j, p in enumerate(parents):  # (parents come first in these rigs)
+            out[:, j] = local[:, j] if p < 0 else out[:, p] @ local[:, j]
+        vertices = np.concatenate([np.eye(3) * shell, np.ones((1, 3))])  # columns: (s,0,0,1), (0,s,0,1), ...
+        return out @ vertices
+    return np.linalg.norm(world(rot_a, pos_a, scl_a) - world(rot_b, pos_b, scl_b), axis=-2).max(axis=-1)
+
+
+@pytest.mark.parametrize(("max_error", "shell"), [("0.0002", None), ("0.002", None), ("0.0005", "0.2")])
+def test_the_object_space_error_reported_is_the_written_clips_measured_independently(tmp_path, max_error, shell):
+    src, out = tmp_path / "swing.glb", tmp_path / "swing.animclip"
+    src.write_bytes(swing_glb())
+    run = convert(str(src), "-o", str(out), "--max-error", max_error, *(["--shell", shell] if shell else []))
+    assert run.returncode == 0, run.stderr
+    found = OBJECT_REPORTED.search(run.stdout)
+    assert found, run.stdout
+    frames = source_frames(swing_glb())
+    decoded = clip_frames(read_bytes(out.read_bytes(), "out.animclip")).frames()
+    used_shell = float(shell) if shell else ANIMCLIP_ERRORS.shell
+    errors = vertex_errors(decoded.rotation, decoded.translation, decoded.scale, frames.rotations,
+                           frames.translations, frames.scales, [j.parent for j in JOINTS], used_shell)
+    frame, joint = np.unravel_index(int(np.argmax(errors)), errors.shape)
+    assert float(found[1]) / 1000 == pytest.approx(errors.max(), rel=2e-3)
+    assert (found[2], int(found[3])) == (JOINTS[joint].name, frame)
+    assert float(found[4]) / 1000 == pytest.approx(np.percentile(errors, 99), rel=2e-3)
+    assert float(found[5]) / 1000 == pytest.approx(used_shell)
+    assert errors.max() <= float(max_error)  # the bound asked is the bound met
+    assert errors.max() > float(max_error) / 4  # and spent, not ignored
+
+
+def test_a_tighter_bound_never_gives_a_larger_error_and_a_looser_one_never_more_bytes():
+    glb = swing_glb()
+    frames = source_frames(glb)
+    parents = [j.parent for j in JOINTS]
+    last_error, last_bytes = math.inf, 0
+    for bound in (3e-3, 1e-3, 3e-4, 1e-4, 5e-5):  # tighter and tighter
+        result = gltf_to_animclip(glb, max_error=ObjectTolerance(bound))
+        decoded = clip_frames(read_bytes(result.data, "out.animclip")).frames()
+        error = vertex_errors(decoded.rotation, decoded.translation, decoded.scale, frames.rotations,
+                              frames.translations, frames.scales, parents, ANIMCLIP_ERRORS.shell).max()
+        assert error <= last_error and len(result.data) >= last_bytes, (bound, error, len(result.data))
+        last_error, last_bytes = error, len(result.data)
 
 
 # --- ANIMBIN: the error on screen is the engine's playback of the written file ------------------

@@ -601,8 +601,11 @@ def _choose_shifts(
 def _decoded_locals(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Integer values (F, J, 12) as a reader decodes them (float32, :func:`.coding.dequantise`),
     as local matrices (F, J, 3, 3: rotation times scale) and translations (F, J, 3)."""
-    s, r, p = (as_read(v) for v in dequantise(values))
-    return local_matrices(r, s), p
+    s, r, p = dequantise(values)
+    del values  # (each step frees what it came from: the search runs on a whole clip at once)
+    m = local_matrices(as_read(r), as_read(s))
+    del r, s
+    return m, as_read(p)
 
 
 def _object_shifts(
@@ -633,7 +636,9 @@ def _object_shifts(
 
     def worst(shift: np.ndarray) -> float:
         plan.shift = shift
-        return float(space.set_all(*_decoded_locals(plan.values()[1])).max(initial=0.0))
+        space.release()  # (before the next state is made: one clip's transforms held at a time)
+        values = plan.values()[1]
+        return float(space.set_all(*_decoded_locals(values)).max(initial=0.0))
 
     low, high = -math.log2(OBJECT_SEARCH_FINEST), 2.0
     best = shifts_at(low)
@@ -818,6 +823,7 @@ def encode(
                                space.reach(), local_shifts)
     else:
         shift = local_shifts(np.full(n_joints, local.rotation_deg), np.full(n_joints, local.translation))
+    chosen = shift.copy()
     plan = _Plan(target, base, shift, ceiling)
     if not large:  # coarsen a component past 16 bits until its field fits 16 bits
         for _ in range(MAX_ERROR_SHIFT + 1):
@@ -829,9 +835,12 @@ def encode(
                 raise EncodeError("a component's range needs an error shift past 15 to fit 16 bits")
             plan.shift[wide] += 1
     fields, values = plan.values()
+    if isinstance(tolerance, ObjectTolerance) and np.array_equal(plan.shift, chosen):
+        space.release()  # (the search's last state is this encoding's: its errors are measured already)
+        seen = object_error_of(space.err, space.shell)
+    else:
+        seen = object_error_of(space.set_all(*_decoded_locals(values), trials=False), space.shell)
     error = _errors(values, rot, pos, scl)
-    lossy_m, lossy_t = _decoded_locals(values)
-    seen = object_error_of(space.set_all(lossy_m, lossy_t), space.shell)
 
     flat_fields = fields.reshape(n_frames, -1)
     widths = np.zeros(flat_fields.shape[1], dtype=np.int64)

@@ -123,14 +123,16 @@ def topological_order(parents: np.ndarray) -> np.ndarray:
 
 def local_matrices(rot_xyzw: np.ndarray, scl: np.ndarray) -> np.ndarray:
     """(F, J, 3, 3) rotation times scale of each joint's local transform."""
-    return quat_to_matrix(xyzw_to_wxyz(rot_xyzw)) * np.asarray(scl, np.float64)[..., None, :]
+    out = quat_to_matrix(xyzw_to_wxyz(rot_xyzw))
+    out *= np.asarray(scl, np.float64)[..., None, :]
+    return out
 
 
 class ObjectSpace:
     """Object-space transforms of one clip, the reference (the transforms given) and a lossy
     one (what a reader decodes), with each joint's error per frame. The lossy side is changed
-    one joint at a time (:meth:`trial`, then :meth:`commit`): only that joint's subtree is
-    evaluated again, which is what lets the encoder try many choices."""
+    one joint at a time (:meth:`trial`, then :meth:`commit`, after a first :meth:`set_all`): only
+    that joint's subtree is evaluated again, which is what lets the encoder try many choices."""
 
     def __init__(self, rot: np.ndarray, pos: np.ndarray, scl: np.ndarray, parents: np.ndarray, shell: float):
         self.parents = parents
@@ -150,11 +152,8 @@ class ObjectSpace:
                 stack.extend(children[k])
             self.subtree.append(np.array(out, np.int64))
         self.ref_m, self.ref_t = self._world(local_matrices(rot, scl), np.asarray(pos, np.float64))
-        self.m = self.ref_m.copy()
-        self.t = self.ref_t.copy()
-        self.local_m = local_matrices(rot, scl)
-        self.local_t = np.asarray(pos, np.float64).copy()
-        self.err = np.zeros(pos.shape[:2])
+        # the lossy side: none until :meth:`set_all` (memory: a clip's samples x 37 float64 in all)
+        self.m = self.t = self.local_m = self.local_t = self.err = np.zeros((0, 0))
 
     def _world(self, lm: np.ndarray, lt: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         m = np.empty_like(lm)
@@ -174,13 +173,22 @@ class ObjectSpace:
         dt = t - self.ref_t[:, j]
         return np.sqrt(((dm + dt[:, :, None]) ** 2).sum(axis=1)).max(axis=1)
 
-    def set_all(self, local_m: np.ndarray, local_t: np.ndarray) -> np.ndarray:
-        """Take every joint's lossy local transforms; (F, J) errors."""
-        self.local_m, self.local_t = local_m, local_t
-        self.m, self.t = self._world(local_m, local_t)
-        self.err = np.stack([self._joint_error(j, self.m[:, j], self.t[:, j]) for j in range(len(self.parents))], 1) \
-            if len(self.parents) else np.zeros(local_t.shape[:2])
+    def set_all(self, local_m: np.ndarray, local_t: np.ndarray, *, trials: bool = True) -> np.ndarray:
+        """Take every joint's lossy local transforms; (F, J) errors. ``trials`` False: only the
+        errors are wanted (no :meth:`trial` follows), so nothing else is kept."""
+        m, t = self._world(local_m, local_t)
+        self.err = np.zeros(local_t.shape[:2])
+        for j in range(len(self.parents)):
+            self.err[:, j] = self._joint_error(j, m[:, j], t[:, j])
+        if trials:
+            self.local_m, self.local_t, self.m, self.t = local_m, local_t, m, t
+        else:
+            self.release()
         return self.err
+
+    def release(self) -> None:
+        """Drop the lossy side's transforms (the errors stay): no :meth:`trial` follows."""
+        self.m = self.t = self.local_m = self.local_t = np.zeros((0, 0))
 
     def trial(self, j: int, lm: np.ndarray, lt: np.ndarray) -> tuple[float, tuple]:
         """The worst error over joint j's subtree were its lossy local transform (F, 3, 3), (F, 3)
@@ -233,4 +241,6 @@ def object_error(read_rot: np.ndarray, read_pos: np.ndarray, read_scl: np.ndarra
                         par, shell)
     rr = np.asarray(read_rot, np.float64)
     rr = rr / np.linalg.norm(rr, axis=-1, keepdims=True)
-    return object_error_of(space.set_all(local_matrices(rr, read_scl), np.asarray(read_pos, np.float64)), shell)
+    return object_error_of(
+        space.set_all(local_matrices(rr, read_scl), np.asarray(read_pos, np.float64), trials=False), shell
+    )

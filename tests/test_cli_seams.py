@@ -150,7 +150,9 @@ CASES: dict[tuple[str, str], dict[str, list[str] | tuple[list[str], list[str]]]]
     ("convert", "--skeleton"): {ANY: ["--skeleton", MESHBIN], "animclip": ["--skeleton", BIPED]},
     ("convert", "--template"): {ANY: ["--template", WALK]},
     ("convert", "--fps"): {ANY: ["--fps", "60"]},
-    ("convert", "--max-translation-error"): {ANY: ["--max-translation-error", "0.1"]},
+    ("convert", "--shell"): {ANY: ["--shell", "0.5"]},
+    ("convert", "--local-rotation-error"): {ANY: ["--local-rotation-error", "2"]},
+    ("convert", "--local-translation-error"): {ANY: ["--local-translation-error", "0.1"]},
     ("convert", "--no-root-motion"): {ANY: ["--no-root-motion"]},
     ("convert", "--bake-engine"): {ANY: ["--bake-engine"]},
     ("convert", "--no-skin"): {ANY: ["--no-skin"]},
@@ -422,7 +424,7 @@ def test_the_joints_proposal_of_a_long_chain_keeps_its_top(tmp_path, capsys):
     assert out.endswith(proposal + "  for .animclip export: nothing to do, every joint is matched by its name's hash\n")
 
 
-def test_max_translation_error_acts_on_an_animation_that_moves(tmp_path, capsys):
+def test_local_translation_error_acts_on_an_animation_that_moves(tmp_path, capsys):
     from conftest import anim_header, header, rot_key, track_header, trans_key
 
     # One joint sliding along x (a translation track) while it turns: both tolerances matter.
@@ -432,5 +434,5 @@ def test_max_translation_error_acts_on_an_animation_that_moves(tmp_path, capsys)
     assert main(["convert", str(tmp_path / "slide.animbin"), "-o", str(tmp_path / "slide.glb")]) == 0
     assert main(["convert", str(tmp_path / "slide.glb"), "-o", str(tmp_path / "a.animclip")]) == 0
     assert main(["convert", str(tmp_path / "slide.glb"), "-o", str(tmp_path / "b.animclip"),
-                 "--max-translation-error", "0.1"]) == 0
+                 "--local-translation-error", "0.1"]) == 0
     assert (tmp_path / "a.animclip").read_bytes() != (tmp_path / "b.animclip").read_bytes()

@@ -95,7 +95,7 @@ def test_convert_writes_an_animclip_within_the_asked_errors(tmp_path, capsys):
 
     src, out = tmp_path / "wave.glb", tmp_path / "wave.animclip"
     src.write_bytes(glb())
-    assert main(["convert", str(src), "-o", str(out), "--max-error", "0.1", "--max-translation-error", "1e-4"]) == 0
+    assert main(["convert", str(src), "-o", str(out), "--local-rotation-error", "0.1", "--local-translation-error", "1e-4"]) == 0
     report = capsys.readouterr().out
     assert "31 frames at 30 fps" in report and f"{out}: " in report
     data = out.read_bytes()

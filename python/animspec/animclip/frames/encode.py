@@ -88,6 +88,13 @@ from .object_space import (
 # (LARGE_WIDTH_MAX), though the large code could say 256.
 MAX_TRANSLATION_SHIFT = 15
 """The finest translation step this encoder uses is 2^-15 units (Luna's encoder stops at 12)."""
+FOCUS_FRAMES = 48
+FOCUS_SAMPLES = 64
+"""The object-space search looks at a step first on a joint's subtree's ``FOCUS_FRAMES`` worst
+frames and ``FOCUS_SAMPLES`` frames spread over the clip; only a step that passes there is
+measured on every frame (and only that measure decides)."""
+SEARCH_FRAMES = 256
+"""The object-space search's first stage looks at about this many frames spread over the clip."""
 OBJECT_SEARCH_FINEST = 256.0
 """The object-space search gives a joint at most this many times less local error than the bound
 (errors along a chain add up: 256 covers chains far longer than a human's)."""
@@ -626,40 +633,50 @@ def _object_shifts(
     a step coarser wherever that saves a bit of width and the measured error of the joint's
     subtree stays within the bound, until no step can be taken. Every check decodes the
     integers as a reader does."""
-    n_joints = len(reach)
+    n_joints, n_frames = len(reach), plan.target.shape[0]
+    # The scale k is searched on every few frames (it only sets where the component search
+    # starts); the start is then measured on every frame, and k lowered until it meets the bound.
+    few = slice(None, None, max(n_frames // SEARCH_FRAMES, 1))
+    probe = space.at_frames(few)
+    probe_plan = _Plan(plan.target[few], plan.base, plan.shift, plan.ceiling)
 
-    def shifts_at(log_k: float) -> np.ndarray:
+    def shifts_at(log_k: float, frames: slice = few) -> np.ndarray:
         k = 2.0**log_k
         return local_shifts(
-            np.minimum(np.degrees(k * bound / reach), LOCAL_ROTATION_ERROR.high), np.full(n_joints, k * bound)
+            np.minimum(np.degrees(k * bound / reach), LOCAL_ROTATION_ERROR.high), np.full(n_joints, k * bound), frames
         )
 
-    def worst(shift: np.ndarray) -> float:
-        plan.shift = shift
-        space.release()  # (before the next state is made: one clip's transforms held at a time)
-        values = plan.values()[1]
-        return float(space.set_all(*_decoded_locals(values)).max(initial=0.0))
+    def worst(shift: np.ndarray, where: ObjectSpace = probe, on: _Plan = probe_plan) -> float:
+        on.shift = shift
+        where.release()  # (before the next state is made: one clip's transforms held at a time)
+        values = on.values()[1]
+        return float(where.set_all(*_decoded_locals(values)).max(initial=0.0))
 
     low, high = -math.log2(OBJECT_SEARCH_FINEST), 2.0
-    best = shifts_at(low)
+    best = low
     if worst(shifts_at(high)) <= bound:
-        best = shifts_at(high)
-    elif worst(best) <= bound:
+        best = high
+    elif worst(shifts_at(low)) <= bound:
         for _ in range(7):
             mid = (low + high) / 2
-            trial = shifts_at(mid)
-            if worst(trial) <= bound:
-                low, best = mid, trial
+            if worst(shifts_at(mid)) <= bound:
+                low = best = mid
             else:
                 high = mid
-    worst(best)  # the space now holds the chosen shifts' decoded clip
-    shift = best.copy()
+    probe.release()
+    shift = shifts_at(best, slice(None))
+    while worst(shift, space, plan) > bound and best > -math.log2(OBJECT_SEARCH_FINEST):
+        best = max(best - 0.5, -math.log2(OBJECT_SEARCH_FINEST))
+        shift = shifts_at(best, slice(None))
+    # (the space now holds the start's decoded clip)
 
     target, base, ceiling = plan.target, plan.base, plan.ceiling
     animated = (target.max(axis=0) - target.min(axis=0)) > 0  # (J, 12)
-    tried = np.zeros_like(animated)
-    tried[:, ROTATION] = tried[:, TRANSLATION] = True
-    tried &= animated
+    candidates = np.zeros_like(animated)
+    candidates[:, ROTATION] = candidates[:, TRANSLATION] = True
+    candidates &= animated
+    tried = candidates.copy()
+    retried = False
 
     def top_field(j: int, c: int, s: int) -> int:
         step = 2.0**s
@@ -667,30 +684,53 @@ def _object_shifts(
                        np.maximum(np.floor((ceiling[j, c] - base[j, c]) / step), 0))
         return int(f.max(initial=0))
 
-    def joint_locals(j: int, row: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def joint_locals(j: int, row: np.ndarray, frames: np.ndarray | slice = slice(None)
+                     ) -> tuple[np.ndarray, np.ndarray]:
         step = np.exp2(row)
-        f = np.minimum(np.maximum(np.rint((target[:, j] - base[j]) / step), 0),
+        f = np.minimum(np.maximum(np.rint((target[frames, j] - base[j]) / step), 0),
                        np.maximum(np.floor((ceiling[j] - base[j]) / step), 0))
         m, t = _decoded_locals((base[j] + f * step)[:, None, :])
         return m[:, 0], t[:, 0]
 
-    for _ in range(MAX_ERROR_SHIFT + 1):
+    n_frames = target.shape[0]
+    look = (FOCUS_FRAMES, max(n_frames // FOCUS_SAMPLES, 1))
+
+    # (a step refused is not tried again until nothing else moves, then once more: the steps
+    # taken meanwhile mostly add error, so few pass, and the passes stay cheap)
+    for _ in range(2 * MAX_ERROR_SHIFT + 2):
         changed = False
         for j in space.order[::-1]:  # leaves first: their steps cost the fewest other joints
             j = int(j)
             for c in np.flatnonzero(tried[j]):
                 s = int(shift[j, c])
-                if s >= MAX_ERROR_SHIFT or top_field(j, c, s + 1).bit_length() >= top_field(j, c, s).bit_length():
+                width = top_field(j, c, s).bit_length()
+                # the next shift that saves a bit (halving the step may leave the width as it was)
+                coarser = next((t for t in range(s + 1, MAX_ERROR_SHIFT + 1)
+                                if top_field(j, c, t).bit_length() < width), None)
+                if coarser is None:
+                    tried[j, c] = False
                     continue
                 row = shift[j].copy()
-                row[c] += 1
+                row[c] = coarser
+                # a quick look first, where the subtree errs most: most steps fail there
+                if n_frames > 2 * FOCUS_FRAMES:
+                    frames = space.focus(j, *look)
+                    if space.trial(j, *joint_locals(j, row, frames), frames)[0] > bound:
+                        tried[j, c] = False
+                        continue
                 subtree_worst, kept = space.trial(j, *joint_locals(j, row))
                 if subtree_worst <= bound:
                     space.commit(kept)
-                    shift[j, c] += 1
+                    shift[j, c] = coarser
                     changed = True
+                else:
+                    tried[j, c] = False
         if not changed:
-            break
+            if retried:
+                break
+            tried, retried = candidates.copy(), True
+        else:
+            retried = False
     return shift
 
 
@@ -791,15 +831,18 @@ def encode(
     ceiling[:, ROTATION] = I16_MAX
     _check_reach(target, base, pos, scl, label)
 
-    def local_shifts(rotation_deg: np.ndarray, translation: np.ndarray) -> np.ndarray:
-        """Per joint, the coarsest rotation and translation shifts within these local errors."""
+    def local_shifts(rotation_deg: np.ndarray, translation: np.ndarray,
+                     frames: slice | np.ndarray = slice(None)) -> np.ndarray:
+        """Per joint, the coarsest rotation and translation shifts within these local errors
+        (measured at ``frames``)."""
         out = np.zeros((n_joints, COMPONENTS_PER_JOINT), dtype=np.int64)
+        r, p = rot[frames], pos[frames]
         kinds = (
             (
                 ROTATION,
                 rotation_deg,
                 _shift_for(np.radians(rotation_deg) / 4 * QUATERNION_SCALE),
-                lambda v, js: rotation_errors_deg(as_read(dequantise_rotation(v)), rot[:, js]).max(axis=0),
+                lambda v, js: rotation_errors_deg(as_read(dequantise_rotation(v)), r[:, js]).max(axis=0),
             ),
             (
                 TRANSLATION,
@@ -808,13 +851,13 @@ def encode(
                 # (in float64: far from the origin float32's own step is past any shift's reach,
                 # and only the report, not the choice, can say so)
                 lambda v, js: translation_errors(
-                    dequantise_translation(v, t_shift[js][None, :, None]), pos[:, js]
+                    dequantise_translation(v, t_shift[js][None, :, None]), p[:, js]
                 ).max(axis=0),
             ),
         )
         for comps, tol, guess, error_of in kinds:
             out[:, comps] = _choose_shifts(
-                target[..., comps], base[:, comps], ceiling[:, comps], guess, tol, error_of
+                target[frames][..., comps], base[:, comps], ceiling[:, comps], guess, tol, error_of
             )[:, None]
         return out
 

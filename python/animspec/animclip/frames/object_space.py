@@ -14,6 +14,7 @@ games). Everything is vectorised over frames; Python loops run over joints only.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
@@ -155,6 +156,14 @@ class ObjectSpace:
         # the lossy side: none until :meth:`set_all` (memory: a clip's samples x 37 float64 in all)
         self.m = self.t = self.local_m = self.local_t = self.err = np.zeros((0, 0))
 
+    def at_frames(self, frames: slice | np.ndarray) -> ObjectSpace:
+        """The same clip at ``frames`` only (the reference sliced, nothing recomputed)."""
+        out = copy.copy(self)
+        out.ref_m, out.ref_t = self.ref_m[frames], self.ref_t[frames]
+        out.release()
+        out.err = np.zeros((0, 0))
+        return out
+
     def _world(self, lm: np.ndarray, lt: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         m = np.empty_like(lm)
         t = np.empty_like(lt)
@@ -167,11 +176,12 @@ class ObjectSpace:
                 t[:, j] = np.einsum("fij,fj->fi", m[:, p], lt[:, j]) + t[:, p]
         return m, t
 
-    def _joint_error(self, j: int, m: np.ndarray, t: np.ndarray) -> np.ndarray:
-        """(F,) the largest of joint j's three virtual-vertex distances."""
-        dm = (m - self.ref_m[:, j]) * self.shell  # column k: the vertex on axis k, moved
-        dt = t - self.ref_t[:, j]
-        return np.sqrt(((dm + dt[:, :, None]) ** 2).sum(axis=1)).max(axis=1)
+    def _joint_error(self, j: int, m: np.ndarray, t: np.ndarray, frames: slice | np.ndarray = slice(None)
+                     ) -> np.ndarray:
+        """(F,) the largest of joint j's three virtual-vertex distances (at ``frames``)."""
+        moved = (m - self.ref_m[frames, j]) * self.shell  # column k: the vertex on axis k, moved
+        moved += (t - self.ref_t[frames, j])[:, :, None]
+        return np.sqrt(np.einsum("fik,fik->fk", moved, moved).max(axis=1))
 
     def set_all(self, local_m: np.ndarray, local_t: np.ndarray, *, trials: bool = True) -> np.ndarray:
         """Take every joint's lossy local transforms; (F, J) errors. ``trials`` False: only the
@@ -190,27 +200,35 @@ class ObjectSpace:
         """Drop the lossy side's transforms (the errors stay): no :meth:`trial` follows."""
         self.m = self.t = self.local_m = self.local_t = np.zeros((0, 0))
 
-    def trial(self, j: int, lm: np.ndarray, lt: np.ndarray) -> tuple[float, tuple]:
+    def trial(self, j: int, lm: np.ndarray, lt: np.ndarray, frames: np.ndarray | None = None) -> tuple[float, tuple]:
         """The worst error over joint j's subtree were its lossy local transform (F, 3, 3), (F, 3)
-        this, and what :meth:`commit` takes to keep it."""
-        sub = self.subtree[j]
+        this, and what :meth:`commit` takes to keep it. ``frames``: only these frames (``lm``
+        and ``lt`` then hold those frames alone), a quick look that cannot be committed."""
+        at = slice(None) if frames is None else frames
         m: dict[int, np.ndarray] = {}
         t: dict[int, np.ndarray] = {}
         errs = {}
         worst = 0.0
-        for k in sub:
+        for k in self.subtree[j]:
             k = int(k)
-            klm, klt = (lm, lt) if k == j else (self.local_m[:, k], self.local_t[:, k])
+            klm, klt = (lm, lt) if k == j else (self.local_m[at, k], self.local_t[at, k])
             p = int(self.parents[k])
             if p < 0:
                 m[k], t[k] = klm, klt
             else:
-                pm, pt = (m[p], t[p]) if p in m else (self.m[:, p], self.t[:, p])
+                pm, pt = (m[p], t[p]) if p in m else (self.m[at, p], self.t[at, p])
                 m[k] = pm @ klm
                 t[k] = np.einsum("fij,fj->fi", pm, klt) + pt
-            errs[k] = e = self._joint_error(k, m[k], t[k])
+            errs[k] = e = self._joint_error(k, m[k], t[k], at)
             worst = max(worst, float(e.max(initial=0.0)))
         return worst, (j, lm, lt, m, t, errs)
+
+    def focus(self, j: int, count: int, stride: int) -> np.ndarray:
+        """Frames where joint j's subtree is likeliest to exceed a bound: the ``count`` frames of
+        its largest errors now, and every ``stride``-th frame."""
+        worst = self.err[:, self.subtree[j]].max(axis=1)
+        top = np.argpartition(worst, -count)[-count:] if len(worst) > count else np.arange(len(worst))
+        return np.union1d(top, np.arange(0, len(worst), stride))
 
     def commit(self, kept: tuple) -> None:
         j, lm, lt, m, t, errs = kept

@@ -104,13 +104,14 @@ def settings(quick: bool) -> list[Setting]:
 def encode_clip(frames: Any, setting: Setting, parents: np.ndarray) -> Any:
     """The one place the benchmark calls the encoder (see the module doc)."""
     takes_parents = "parents" in inspect.signature(encoder.encode).parameters
-    extra = {"parents": [int(p) for p in parents]} if takes_parents else {}
+    extra: dict[str, Any] = {"parents": [int(p) for p in parents]} if takes_parents else {}
     if setting.max_error is not None:
         tolerance = encoder.ObjectTolerance(max_error=setting.max_error, shell=SHELL_M)  # type: ignore[attr-defined]
         return encoder.encode(frames, tolerance, **extra)
     if setting.rotation_deg is not None:
-        t = setting.translation
-        return encoder.encode(frames, encoder.Tolerance(rotation_deg=setting.rotation_deg, translation=t, scale=t), **extra)
+        t = setting.translation if setting.translation is not None else encoder.Tolerance().translation
+        per_component = encoder.Tolerance(rotation_deg=setting.rotation_deg, translation=t, scale=t)
+        return encoder.encode(frames, per_component, **extra)
     return encoder.encode(frames, **extra)
 
 
@@ -222,18 +223,18 @@ def run(quick: bool, names: list[str] | None = None) -> tuple[list[dict[str, Any
 
 def describe(quick: bool) -> str:
     api = "object-space (ObjectTolerance, parents)" if has_object_api() else "per-component (Tolerance)"
-    return (f"Codec on motion capture (issue 30.4): animspec's encoder, {api} API; error = ACL's metric, 3 virtual "
-            f"vertices {SHELL_M * 100:g} cm from each joint in object space, the written file decoded by animspec against a "
-            "float64 evaluation of the BVH's Euler angles (bench/bvh.py); ratio = raw float32 (40 bytes per joint per "
-            f"frame) / bytes; times are CPU seconds (encode: encode() alone, best of {ENCODE_RUNS}; write: the clip model "
-            "and its bytes; "
-            f"decode: read the bytes and decode every frame, best of {DECODE_RUNS})"
-            + (f"; --quick: the first {QUICK_FRAMES} frames of each clip" if quick else ""))
+    return (f"Codec on motion capture (issue 30.4): animspec's encoder, {api} API; error = ACL's metric, "
+            f"3 virtual vertices {SHELL_M * 100:g} cm from each joint in object space, the written file decoded by "
+            "animspec against a float64 evaluation of the BVH's Euler angles (bench/bvh.py); ratio = raw float32 "
+            "(40 bytes per joint per frame) / bytes; times are CPU seconds (encode: encode() alone, best of "
+            f"{ENCODE_RUNS}; write: the clip model and its bytes; decode: read the bytes and decode every frame, "
+            f"best of {DECODE_RUNS})" + (f"; --quick: the first {QUICK_FRAMES} frames of each clip" if quick else ""))
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help=f"the first {QUICK_FRAMES} frames of each clip, two settings")
+    parser.add_argument("--quick", action="store_true",
+                        help=f"the first {QUICK_FRAMES} frames of each clip, two settings")
     parser.add_argument("--clip", action="append", choices=list(CLIPS), help="only this clip (repeatable)")
     args = parser.parse_args()
     print(describe(args.quick))

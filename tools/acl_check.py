@@ -148,7 +148,8 @@ def run_acl(compressor: Path, decompressor: Path, clip: codec.Clip, work: Path) 
     info = json.loads(r.stdout)
     values = np.fromfile(poses, "<f4").astype(np.float64).reshape(info["samples"], info["tracks"], 10)
     if values.shape[:2] != (clip.frames, clip.joints):
-        raise RuntimeError(f"{clip.name}: ACL gave {values.shape[:2]} samples x tracks, expected {clip.frames} x {clip.joints}")
+        raise RuntimeError(f"{clip.name}: ACL gave {values.shape[:2]} samples x tracks, "
+                           f"expected {clip.frames} x {clip.joints}")
     lossy = bvh.forward_kinematics(clip.source.parents, bvh.quaternion_matrices(values[..., :4]), values[..., 4:7],
                                    values[..., 7:10])
     err = bvh.object_error(clip.reference, lossy, codec.SHELL_M)
@@ -177,9 +178,9 @@ def main() -> int:
     print(f"machine: {os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f}")
     print(codec.describe(False))
     print("ACL rows: acl_compressor at its defaults (0.01 cm precision, 3 cm shell, in metres); bytes = its "
-          "compressed_size; encode = its compression_time (wall, compress_track_list only); decode = best CPU time "
-          f"of {DECOMPRESS_RUNS} whole-clip decompressions (tools/acl_decompress.cpp); max/p99 = measured here on ACL's "
-          "decompressed output; ACL's own max error in the notes.")
+          "compressed_size; encode = its compression_time (wall, compress_track_list only); decode = best CPU "
+          f"time of {DECOMPRESS_RUNS} whole-clip decompressions (tools/acl_decompress.cpp); max/p99 = measured here "
+          "on ACL's decompressed output; ACL's own max error in the notes.")
     rows, notes = [], []
     with tempfile.TemporaryDirectory(prefix="animspec-acl-") as tmp:
         for name in args.clip or list(codec.CLIPS):

@@ -15,7 +15,8 @@ Euler angles (:meth:`bvh.Bvh.object_transforms`), with ACL's metric at a 3 cm sh
 (:func:`bvh.object_error`), max and 99th percentile in cm; the encoder's CPU time (encode
 alone, best of :data:`ENCODE_RUNS`; then building and serialising the clip, once); the
 full-clip decode's CPU time (the file's bytes read, every frame of every joint decoded: best
-of :data:`DECODE_RUNS`). The encoder's own error figure is never used.
+of :data:`DECODE_RUNS`). The encoder's own error figure is never used as the error: where
+the encoder reports one (``object_error``, issue 30.1) it is printed beside, to compare.
 
 The encoder is reached through one function, :func:`encode_clip`: the object-space API
 (``ObjectTolerance``, ``parents``; issue 30.1) when the package has it, else today's
@@ -78,8 +79,10 @@ def component_setting(deg: float) -> Setting:
     """Today's tolerance at ``deg`` degrees, with the translation tolerance that moves a
     point as far as ``deg`` moves a shell vertex (3 cm x the angle in radians), kept within
     the encoder's range (:data:`encode.MAX_TRANSLATION_ERROR`)."""
-    low, high = encoder.MAX_TRANSLATION_ERROR.low, encoder.MAX_TRANSLATION_ERROR.high
-    translation = min(max(SHELL_M * math.radians(deg), low * 1.0000001), high)
+    bounds = getattr(encoder, "MAX_TRANSLATION_ERROR", None)
+    translation = SHELL_M * math.radians(deg)
+    if bounds is not None:
+        translation = min(max(translation, bounds.low * 1.0000001), bounds.high)
     return Setting(f"{deg:g} deg, {translation * 100:.2g} cm", rotation_deg=deg, translation=translation)
 
 
@@ -126,16 +129,8 @@ class Clip:
     translations: np.ndarray
 
     @property
-    def frames(self) -> int:
-        return int(self.rotations.shape[0])
-
-    @property
-    def joints(self) -> int:
-        return int(self.rotations.shape[1])
-
-    @property
     def raw_bytes(self) -> int:
-        return self.frames * self.joints * RAW_BYTES_PER_JOINT_FRAME
+        return self.source.frames * self.source.joints * RAW_BYTES_PER_JOINT_FRAME
 
 
 def load(name: str, frames: int | None = None, folder: Path = BVH_DIR) -> Clip | str:
@@ -154,7 +149,7 @@ def load(name: str, frames: int | None = None, folder: Path = BVH_DIR) -> Clip |
 
 def lossy_object_transforms(data: bytes, clip: Clip) -> np.ndarray:
     """The written file read back and decoded by animspec, evaluated by the reference FK."""
-    decoded = decode_clip(read_bytes(data)).frames(0, clip.frames)
+    decoded = decode_clip(read_bytes(data)).frames(0, clip.source.frames)
     rot = bvh.quaternion_matrices(np.asarray(decoded.rotation, np.float64))
     return bvh.forward_kinematics(clip.source.parents, rot, np.asarray(decoded.translation, np.float64),
                                   np.asarray(decoded.scale, np.float64))
@@ -175,18 +170,20 @@ def measure(clip: Clip, setting: Setting) -> dict[str, Any]:
     decode_cpu = math.inf
     for _ in range(DECODE_RUNS):
         d0 = time.process_time()
-        decode_clip(read_bytes(data)).frames(0, clip.frames)
+        decode_clip(read_bytes(data)).frames(0, clip.source.frames)
         decode_cpu = min(decode_cpu, time.process_time() - d0)
     err = bvh.object_error(clip.reference, lossy_object_transforms(data, clip), SHELL_M)
     frame, joint = err.worst
+    own = getattr(enc, "object_error", None)  # the object-space encoder's own figure, shown beside ours
     return {"clip": clip.name, "codec": "animspec", "setting": setting.label, "bytes": len(data),
             "ratio": clip.raw_bytes / len(data), "max_cm": err.max * 100, "p99_cm": err.p99 * 100,
-            "worst": f"{clip.source.names[joint]}@{frame}", "encode_s": encode_cpu, "write_s": write_cpu,
-            "decode_s": decode_cpu}
+            "worst": f"{clip.source.names[joint]}@{frame}",
+            "encoder_max_cm": None if own is None else float(own.max) * 100,
+            "encode_s": encode_cpu, "write_s": write_cpu, "decode_s": decode_cpu}
 
 
 HEADER = ("clip", "codec", "setting", "bytes", "ratio", "max cm", "p99 cm", "worst joint@frame",
-          "encode CPU ms", "write CPU ms", "decode CPU ms")
+          "encoder's max cm", "encode CPU ms", "write CPU ms", "decode CPU ms")
 
 
 def row_cells(r: dict[str, Any]) -> list[str]:
@@ -196,6 +193,7 @@ def row_cells(r: dict[str, Any]) -> list[str]:
 
     return [r["clip"], r["codec"], r["setting"], f"{r['bytes']:,}", f"{r['ratio']:.2f}:1", f"{r['max_cm']:.4f}",
             "-" if r.get("p99_cm") is None else f"{r['p99_cm']:.4f}", r.get("worst", "-"),
+            "-" if r.get("encoder_max_cm") is None else f"{r['encoder_max_cm']:.4f}",
             t("encode_s"), t("write_s"), t("decode_s")]
 
 

@@ -12,6 +12,7 @@ checked against results computed by hand from the definitions (issue 30.4):
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 import sys
@@ -217,3 +218,25 @@ def test_the_codec_row_measures_the_written_file(monkeypatch):
     chord_cm = 2 * math.sin(math.radians(0.5)) * (2 + codec.SHELL_M) * 100
     assert wrong["max_cm"] == pytest.approx(chord_cm, abs=0.1)
     assert wrong["worst"] == "Arm@0"
+
+
+def test_the_adapter_speaks_the_object_space_api_when_the_encoder_has_it(monkeypatch):
+    """Issue 30.1's API (``ObjectTolerance(max_error, shell)``, ``parents``), faked: the one
+    adapter passes the bound in metres at ACL's 3 cm shell and the parents as a list."""
+    calls = []
+
+    @dataclasses.dataclass(frozen=True)
+    class ObjectTolerance:
+        max_error: float
+        shell: float
+
+    def encode(frames, tolerance=None, *, parents=None):
+        calls.append((frames, tolerance, parents))
+        return "encoded"
+
+    monkeypatch.setattr(codec.encoder, "ObjectTolerance", ObjectTolerance, raising=False)
+    monkeypatch.setattr(codec.encoder, "encode", encode)
+    assert "0.01 cm object" in [s.label for s in codec.settings(quick=True)]
+    assert codec.encode_clip("frames", codec.Setting("x", max_error=1e-4), np.array([-1, 0, 1])) == "encoded"
+    codec.encode_clip("frames", codec.Setting("default"), np.array([-1]))
+    assert calls == [("frames", ObjectTolerance(1e-4, 0.03), [-1, 0, 1]), ("frames", None, [-1])]

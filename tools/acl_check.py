@@ -147,9 +147,9 @@ def run_acl(compressor: Path, decompressor: Path, clip: codec.Clip, work: Path) 
                        capture_output=True, text=True)
     info = json.loads(r.stdout)
     values = np.fromfile(poses, "<f4").astype(np.float64).reshape(info["samples"], info["tracks"], 10)
-    if values.shape[:2] != (clip.frames, clip.joints):
+    if values.shape[:2] != (clip.source.frames, clip.source.joints):
         raise RuntimeError(f"{clip.name}: ACL gave {values.shape[:2]} samples x tracks, "
-                           f"expected {clip.frames} x {clip.joints}")
+                           f"expected {clip.source.frames} x {clip.source.joints}")
     lossy = bvh.forward_kinematics(clip.source.parents, bvh.quaternion_matrices(values[..., :4]), values[..., 4:7],
                                    values[..., 7:10])
     err = bvh.object_error(clip.reference, lossy, codec.SHELL_M)

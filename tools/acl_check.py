@@ -9,26 +9,28 @@ as ``DIR/acl``, ``DIR/rtm``, ``DIR/sjson-cpp``. This script:
    ``tools/acl_compressor/main_generic/CMakeLists.txt`` needs ACL's cmake macros, and all it
    adds is include paths, ``-DACL_USE_SJSON`` and the ``*_ON_ASSERT_ABORT`` definitions, which
    :data:`COMPRESSOR_FLAGS` gives; optimised as CMake's Release build: ``-O3 -DNDEBUG``, SSE4.1
-   as ACL's default x64 build), and ``tools/acl_decompress.cpp`` (ours: decompresses every
-   sample with ACL's default transform decompression settings, writes them out, times it),
-   into ``build/acl-check/`` (rebuilt when a source is newer);
+   as ACL's default x64 build), and two small programs of ours against ACL's headers:
+   ``tools/acl_compress.cpp`` (what acl_compressor does at its defaults, the compression timed
+   in CPU time, the compressed tracks written out) and ``tools/acl_decompress.cpp``
+   (decompresses every sample with ACL's default transform decompression settings, writes the
+   poses out, times it), into ``build/acl-check/`` (rebuilt when a source is newer);
 2. writes each clip of bench/codec.py, in metres, as an ACL SJSON track list (version 5,
    ``qvvf`` tracks, one per ROOT/JOINT with its parent: the schema ACL's
    ``includes/acl/io/clip_reader.h`` reads): every track at ACL's default precision and shell
    distance (0.01 cm and 3 cm, ``includes/acl/core/track_desc.h``) written in metres (0.0001,
    0.03), so ACL works to the same accuracy as on a centimetre clip;
-3. runs ``acl_compressor`` at its defaults (``get_default_compression_settings()``) twice: with
-   ``-stats`` (its compressed size, compression time and max error, no metadata in the file),
-   then with ``-out=`` (the compressed binary; the compressor then adds track names and
-   descriptions, so that file is larger and its size is not the one reported);
-4. decompresses that binary with ``acl_decompress`` and measures ACL's output against the same
-   float64 BVH evaluation and metric as animspec's (bench/bvh.py);
+3. runs ``acl_compressor`` at its defaults (``get_default_compression_settings()``) with
+   ``-stats``: its compressed size (the bytes reported), max error and compression time;
+4. runs ``acl_compress`` on the same file (its bytes must equal acl_compressor's, else the
+   check stops) and ``acl_decompress`` on what it wrote, and measures ACL's output against the
+   same float64 BVH evaluation and metric as animspec's (bench/bvh.py);
 5. prints ACL's rows next to animspec's (bench/codec.py) in one table.
 
-Times: animspec's are CPU seconds in this process; ACL's compression time is its own
-``compression_time`` statistic (wall time of ``compress_track_list``, the SJSON parsing
-excluded); ACL's decompression time is the best CPU time (``std::clock``) of a whole-clip
-decompression, in ``acl_decompress``.
+Times: animspec's are CPU seconds in this process; ACL's compression time is the best CPU time
+(``std::clock``) of ``compress_track_list`` in ``acl_compress`` (acl_compressor's own
+``compression_time`` statistic is wall time, printed in the notes: on a shared machine it
+counts the waits for a core); ACL's decompression time is the best CPU time of a whole-clip
+decompression, in ``acl_decompress``. SJSON parsing and pre-processing are in neither.
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ COMPRESSOR_SOURCES = ("tools/acl_compressor/sources/acl_compressor.cpp",
                       "tools/acl_compressor/main_generic/main.cpp")
 COMMON_FLAGS = ("-O3", "-DNDEBUG", "-msse4.1")
 COMPRESSOR_FLAGS = ("-DACL_USE_SJSON", "-DACL_ON_ASSERT_ABORT", "-DRTM_ON_ASSERT_ABORT", "-DSJSON_CPP_ON_ASSERT_ABORT")
+COMPRESS_RUNS = 3
 DECOMPRESS_RUNS = 5
 
 
@@ -67,25 +70,25 @@ def includes(acl_dir: Path) -> list[str]:
             f"-I{acl_dir / 'sjson-cpp' / 'includes'}", f"-I{acl_dir / 'acl' / 'tools' / 'acl_compressor' / 'includes'}"]
 
 
-def build(acl_dir: Path, out: Path) -> tuple[Path, Path]:
-    """The two executables, built with ``nice g++`` if missing or older than a source."""
+def build(acl_dir: Path, out: Path) -> tuple[Path, Path, Path]:
+    """acl_compressor, acl_compress and acl_decompress, built with ``nice g++`` if missing or older than a source."""
     for name in ("acl", "rtm", "sjson-cpp"):
         if not (acl_dir / name / "includes").is_dir():
             sys.exit(f"acl-check: {acl_dir / name / 'includes'} is missing: ACL=DIR must hold checkouts of "
                      "nfrechette/acl, nfrechette/rtm and nfrechette/sjson-cpp as DIR/acl, DIR/rtm, DIR/sjson-cpp")
     out.mkdir(parents=True, exist_ok=True)
     targets = {
-        out / "acl_compressor": [acl_dir / "acl" / s for s in COMPRESSOR_SOURCES],
-        out / "acl_decompress": [ROOT / "tools" / "acl_decompress.cpp"],
+        out / "acl_compressor": ([acl_dir / "acl" / s for s in COMPRESSOR_SOURCES], COMPRESSOR_FLAGS),
+        out / "acl_compress": ([ROOT / "tools" / "acl_compress.cpp"], ("-DACL_USE_SJSON",)),
+        out / "acl_decompress": ([ROOT / "tools" / "acl_decompress.cpp"], ()),
     }
-    for exe, sources in targets.items():
+    for exe, (sources, flags) in targets.items():
         if exe.exists() and exe.stat().st_mtime > max(s.stat().st_mtime for s in sources):
             continue
-        flags = list(COMMON_FLAGS) + (list(COMPRESSOR_FLAGS) if exe.name == "acl_compressor" else [])
-        cmd = ["nice", "g++", *flags, *includes(acl_dir), *map(str, sources), "-o", str(exe)]
+        cmd = ["nice", "g++", *COMMON_FLAGS, *flags, *includes(acl_dir), *map(str, sources), "-o", str(exe)]
         print("building:", " ".join(cmd), flush=True)
         subprocess.run(cmd, check=True)
-    return out / "acl_compressor", out / "acl_decompress"
+    return tuple(targets)  # type: ignore[return-value]
 
 
 def commit(path: Path) -> str:
@@ -133,17 +136,24 @@ def stat_value(text: str, key: str) -> float:
     return float(m.group(1))
 
 
-def run_acl(compressor: Path, decompressor: Path, clip: codec.Clip, work: Path) -> dict[str, Any]:
+def run_acl(tools: tuple[Path, Path, Path], clip: codec.Clip, work: Path) -> dict[str, Any]:
+    compressor, compress, decompress = tools
     src = work / f"{clip.name}.acl.sjson"
     write_sjson(src, clip.name, clip.source.names, clip.source.parents, clip.source.fps, clip.rotations,
                 clip.translations)
     stats = work / f"{clip.name}.stats.sjson"
     subprocess.run([str(compressor), f"-acl={src}", f"-stats={stats}"], check=True, stdout=subprocess.DEVNULL)
     text = stats.read_text()
+    size = int(stat_value(text, "compressed_size"))
     binary = work / f"{clip.name}.acl"
-    subprocess.run([str(compressor), f"-acl={src}", f"-out={binary}"], check=True, stdout=subprocess.DEVNULL)
+    r = subprocess.run([str(compress), str(src), str(binary), str(COMPRESS_RUNS)], check=True, capture_output=True,
+                       text=True)
+    timed = json.loads(r.stdout)
+    if timed["bytes"] != size:
+        raise RuntimeError(f"{clip.name}: acl_compress made {timed['bytes']} bytes, acl_compressor {size}: "
+                           "they no longer compress alike")
     poses = work / f"{clip.name}.f32"
-    r = subprocess.run([str(decompressor), str(binary), str(poses), str(DECOMPRESS_RUNS)], check=True,
+    r = subprocess.run([str(decompress), str(binary), str(poses), str(DECOMPRESS_RUNS)], check=True,
                        capture_output=True, text=True)
     info = json.loads(r.stdout)
     values = np.fromfile(poses, "<f4").astype(np.float64).reshape(info["samples"], info["tracks"], 10)
@@ -154,13 +164,11 @@ def run_acl(compressor: Path, decompressor: Path, clip: codec.Clip, work: Path) 
                                    values[..., 7:10])
     err = bvh.object_error(clip.reference, lossy, codec.SHELL_M)
     frame, joint = err.worst
-    size = int(stat_value(text, "compressed_size"))
     return {"clip": clip.name, "codec": "ACL", "setting": "defaults", "bytes": size,
             "ratio": clip.raw_bytes / size, "max_cm": err.max * 100, "p99_cm": err.p99 * 100,
-            "worst": f"{clip.source.names[joint]}@{frame}", "encode_s": stat_value(text, "compression_time"),
-            "write_s": None, "decode_s": info["decompress_cpu_s"],
-            "acl_max_cm": stat_value(text, "max_error") * 100, "acl_raw_size": int(stat_value(text, "raw_size")),
-            "out_bytes": info["bytes"]}
+            "worst": f"{clip.source.names[joint]}@{frame}", "encoder_max_cm": stat_value(text, "max_error") * 100,
+            "encode_s": timed["compress_cpu_s"], "write_s": None, "decode_s": info["decompress_cpu_s"],
+            "acl_wall_s": stat_value(text, "compression_time"), "acl_raw_size": int(stat_value(text, "raw_size"))}
 
 
 def main() -> int:
@@ -173,14 +181,15 @@ def main() -> int:
         sys.exit("acl-check: say where ACL is: make acl-check ACL=DIR (DIR/acl, DIR/rtm, DIR/sjson-cpp: checkouts of "
                  "nfrechette/acl, rtm and sjson-cpp)")
     acl_dir = Path(args.acl).resolve()
-    compressor, decompressor = build(acl_dir, args.out)
+    tools = build(acl_dir, args.out)
     print(f"ACL {commit(acl_dir / 'acl')}, rtm {commit(acl_dir / 'rtm')}, sjson-cpp {commit(acl_dir / 'sjson-cpp')}")
     print(f"machine: {os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f}")
     print(codec.describe(False))
     print("ACL rows: acl_compressor at its defaults (0.01 cm precision, 3 cm shell, in metres); bytes = its "
-          "compressed_size; encode = its compression_time (wall, compress_track_list only); decode = best CPU "
-          f"time of {DECOMPRESS_RUNS} whole-clip decompressions (tools/acl_decompress.cpp); max/p99 = measured here "
-          "on ACL's decompressed output; ACL's own max error in the notes.")
+          "compressed_size; encoder's max = its max_error; encode = best CPU time of "
+          f"{COMPRESS_RUNS} compress_track_list calls at the same defaults (tools/acl_compress.cpp, the same bytes); "
+          f"decode = best CPU time of {DECOMPRESS_RUNS} whole-clip decompressions (tools/acl_decompress.cpp); "
+          "max/p99 = measured here on ACL's decompressed output.")
     rows, notes = [], []
     with tempfile.TemporaryDirectory(prefix="animspec-acl-") as tmp:
         for name in args.clip or list(codec.CLIPS):
@@ -188,12 +197,12 @@ def main() -> int:
             if isinstance(clip, str):
                 notes.append(f"{name}: skipped, {clip}")
                 continue
-            acl = run_acl(compressor, decompressor, clip, Path(tmp))
+            acl = run_acl(tools, clip, Path(tmp))
             rows.append(acl)
             rows += [codec.measure(clip, s) for s in codec.settings(False)]
-            notes.append(f"{name}: ACL's own max error {acl['acl_max_cm']:.4f} cm (ours on its output "
+            notes.append(f"{name}: ACL's own max error {acl['encoder_max_cm']:.4f} cm (ours on its output "
                          f"{acl['max_cm']:.4f}); its raw size {acl['acl_raw_size']:,} B (ours {clip.raw_bytes:,}); "
-                         f"its -out= file with metadata {acl['out_bytes']:,} B")
+                         f"its compression_time {acl['acl_wall_s'] * 1000:.1f} ms wall")
     codec.print_table(rows)
     for n in notes:
         print(n)

@@ -77,11 +77,12 @@ LUNA_ARGS ?=
 luna-check: $(BLENDER_VENV)/.installed
 	$(BLENDER_VENV)/bin/python tools/luna_check.py --luna "$(LUNA)" $(LUNA_ARGS)
 
-# ACL (github.com/nfrechette/acl, MIT), the reference animation codec, side by side with animspec's
-# encoder on bench/codec.py's motion capture (tools/acl_check.py): ACL's tools/acl_compressor,
-# tools/acl_compress.cpp and tools/acl_decompress.cpp are built with g++ into build/acl-check/. ACL: a folder holding
-# checkouts of nfrechette/acl, nfrechette/rtm and nfrechette/sjson-cpp as acl/, rtm/, sjson-cpp/;
-# nothing is fetched, CI never runs this (it needs g++ and Debian's assimp-testmodels BVH files).
+# ACL (github.com/nfrechette/acl, MIT), the reference animation codec, side by side with
+# animspec's encoder on bench/codec.py's motion capture (tools/acl_check.py): ACL's
+# tools/acl_compressor and our tools/acl_codec.cpp are built with g++ into build/acl-check/.
+# ACL: a folder holding checkouts of nfrechette/acl, nfrechette/rtm and nfrechette/sjson-cpp as
+# acl/, rtm/, sjson-cpp/; nothing is fetched, CI never runs this (it needs g++ and Debian's
+# assimp-testmodels BVH files).
 ACL ?=
 acl-check: $(VENV)/.installed
 	$(BIN)/python tools/acl_check.py --acl "$(ACL)"

@@ -9,11 +9,11 @@ as ``DIR/acl``, ``DIR/rtm``, ``DIR/sjson-cpp``. This script:
    ``tools/acl_compressor/main_generic/CMakeLists.txt`` needs ACL's cmake macros, and all it
    adds is include paths, ``-DACL_USE_SJSON`` and the ``*_ON_ASSERT_ABORT`` definitions, which
    :data:`COMPRESSOR_FLAGS` gives; optimised as CMake's Release build: ``-O3 -DNDEBUG``, SSE4.1
-   as ACL's default x64 build), and two small programs of ours against ACL's headers:
-   ``tools/acl_compress.cpp`` (what acl_compressor does at its defaults, the compression timed
-   in CPU time, the compressed tracks written out) and ``tools/acl_decompress.cpp``
-   (decompresses every sample with ACL's default transform decompression settings, writes the
-   poses out, times it), into ``build/acl-check/`` (rebuilt when a source is newer);
+   as ACL's default x64 build), and a small program of ours against ACL's headers,
+   ``tools/acl_codec.cpp``: ``compress`` does what acl_compressor does at its defaults, times
+   the compression in CPU time and writes the compressed tracks out; ``decompress``
+   decompresses every sample with ACL's default transform decompression settings, writes the
+   poses out and times it; both into ``build/acl-check/`` (rebuilt when a source is newer);
 2. writes each clip of bench/codec.py, in metres, as an ACL SJSON track list (version 5,
    ``qvvf`` tracks, one per ROOT/JOINT with its parent: the schema ACL's
    ``includes/acl/io/clip_reader.h`` reads): every track at ACL's default precision and shell
@@ -21,16 +21,16 @@ as ``DIR/acl``, ``DIR/rtm``, ``DIR/sjson-cpp``. This script:
    0.03), so ACL works to the same accuracy as on a centimetre clip;
 3. runs ``acl_compressor`` at its defaults (``get_default_compression_settings()``) with
    ``-stats``: its compressed size (the bytes reported), max error and compression time;
-4. runs ``acl_compress`` on the same file (its bytes must equal acl_compressor's, else the
-   check stops) and ``acl_decompress`` on what it wrote, and measures ACL's output against the
+4. runs ``acl_codec compress`` on the same file (its bytes must equal acl_compressor's, else
+   the check stops) and ``acl_codec decompress`` on what it wrote, and measures ACL's output against the
    same float64 BVH evaluation and metric as animspec's (bench/bvh.py);
 5. prints ACL's rows next to animspec's (bench/codec.py) in one table.
 
 Times: animspec's are CPU seconds in this process; ACL's compression time is the best CPU time
-(``std::clock``) of ``compress_track_list`` in ``acl_compress`` (acl_compressor's own
+(``std::clock``) of ``compress_track_list`` in ``acl_codec compress`` (acl_compressor's own
 ``compression_time`` statistic is wall time, printed in the notes: on a shared machine it
 counts the waits for a core); ACL's decompression time is the best CPU time of a whole-clip
-decompression, in ``acl_decompress``. SJSON parsing and pre-processing are in neither.
+decompression, in ``acl_codec decompress``. SJSON parsing and pre-processing are in neither.
 """
 
 from __future__ import annotations
@@ -70,8 +70,8 @@ def includes(acl_dir: Path) -> list[str]:
             f"-I{acl_dir / 'sjson-cpp' / 'includes'}", f"-I{acl_dir / 'acl' / 'tools' / 'acl_compressor' / 'includes'}"]
 
 
-def build(acl_dir: Path, out: Path) -> tuple[Path, Path, Path]:
-    """acl_compressor, acl_compress and acl_decompress, built with ``nice g++`` if missing or older than a source."""
+def build(acl_dir: Path, out: Path) -> tuple[Path, Path]:
+    """acl_compressor and acl_codec, built with ``nice g++`` if missing or older than a source."""
     for name in ("acl", "rtm", "sjson-cpp"):
         if not (acl_dir / name / "includes").is_dir():
             sys.exit(f"acl-check: {acl_dir / name / 'includes'} is missing: ACL=DIR must hold checkouts of "
@@ -79,8 +79,7 @@ def build(acl_dir: Path, out: Path) -> tuple[Path, Path, Path]:
     out.mkdir(parents=True, exist_ok=True)
     targets = {
         out / "acl_compressor": ([acl_dir / "acl" / s for s in COMPRESSOR_SOURCES], COMPRESSOR_FLAGS),
-        out / "acl_compress": ([ROOT / "tools" / "acl_compress.cpp"], ("-DACL_USE_SJSON",)),
-        out / "acl_decompress": ([ROOT / "tools" / "acl_decompress.cpp"], ()),
+        out / "acl_codec": ([ROOT / "tools" / "acl_codec.cpp"], ("-DACL_USE_SJSON",)),
     }
     for exe, (sources, flags) in targets.items():
         if exe.exists() and exe.stat().st_mtime > max(s.stat().st_mtime for s in sources):
@@ -136,8 +135,8 @@ def stat_value(text: str, key: str) -> float:
     return float(m.group(1))
 
 
-def run_acl(tools: tuple[Path, Path, Path], clip: codec.Clip, work: Path) -> dict[str, Any]:
-    compressor, compress, decompress = tools
+def run_acl(tools: tuple[Path, Path], clip: codec.Clip, work: Path) -> dict[str, Any]:
+    compressor, acl_codec = tools
     src = work / f"{clip.name}.acl.sjson"
     write_sjson(src, clip.name, clip.source.names, clip.source.parents, clip.source.fps, clip.rotations,
                 clip.translations)
@@ -146,14 +145,14 @@ def run_acl(tools: tuple[Path, Path, Path], clip: codec.Clip, work: Path) -> dic
     text = stats.read_text()
     size = int(stat_value(text, "compressed_size"))
     binary = work / f"{clip.name}.acl"
-    r = subprocess.run([str(compress), str(src), str(binary), str(COMPRESS_RUNS)], check=True, capture_output=True,
-                       text=True)
+    r = subprocess.run([str(acl_codec), "compress", str(src), str(binary), str(COMPRESS_RUNS)], check=True,
+                       capture_output=True, text=True)
     timed = json.loads(r.stdout)
     if timed["bytes"] != size:
-        raise RuntimeError(f"{clip.name}: acl_compress made {timed['bytes']} bytes, acl_compressor {size}: "
+        raise RuntimeError(f"{clip.name}: acl_codec compress made {timed['bytes']} bytes, acl_compressor {size}: "
                            "they no longer compress alike")
     poses = work / f"{clip.name}.f32"
-    r = subprocess.run([str(decompress), str(binary), str(poses), str(DECOMPRESS_RUNS)], check=True,
+    r = subprocess.run([str(acl_codec), "decompress", str(binary), str(poses), str(DECOMPRESS_RUNS)], check=True,
                        capture_output=True, text=True)
     info = json.loads(r.stdout)
     values = np.fromfile(poses, "<f4").astype(np.float64).reshape(info["samples"], info["tracks"], 10)
@@ -187,8 +186,8 @@ def main() -> int:
     print(codec.describe(False))
     print("ACL rows: acl_compressor at its defaults (0.01 cm precision, 3 cm shell, in metres); bytes = its "
           "compressed_size; encoder's max = its max_error; encode = best CPU time of "
-          f"{COMPRESS_RUNS} compress_track_list calls at the same defaults (tools/acl_compress.cpp, the same bytes); "
-          f"decode = best CPU time of {DECOMPRESS_RUNS} whole-clip decompressions (tools/acl_decompress.cpp); "
+          f"{COMPRESS_RUNS} compress_track_list calls at the same defaults (tools/acl_codec.cpp, the same bytes); "
+          f"decode = best CPU time of {DECOMPRESS_RUNS} whole-clip decompressions (tools/acl_codec.cpp); "
           "max/p99 = measured here on ACL's decompressed output.")
     rows, notes = [], []
     with tempfile.TemporaryDirectory(prefix="animspec-acl-") as tmp:

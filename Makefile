@@ -12,6 +12,8 @@
 #   make webide-check IDE=DIR  open every spec with every example in the real Kaitai Web IDE
 #   make luna-check LUNA=DIR   export and import clips with Luna Engine IO Tools headless in bpy and
 #                  compare with tests/fixtures/luna (LUNA_ARGS="--write tests/fixtures/luna" remakes them)
+#   make acl-check ACL=DIR     the codec benchmark (bench/codec.py) with ACL's compressor beside it,
+#                  built from local checkouts (DIR/acl, DIR/rtm, DIR/sjson-cpp); CI never runs it
 #   make blender-extension  the Blender add-on as an installable extension zip, wheels bundled
 #   make mutation  mutation testing of the numeric and byte-level core (not part of make test)
 
@@ -20,7 +22,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 SAMPLE := examples/swing.animbin
 
-.PHONY: demo test test-quick lint generate docs examples figures web bench fuzz mutation clean webide-check luna-check blender-extension
+.PHONY: demo test test-quick lint generate docs examples figures web bench fuzz mutation clean webide-check luna-check acl-check blender-extension
 
 # animspec itself (what `make demo` needs: its runtime dependencies only), then the test tools.
 $(VENV)/.installed-base: pyproject.toml
@@ -74,6 +76,16 @@ LUNA ?=
 LUNA_ARGS ?=
 luna-check: $(BLENDER_VENV)/.installed
 	$(BLENDER_VENV)/bin/python tools/luna_check.py --luna "$(LUNA)" $(LUNA_ARGS)
+
+# ACL (github.com/nfrechette/acl, MIT), the reference animation codec, side by side with
+# animspec's encoder on bench/codec.py's motion capture (tools/acl_check.py): ACL's
+# tools/acl_compressor and our tools/acl_codec.cpp are built with g++ into build/acl-check/.
+# ACL: a folder holding checkouts of nfrechette/acl, nfrechette/rtm and nfrechette/sjson-cpp as
+# acl/, rtm/, sjson-cpp/; nothing is fetched, CI never runs this (it needs g++ and Debian's
+# assimp-testmodels BVH files).
+ACL ?=
+acl-check: $(VENV)/.installed
+	$(BIN)/python tools/acl_check.py --acl "$(ACL)"
 
 DEMO_OUT := build/demo
 demo: $(VENV)/.installed-base

@@ -14,6 +14,10 @@ of several runs; the median too, since fresh 16 MB buffers cost page faults on s
 4. Validation of 10,000 small files (ANIMBIN, MESHBIN, .animclip) in a temporary folder.
 5. Decoding a 16 MB .animclip Sample Data block into every sample's transforms (issue 22.6,
    bench/decode.py): animspec against a per-frame bit reader and ``numpy.unpackbits``.
+6. The .animclip encoder as a codec on real motion capture (issue 30.4, bench/codec.py): bytes,
+   ratio to raw float32, ACL's object-space error of the written file against a float64
+   evaluation of the BVH (bench/bvh.py), encode and decode CPU time, per clip and setting; its
+   own table, after the others (``make acl-check`` puts ACL beside it).
 
 0. Start-up: whole ``animspec validate|info`` processes on one ANIMBIN against bare
    ``python -c pass`` and ``python -c "import numpy"``, CPU time of the child processes.
@@ -63,6 +67,7 @@ from kaitaistruct import KaitaiStream
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import codec  # noqa: E402  (bench/codec.py: the encoder on motion capture)
 import decode  # noqa: E402  (bench/decode.py: the .animclip sample-decoding workload)
 import playback  # noqa: E402  (bench/playback.py: its clip and timing helpers)
 
@@ -736,7 +741,7 @@ def verdict(ok: bool) -> str:
     return "met" if ok else "NOT met"
 
 
-PARTS = ("batch", "startup", "animbin", "animclip", "playback", "decode")
+PARTS = ("batch", "startup", "animbin", "animclip", "playback", "decode", "codec")
 
 
 def main() -> int:
@@ -793,6 +798,13 @@ def main() -> int:
     for part in tables.values():
         table.rows += part.rows
     table.print()
+    if "codec" in parts:
+        print()
+        print(codec.describe(args.quick))
+        codec_rows, skipped = codec.run(args.quick)
+        for why in skipped:
+            print(why)
+        codec.print_table(codec_rows)
     end_load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
     print(f"load average at the end: {end_load:.2f}")
     print()

@@ -166,7 +166,8 @@ def test_bench_runs_quick():
     assert r.returncode == 0, r.stderr
     for text in ("generated, debug build, eager", "generated, release build, eager", "hand-written struct loop",
                  "numpy (bare read", "play_engine", "run_batch, 1 job", "python -c \"import numpy\"",
-                 "animspec validate swing.animbin", "load average at the end", "targets (issue 15"):
+                 "animspec validate swing.animbin", "load average at the end", "targets (issue 15",
+                 "Codec on motion capture (issue 30.4)"):
         assert text in r.stdout
 
 

@@ -1,0 +1,247 @@
+"""Issue 30.4: the .animclip encoder measured as animation codecs are, on real motion capture
+(used by bench/run.py, part "codec", and by tools/acl_check.py; ``python bench/codec.py``
+runs it alone).
+
+The clips: Debian's ``assimp-testmodels`` BVH files (:data:`CLIPS`), CMU motion capture
+(01_01, 01_03; 5.644 cm per BVH unit, :data:`bvh.CMU_UNIT_M`) and Boxing_Toes (cm). Each is
+converted to metres (Insomniac's unit) and encoded from the BVH's own local transforms (the
+rotations as quaternions, the translations in metres: all ROOT/JOINT bones, no End Sites).
+
+For each setting (:func:`settings`), one row: the written file's bytes; the ratio of raw
+float32 to them (ACL's convention: 10 floats, 40 bytes, per joint per frame); the
+object-space error of the WRITTEN file, read back with animspec's reader and decoder and
+evaluated by :func:`bvh.forward_kinematics`, against the float64 evaluation of the BVH's
+Euler angles (:meth:`bvh.Bvh.object_transforms`), with ACL's metric at a 3 cm shell
+(:func:`bvh.object_error`), max and 99th percentile in cm; the encoder's CPU time (encode
+alone, best of :data:`ENCODE_RUNS`; then building and serialising the clip, once); the
+full-clip decode's CPU time (the file's bytes read, every frame of every joint decoded: best
+of :data:`DECODE_RUNS`). The encoder's own error figure is never used as the error: where
+the encoder reports one (``object_error``, issue 30.1) it is printed beside, to compare.
+
+The encoder is reached through one function, :func:`encode_clip`: the object-space API
+(``ObjectTolerance``, ``parents``; issue 30.1) when the package has it, else today's
+per-component ``Tolerance``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import math
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import bvh  # noqa: E402  (bench/bvh.py: the ground truth)
+
+from animspec.animclip import read_bytes, write_bytes  # noqa: E402
+from animspec.animclip.frames import encode as encoder  # noqa: E402
+from animspec.animclip.frames.decode import decode_clip  # noqa: E402
+from animspec.animclip.frames.sections import clip_model  # noqa: E402
+
+BVH_DIR = Path("/usr/share/assimp/models/BVH")
+CLIPS = {"01_01": bvh.CMU_UNIT_M, "01_03": bvh.CMU_UNIT_M, "Boxing_Toes": 0.01}
+"""Clip name -> metres per BVH unit."""
+SHELL_M = 0.03
+"""ACL's default shell distance, 3 cm, in metres."""
+RAW_BYTES_PER_JOINT_FRAME = 40
+"""ACL's raw size: 10 float32 (rotation 4, translation 3, scale 3) per joint per frame."""
+DECODE_RUNS = 3
+ENCODE_RUNS = 3
+QUICK_FRAMES = 48
+"""--quick: the first frames of each clip only."""
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One encoder setting: ``rotation_deg``/``translation`` (today's per-component
+    tolerance, translation in metres) or ``max_error`` (object space, metres, at ``shell``);
+    all None: the encoder's default."""
+
+    label: str
+    rotation_deg: float | None = None
+    translation: float | None = None
+    max_error: float | None = None
+
+
+def has_object_api() -> bool:
+    return hasattr(encoder, "ObjectTolerance")
+
+
+def component_setting(deg: float) -> Setting:
+    """Today's tolerance at ``deg`` degrees, with the translation tolerance that moves a
+    point as far as ``deg`` moves a shell vertex (3 cm x the angle in radians), kept within
+    the encoder's range (:data:`encode.MAX_TRANSLATION_ERROR`)."""
+    bounds = getattr(encoder, "MAX_TRANSLATION_ERROR", None)
+    translation = SHELL_M * math.radians(deg)
+    if bounds is not None:
+        translation = min(max(translation, bounds.low * 1.0000001), bounds.high)
+    return Setting(f"{deg:g} deg, {translation * 100:.2g} cm", rotation_deg=deg, translation=translation)
+
+
+def default_label() -> str:
+    """The default row's label, saying what the default is."""
+    if has_object_api():
+        return "default"
+    t = encoder.Tolerance()
+    return f"default ({t.rotation_deg:g} deg, {t.translation * 100:g} cm)"
+
+
+def settings(quick: bool) -> list[Setting]:
+    """The default, then bounds: object-space ones (0.02 and 0.01 cm, ACL's default precision)
+    when the encoder takes them, and per-component ones (degrees) either way."""
+    out = [Setting(default_label())]
+    if has_object_api():
+        out += [Setting(f"{cm:g} cm object", max_error=cm / 100) for cm in ((0.01,) if quick else (0.02, 0.01))]
+    out += [component_setting(d) for d in ((0.01,) if quick else (1.0, 0.1, 0.03, 0.01, 0.008))]
+    return out
+
+
+def encode_clip(frames: Any, setting: Setting, parents: np.ndarray) -> Any:
+    """The one place the benchmark calls the encoder (see the module doc)."""
+    takes_parents = "parents" in inspect.signature(encoder.encode).parameters
+    extra: dict[str, Any] = {"parents": [int(p) for p in parents]} if takes_parents else {}
+    if setting.max_error is not None:
+        tolerance = encoder.ObjectTolerance(max_error=setting.max_error, shell=SHELL_M)  # type: ignore[attr-defined]
+        return encoder.encode(frames, tolerance, **extra)
+    if setting.rotation_deg is not None:
+        t = setting.translation if setting.translation is not None else encoder.Tolerance().translation
+        per_component = encoder.Tolerance(rotation_deg=setting.rotation_deg, translation=t, scale=t)
+        return encoder.encode(frames, per_component, **extra)
+    return encoder.encode(frames, **extra)
+
+
+@dataclass
+class Clip:
+    name: str
+    source: bvh.Bvh
+    unit: float
+    reference: np.ndarray
+    """(F, J, 4, 4) float64 object space, metres."""
+    rotations: np.ndarray
+    translations: np.ndarray
+
+    @property
+    def raw_bytes(self) -> int:
+        return self.source.frames * self.source.joints * RAW_BYTES_PER_JOINT_FRAME
+
+
+def load(name: str, frames: int | None = None, folder: Path = BVH_DIR) -> Clip | str:
+    """The clip, in metres (the first ``frames`` only if given), or why it is skipped."""
+    path = folder / f"{name}.bvh"
+    if not path.is_file():
+        return f"{path} is missing (Debian's assimp-testmodels package ships it)"
+    source = bvh.read(path)
+    if frames is not None:
+        source = bvh.Bvh(source.names, source.parents, source.offsets, source.channels, source.frame_time,
+                         source.motion[:frames])
+    unit = CLIPS[name]
+    return Clip(name, source, unit, source.object_transforms(unit), source.local_quaternions(),
+                source.local_translations(unit))
+
+
+def lossy_object_transforms(data: bytes, clip: Clip) -> np.ndarray:
+    """The written file read back and decoded by animspec, evaluated by the reference FK."""
+    decoded = decode_clip(read_bytes(data)).frames(0, clip.source.frames)
+    rot = bvh.quaternion_matrices(np.asarray(decoded.rotation, np.float64))
+    return bvh.forward_kinematics(clip.source.parents, rot, np.asarray(decoded.translation, np.float64),
+                                  np.asarray(decoded.scale, np.float64))
+
+
+def measure(clip: Clip, setting: Setting) -> dict[str, Any]:
+    """One row (module doc); errors in cm, times in CPU seconds."""
+    frames = encoder.Frames(clip.rotations, clip.translations)
+    encode_cpu = math.inf
+    for _ in range(ENCODE_RUNS):
+        t0 = time.process_time()
+        enc = encode_clip(frames, setting, clip.source.parents)
+        encode_cpu = min(encode_cpu, time.process_time() - t0)
+    t1 = time.process_time()
+    hashes = encoder.joint_hashes(list(clip.source.names))
+    data = write_bytes(clip_model(enc, hashes, fps=clip.source.fps))
+    write_cpu = time.process_time() - t1
+    decode_cpu = math.inf
+    for _ in range(DECODE_RUNS):
+        d0 = time.process_time()
+        decode_clip(read_bytes(data)).frames(0, clip.source.frames)
+        decode_cpu = min(decode_cpu, time.process_time() - d0)
+    err = bvh.object_error(clip.reference, lossy_object_transforms(data, clip), SHELL_M)
+    frame, joint = err.worst
+    own = getattr(enc, "object_error", None)  # the object-space encoder's own figure, shown beside ours
+    return {"clip": clip.name, "codec": "animspec", "setting": setting.label, "bytes": len(data),
+            "ratio": clip.raw_bytes / len(data), "max_cm": err.max * 100, "p99_cm": err.p99 * 100,
+            "worst": f"{clip.source.names[joint]}@{frame}",
+            "encoder_max_cm": None if own is None else float(own.max) * 100,
+            "encode_s": encode_cpu, "write_s": write_cpu, "decode_s": decode_cpu}
+
+
+HEADER = ("clip", "codec", "setting", "bytes", "ratio", "max cm", "p99 cm", "worst joint@frame",
+          "encoder's max cm", "encode CPU ms", "write CPU ms", "decode CPU ms")
+
+
+def row_cells(r: dict[str, Any]) -> list[str]:
+    def t(key: str) -> str:
+        v = r.get(key)
+        return "-" if v is None else f"{v * 1000:.1f}"
+
+    return [r["clip"], r["codec"], r["setting"], f"{r['bytes']:,}", f"{r['ratio']:.2f}:1", f"{r['max_cm']:.4f}",
+            "-" if r.get("p99_cm") is None else f"{r['p99_cm']:.4f}", r.get("worst", "-"),
+            "-" if r.get("encoder_max_cm") is None else f"{r['encoder_max_cm']:.4f}",
+            t("encode_s"), t("write_s"), t("decode_s")]
+
+
+def print_table(rows: list[dict[str, Any]]) -> None:
+    cells = [list(HEADER)] + [row_cells(r) for r in rows]
+    widths = [max(len(c[i]) for c in cells) for i in range(len(HEADER))]
+    for k, c in enumerate(cells):
+        print("  ".join(x.ljust(w) if i < 3 or i == 7 else x.rjust(w) for i, (x, w) in enumerate(zip(c, widths))))
+        if k == 0:
+            print("  ".join("-" * w for w in widths))
+
+
+def run(quick: bool, names: list[str] | None = None) -> tuple[list[dict[str, Any]], list[str]]:
+    """Every clip at every setting: (rows, skip reasons)."""
+    rows, skipped = [], []
+    for name in names or list(CLIPS):
+        clip = load(name, QUICK_FRAMES if quick else None)
+        if isinstance(clip, str):
+            skipped.append(f"{name}: skipped, {clip}")
+            continue
+        for setting in settings(quick):
+            rows.append(measure(clip, setting))
+    return rows, skipped
+
+
+def describe(quick: bool) -> str:
+    api = "object-space (ObjectTolerance, parents)" if has_object_api() else "per-component (Tolerance)"
+    return (f"Codec on motion capture (issue 30.4): animspec's encoder, {api} API; error = ACL's metric, "
+            f"3 virtual vertices {SHELL_M * 100:g} cm from each joint in object space, the written file decoded by "
+            "animspec against a float64 evaluation of the BVH's Euler angles (bench/bvh.py); ratio = raw float32 "
+            "(40 bytes per joint per frame) / bytes; times are CPU seconds (encode: encode() alone, best of "
+            f"{ENCODE_RUNS}; write: the clip model and its bytes; decode: read the bytes and decode every frame, "
+            f"best of {DECODE_RUNS})" + (f"; --quick: the first {QUICK_FRAMES} frames of each clip" if quick else ""))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true",
+                        help=f"the first {QUICK_FRAMES} frames of each clip, two settings")
+    parser.add_argument("--clip", action="append", choices=list(CLIPS), help="only this clip (repeatable)")
+    args = parser.parse_args()
+    print(describe(args.quick))
+    rows, skipped = run(args.quick, args.clip)
+    for s in skipped:
+        print(s)
+    print_table(rows)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -18,15 +18,12 @@ full-clip decode's CPU time (the file's bytes read, every frame of every joint d
 of :data:`DECODE_RUNS`). The encoder's own error figure is never used as the error: where
 the encoder reports one (``object_error``, issue 30.1) it is printed beside, to compare.
 
-The encoder is reached through one function, :func:`encode_clip`: the object-space API
-(``ObjectTolerance``, ``parents``; issue 30.1) when the package has it, else today's
-per-component ``Tolerance``.
+The encoder is reached through one function, :func:`encode_clip`.
 """
 
 from __future__ import annotations
 
 import argparse
-import inspect
 import math
 import sys
 import time
@@ -44,6 +41,8 @@ import bvh  # noqa: E402  (bench/bvh.py: the ground truth)
 from animspec.animclip import read_bytes, write_bytes  # noqa: E402
 from animspec.animclip.frames import encode as encoder  # noqa: E402
 from animspec.animclip.frames.decode import decode_clip  # noqa: E402
+from animspec.animclip.frames.object_space import ObjectTolerance  # noqa: E402
+from animspec.common.ranges import ANIMCLIP_ERRORS  # noqa: E402
 from animspec.animclip.frames.sections import clip_model  # noqa: E402
 
 BVH_DIR = Path("/usr/share/assimp/models/BVH")
@@ -71,51 +70,41 @@ class Setting:
     max_error: float | None = None
 
 
-def has_object_api() -> bool:
-    return hasattr(encoder, "ObjectTolerance")
+ACL_MAX_ERROR_CM = {"01_01": 0.0177, "01_03": 0.0156, "Boxing_Toes": 0.0266}
+"""ACL 2.1's measured max error at its defaults on each clip (docs/performance.md, ``make
+acl-check``): animspec is also run at this bound, the issue's comparison at equal error."""
 
 
-def component_setting(deg: float) -> Setting:
-    """Today's tolerance at ``deg`` degrees, with the translation tolerance that moves a
-    point as far as ``deg`` moves a shell vertex (3 cm x the angle in radians), kept within
-    the encoder's range (:data:`encode.MAX_TRANSLATION_ERROR`)."""
-    bounds = getattr(encoder, "MAX_TRANSLATION_ERROR", None)
-    translation = SHELL_M * math.radians(deg)
-    if bounds is not None:
-        translation = min(max(translation, bounds.low * 1.0000001), bounds.high)
-    return Setting(f"{deg:g} deg, {translation * 100:.2g} cm", rotation_deg=deg, translation=translation)
-
-
-def default_label() -> str:
-    """The default row's label, saying what the default is."""
-    if has_object_api():
-        return "default"
-    t = encoder.Tolerance()
-    return f"default ({t.rotation_deg:g} deg, {t.translation * 100:g} cm)"
-
-
-def settings(quick: bool) -> list[Setting]:
-    """The default, then bounds: object-space ones (0.02 and 0.01 cm, ACL's default precision)
-    when the encoder takes them, and per-component ones (degrees) either way."""
-    out = [Setting(default_label())]
-    if has_object_api():
-        out += [Setting(f"{cm:g} cm object", max_error=cm / 100) for cm in ((0.01,) if quick else (0.02, 0.01))]
-    out += [component_setting(d) for d in ((0.01,) if quick else (1.0, 0.1, 0.03, 0.01, 0.008))]
+def settings(quick: bool, clip: str | None = None) -> list[Setting]:
+    """The default (object space, :data:`animspec.common.ranges.ANIMCLIP_ERRORS`), object-space
+    bounds (ACL's error on ``clip``, 0.01 cm: ACL's default threshold, 0.05 cm), then the
+    expert joint-local measure at a few angles."""
+    out = [Setting("default")]
+    bounds = (0.01,) if quick else tuple(sorted({0.05, ACL_MAX_ERROR_CM.get(clip or "", 0.02), 0.01}, reverse=True))
+    out += [Setting(f"{cm:g} cm object", max_error=cm / 100) for cm in bounds]
+    out += [component_setting(d) for d in ((0.01,) if quick else (0.1, 0.01))]
     return out
 
 
+def component_setting(deg: float) -> Setting:
+    """The expert joint-local tolerance at ``deg`` degrees, with the translation tolerance that
+    moves a point as far as ``deg`` moves a shell vertex (3 cm x the angle in radians), kept
+    within the encoder's range (:data:`encode.LOCAL_TRANSLATION_ERROR`)."""
+    bounds = encoder.LOCAL_TRANSLATION_ERROR
+    translation = min(max(SHELL_M * math.radians(deg), bounds.low * 1.0000001), bounds.high)
+    return Setting(f"local {deg:g} deg, {translation * 100:.2g} cm", rotation_deg=deg, translation=translation)
+
+
 def encode_clip(frames: Any, setting: Setting, parents: np.ndarray) -> Any:
-    """The one place the benchmark calls the encoder (see the module doc)."""
-    takes_parents = "parents" in inspect.signature(encoder.encode).parameters
-    extra: dict[str, Any] = {"parents": [int(p) for p in parents]} if takes_parents else {}
+    """The one place the benchmark calls the encoder."""
+    hierarchy = [int(p) for p in parents]
     if setting.max_error is not None:
-        tolerance = encoder.ObjectTolerance(max_error=setting.max_error, shell=SHELL_M)  # type: ignore[attr-defined]
-        return encoder.encode(frames, tolerance, **extra)
+        return encoder.encode(frames, ObjectTolerance(max_error=setting.max_error, shell=SHELL_M), parents=hierarchy)
     if setting.rotation_deg is not None:
         t = setting.translation if setting.translation is not None else encoder.Tolerance().translation
-        per_component = encoder.Tolerance(rotation_deg=setting.rotation_deg, translation=t, scale=t)
-        return encoder.encode(frames, per_component, **extra)
-    return encoder.encode(frames, **extra)
+        per_joint = encoder.Tolerance(rotation_deg=setting.rotation_deg, translation=t, scale=t)
+        return encoder.encode(frames, per_joint, parents=hierarchy, shell=SHELL_M)
+    return encoder.encode(frames, parents=hierarchy)
 
 
 @dataclass
@@ -214,14 +203,14 @@ def run(quick: bool, names: list[str] | None = None) -> tuple[list[dict[str, Any
         if isinstance(clip, str):
             skipped.append(f"{name}: skipped, {clip}")
             continue
-        for setting in settings(quick):
+        for setting in settings(quick, name):
             rows.append(measure(clip, setting))
     return rows, skipped
 
 
 def describe(quick: bool) -> str:
-    api = "object-space (ObjectTolerance, parents)" if has_object_api() else "per-component (Tolerance)"
-    return (f"Codec on motion capture (issue 30.4): animspec's encoder, {api} API; error = ACL's metric, "
+    return (f"Codec on motion capture (issue 30.4): animspec's encoder (default: object space, "
+            f"{ANIMCLIP_ERRORS.max_error * 100:g} cm); error = ACL's metric, "
             f"3 virtual vertices {SHELL_M * 100:g} cm from each joint in object space, the written file decoded by "
             "animspec against a float64 evaluation of the BVH's Euler angles (bench/bvh.py); ratio = raw float32 "
             "(40 bytes per joint per frame) / bytes; times are CPU seconds (encode: encode() alone, best of "

@@ -198,7 +198,7 @@ def main() -> int:
                 continue
             acl = run_acl(tools, clip, Path(tmp))
             rows.append(acl)
-            rows += [codec.measure(clip, s) for s in codec.settings(False)]
+            rows += [codec.measure(clip, s) for s in codec.settings(False, name)]
             notes.append(f"{name}: ACL's own max error {acl['encoder_max_cm']:.4f} cm (ours on its output "
                          f"{acl['max_cm']:.4f}); its raw size {acl['acl_raw_size']:,} B (ours {clip.raw_bytes:,}); "
                          f"its compression_time {acl['acl_wall_s'] * 1000:.1f} ms wall")

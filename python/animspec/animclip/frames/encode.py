@@ -695,8 +695,8 @@ def _object_shifts(
     n_frames = target.shape[0]
     look = (FOCUS_FRAMES, max(n_frames // FOCUS_SAMPLES, 1))
 
-    # (a step refused is not tried again until nothing else moves, then once more: the steps
-    # taken meanwhile mostly add error, so few pass, and the passes stay cheap)
+    # (a step refused is not tried again until nothing else moves, then every one once more: the
+    # steps taken meanwhile mostly add error, so few pass, and the passes stay cheap)
     for _ in range(2 * MAX_ERROR_SHIFT + 2):
         changed = False
         for j in space.order[::-1]:  # leaves first: their steps cost the fewest other joints
@@ -729,8 +729,6 @@ def _object_shifts(
             if retried:
                 break
             tried, retried = candidates.copy(), True
-        else:
-            retried = False
     return shift
 
 

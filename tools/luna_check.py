@@ -29,12 +29,14 @@ CMU clips of Debian's assimp-testmodels, docs/performance.md has the figures). E
 imported with Blender's own BVH importer, in metres; exported with Luna's exporter at the BVH's
 frame rate (bytes recorded); encoded with animspec's encoder at its default setting (and at each
 `--tolerance DEG[,UNITS]`, the expert per-component setting) and written with animspec's writer;
-every file is imported back with Luna's importer and compared with the source action in object
+every file is imported back with Luna's importer (onto a fresh import of the rig, its bones
+disconnected so that every translation shows) and compared with the source action in object
 space on ACL's metric (tools/shell_error.py: vertices 3 cm from each joint along its local axes,
 per joint per frame the worst of three; max and 99th percentile, in cm), from Blender's own
 evaluated pose-bone matrices. It prints a table and fails if Luna reads an animspec clip further
 from the source than animspec's own object-space error (the encoder's report when it makes one,
-else animspec's decoder measured the same way) plus 2e-5 m for Luna's float32.
+else animspec's decoder measured the same way) plus 2e-5 m for Luna's float32, or if animspec's
+decoder and Luna's importer disagree by more than that on Luna's own file.
 """
 
 from __future__ import annotations
@@ -702,7 +704,8 @@ def animspec_encode(frames, parents: list[int], expert: Expert | None) -> Animsp
         return AnimspecEncoding(encoder.encode(frames, tolerance), setting, None)
     enc = encoder.encode(frames, tolerance, parents=parents)
     err = enc.object_error
-    return AnimspecEncoding(enc, setting, ShellSummary(err.max, err.p99, getattr(err, "joint", -1), getattr(err, "frame", -1)))
+    where = (getattr(err, "joint", -1), getattr(err, "frame", -1))
+    return AnimspecEncoding(enc, setting, ShellSummary(err.max, err.p99, *where))
 
 
 def decoder_error(data: bytes, frames, parents: list[int]) -> ShellSummary:
@@ -736,6 +739,14 @@ def mocap_check(clip: Mocap, out_dir: Path, settings: list[Expert | None]) -> tu
     def fresh_rig() -> bpy.types.Object:
         target = import_bvh(clip)
         target.animation_data.action = None
+        # Blender ignores the location channels of a connected bone, and the BVH importer
+        # connects some (CMU's UpLegs): the target rig is disconnected (its rest pose unchanged)
+        # so that every translation the file holds shows, as in the engine.
+        activate(target)
+        bpy.ops.object.mode_set(mode="EDIT")
+        for bone in target.data.edit_bones:
+            bone.use_connect = False
+        bpy.ops.object.mode_set(mode="OBJECT")
         return target
 
     def luna_reads(path: Path) -> ShellSummary:
@@ -752,7 +763,14 @@ def mocap_check(clip: Mocap, out_dir: Path, settings: list[Expert | None]) -> tu
         "animspec": [],
     }
     frames = engine_frames(source, parents)
+    # Luna's own file through animspec's decoder: the same error as Luna's importer finds, if
+    # the decoder and this harness's engine-space frames agree with Luna on real data
+    record["luna"]["animspec_decoder_cm"] = asdict(decoder_error(luna_path.read_bytes(), frames, parents).scaled(CM))
     problems = []
+    if abs(record["luna"]["animspec_decoder_cm"]["max"] - record["luna"]["read_cm"]["max"]) > FLOAT32_SLACK * CM:
+        problems.append(f"{luna_path.name}: animspec's decoder reads Luna's file "
+                        f"{record['luna']['animspec_decoder_cm']['max']:.4f} cm off, Luna's importer "
+                        f"{record['luna']['read_cm']['max']:.4f} cm")
     for expert in settings:
         ours = animspec_encode(frames, parents, expert)
         tag = "default" if expert is None else "-".join(f"{v:g}" for v in expert if v is not None)
@@ -779,7 +797,8 @@ def mocap_check(clip: Mocap, out_dir: Path, settings: list[Expert | None]) -> tu
 
 
 def mocap_table(records: list[dict]) -> str:
-    rows = ["| clip | frames x joints | Luna bytes | Luna max / p99 cm | animspec setting | animspec bytes "
+    rows = ["| clip | frames x joints | Luna bytes | Luna max / p99 cm (animspec's decoder: max) "
+            "| animspec setting | animspec bytes "
             "| Luna reads animspec max / p99 cm | animspec's own max / p99 cm |",
             "|---|---|---|---|---|---|---|---|"]
     for r in records:
@@ -787,6 +806,7 @@ def mocap_table(records: list[dict]) -> str:
         for a in r["animspec"]:
             rows.append(f"| {r['clip']} | {r['frames']} x {r['joints']} | {luna['bytes']:,} "
                         f"| {luna['read_cm']['max']:.4f} / {luna['read_cm']['p99']:.4f} "
+                        f"({luna['animspec_decoder_cm']['max']:.4f}) "
                         f"| {a['setting']} | {a['bytes']:,} "
                         f"| {a['read_cm']['max']:.4f} / {a['read_cm']['p99']:.4f} "
                         f"| {a['own_cm']['max']:.4f} / {a['own_cm']['p99']:.4f} |")

@@ -11,7 +11,8 @@
 #   make figures   retake the viewer's figures in docs/web/ from the examples (headless chromium)
 #   make webide-check IDE=DIR  open every spec with every example in the real Kaitai Web IDE
 #   make luna-check LUNA=DIR   export and import clips with Luna Engine IO Tools headless in bpy and
-#                  compare with tests/fixtures/luna (LUNA_ARGS="--write tests/fixtures/luna" remakes them)
+#                  compare with tests/fixtures/luna (LUNA_ARGS="--write tests/fixtures/luna" remakes them;
+#                  LUNA_ARGS=--bvh: real motion capture, Luna's files against animspec's, in object space)
 #   make acl-check ACL=DIR     the codec benchmark (bench/codec.py) with ACL's compressor beside it,
 #                  built from local checkouts (DIR/acl, DIR/rtm, DIR/sjson-cpp); CI never runs it
 #   make blender-extension  the Blender add-on as an installable extension zip, wheels bundled
@@ -72,6 +73,8 @@ webide-check: node_modules/.installed
 # LUNA: a git directory of it (HEAD is used) or an unpacked snapshot; nothing is fetched, CI never
 # runs this. It re-exports the synthetic clips, re-imports them and compares with
 # tests/fixtures/luna (made by the same command with LUNA_ARGS="--write tests/fixtures/luna").
+# LUNA_ARGS="--bvh [--tolerance DEG[,UNITS]]": Debian's CMU clips (assimp-testmodels) instead, both
+# encoders read back by Luna's importer, object-space error (docs/performance.md).
 LUNA ?=
 LUNA_ARGS ?=
 luna-check: $(BLENDER_VENV)/.installed

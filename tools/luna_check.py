@@ -23,6 +23,20 @@ this way); `--compare DIR` (the default: tests/fixtures/luna) regenerates everyt
 `--out` and fails if a clip's bytes or its recorded transforms differ from DIR's (a changed Luna
 or Blender shows up), or if Luna reads an animspec-encoded clip further from its source than
 `--max-error` (plus 2e-5 for Luna's float32 keys).
+
+`--bvh [FILE[=METRES_PER_UNIT] ...]` measures real motion capture instead (none given: the three
+CMU clips of Debian's assimp-testmodels, docs/performance.md has the figures). Each clip is
+imported with Blender's own BVH importer, in metres; exported with Luna's exporter at the BVH's
+frame rate (bytes recorded); encoded with animspec's encoder at its default setting (and at each
+`--tolerance DEG[,UNITS]`, the expert per-component setting) and written with animspec's writer;
+every file is imported back with Luna's importer (onto a fresh import of the rig, its bones
+disconnected so that every translation shows) and compared with the source action in object
+space on ACL's metric (tools/shell_error.py: vertices 3 cm from each joint along its local axes,
+per joint per frame the worst of three; max and 99th percentile, in cm), from Blender's own
+evaluated pose-bone matrices. It prints a table and fails if Luna reads an animspec clip further
+from the source than animspec's own object-space error (the encoder's report when it makes one,
+else animspec's decoder measured the same way) plus 2e-5 m for Luna's float32, or if animspec's
+decoder and Luna's importer disagree by more than that on Luna's own file.
 """
 
 from __future__ import annotations
@@ -36,13 +50,14 @@ import subprocess
 import sys
 import tempfile
 import zlib
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Callable
 
 import bpy  # the bpy venv only: `make luna-check`
 import mathutils
 import numpy as np
+from shell_error import ACL_SHELL_METRES, ShellSummary, local_matrices, object_matrices, shell_errors, summarise
 
 # Blender's armature space has Z up; the engine's joint space is Y up. Luna's importer puts a
 # root joint under a +90 degree turn about X (and its exporter takes it off again), so the
@@ -351,15 +366,18 @@ def load_luna(luna: Path) -> str:
     return commit
 
 
-def luna_export(rig: bpy.types.Object, clip: Clip, path: Path, root_motion: bool) -> None:
+def luna_export(rig: bpy.types.Object, path: Path, frames: range, *, fps: float = FPS, looping: bool = False,
+                root_motion: bool = False) -> None:
+    """Export Blender frames ``frames`` (a step-1 range) of the rig's action with Luna's
+    exporter at ``fps``, as a person sets it up in the add-on's export panel."""
     activate(rig)
     scene = bpy.context.scene
     # Each setting's update stores the scene's settings on the active armature, so the
     # exporter's own settings sync finds them and keeps them.
-    scene.engine_anim_fps = FPS
-    scene.engine_export_frame_start = 0
-    scene.engine_export_frame_end = clip.frames - 1
-    scene.engine_export_looping = clip.looping
+    scene.engine_anim_fps = fps
+    scene.engine_export_frame_start = frames.start
+    scene.engine_export_frame_end = frames.stop - 1
+    scene.engine_export_looping = looping
     scene.engine_export_add_stg_header = True
     scene.engine_root_motion_export_mode = "OVERWRITE" if root_motion else "INPLACE"
     result = bpy.ops.export_anim.engine_anim(filepath=str(path))
@@ -367,9 +385,12 @@ def luna_export(rig: bpy.types.Object, clip: Clip, path: Path, root_motion: bool
         raise SystemExit(f"luna_check: Luna's exporter did not write {path} ({result})")
 
 
-def luna_import(path: Path) -> tuple[bpy.types.Object, bpy.types.Object | None]:
+def luna_import(path: Path, fresh_rig: Callable[[], bpy.types.Object] | None = None
+                ) -> tuple[bpy.types.Object, bpy.types.Object | None]:
+    """Import ``path`` with Luna's importer onto a fresh rig (``fresh_rig``; default the
+    synthetic RIG) in an emptied scene."""
     clear_scene()
-    rig = make_rig("rig")
+    rig = fresh_rig() if fresh_rig is not None else make_rig("rig")
     activate(rig)
     result = bpy.ops.import_anim.engine_anim(filepath=str(path))
     if result != {"FINISHED"}:
@@ -405,7 +426,7 @@ def make_clip(clip: Clip, out_dir: Path) -> dict:
         key_root_motion(rig.parent, clip)
         source["root_motion"] = object_motion(rig.parent, clip.frames)
     path = out_dir / f"{clip.name}.animclip"
-    luna_export(rig, clip, path, clip.root_motion is not None)
+    luna_export(rig, path, range(clip.frames), looping=clip.looping, root_motion=clip.root_motion is not None)
 
     imported, empty = luna_import(path)
     luna = {"pose_basis": pose_basis(imported, clip.frames), "engine_local": engine_locals(imported, clip.frames)}
@@ -555,6 +576,272 @@ def compare(made: Path, reference: Path, names: list[str]) -> list[str]:
     return problems
 
 
+# --------------------------------------------------------------------------- real motion capture (--bvh)
+
+BVH_DIR = Path("/usr/share/assimp/models/BVH")
+"""Debian's assimp-testmodels: three real motion-capture clips."""
+CMU_METRES_PER_UNIT = 0.0254 / 0.45
+"""The CMU motion-capture database's BVH unit: 5.644 cm (inches over 0.45)."""
+MOCAP: tuple[tuple[str, float], ...] = (
+    ("01_01.bvh", CMU_METRES_PER_UNIT),
+    ("01_03.bvh", CMU_METRES_PER_UNIT),
+    ("Boxing_Toes.bvh", 0.01),  # centimetres
+)
+"""The clips `--bvh` measures when given none, each with its metres per BVH unit: every clip is
+brought to metres, the games' unit."""
+FLOAT32_SLACK = 2e-5
+"""Luna keys float32 and goes through Blender's float32 matrices: the metres allowed on top of
+the encoder's own error when Luna reads an animspec clip."""
+CM = 100.0
+
+
+@dataclass(frozen=True)
+class Mocap:
+    path: Path
+    metres_per_unit: float
+
+    @property
+    def name(self) -> str:
+        return self.path.stem
+
+    @staticmethod
+    def parse(text: str) -> Mocap:
+        """FILE or FILE=METRES_PER_UNIT; a bare name of MOCAP's is found in BVH_DIR."""
+        path, _, unit = text.partition("=")
+        known = dict(MOCAP)
+        if not unit and Path(path).name not in known:
+            raise SystemExit(f"luna_check: --bvh {text}: give its unit as FILE=METRES_PER_UNIT")
+        found = Path(path) if Path(path).is_file() else BVH_DIR / path
+        return Mocap(found, float(unit) if unit else known[Path(path).name])
+
+
+def import_bvh(clip: Mocap) -> bpy.types.Object:
+    """The clip through Blender's own BVH importer, in metres, with quaternion rotation channels
+    (Luna's importer keys quaternions: a rig left in the BVH's Euler modes would ignore them);
+    the importer keys the BVH's frames from Blender frame 1 on."""
+    result = bpy.ops.import_anim.bvh(filepath=str(clip.path), global_scale=clip.metres_per_unit,
+                                     rotate_mode="QUATERNION", update_scene_fps=True, update_scene_duration=True)
+    rig = bpy.context.view_layer.objects.active
+    if result != {"FINISHED"} or rig is None or rig.type != "ARMATURE":
+        raise SystemExit(f"luna_check: Blender's BVH importer did not read {clip.path} ({result})")
+    return rig
+
+
+def bvh_header(path: Path) -> tuple[int, float]:
+    """The BVH's frame count and frame time (seconds), from its MOTION header."""
+    frames = frame_time = None
+    with path.open() as f:
+        for line in f:
+            key, _, value = line.partition(":")
+            if key.strip() == "Frames":
+                frames = int(value)
+            elif key.strip() == "Frame Time":
+                frame_time = float(value)
+                break
+    if frames is None or frame_time is None:
+        raise SystemExit(f"luna_check: {path}: no Frames / Frame Time header")
+    return frames, frame_time
+
+
+def pose_matrices(rig: bpy.types.Object, names: list[str], frames: range) -> np.ndarray:
+    """(frames, joints, 4, 4): Blender's evaluated pose-bone matrices (armature space)."""
+    bones = [rig.pose.bones[n] for n in names]
+    out = np.empty((len(frames), len(names), 4, 4))
+    for i, f in enumerate(frames):
+        bpy.context.scene.frame_set(f)
+        for j, pb in enumerate(bones):
+            out[i, j] = pb.matrix
+    return out
+
+
+def engine_frames(matrices: np.ndarray, parents: list[int]):
+    """The engine-space local transforms Luna's exporter writes for these armature-space
+    matrices, as animspec's encoder takes them: a child's relative to its parent's posed
+    transform, a root's under the Y-up turn."""
+    from animspec.animclip.frames.encode import Frames
+    from animspec.quaternion import matrix_to_quat, wxyz_to_xyzw
+
+    turn = np.array(ENGINE_FROM_BLENDER)
+    local = np.empty_like(matrices)
+    for j, p in enumerate(parents):
+        local[:, j] = turn @ matrices[:, j] if p < 0 else np.linalg.inv(matrices[:, p]) @ matrices[:, j]
+    scale = np.linalg.norm(local[..., :3, :3], axis=-2)
+    rotation = np.array([[wxyz_to_xyzw(matrix_to_quat(m)) for m in row] for row in local[..., :3, :3]])
+    return Frames(rotation, local[..., :3, 3], scale)
+
+
+Expert = tuple[float, float | None]
+"""A per-component tolerance: rotation degrees, translation units (None: the encoder's default)."""
+
+
+@dataclass(frozen=True)
+class AnimspecEncoding:
+    encoded: object
+    setting: str
+    reported: ShellSummary | None
+    """The encoder's own object-space error (clip units), None when it reports none."""
+
+
+def animspec_encode(frames, parents: list[int], expert: Expert | None) -> AnimspecEncoding:
+    """The one adapter to animspec's encoder. Its object-space API (``ObjectTolerance``,
+    ``parents=``, ``enc.object_error``) when the library has it, else the per-component
+    ``Tolerance`` of today, whose report is in components (``enc.error``). ``expert``: a
+    per-component tolerance (degrees, and units or None for the encoder's default), the expert
+    setting; None: the encoder's default setting."""
+    from animspec.animclip.frames import encode as encoder
+
+    object_tolerance = getattr(encoder, "ObjectTolerance", None)
+    if expert is not None:
+        deg, units = expert
+        tolerance = encoder.Tolerance(deg) if units is None else encoder.Tolerance(deg, units, units)
+        setting = f"Tolerance({tolerance.rotation_deg:g} deg, {tolerance.translation:g} units)"
+    elif object_tolerance is not None:
+        tolerance, setting = object_tolerance(), "default (ObjectTolerance())"
+    else:
+        tolerance = encoder.Tolerance()
+        setting = f"default (Tolerance(): {tolerance.rotation_deg:g} deg, {tolerance.translation:g} units)"
+    if object_tolerance is None:
+        return AnimspecEncoding(encoder.encode(frames, tolerance), setting, None)
+    enc = encoder.encode(frames, tolerance, parents=parents)
+    err = enc.object_error
+    where = (getattr(err, "joint", -1), getattr(err, "frame", -1))
+    return AnimspecEncoding(enc, setting, ShellSummary(err.max, err.p99, *where))
+
+
+def decoder_error(data: bytes, frames, parents: list[int]) -> ShellSummary:
+    """Object-space error (clip units) of the written clip as animspec's own decoder reads it,
+    against the frames encoded: what the encoder would report in object space when it reports
+    only components."""
+    from animspec.animclip.frames.decode import decode_clip
+    from animspec.animclip.parse import read_bytes
+
+    rot, pos, scl = frames.checked()
+    read = decode_clip(read_bytes(data)).frames(0, rot.shape[0])
+    want = object_matrices(local_matrices(rot, pos, scl), parents)
+    got = object_matrices(local_matrices(read.rotation, read.translation, read.scale), parents)
+    return summarise(shell_errors(want, got, ACL_SHELL_METRES))
+
+
+def mocap_check(clip: Mocap, out_dir: Path, settings: list[Expert | None]) -> tuple[dict, list[str]]:
+    """Luna's exporter and animspec's encoder on one BVH clip, both read back by Luna's
+    importer and measured against the source action in object space (ACL's metric)."""
+    from animspec.animclip.frames.sections import clip_model
+    from animspec.animclip.write import write_bytes
+
+    count, frame_time = bvh_header(clip.path)
+    clear_scene()
+    rig = import_bvh(clip)
+    fps = float(bpy.context.scene.render.fps)  # what Blender makes of 1 / Frame Time
+    names = [b.name for b in rig.data.bones]
+    parents = [names.index(b.parent.name) if b.parent else -1 for b in rig.data.bones]
+    source = pose_matrices(rig, names, range(1, count + 1))
+
+    def fresh_rig() -> bpy.types.Object:
+        target = import_bvh(clip)
+        target.animation_data.action = None
+        # Blender ignores the location channels of a connected bone, and the BVH importer
+        # connects some (CMU's UpLegs): the target rig is disconnected (its rest pose unchanged)
+        # so that every translation the file holds shows, as in the engine.
+        activate(target)
+        bpy.ops.object.mode_set(mode="EDIT")
+        for bone in target.data.edit_bones:
+            bone.use_connect = False
+        bpy.ops.object.mode_set(mode="OBJECT")
+        return target
+
+    def luna_reads(path: Path) -> ShellSummary:
+        imported, _empty = luna_import(path, fresh_rig)
+        read = pose_matrices(imported, names, range(count))  # Luna keys from frame 0
+        return summarise(shell_errors(source, read, ACL_SHELL_METRES)).scaled(CM)
+
+    luna_path = out_dir / f"{clip.name}.luna.animclip"
+    luna_export(rig, luna_path, range(1, count + 1), fps=fps)
+    record: dict = {
+        "clip": clip.path.name, "frames": count, "joints": len(names), "bvh_frame_time": frame_time, "fps": fps,
+        "metres_per_unit": clip.metres_per_unit, "shell_cm": ACL_SHELL_METRES * CM,
+        "luna": {"bytes": luna_path.stat().st_size, "read_cm": asdict(luna_reads(luna_path))},
+        "animspec": [],
+    }
+    frames = engine_frames(source, parents)
+    # Luna's own file through animspec's decoder: the same error as Luna's importer finds, if
+    # the decoder and this harness's engine-space frames agree with Luna on real data
+    record["luna"]["animspec_decoder_cm"] = asdict(decoder_error(luna_path.read_bytes(), frames, parents).scaled(CM))
+    problems = []
+    if abs(record["luna"]["animspec_decoder_cm"]["max"] - record["luna"]["read_cm"]["max"]) > FLOAT32_SLACK * CM:
+        problems.append(f"{luna_path.name}: animspec's decoder reads Luna's file "
+                        f"{record['luna']['animspec_decoder_cm']['max']:.4f} cm off, Luna's importer "
+                        f"{record['luna']['read_cm']['max']:.4f} cm")
+    for expert in settings:
+        ours = animspec_encode(frames, parents, expert)
+        tag = "default" if expert is None else "-".join(f"{v:g}" for v in expert if v is not None)
+        path = out_dir / f"{clip.name}.animspec-{tag}.animclip"
+        data = write_bytes(clip_model(ours.encoded, [name_hash(n) for n in names], fps=fps, name=clip.name))
+        path.write_bytes(data)
+        decoded = decoder_error(data, frames, parents)
+        reported = ours.reported if ours.reported is not None else decoded
+        read = luna_reads(path)
+        components = getattr(ours.encoded, "error", None)
+        record["animspec"].append({
+            "setting": ours.setting, "bytes": len(data),
+            "reported_by": "encoder" if ours.reported is not None
+            else "animspec's decoder (the encoder reports components)",
+            "own_cm": asdict(reported.scaled(CM)),
+            "decoder_cm": asdict(decoded.scaled(CM)),
+            "component_error": as_components(components) if components is not None else None,
+            "read_cm": asdict(read),
+        })
+        if read.max > (reported.max + FLOAT32_SLACK) * CM:
+            problems.append(f"{path.name}: Luna reads it {read.max:.4f} cm off the source, over animspec's "
+                            f"{reported.max * CM:.4f} cm (+{FLOAT32_SLACK * CM:g} cm float32 slack)")
+    return record, problems
+
+
+def mocap_table(records: list[dict]) -> str:
+    rows = ["| clip | frames x joints | Luna bytes | Luna max / p99 cm (animspec's decoder: max) "
+            "| animspec setting | animspec bytes "
+            "| Luna reads animspec max / p99 cm | animspec's own max / p99 cm |",
+            "|---|---|---|---|---|---|---|---|"]
+    for r in records:
+        luna = r["luna"]
+        for a in r["animspec"]:
+            rows.append(f"| {r['clip']} | {r['frames']} x {r['joints']} | {luna['bytes']:,} "
+                        f"| {luna['read_cm']['max']:.4f} / {luna['read_cm']['p99']:.4f} "
+                        f"({luna['animspec_decoder_cm']['max']:.4f}) "
+                        f"| {a['setting']} | {a['bytes']:,} "
+                        f"| {a['read_cm']['max']:.4f} / {a['read_cm']['p99']:.4f} "
+                        f"| {a['own_cm']['max']:.4f} / {a['own_cm']['p99']:.4f} |")
+    return "\n".join(rows)
+
+
+def expert_tolerance(text: str) -> Expert:
+    deg, _, units = text.partition(",")
+    return float(deg), float(units) if units else None
+
+
+def run_mocap(opts: argparse.Namespace, commit: str) -> int:
+    clips = [Mocap.parse(t) for t in opts.bvh] if opts.bvh else [Mocap(BVH_DIR / n, u) for n, u in MOCAP]
+    for clip in clips:
+        if not clip.path.is_file():
+            raise SystemExit(f"luna_check: {clip.path} is missing (Debian's assimp-testmodels)")
+    out_dir = opts.out / "mocap"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    settings: list[Expert | None] = [None, *(opts.tolerance or [])]
+    records, problems = [], []
+    for clip in clips:
+        record, found = mocap_check(clip, out_dir, settings)
+        record["made_with"] = {"luna_commit": commit, "bpy_version": bpy.app.version_string}
+        write_record(record, out_dir / f"{clip.name}.json")
+        records.append(record)
+        problems += found
+        print("\n".join(f"luna_check: {row}" for row in mocap_table([record]).splitlines()[2:]), flush=True)
+    print(f"Luna {commit}, Blender {bpy.app.version_string}; object-space error, ACL's metric "
+          f"(vertices {ACL_SHELL_METRES * CM:g} cm from each joint), against Blender's evaluated source pose")
+    print(mocap_table(records))
+    for p in problems:
+        print(f"luna_check: {p}", file=sys.stderr)
+    return 1 if problems else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else sys.argv[1:]
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -565,7 +852,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", action="append", help="only this clip (repeatable)")
     parser.add_argument("--max-error", type=float, default=1e-3,
                         help="tolerance for the clips animspec encodes and Luna reads back (default 1e-3)")
+    parser.add_argument("--bvh", nargs="*", metavar="FILE[=METRES_PER_UNIT]",
+                        help="instead of the synthetic clips: real motion capture, exported by Luna and by animspec "
+                             "and read back by Luna, in object space (none given: Debian's three CMU clips)")
+    parser.add_argument("--tolerance", type=expert_tolerance, action="append", metavar="DEG[,UNITS]",
+                        help="with --bvh: also encode at this per-component tolerance, the encoder's expert "
+                             "setting (rotation degrees, translation units; repeatable)")
     opts = parser.parse_args(argv if argv is not None else args)
+    if opts.bvh is not None:
+        return run_mocap(opts, load_luna(opts.luna))
 
     out_dir = opts.write or opts.out
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -218,12 +218,65 @@ def describe(quick: bool) -> str:
             f"best of {DECODE_RUNS})" + (f"; --quick: the first {QUICK_FRAMES} frames of each clip" if quick else ""))
 
 
+SEGMENT_FRAMES = 16
+"""ACL's segments: 16 frames, each with its own range per track (ACL's default segmenting)."""
+SEGMENT_RANGE_BITS = 16
+"""What a per-segment range would cost per element per segment in this estimate: an 8-bit
+minimum and an 8-bit extent, as ACL stores a segment's range per component."""
+
+
+def format_costs(clip: Clip, bound_m: float) -> dict[str, Any]:
+    """What the format's own choices cost on ``clip`` encoded within ``bound_m`` (object space):
+    bits per frame; how many of them the quaternions' fourth components take (the format
+    stores x, y, z and w: ACL stores three and rebuilds w); what the same fields would take with
+    a range per 16-frame segment instead of one per clip (widths from each segment's own
+    extent, plus :data:`SEGMENT_RANGE_BITS` per element per segment); and the format's floor,
+    the object-space error at the finest steps the encoder uses (everything at shift 0)."""
+    frames = encoder.Frames(clip.rotations, clip.translations)
+    enc = encode_clip(frames, Setting("", max_error=bound_m), clip.source.parents)
+    total = int(enc.widths.sum())
+    w = int(enc.widths[enc.components % 12 == 7].sum())
+    fields = enc.fields.astype(np.int64)
+    segment_bits = 0
+    for start in range(0, enc.frames, SEGMENT_FRAMES):
+        block = fields[start:start + SEGMENT_FRAMES]
+        extent = block.max(axis=0) - block.min(axis=0)
+        widths = np.where(extent > 0, np.floor(np.log2(np.maximum(extent, 1))) + 1, 0)
+        segment_bits += int(widths.sum()) * len(block) + SEGMENT_RANGE_BITS * len(enc.widths)
+    floor = encode_clip(frames, Setting("", max_error=1e-9), clip.source.parents)
+    return {"clip": clip.name, "bound_cm": bound_m * 100, "max_cm": enc.object_error.max * 100,
+            "bits": total, "stride": enc.stride, "w_bits": w, "segment_bits": segment_bits / enc.frames,
+            "floor_cm": floor.object_error.max * 100, "floor_stride": floor.stride}
+
+
+def print_format_costs(names: list[str] | None) -> None:
+    print(f"What the format's choices cost, at each clip's ACL max error ({ACL_MAX_ERROR_CM} cm): bits per frame "
+          f"(stride: whole u32 words), the quaternions' w components' share, the same fields with a range per "
+          f"{SEGMENT_FRAMES}-frame segment (+{SEGMENT_RANGE_BITS} bits per element per segment), and the floor "
+          "(every step at its finest)")
+    for name in names or list(CLIPS):
+        clip = load(name)
+        if isinstance(clip, str):
+            print(f"{name}: skipped, {clip}")
+            continue
+        c = format_costs(clip, ACL_MAX_ERROR_CM[name] / 100)
+        print(f"{name}: bound {c['bound_cm']:g} cm -> max {c['max_cm']:.4f} cm; {c['bits']} bits per frame "
+              f"({c['stride']} bytes); w components {c['w_bits']} bits ({c['w_bits'] / c['bits']:.0%}); per-segment "
+              f"ranges {c['segment_bits']:.0f} bits per frame ({c['segment_bits'] / c['bits']:.0%}); floor "
+              f"{c['floor_cm']:.4f} cm at {c['floor_stride']} bytes per frame")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true",
                         help=f"the first {QUICK_FRAMES} frames of each clip, two settings")
     parser.add_argument("--clip", action="append", choices=list(CLIPS), help="only this clip (repeatable)")
+    parser.add_argument("--format-costs", action="store_true",
+                        help="instead: what the format's own choices cost at each clip's ACL error (docs/animclip.md)")
     args = parser.parse_args()
+    if args.format_costs:
+        print_format_costs(args.clip)
+        return 0
     print(describe(args.quick))
     rows, skipped = run(args.quick, args.clip)
     for s in skipped:

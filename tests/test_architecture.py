@@ -60,6 +60,8 @@ SEAMS: dict[tuple[str, str], str] = {
         "to_animbin refuses a clip the engine would play wrong, with ANIMBIN's own rules",
     ("animspec.gltf", "animspec.animclip.frames.encode"):
         "to_animclip encodes a glTF animation's sampled frames with the .animclip codec",
+    ("animspec.gltf", "animspec.animclip.frames.object_space"):
+        "to_animclip bounds and reports the clip's object-space error (the encoder's measure), over the rig's joints",
     ("animspec.gltf", "animspec.animclip.frames.sections"):
         "to_animclip puts the encoded animation into a clip model (template sections kept)",
     ("animspec.gltf", "animspec.animclip.model"):

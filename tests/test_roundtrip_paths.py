@@ -35,13 +35,14 @@ from animspec.animbin.playback import play_engine, refresh_hz, vsync_deltas
 from animspec.animclip import read_bytes as read_animclip_bytes, read_file as read_animclip
 from animspec.animclip.frames.coding import I16_MAX, QUATERNION_SCALE
 from animspec.animclip.frames.decode import ClipFrames
-from animspec.animclip.frames.encode import Tolerance, tolerance_for
+from animspec.animclip.frames.encode import Tolerance
+from animspec.animclip.frames.object_space import ObjectTolerance
 from animspec.animclip.frames.pose import clip_frames
 from animspec.animclip.write import write_bytes as write_animclip
 from animspec.cli import main as cli_main
 from animspec.common.hashes import crc32
 from animspec.convert import ConvertOptions
-from animspec.convert.directions import clip_animation
+from animspec.convert.directions import animclip_tolerance, clip_animation
 from animspec.gltf import animbin_to_gltf, animbin_to_gltf_on_rig, animclip_to_gltf, gltf_to_animbin, read_rig
 from animspec.gltf.rig import NotTrsError
 from animspec.gltf.to_animbin import Conversion as AnimbinConversion
@@ -250,10 +251,9 @@ def animclip_gltf_animclip(model_bytes: bytes, rig: bytes) -> None:
     check_clip_frames(frames, decoded(write_animclip(result.model)), result)
 
 
-def command_tolerance() -> Tolerance:
-    """The tolerance `animspec convert` asks of glTF -> .animclip at its defaults."""
-    errors = ConvertOptions().errors("gltf-animclip")
-    return tolerance_for(errors.max_error, errors.max_translation_error)
+def command_tolerance() -> Tolerance | ObjectTolerance:
+    """The bound `animspec convert` asks of glTF -> .animclip at its defaults."""
+    return animclip_tolerance(ConvertOptions())
 
 
 def gltf_animclip_gltf(source: bytes, animation: int, max_error: Tolerance | None = None) -> AnimclipConversion:

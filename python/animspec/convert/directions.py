@@ -28,9 +28,9 @@ from .refusals import OptionRefused, check_moves, check_nodes_above, check_skin,
 
 if TYPE_CHECKING:
     from ..animbin import AnimbinFile
+    from ..animclip.frames.decode import ClipFrames
     from ..animclip.frames.encode import Tolerance
     from ..animclip.frames.object_space import ObjectTolerance
-    from ..animclip.frames.decode import ClipFrames
     from ..gltf import ClipAnimation
     from ..gltf.to_animbin import Fit, Fp12
 
@@ -124,8 +124,8 @@ def _gltf_to_animclip(src: str, out: str, o: ConvertOptions) -> Result:
     within ``local_rotation_error`` / ``local_translation_error``); the other sections from
     ``template``."""
     from ..animclip.frames.encode import EncodeError
-    from ..animclip.frames.object_space import ObjectTolerance
     from ..animclip.frames.inputs import sample_inputs
+    from ..animclip.frames.object_space import ObjectTolerance
     from ..animclip.parse import read_bytes, read_file
     from ..animclip.tags import FLAG_LOOPING
     from ..gltf.to_animclip import gltf_to_animclip

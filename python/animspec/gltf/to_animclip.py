@@ -187,7 +187,8 @@ class AnimclipConversion:
     def object_error(self) -> ObjectError:
         """The object-space error a reader of the written clip sees (:func:`.encode.read_back_object_error`)
         at the shell the encoder was given (or its default, with the joint-local bound)."""
-        return read_back_object_error(self.data, self.frames, self.rig.skeleton.parents, self.encoded.object_error.shell)
+        shell = self.encoded.object_error.shell
+        return read_back_object_error(self.data, self.frames, self.rig.skeleton.parents, shell)
 
     @property
     def met(self) -> bool:

@@ -620,7 +620,7 @@ def _object_shifts(
     space: ObjectSpace,
     bound: float,
     reach: np.ndarray,
-    local_shifts: Callable[[np.ndarray, np.ndarray], np.ndarray],
+    local_shifts: Callable[[np.ndarray, np.ndarray, slice], np.ndarray],
 ) -> np.ndarray:
     """Per component error shifts (J, 12) whose decoded clip keeps the object-space error
     (``space``) within ``bound``, at as few bits as this search finds.
@@ -701,7 +701,7 @@ def _object_shifts(
         changed = False
         for j in space.order[::-1]:  # leaves first: their steps cost the fewest other joints
             j = int(j)
-            for c in np.flatnonzero(tried[j]):
+            for c in (int(i) for i in np.flatnonzero(tried[j])):
                 s = int(shift[j, c])
                 width = top_field(j, c, s).bit_length()
                 # the next shift that saves a bit (halving the step may leave the width as it was)
@@ -732,9 +732,13 @@ def _object_shifts(
     return shift
 
 
+DEFAULT_BOUND = ObjectTolerance()
+"""The encoder's default bound (:data:`animspec.common.ranges.ANIMCLIP_ERRORS`)."""
+
+
 def encode(
     frames: Frames,
-    tolerance: Tolerance | ObjectTolerance = ObjectTolerance(),
+    tolerance: Tolerance | ObjectTolerance = DEFAULT_BOUND,
     *,
     looping: bool = False,
     max_translation_shift: int = MAX_TRANSLATION_SHIFT,

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import subprocess
 import sys
 from pathlib import Path

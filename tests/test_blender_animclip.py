@@ -265,6 +265,9 @@ def test_the_object_space_error_reported_is_the_one_measured_on_the_file(run):
         assert said["p99"] == pytest.approx(reported["p99"], rel=5e-3)
         assert said["shell"] == pytest.approx(reported["shell"], rel=5e-3)
         assert said["bytes"] == got["bytes"] == (out / "hand_object.animclip").stat().st_size
+        # the line that ends the report (the one Blender's status bar keeps): the file, its size, the max
+        assert said["last"].endswith(f".animclip: {got['bytes']:,} bytes, object-space error max {said['max_text']} "
+                                     f"(bone {said['bone']!r} at frame {said['frame']})"), said["last"]
     assert re.search(r"max [\d.]+ (mm|µm) \(bone", got["report"]["text"]), got["report"]["text"]
     assert re.search(r'max [\d.]+(e-\d+)?" \(bone', got["report_inches"]["text"]), got["report_inches"]["text"]
     assert got["lines"][1].startswith("each bone's own error read back: rotation ")

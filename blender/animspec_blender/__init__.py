@@ -291,7 +291,7 @@ class ANIMSPEC_OT_export_animclip(bpy.types.Operator, ExportHelper):
         write_animclip(result, self.filepath, template=template, force=self.overwrite)
         _report_lines(self, result.lines)
         _report_lines(self, result.warnings, "WARNING")
-        say(self, "INFO", f"{self.filepath}: {len(result.data)} bytes")
+        say(self, "INFO", f"{self.filepath}: {len(result.data):,} bytes, {result.summary}")
         return {"FINISHED"}
 
 

@@ -69,6 +69,7 @@ from .wording import (
     clip_error_text,
     label,
     object_error_text,
+    worst_bone_text,
 )
 
 if TYPE_CHECKING:
@@ -339,6 +340,9 @@ class AnimclipExport:
     :class:`animspec.animclip.frames.encode.Tolerance`): the bound the encoder was given"""
     lines: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    summary: str = ""
+    """The object-space error's max, bone and frame in the scene's unit, for the line that ends
+    the report (the one Blender's status bar keeps)."""
 
 
 def _action_of(arm: bpy.types.Object, action_name: str | None) -> bpy.types.Action:
@@ -566,6 +570,7 @@ def export_animclip(arm: bpy.types.Object, *, action: str | None = None, templat
     result = AnimclipExport(data=data, action=act.name, frames=len(frames), fps=fps, looping=looping, bones=bones,
                             parents=parents, object_error=oe, error=e, tolerance=tolerance)
     result.lines.append(object_error_text(oe, bones, start, len(data), length))
+    result.summary = f"object-space error {worst_bone_text(oe, bones, start, length)}"
     result.lines.append(clip_error_text(e, bones, start))
     result.lines.append(
         f"action {act.name!r}: frames {start}..{end} ({len(frames)}) at {fps:g} fps{', looping' if looping else ''}, "

@@ -194,16 +194,20 @@ def clip_error_text(error: ClipError, bones: list[str], first_frame: int) -> str
             f"scale {error.scale.worst:.3g} relative ({where(error.scale)})")
 
 
+def worst_bone_text(error: ObjectError, bones: list[str], first_frame: int, length: Callable[[float], str]) -> str:
+    """The object-space error's largest value, its bone and its frame as Blender numbers it."""
+    bone = bones[error.joint] if error.joint < len(bones) else f"joint {error.joint}"
+    return f"max {length(error.max)} (bone {bone!r} at frame {first_frame + error.frame})"
+
+
 def object_error_text(error: ObjectError, bones: list[str], first_frame: int, size: int,
                       length: Callable[[float], str]) -> str:
     """The Export report's first words: the object-space error a reader of the written clip sees
     (:class:`animspec.animclip.frames.object_space.ObjectError`, in Blender units) as ``length``
     writes a length (the scene's unit), its worst bone by name and frame as Blender numbers it,
     the 99th percentile, the shell it was measured at, and the clip's size."""
-    bone = bones[error.joint] if error.joint < len(bones) else f"joint {error.joint}"
-    return (f"error read back, object space: max {length(error.max)} (bone {bone!r} at frame "
-            f"{first_frame + error.frame}), 99th percentile {length(error.p99)}, at '{SHELL_LABEL}' "
-            f"{length(error.shell)}; {size:,} bytes")
+    return (f"error read back, object space: {worst_bone_text(error, bones, first_frame, length)}, 99th percentile "
+            f"{length(error.p99)}, at '{SHELL_LABEL}' {length(error.shell)}; {size:,} bytes")
 
 
 TEMPLATE_LABEL = "Template clip"

@@ -151,7 +151,8 @@ def read_report(case: str) -> dict | None:
             def metres(text: str) -> float:
                 return bpy.utils.units.to_value(system, "LENGTH", text)
 
-            return {"text": m["text"], "max": metres(found["max"]), "p99": metres(found["p99"]),
+            last = [n for n in MESSAGES if n["case"] == case][-1]
+            return {"text": m["text"], "last": last["text"], "max_text": found["max"], "max": metres(found["max"]), "p99": metres(found["p99"]),
                     "shell": metres(found["shell"]), "bone": found["bone"], "frame": int(found["frame"]),
                     "bytes": int(found["bytes"].replace(",", ""))}
     return None

@@ -469,6 +469,17 @@ def test_every_quoted_option_in_a_refusal_is_on_the_export_panel(ux):
             "Named actions"} <= quoted
 
 
+def test_the_animclip_export_panel_shows_the_joint_local_fields_only_for_that_measure(ux):
+    """The .animclip Export panel: 'Max Error' and 'Shell Distance' with 'Error Measure' at
+    'Object space' (the default); the two joint-local fields replace 'Max Error' only when
+    'Each joint's own' is chosen."""
+    _, results = ux
+    drawn = results["export_panel"]["animclip"]
+    assert drawn["object"] == ["template", "error_measure", "max_error", "shell", "looping", "root_space", "overwrite"]
+    assert drawn["local"] == ["template", "error_measure", "max_rotation_error", "max_translation_error", "shell",
+                              "looping", "root_space", "overwrite"]
+
+
 def test_the_options_named_are_the_export_panels_own_labels():
     """The words the refusals use are the labels the Export panel shows (one list feeds both)."""
     import importlib.util
@@ -568,6 +579,7 @@ def test_the_budget_panel_and_export_give_one_error_in_the_same_words(ux, case):
 
 
 def test_the_add_on_and_the_command_line_share_their_default_errors(ux):
+    from animspec.common.ranges import ANIMCLIP_LOCAL_ERRORS
     from animspec.convert.options import DIRECTION_ERRORS
 
     _, results = ux
@@ -575,8 +587,15 @@ def test_the_add_on_and_the_command_line_share_their_default_errors(ux):
     clip, animbin = DIRECTION_ERRORS["gltf-animclip"], DIRECTION_ERRORS["gltf-animbin"]
     assert found["same_objects"]
     # (Blender keeps a FloatProperty as float32)
-    assert found["animclip_rotation"] == pytest.approx(clip.max_error, rel=1e-6)
-    assert found["animclip_translation"] == pytest.approx(clip.max_translation_error, rel=1e-6)
+    assert found["animclip_max_error"] == pytest.approx(clip.max_error, rel=1e-6)
+    assert found["animclip_shell"] == pytest.approx(clip.shell, rel=1e-6)
+    # the object-space bound is a distance: Blender shows it in the scene's length unit
+    assert found["animclip_subtypes"] == ["DISTANCE", "DISTANCE"] and found["animclip_units"] == ["LENGTH", "LENGTH"]
+    assert found["animclip_labels"] == ["Max Error", "Shell Distance", "Error Measure"]
+    assert found["animclip_measure"] == "object"
+    assert found["animclip_measures"] == ["Object space", "Each joint's own"]
+    assert found["animclip_rotation"] == pytest.approx(ANIMCLIP_LOCAL_ERRORS.max_error, rel=1e-6)
+    assert found["animclip_translation"] == pytest.approx(ANIMCLIP_LOCAL_ERRORS.max_translation_error, rel=1e-6)
     assert found["animbin"] == found["budget"] == pytest.approx(animbin.max_error, rel=1e-6)
 
 

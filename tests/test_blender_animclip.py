@@ -23,10 +23,12 @@ import pytest
 
 from conftest import ROOT
 from test_blender_gltf import bpy_python
+from test_blender_roundtrip import blender_world, vertex_errors, world
 
 from animspec.animclip import read_file
 from animspec.animclip.frames.pose import clip_frames
 from animspec.common.hashes import crc32
+from animspec.common.ranges import ANIMCLIP_ERRORS
 
 pytestmark = pytest.mark.blender
 
@@ -214,7 +216,76 @@ def test_an_exported_action_decodes_within_the_error_asked(run):
     # as an angle up to 4 x that, from the pose the export sampled, and again in the decode)
     assert reported["rotation"] <= 0.05 and abs(reported["rotation"] - angle) < math.degrees(8 * FLOAT32_KEYS)
     assert abs(reported["translation"] - distance) < 1e-6 and abs(reported["scale"] - ratio) < 1e-6
-    assert any(line.startswith("largest error read back: rotation ") for line in got["lines"])
+    assert any(line.startswith("each bone's own error read back: rotation ") for line in got["lines"])
+
+
+def measured_object_error(out: Path, got: dict, file: str):
+    """(F, J) the object-space error of the written clip, measured here: decoded by animspec's
+    decoder, posed by forward kinematics over the armature's bone hierarchy (written out in
+    tests/test_blender_roundtrip.py, not the library's), turned into Blender's armature space,
+    against the bones' posed matrices Blender showed when it exported (``source``)."""
+    frames, poses = decoded(out / file)
+    column = {int(h): j for j, h in enumerate(frames.joint_hashes)}
+    cols = [column[crc32(b)] for b in got["bones"]]
+    w = blender_world(world(poses.rotation[:, cols], poses.translation[:, cols], got["parents"],
+                            poses.scale[:, cols]))
+    source = np.asarray(got["source"], float)
+    return vertex_errors(w[: len(source)], source, got["object_error"]["shell"])
+
+
+SAMPLING = 2e-6
+"""The export samples Blender's float32 pose matrices (the child's relative to its parent's):
+against the matrices themselves, a reader's error differs by about 1e-7 units on this rig."""
+
+
+def test_the_object_space_error_reported_is_the_one_measured_on_the_file(run):
+    """At the Export panel's defaults ('Error Measure' 'Object space'), an action with rotation,
+    translation and scale keys: the object-space error the export reports (max, 99th percentile,
+    bone and frame) is what a measurement of the written file gives against Blender's own
+    pose (decoded, forward kinematics, virtual vertices 'Shell Distance' from each bone), it is
+    within the default 'Max Error', and the operator's report says the same figures in the
+    scene's length unit (read back by Blender's unit parser), with the file's size."""
+    out, results = run
+    got = results["exports"]["hand_object"]
+    assert got["result"] == [["FINISHED"], ["FINISHED"]] and not got["warnings"]
+    assert got["parents_exported"] == got["parents"] and got["parents"].count(-1) < len(got["parents"]) - 3
+    reported = got["object_error"]
+    assert reported["shell"] == pytest.approx(ANIMCLIP_ERRORS.shell, rel=1e-6)
+    errors = measured_object_error(out, got, "hand_object.animclip")
+    assert errors.shape == (20, len(got["bones"]))
+    assert abs(errors.max() - reported["max"]) < SAMPLING, (errors.max(), reported["max"])
+    assert abs(np.percentile(errors, 99) - reported["p99"]) < SAMPLING, (np.percentile(errors, 99), reported["p99"])
+    assert abs(errors[reported["frame"], reported["joint"]] - reported["max"]) < SAMPLING
+    np.testing.assert_allclose(errors.max(axis=0), reported["per_joint"], atol=SAMPLING)
+    assert 0.1 * ANIMCLIP_ERRORS.max_error < reported["max"] <= ANIMCLIP_ERRORS.max_error * (1 + 1e-6)
+    # the operator's words: the same figures in the scene's unit, the worst bone and its frame
+    for said in (got["report"], got["report_inches"]):
+        assert said["bone"] == got["bones"][reported["joint"]] and said["frame"] == reported["frame"], said
+        assert said["max"] == pytest.approx(reported["max"], rel=5e-3)
+        assert said["p99"] == pytest.approx(reported["p99"], rel=5e-3)
+        assert said["shell"] == pytest.approx(reported["shell"], rel=5e-3)
+        assert said["bytes"] == got["bytes"] == (out / "hand_object.animclip").stat().st_size
+        # the line that ends the report (the one Blender's status bar keeps): the file, its size, the max
+        assert said["last"].endswith(f".animclip: {got['bytes']:,} bytes, object-space error max {said['max_text']} "
+                                     f"(bone {said['bone']!r} at frame {said['frame']})"), said["last"]
+    assert re.search(r"max [\d.]+ (mm|µm) \(bone", got["report"]["text"]), got["report"]["text"]
+    assert re.search(r'max [\d.]+(e-\d+)?" \(bone', got["report_inches"]["text"]), got["report_inches"]["text"]
+    assert got["lines"][1].startswith("each bone's own error read back: rotation ")
+    # the manual shows this report as the add-on words it
+    manual = (ROOT / "docs" / "blender.md").read_text()
+    assert f"{got['report']['text']}\n{got['lines'][1]}\n" in manual
+
+
+def test_what_blender_reimports_is_within_the_reported_error(run):
+    """The clip exported at the defaults, imported onto a fresh copy of the rig: every bone's
+    virtual vertices are where Blender showed them at export within the object-space error the
+    export reported (plus the export's sampling of Blender's float32 pose, as above)."""
+    _, results = run
+    got = results["exports"]["hand_object"]
+    again, source = np.asarray(got["reimported"], float), np.asarray(got["source"], float)
+    errors = vertex_errors(again, source, got["object_error"]["shell"])
+    assert errors.max() <= got["object_error"]["max"] + SAMPLING, (errors.max(), got["object_error"]["max"])
+    assert errors.max() > 0.2 * got["object_error"]["max"]  # (the file's error shows: the re-import is not the source)
 
 
 @pytest.mark.parametrize("stem", ["loop_walk", "wide_range", "root_motion"])
@@ -265,9 +336,10 @@ def test_refusals_are_in_blenders_words_and_write_nothing(run):
     out, results = run
     refused = results["refusals"]
     cases = ["import_no_armature", "import_other_names", "import_cut", "export_no_action", "export_exists",
-             "export_over_template", "export_bad_template", "export_zero_scale"]
+             "export_over_template", "export_bad_template", "export_zero_scale", "export_zero_max_error_panel"]
     assert {c: refused[c] for c in cases} == {c: ["CANCELLED"] for c in cases}
     assert refused["exists_kept"] and refused["template_kept"] and refused["bad_not_written"]
+    assert refused["zero_error_not_written"]
     assert not (out / "none.animclip").exists() and not (out / "zero.animclip").exists()
     errors = {m["case"]: m["text"] for m in results["messages"] if m["level"] == "ERROR"}
     assert set(errors) == set(cases)
@@ -280,9 +352,13 @@ def test_refusals_are_in_blenders_words_and_write_nothing(run):
     # issue 27: the library's ranges and joint-name rule, quoted with the panel's labels
     assert refused["export_nan_rotation_error"].startswith("'Max rotation error (degrees)' is nan: expected a number")
     assert refused["export_zero_translation_error"].startswith("'Max translation error' is 0.0: expected a number")
+    assert refused["export_zero_max_error"].startswith("'Max Error' is 0.0: expected a number")
+    assert refused["export_nan_shell"].startswith("'Shell Distance' is nan: expected a number")
+    assert errors["export_zero_max_error_panel"].startswith("'Max Error' is 0.0: expected a number")
     assert "'bone29685295'" in refused["export_crc_names"] and "'bone32060020'" in refused["export_crc_names"]
     assert "0x7FB996D4" in refused["export_crc_names"]
-    for case in ("export_nan_rotation_error", "export_zero_translation_error", "export_crc_names"):
+    for case in ("export_nan_rotation_error", "export_zero_translation_error", "export_zero_max_error",
+                 "export_nan_shell", "export_crc_names"):
         assert not COMMAND_LINE_OPTION.search(refused[case]), refused[case]
 
 
@@ -294,6 +370,7 @@ def test_the_quoted_options_are_the_export_operators_labels():
     wording = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(wording)
     source = (ROOT / "blender" / "animspec_blender" / "__init__.py").read_text()
-    for name in ("TEMPLATE_LABEL", "MAX_ROTATION_ERROR_LABEL", "MAX_TRANSLATION_ERROR_LABEL", "OVERWRITE_LABEL"):
+    for name in ("TEMPLATE_LABEL", "CLIP_MAX_ERROR_LABEL", "SHELL_LABEL", "ERROR_MEASURE_LABEL",
+                 "MAX_ROTATION_ERROR_LABEL", "MAX_TRANSLATION_ERROR_LABEL", "OVERWRITE_LABEL"):
         assert f"name={name}" in source, name
         assert getattr(wording, name)

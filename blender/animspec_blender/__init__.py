@@ -17,17 +17,20 @@ import bpy
 from bpy.props import BoolProperty, EnumProperty, FloatProperty, IntProperty, StringProperty
 from bpy_extras.io_utils import ExportHelper, ImportHelper
 
-from animspec.animclip.frames.encode import LOCAL_TRANSLATION_ERROR
 from animspec.common.errors import AnimspecError
 
 from .wording import (
     ANIMBIN_ERRORS,
     APPLY_MODIFIERS_LABEL,
     CLIP_ERRORS,
+    CLIP_MAX_ERROR_LABEL,
+    ERROR_MEASURE_LABEL,
+    ERROR_MEASURES,
     FITS,
     JOINT_NAMES_LABEL,
     JOINT_ORDER_LABEL,
     JOINT_ORDERS,
+    LOCAL_CLIP_ERRORS,
     LOOPING_LABEL,
     MAX_ERROR_LABEL,
     MAX_ROTATION_ERROR_LABEL,
@@ -40,6 +43,7 @@ from .wording import (
     ROOT_SPACE_LABEL,
     ROUNDING,
     SAVE_ORDER_LABEL,
+    SHELL_LABEL,
     TEMPLATE_LABEL,
     TEXTURE_SIZE_LABEL,
     WHICH,
@@ -237,12 +241,24 @@ class ANIMSPEC_OT_export_animclip(bpy.types.Operator, ExportHelper):
         description="A clip of the game whose other sections (custom tracks, triggers, markers, root motion...) "
         "are kept byte for byte; empty: a clip of the animation alone",
     )
-    max_rotation_error: FloatProperty(name=MAX_ROTATION_ERROR_LABEL, default=CLIP_ERRORS.max_error, min=1e-5, max=10.0,
-                                      description="Largest rotation error allowed in the clip")
+    error_measure: EnumProperty(name=ERROR_MEASURE_LABEL, items=ERROR_MEASURES, default="object",
+                                description="What the error bound measures")
+    max_error: FloatProperty(
+        name=CLIP_MAX_ERROR_LABEL, subtype="DISTANCE", default=CLIP_ERRORS.max_error, min=0.0, precision=5,
+        description="Largest distance the clip may move any point a 'Shell Distance' from a bone (every parent's "
+        "error included), as a reader of the file plays it",
+    )
+    shell: FloatProperty(
+        name=SHELL_LABEL, subtype="DISTANCE", default=CLIP_ERRORS.shell, min=0.0, precision=4,
+        description="How far from each bone the error is measured (the default suits a human-sized rig; larger for a "
+        "large creature)",
+    )
+    max_rotation_error: FloatProperty(name=MAX_ROTATION_ERROR_LABEL, default=LOCAL_CLIP_ERRORS.max_error, min=0.0,
+                                      max=180.0, description="Expert: largest error of each bone's own rotation")
     max_translation_error: FloatProperty(
-        name=MAX_TRANSLATION_ERROR_LABEL, default=CLIP_ERRORS.max_translation_error, min=LOCAL_TRANSLATION_ERROR.low,
+        name=MAX_TRANSLATION_ERROR_LABEL, default=LOCAL_CLIP_ERRORS.max_translation_error, min=0.0,
         max=1.0, precision=6,
-        description="Largest translation (and scale) error allowed, in Blender units",
+        description="Expert: largest error of each bone's own translation (and scale), in Blender units",
     )
     looping: EnumProperty(
         name=LOOPING_LABEL, default="action",
@@ -256,7 +272,8 @@ class ANIMSPEC_OT_export_animclip(bpy.types.Operator, ExportHelper):
 
     def draw(self, context):
         layout = self.layout
-        for name in ("template", "max_rotation_error", "max_translation_error", "looping", "root_space", "overwrite"):
+        measure = ("max_error",) if self.error_measure == "object" else ("max_rotation_error", "max_translation_error")
+        for name in ("template", "error_measure", *measure, "shell", "looping", "root_space", "overwrite"):
             layout.prop(self, name)
 
     @reporting_refusals
@@ -265,7 +282,8 @@ class ANIMSPEC_OT_export_animclip(bpy.types.Operator, ExportHelper):
 
         template = bpy.path.abspath(self.template) if self.template else None
         result = export_animclip(
-            context.active_object, template=template, max_rotation_error_deg=self.max_rotation_error,
+            context.active_object, template=template, measure=self.error_measure, max_error=self.max_error,
+            shell=self.shell, max_rotation_error_deg=self.max_rotation_error,
             max_translation_error=self.max_translation_error,
             looping=None if self.looping == "action" else self.looping == "yes",
             root_space=None if self.root_space == "action" else self.root_space,
@@ -273,7 +291,7 @@ class ANIMSPEC_OT_export_animclip(bpy.types.Operator, ExportHelper):
         write_animclip(result, self.filepath, template=template, force=self.overwrite)
         _report_lines(self, result.lines)
         _report_lines(self, result.warnings, "WARNING")
-        say(self, "INFO", f"{self.filepath}: {len(result.data)} bytes")
+        say(self, "INFO", f"{self.filepath}: {len(result.data):,} bytes, {result.summary}")
         return {"FINISHED"}
 
 

@@ -30,18 +30,20 @@ them back.
 
 The export samples the evaluated pose on every frame of the action's range (what the viewport
 shows, constraints included), takes each bone's clip-local transform as above and encodes them
-with animspec's encoder (:mod:`animspec.animclip.frames.encode`) within the errors asked; the sections
-the encoder does not produce come from a template clip byte for byte
-(:mod:`animspec.animclip.frames.sections`).
+with animspec's encoder (:mod:`animspec.animclip.frames.encode`) within the error asked: by
+default the object-space error (:mod:`animspec.animclip.frames.object_space`: virtual vertices a
+shell distance from each bone, the armature's bone hierarchy as the joints' parents), a distance
+in Blender units (the clip's units); the sections the encoder does not produce come from a
+template clip byte for byte (:mod:`animspec.animclip.frames.sections`).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 import bpy
 import numpy as np
@@ -54,13 +56,25 @@ from animspec.quaternion import conjugate, quat_multiply, sign_continuous, xyzw_
 from .animclip_pose import FPS_PROPERTY, rest_local, root_turn
 from .wording import (
     CLIP_ERRORS,
+    CLIP_MAX_ERROR_LABEL,
+    CLIP_OPTION_LABELS,
+    ERROR_MEASURE_LABEL,
+    ERROR_MEASURES,
+    LOCAL_CLIP_ERRORS,
     MAX_ROTATION_ERROR_LABEL,
     MAX_TRANSLATION_ERROR_LABEL,
     OVERWRITE_LABEL,
     TEMPLATE_LABEL,
     animclip_import_refusal,
     clip_error_text,
+    label,
+    object_error_text,
+    worst_bone_text,
 )
+
+if TYPE_CHECKING:
+    from animspec.animclip.frames.encode import Tolerance
+    from animspec.animclip.frames.object_space import ObjectTolerance
 
 LOOPING_PROPERTY = "animclip_looping"
 """On an imported action: the clip loops (Built's looping flag); the export writes it back."""
@@ -314,12 +328,21 @@ class AnimclipExport:
     fps: float
     looping: bool
     bones: list[str]
+    parents: list[int]
+    """Each bone's parent among ``bones`` (-1: none): the hierarchy the object-space error is measured on."""
+    object_error: object
+    """:class:`animspec.animclip.frames.object_space.ObjectError`: the object-space error a reader of
+    ``data`` sees, in Blender units (the clip's), frames counted from the action's first frame"""
     error: object
-    """:class:`animspec.animclip.frames.encode.ClipError`: what a reader of ``data`` sees"""
+    """:class:`animspec.animclip.frames.encode.ClipError`: each joint's own error a reader of ``data`` sees"""
     tolerance: object
-    """:class:`animspec.animclip.frames.encode.Tolerance`"""
+    """:class:`animspec.animclip.frames.object_space.ObjectTolerance` (or, expert measure 'local',
+    :class:`animspec.animclip.frames.encode.Tolerance`): the bound the encoder was given"""
     lines: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    summary: str = ""
+    """The object-space error's max, bone and frame in the scene's unit, for the line that ends
+    the report (the one Blender's status bar keeps)."""
 
 
 def _action_of(arm: bpy.types.Object, action_name: str | None) -> bpy.types.Action:
@@ -401,12 +424,47 @@ def _object_moves(action: bpy.types.Action) -> bool:
                for bag in channelbags(action) for c in bag.fcurves)
 
 
+LENGTH_SYMBOLS = {"KILOMETERS": "km", "METERS": "m", "CENTIMETERS": "cm", "MILLIMETERS": "mm", "MICROMETERS": "µm",
+                  "MILES": "mi", "FEET": "'", "INCHES": '"', "THOU": "thou"}
+"""Blender's fixed length units (Scene > Units > Length) by the symbol Blender writes after a
+length in that unit (and reads back: :func:`bpy.utils.units.to_value`)."""
+
+
+def scene_length(scene: bpy.types.Scene) -> Callable[[float], str]:
+    """How the scene writes a length given in Blender units: times its Unit Scale, in its Length
+    unit (Adaptive: the unit Blender's own :func:`bpy.utils.units.to_string` picks for the value);
+    a scene with Unit System 'None' gets plain Blender units."""
+    units = scene.unit_settings
+    scale, system = float(units.scale_length), units.system
+    if system == "NONE":
+        return lambda v: f"{v * scale:.3g} Blender units"
+    symbol = LENGTH_SYMBOLS.get(units.length_unit)
+    if symbol is None:
+        return lambda v: bpy.utils.units.to_string(system, "LENGTH", v * scale, precision=3)
+    per = float(bpy.utils.units.to_value(system, "LENGTH", "1" + symbol))
+    gap = "" if symbol in ("'", '"') else " "
+    return lambda v: f"{v * scale / per:.3g}{gap}{symbol}"
+
+
+def bone_parents(arm: bpy.types.Object, bones: list[str]) -> list[int]:
+    """Each of ``bones``' parent bone as an index into ``bones`` (-1: none): the joints' hierarchy."""
+    at = {name: j for j, name in enumerate(bones)}
+    return [at[b.parent.name] if b.parent is not None and b.parent.name in at else -1
+            for b in (arm.data.bones[n] for n in bones)]
+
+
 def export_animclip(arm: bpy.types.Object, *, action: str | None = None, template: str | None = None,
-                    max_rotation_error_deg: float = CLIP_ERRORS.max_error,
-                    max_translation_error: float = cast(float, CLIP_ERRORS.max_translation_error),
+                    measure: str = "object", max_error: float = CLIP_ERRORS.max_error,
+                    shell: float = cast(float, CLIP_ERRORS.shell),
+                    max_rotation_error_deg: float = LOCAL_CLIP_ERRORS.max_error,
+                    max_translation_error: float = cast(float, LOCAL_CLIP_ERRORS.max_translation_error),
                     looping: bool | None = None, root_space: str | None = None) -> AnimclipExport:
     """Encode an action of ``arm`` (the assigned one, or the one named ``action``) on every
-    frame of its range. ``looping`` None: as the action notes it (an imported clip), else as the
+    frame of its range. ``measure`` "object" (the default): its object-space error, measured at
+    virtual vertices ``shell`` from each bone over the armature's bone hierarchy, within
+    ``max_error`` (both distances in Blender units); "local" (expert): each bone's own rotation
+    within ``max_rotation_error_deg`` and translation and scale within ``max_translation_error``.
+    ``looping`` None: as the action notes it (an imported clip), else as the
     template's Built says, else not. ``root_space`` None: as the action notes it, else "engine"
     (:data:`.animclip_pose.ROOT_SPACES`). Refusals are :class:`AnimspecError` in the Export panel's words."""
     from animspec.animclip import read_file, write_bytes
@@ -418,8 +476,10 @@ def export_animclip(arm: bpy.types.Object, *, action: str | None = None, templat
         encode,
         joint_hashes,
         read_back_error,
+        read_back_object_error,
         tolerance_for,
     )
+    from animspec.animclip.frames.object_space import ObjectTolerance
     from animspec.animclip.frames.sections import clip_model
     from animspec.animclip.tags import FLAG_LOOPING
     from animspec.common.ranges import OptionRangeError
@@ -428,11 +488,18 @@ def export_animclip(arm: bpy.types.Object, *, action: str | None = None, templat
     if arm is None or arm.type != "ARMATURE":
         raise AnimspecError("select the armature whose action to export")
     act = _action_of(arm, action)
-    try:  # the library's ranges of the two errors (the command line's --max-error, --max-translation-error)
-        tolerance = tolerance_for(max_rotation_error_deg, max_translation_error)
+    if measure not in ("object", "local"):
+        raise AnimspecError(f"'{ERROR_MEASURE_LABEL}' is {measure!r}: choose "
+                            f"{' or '.join(repr(label(ERROR_MEASURES, k)) for k, _, _ in ERROR_MEASURES)}")
+    tolerance: Tolerance | ObjectTolerance
+    try:  # the library's ranges of the bounds (the command line's --max-error, --shell, --local-...)
+        # (the shell is checked with either measure: the object-space error is reported with both)
+        object_bound = ObjectTolerance(max_error if measure == "object" else CLIP_ERRORS.max_error, shell)
+        tolerance = (object_bound if measure == "object"
+                     else tolerance_for(max_rotation_error_deg, max_translation_error))
     except OptionRangeError as exc:
-        label = MAX_ROTATION_ERROR_LABEL if exc.option == "max_error" else MAX_TRANSLATION_ERROR_LABEL
-        raise AnimspecError(f"'{label}' is {exc.value}: {exc.allowed}") from None
+        named = CLIP_OPTION_LABELS.get(exc.option, exc.option)
+        raise AnimspecError(f"'{named}' is {exc.value}: {exc.allowed}") from None
     template_model = None
     if template:
         try:
@@ -441,6 +508,7 @@ def export_animclip(arm: bpy.types.Object, *, action: str | None = None, templat
             raise AnimspecError(f"the '{TEMPLATE_LABEL}' cannot be read as a clip: {exc}") from None
     start, end = (int(round(v)) for v in act.frame_range)
     bones = [b.name for b in arm.data.bones]
+    parents = bone_parents(arm, bones)
     count = end - start + 1  # (counted before a list of frames is made: the range may be huge)
     if count > MAX_FRAMES:
         raise AnimspecError(f"action {act.name!r}: frames {start}..{end} are {count:,} frames; an .animclip holds at "
@@ -480,28 +548,37 @@ def export_animclip(arm: bpy.types.Object, *, action: str | None = None, templat
         f, j = flat[0]
         raise AnimspecError(f"action {act.name!r}: bone {bones[j]!r} has a zero or negative scale at frame "
                             f"{frames[f]}; the clip stores scale as a positive ratio: key a positive scale there")
+    length = scene_length(scene)
     try:
-        encoded = encode(Frames(rot, pos, scl), tolerance, looping=looping,
+        encoded = encode(Frames(rot, pos, scl), tolerance, looping=looping, parents=parents, shell=shell,
                          root_translation=root_pos, root_rotation=root_rot, joint_labels=[f"bone {b!r}" for b in bones])
     except EncodeError as exc:
         if "error shift" in str(exc):
+            asked = (f"'{CLIP_MAX_ERROR_LABEL}' {length(max_error)}" if measure == "object"
+                     else f"'{MAX_TRANSLATION_ERROR_LABEL}' {max_translation_error:g}")
             raise AnimspecError(
                 f"action {act.name!r}: a bone moves or turns too far in this action to be stored in 16-bit steps "
-                f"within '{MAX_TRANSLATION_ERROR_LABEL}' {max_translation_error:g}: raise "
-                f"'{MAX_TRANSLATION_ERROR_LABEL}'") from None
+                f"within {asked}: raise it") from None
         raise AnimspecError(f"action {act.name!r}: {exc}") from None
     model = clip_model(encoded, hashes, fps=fps, template=template_model,
                        name=act.name if template_model is None else None)
     data = write_bytes(model)
 
+    # what a reader of the written bytes sees, decoded as `animspec play` decodes them
     e = read_back_error(data, Frames(rot, pos, scl))
+    oe = read_back_object_error(data, Frames(rot, pos, scl), parents, shell)
     result = AnimclipExport(data=data, action=act.name, frames=len(frames), fps=fps, looping=looping, bones=bones,
-                            error=e, tolerance=tolerance)
+                            parents=parents, object_error=oe, error=e, tolerance=tolerance)
+    result.lines.append(object_error_text(oe, bones, start, len(data), length))
+    result.summary = f"object-space error {worst_bone_text(oe, bones, start, length)}"
+    result.lines.append(clip_error_text(e, bones, start))
     result.lines.append(
         f"action {act.name!r}: frames {start}..{end} ({len(frames)}) at {fps:g} fps{', looping' if looping else ''}, "
         f"{len(bones)} bone(s), {encoded.stride} bytes per frame, {encoded.unique_samples} distinct pose(s)")
-    result.lines.append(clip_error_text(e, bones, start))
-    if not e.within(tolerance):
+    if measure == "object" and oe.max > max_error:
+        result.warnings.append(f"the clip's precision reaches only the error above (asked: '{CLIP_MAX_ERROR_LABEL}' "
+                               f"{length(max_error)})")
+    if not isinstance(tolerance, ObjectTolerance) and not e.within(tolerance):
         result.warnings.append(
             f"the clip's precision reaches only the error above (asked: '{MAX_ROTATION_ERROR_LABEL}' "
             f"{max_rotation_error_deg:g}, '{MAX_TRANSLATION_ERROR_LABEL}' {max_translation_error:g})")

@@ -10,10 +10,13 @@ the operators' properties are built from, so the wording and the panel cannot dr
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from animspec.animbin.playback import Refresh, refresh_hz
 from animspec.animclip.frames.encode import ClipError, KindError
+from animspec.animclip.frames.object_space import ObjectError
 from animspec.common.errors import AnimspecError
-from animspec.common.ranges import OptionRangeError
+from animspec.common.ranges import ANIMCLIP_LOCAL_ERRORS, OptionRangeError
 from animspec.convert.options import DIRECTION_ERRORS
 from animspec.convert.refusals import OptionRefused
 from animspec.gltf.to_animbin import (
@@ -139,25 +142,72 @@ def option_in_blender_words(exc: AnimspecError) -> str:
 
 # --- .animclip import and export ---------------------------------------------------------------
 
+CLIP_MAX_ERROR_LABEL = "Max Error"
+SHELL_LABEL = "Shell Distance"
+ERROR_MEASURE_LABEL = "Error Measure"
+ERROR_MEASURES = [
+    (
+        "object",
+        "Object space",
+        "How far the clip moves points a 'Shell Distance' from each bone, every parent's error included (the "
+        "measure of the Animation Compression Library): 'Max Error' bounds it",
+    ),
+    (
+        "local",
+        "Each joint's own",
+        "Expert: bound each bone's own rotation and translation error relative to its parent instead; a hip's error "
+        "then moves the whole leg by more",
+    ),
+]
 MAX_ROTATION_ERROR_LABEL = "Max rotation error (degrees)"
 MAX_TRANSLATION_ERROR_LABEL = "Max translation error"
 CLIP_ERRORS = DIRECTION_ERRORS["gltf-animclip"]
-"""The .animclip export's default errors: the command line's glTF -> .animclip defaults."""
+"""The .animclip export's default 'Max Error' and 'Shell Distance': the command line's glTF ->
+.animclip defaults (a distance in the clip's units: Blender units)."""
+LOCAL_CLIP_ERRORS = ANIMCLIP_LOCAL_ERRORS
+"""The expert 'Each joint's own' measure's defaults: the command line's --local-rotation-error and
+--local-translation-error defaults."""
 ANIMBIN_ERRORS = DIRECTION_ERRORS["gltf-animbin"]
 """The ANIMBIN export's default Max error (Reduce fit): the command line's glTF -> ANIMBIN one."""
 
 
+CLIP_OPTION_LABELS = {
+    "max_error": CLIP_MAX_ERROR_LABEL,
+    "shell": SHELL_LABEL,
+    "local_rotation_error": MAX_ROTATION_ERROR_LABEL,
+    "local_translation_error": MAX_TRANSLATION_ERROR_LABEL,
+}
+"""The encoder's bounds (the library's option names, as its range errors name them) as the
+.animclip Export panel labels them."""
+
+
 def clip_error_text(error: ClipError, bones: list[str], first_frame: int) -> str:
-    """The Export report's words for the error a reader of the written clip sees
+    """The Export report's words for each joint's own error a reader of the written clip sees
     (:class:`animspec.animclip.frames.encode.ClipError`), bones by name, frames as Blender
     numbers them (the action's first frame is clip frame 0)."""
 
     def where(kind: KindError) -> str:
         return f"bone {bones[kind.joint]!r} at frame {first_frame + kind.frame}"
 
-    return (f"largest error read back: rotation {error.rotation.worst:.3g} degrees ({where(error.rotation)}), "
-            f"translation {error.translation.worst:.3g} m ({where(error.translation)}), "
+    return (f"each bone's own error read back: rotation {error.rotation.worst:.3g} degrees ({where(error.rotation)}), "
+            f"translation {error.translation.worst:.3g} Blender units ({where(error.translation)}), "
             f"scale {error.scale.worst:.3g} relative ({where(error.scale)})")
+
+
+def worst_bone_text(error: ObjectError, bones: list[str], first_frame: int, length: Callable[[float], str]) -> str:
+    """The object-space error's largest value, its bone and its frame as Blender numbers it."""
+    bone = bones[error.joint] if error.joint < len(bones) else f"joint {error.joint}"
+    return f"max {length(error.max)} (bone {bone!r} at frame {first_frame + error.frame})"
+
+
+def object_error_text(error: ObjectError, bones: list[str], first_frame: int, size: int,
+                      length: Callable[[float], str]) -> str:
+    """The Export report's first words: the object-space error a reader of the written clip sees
+    (:class:`animspec.animclip.frames.object_space.ObjectError`, in Blender units) as ``length``
+    writes a length (the scene's unit), its worst bone by name and frame as Blender numbers it,
+    the 99th percentile, the shell it was measured at, and the clip's size."""
+    return (f"error read back, object space: {worst_bone_text(error, bones, first_frame, length)}, 99th percentile "
+            f"{length(error.p99)}, at '{SHELL_LABEL}' {length(error.shell)}; {size:,} bytes")
 
 
 TEMPLATE_LABEL = "Template clip"

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 from pathlib import Path
 
@@ -121,6 +122,42 @@ def engine_motion(objects: list[list[list[float]]]) -> dict:
     return out
 
 
+def armature_poses(rig: bpy.types.Object, names: list[str], frames: list[int]) -> list:
+    """Per frame and bone, the bone's posed matrix in armature space (``pose_bone.matrix``, 4 x 4):
+    what the viewport shows, the reference the object-space error is measured against."""
+    out = []
+    for f in frames:
+        bpy.context.scene.frame_set(f)
+        out.append([[list(row) for row in rig.pose.bones[n].matrix] for n in names])
+    return out
+
+
+def parents_of(rig: bpy.types.Object, names: list[str]) -> list[int]:
+    return [names.index(rig.data.bones[n].parent.name) if rig.data.bones[n].parent else -1 for n in names]
+
+
+REPORT = re.compile(r"object space: max (?P<max>.+?) \(bone '(?P<bone>[^']+)' at frame (?P<frame>-?\d+)\), "
+                    r"99th percentile (?P<p99>.+?), at 'Shell Distance' (?P<shell>.+?); (?P<bytes>[\d,]+) bytes")
+"""The export's first report line, read as a person reads it."""
+
+
+def read_report(case: str) -> dict | None:
+    """The object-space figures the operator reported for ``case``, each length read back in metres
+    by Blender's own unit parser (:func:`bpy.utils.units.to_value`, the scene's unit system)."""
+    system = bpy.context.scene.unit_settings.system
+    for m in MESSAGES:
+        found = REPORT.search(m["text"]) if m["case"] == case and m["level"] == "INFO" else None
+        if found:
+            def metres(text: str) -> float:
+                return bpy.utils.units.to_value(system, "LENGTH", text)
+
+            last = [n for n in MESSAGES if n["case"] == case][-1]
+            return {"text": m["text"], "last": last["text"], "max_text": found["max"], "max": metres(found["max"]), "p99": metres(found["p99"]),
+                    "shell": metres(found["shell"]), "bone": found["bone"], "frame": int(found["frame"]),
+                    "bytes": int(found["bytes"].replace(",", ""))}
+    return None
+
+
 def call(case: str, op, **kwargs) -> list[str]:
     CASE[0] = case
     try:
@@ -179,11 +216,38 @@ def exports(out: Path) -> dict:
     rig = build_rig(loop["joints"])
     bpy.context.scene.render.fps = 30
     key_hand_action(rig, 20)
-    result = export_animclip(rig, max_rotation_error_deg=0.05, max_translation_error=1e-4)
+    result = export_animclip(rig, measure="local", max_rotation_error_deg=0.05, max_translation_error=1e-4)
     write_animclip(result, str(out / "hand.animclip"))
     got["hand"] = {"source": shown(rig, names, list(range(20))), "lines": result.lines, "warnings": result.warnings,
                    "error": {kind: getattr(result.error, kind).worst for kind in ("rotation", "translation", "scale")},
                    "tolerance": vars(result.tolerance), "joints": names}
+
+    # 1b. the same action at the Export panel's defaults (object space), by the function and by
+    # the operator (the scene's length unit Adaptive, then inches); re-imported onto a fresh rig
+    bones = [b.name for b in rig.data.bones]
+    direct = export_animclip(rig)
+    oe = direct.object_error
+    scene = bpy.context.scene
+    scene.unit_settings.length_unit = "ADAPTIVE"
+    target = out / "hand_object.animclip"
+    status = call("export hand_object", bpy.ops.animspec.export_animclip, filepath=str(target))
+    adaptive = read_report("export hand_object")
+    scene.unit_settings.system, scene.unit_settings.length_unit = "IMPERIAL", "INCHES"
+    inches = call("export hand_object inches", bpy.ops.animspec.export_animclip,
+                  filepath=str(out / "hand_object_inches.animclip"))
+    in_inches = read_report("export hand_object inches")
+    source, parents = armature_poses(rig, bones, list(range(20))), parents_of(rig, bones)
+    fresh()
+    again = build_rig(loop["joints"])
+    import_animclip(again, str(target))
+    got["hand_object"] = {
+        "result": [status, inches], "bones": bones, "parents": parents, "source": source,
+        "reimported": armature_poses(again, bones, list(range(20))),
+        "object_error": {"max": oe.max, "p99": oe.p99, "joint": oe.joint, "frame": oe.frame, "shell": oe.shell,
+                         "per_joint": oe.per_joint.tolist()},
+        "parents_exported": direct.parents, "bytes": len(direct.data), "lines": direct.lines,
+        "warnings": direct.warnings, "report": adaptive, "report_inches": in_inches,
+    }
 
     # 2. import a Luna fixture, export it with that fixture as template, import the export
     for stem in ("loop_walk", "wide_range", "root_motion"):
@@ -196,13 +260,15 @@ def exports(out: Path) -> dict:
         CASE[0] = f"export {stem}"
         target = out / f"{stem}.again.animclip"
         result = call(f"export {stem}", bpy.ops.animspec.export_animclip, filepath=str(target),
-                      template=str(LUNA / f"{stem}.animclip"), max_rotation_error=0.05, max_translation_error=1e-4)
+                      template=str(LUNA / f"{stem}.animclip"), error_measure="local", max_rotation_error=0.05,
+                      max_translation_error=1e-4)
         fresh()
         rig = build_rig(record["joints"])
         import_animclip(rig, str(target))
         second = shown(rig, names, frames)
         # and once more: the re-imported action exported again
-        third = export_animclip(rig, template=str(target), max_rotation_error_deg=0.05, max_translation_error=1e-4)
+        third = export_animclip(rig, template=str(target), measure="local", max_rotation_error_deg=0.05,
+                                max_translation_error=1e-4)
         write_animclip(third, str(out / f"{stem}.third.animclip"))
         got[stem] = {"result": result, "first": first, "second": second, "third_lines": third.lines}
     return got
@@ -257,13 +323,18 @@ def refusals(out: Path) -> dict:
 
     pb.scale = (1.0, 1.0, 1.0)
     pb.keyframe_insert("scale", frame=3)
-    for case, kwargs in (("export_nan_rotation_error", {"max_rotation_error_deg": float("nan")}),
-                         ("export_zero_translation_error", {"max_translation_error": 0.0})):
+    for case, kwargs in (("export_nan_rotation_error", {"measure": "local", "max_rotation_error_deg": float("nan")}),
+                         ("export_zero_translation_error", {"measure": "local", "max_translation_error": 0.0}),
+                         ("export_zero_max_error", {"max_error": 0.0}),
+                         ("export_nan_shell", {"shell": float("nan")})):
         try:
             export_animclip(rig, **kwargs)
             got[case] = "exported"
         except AnimspecError as exc:
             got[case] = str(exc)
+    got["export_zero_max_error_panel"] = call("export_zero_max_error_panel", bpy.ops.animspec.export_animclip,
+                                              filepath=str(out / "zero_error.animclip"), max_error=0.0)
+    got["zero_error_not_written"] = not (out / "zero_error.animclip").exists()
     rig.data.bones["hand_l"].name, rig.data.bones["arm_l"].name = "bone29685295", "bone32060020"
     try:
         export_animclip(rig)
@@ -300,7 +371,7 @@ def gltf_rig(out: Path) -> dict:
             local[key].append(row)
     rest_heights = {b: rest[b].translation.z for b in ("pelvis", "head", "foot_l")}
     result = export_animclip(arm, template=str(ROOT / "examples" / "walk.animclip"),
-                             max_rotation_error_deg=0.05, max_translation_error=1e-4)
+                             measure="local", max_rotation_error_deg=0.05, max_translation_error=1e-4)
     write_animclip(result, str(out / "walk.again.animclip"))
     return {"bones": bones, "local": local, "frames": report.frames, "rest_heights": rest_heights,
             "export_lines": result.lines}

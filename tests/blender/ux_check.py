@@ -257,6 +257,7 @@ def export_messages(case: str, path: Path, **options) -> list[str]:
 
 def defaults() -> dict:
     """The export operators' default errors as registered, and the objects they come from."""
+    from animspec.common.ranges import ANIMCLIP_LOCAL_ERRORS
     from animspec.convert.options import DIRECTION_ERRORS
     from animspec_blender import animclip_anim, exporter, wording
 
@@ -265,13 +266,22 @@ def defaults() -> dict:
     animbin = bpy.ops.animspec.export_animbin.get_rna_type().properties
     budget = type(bpy.context.scene.animspec_budget).bl_rna.properties
     found = {
+        "animclip_max_error": animclip["max_error"].default,
+        "animclip_shell": animclip["shell"].default,
+        "animclip_subtypes": [animclip["max_error"].subtype, animclip["shell"].subtype],
+        "animclip_units": [animclip["max_error"].unit, animclip["shell"].unit],
+        "animclip_measure": animclip["error_measure"].default,
+        "animclip_measures": [item.name for item in animclip["error_measure"].enum_items],
+        "animclip_labels": [animclip[n].name for n in ("max_error", "shell", "error_measure")],
         "animclip_rotation": animclip["max_rotation_error"].default,
         "animclip_translation": animclip["max_translation_error"].default,
         "animbin": animbin["max_error"].default,
         "budget": budget["max_error"].default,
         "same_objects": (wording.CLIP_ERRORS is DIRECTION_ERRORS["gltf-animclip"]
+                         and wording.LOCAL_CLIP_ERRORS is ANIMCLIP_LOCAL_ERRORS
                          and wording.ANIMBIN_ERRORS is DIRECTION_ERRORS["gltf-animbin"]
                          and animclip_anim.CLIP_ERRORS is wording.CLIP_ERRORS
+                         and animclip_anim.LOCAL_CLIP_ERRORS is wording.LOCAL_CLIP_ERRORS
                          and exporter.ANIMBIN_ERRORS is wording.ANIMBIN_ERRORS),
     }
     animspec_blender.unregister()
@@ -359,8 +369,15 @@ def export_panel() -> dict:
         prop = rna.properties[name]
         labels[name] = {"label": prop.name,
                         "choices": [item.name for item in prop.enum_items] if prop.type == "ENUM" else []}
+    # the .animclip Export panel, at each error measure
+    clip = {}
+    for measure in ("object", "local"):
+        shown: list[str] = []
+        panel = SimpleNamespace(error_measure=measure, layout=RecordingLayout(shown))
+        animspec_blender.ANIMSPEC_OT_export_animclip.draw(panel, bpy.context)
+        clip[measure] = shown
     animspec_blender.unregister()
-    return {"drawn": drawn, "labels": labels}
+    return {"drawn": drawn, "labels": labels, "animclip": clip}
 
 
 def main(out: Path) -> None:

@@ -256,6 +256,11 @@ def _rotation_matrix(q: tuple[float, float, float, float]) -> np.ndarray:
     ])
 
 
+def _stable(value: float) -> float:
+    """``value`` rounded to 1e-9 (far below float32's step at a metre), +0.0 for a zero."""
+    return round(float(value), 9) + 0.0
+
+
 def biped_rig() -> bytes:
     table = _biped_table()
     names = [row[0] for row in table]
@@ -282,7 +287,9 @@ def biped_rig() -> bytes:
     ibms, positions, joints, indices = [], [], [], []
     for j in range(len(names)):
         ibm = np.linalg.inv(world[j])
-        ibms.append(tuple(float(v) for v in ibm.T.reshape(-1)))  # column-major
+        # (rounded to 1e-9: the last bits of a matrix inverse or product differ between numpy and
+        # BLAS builds, and the example must come out byte for byte the same everywhere)
+        ibms.append(tuple(_stable(v) for v in ibm.T.reshape(-1)))  # column-major
         children = [c for c in range(len(names)) if parents[c] == j]
         if parents[j] < 0:
             continue  # the root sits on the ground under the pelvis: nothing to draw
@@ -293,7 +300,7 @@ def biped_rig() -> bytes:
             corners = [np.array([sx, sy, sz]) * LEAF_HALF for sz in (-1, 1) for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
         base = len(positions)
         for corner in corners:
-            positions.append(tuple(float(v) for v in world[j][:3, :3] @ corner + world[j][:3, 3]))
+            positions.append(tuple(_stable(v) for v in world[j][:3, :3] @ corner + world[j][:3, 3]))
             joints.append((j, 0, 0, 0))
         indices += _box_triangles(base)
     _skinned_mesh(gltf, blob, "biped", positions, joints, indices, list(range(len(names))), armature, ibms)

@@ -220,21 +220,17 @@ def test_the_codec_row_measures_the_written_file(monkeypatch):
     assert wrong["worst"] == "Arm@0"
 
 
-def test_the_adapter_speaks_the_object_space_api_when_the_encoder_has_it(monkeypatch):
-    """Issue 30.1's API (``ObjectTolerance(max_error, shell)``, ``parents``), faked: the one
-    adapter passes the bound in metres at ACL's 3 cm shell and the parents as a list."""
+def test_the_adapter_passes_the_bound_at_acls_shell_and_the_parents(monkeypatch):
+    """The one adapter gives the encoder the bound in metres at ACL's 3 cm shell and the
+    parents as a list; the default row asks for nothing but the parents."""
+    from animspec.animclip.frames.object_space import ObjectTolerance
+
     calls = []
 
-    @dataclasses.dataclass(frozen=True)
-    class ObjectTolerance:
-        max_error: float
-        shell: float
-
-    def encode(frames, tolerance=None, *, parents=None):
+    def encode(frames, tolerance=None, *, parents=None, **kwargs):
         calls.append((frames, tolerance, parents))
         return "encoded"
 
-    monkeypatch.setattr(codec.encoder, "ObjectTolerance", ObjectTolerance, raising=False)
     monkeypatch.setattr(codec.encoder, "encode", encode)
     assert "0.01 cm object" in [s.label for s in codec.settings(quick=True)]
     assert codec.encode_clip("frames", codec.Setting("x", max_error=1e-4), np.array([-1, 0, 1])) == "encoded"

@@ -93,6 +93,9 @@ FOCUS_SAMPLES = 64
 """The object-space search looks at a step first on a joint's subtree's ``FOCUS_FRAMES`` worst
 frames and ``FOCUS_SAMPLES`` frames spread over the clip; only a step that passes there is
 measured on every frame (and only that measure decides)."""
+SEARCH_STEPS = 5
+"""Bisection steps of the scale k: its log2 to within (8 + 2) / 2^5, about a third, which
+the component search then refines."""
 SEARCH_FRAMES = 256
 """The object-space search's first stage looks at about this many frames spread over the clip."""
 OBJECT_SEARCH_FINEST = 256.0
@@ -657,7 +660,7 @@ def _object_shifts(
     if worst(shifts_at(high)) <= bound:
         best = high
     elif worst(shifts_at(low)) <= bound:
-        for _ in range(7):
+        for _ in range(SEARCH_STEPS):
             mid = (low + high) / 2
             if worst(shifts_at(mid)) <= bound:
                 low = best = mid
@@ -695,11 +698,17 @@ def _object_shifts(
     n_frames = target.shape[0]
     look = (FOCUS_FRAMES, max(n_frames // FOCUS_SAMPLES, 1))
 
-    # (a step refused is not tried again until nothing else moves, then every one once more: the
-    # steps taken meanwhile mostly add error, so few pass, and the passes stay cheap)
+    # One pass: every joint, leaves first (their steps cost the fewest other joints; and a
+    # joint's ancestors are then as the last full measure left them), tries one step coarser
+    # per component, judged on the frames where its subtree errs most (:meth:`ObjectSpace.focus`)
+    # against its descendants' current choices. After the pass the whole clip is measured on
+    # every frame; a step whose subtree now passes the bound somewhere is taken back. A step
+    # refused is not tried again until a pass takes none, then every one once more: the steps
+    # taken meanwhile mostly add error, so few pass, and the passes stay cheap.
     for _ in range(2 * MAX_ERROR_SHIFT + 2):
-        changed = False
-        for j in space.order[::-1]:  # leaves first: their steps cost the fewest other joints
+        before = space.err.max(axis=0)
+        taken: list[tuple[int, int, int]] = []
+        for j in space.order[::-1]:
             j = int(j)
             for c in (int(i) for i in np.flatnonzero(tried[j])):
                 s = int(shift[j, c])
@@ -712,22 +721,32 @@ def _object_shifts(
                     continue
                 row = shift[j].copy()
                 row[c] = coarser
-                # a quick look first, where the subtree errs most: most steps fail there
-                if n_frames > 2 * FOCUS_FRAMES:
-                    frames = space.focus(j, *look)
-                    if space.trial(j, *joint_locals(j, row, frames), frames)[0] > bound:
-                        tried[j, c] = False
-                        continue
-                subtree_worst, kept = space.trial(j, *joint_locals(j, row))
-                if subtree_worst <= bound:
-                    space.commit(kept)
-                    shift[j, c] = coarser
-                    changed = True
-                else:
+                frames = space.focus(j, *look) if n_frames > 2 * FOCUS_FRAMES else None
+                lm, lt = joint_locals(j, row, slice(None) if frames is None else frames)
+                if space.trial(j, lm, lt, frames, limit=bound) > bound:
                     tried[j, c] = False
-        if not changed:
-            if retried:
-                break
+                    continue
+                space.set_local(j, *(joint_locals(j, row) if frames is not None else (lm, lt)))
+                taken.append((j, c, s))
+                shift[j, c] = coarser
+        if taken:
+            space.refresh({j for j, _, _ in taken})
+            while (over := np.flatnonzero(space.err.max(axis=0) > np.maximum(bound, before))).size:
+                # taken back, one round at a time: each joint over the bound loses the last step
+                # of this pass above it (or its own)
+                back = {next(i for i in range(len(taken) - 1, -1, -1) if v in space.subtree[taken[i][0]])
+                        for v in over}
+                undone = set()
+                for i in sorted(back, reverse=True):
+                    j, c, s = taken.pop(i)
+                    shift[j, c] = s
+                    tried[j, c] = False
+                    space.set_local(j, *joint_locals(j, shift[j]))
+                    undone.add(j)
+                space.refresh(undone)
+        elif retried:
+            break
+        else:
             tried, retried = candidates.copy(), True
     return shift
 

@@ -15,7 +15,8 @@ games). Everything is vectorised over frames; Python loops run over joints only.
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -131,9 +132,11 @@ def local_matrices(rot_xyzw: np.ndarray, scl: np.ndarray) -> np.ndarray:
 
 class ObjectSpace:
     """Object-space transforms of one clip, the reference (the transforms given) and a lossy
-    one (what a reader decodes), with each joint's error per frame. The lossy side is changed
-    one joint at a time (:meth:`trial`, then :meth:`commit`, after a first :meth:`set_all`): only
-    that joint's subtree is evaluated again, which is what lets the encoder try many choices."""
+    one (what a reader decodes), with each joint's error per frame. The lossy side is set whole
+    (:meth:`set_all`), then changed one joint at a time (:meth:`set_local`) and measured again
+    where it changed (:meth:`refresh`: the changed joints' subtrees only); :meth:`trial` looks
+    at one joint's change before it is made. Arrays are kept joint-major (joint, frame, ...), so
+    each joint's frames are one contiguous block."""
 
     def __init__(self, rot: np.ndarray, pos: np.ndarray, scl: np.ndarray, parents: np.ndarray, shell: float):
         self.parents = parents
@@ -152,101 +155,127 @@ class ObjectSpace:
                 out.append(k)
                 stack.extend(children[k])
             self.subtree.append(np.array(out, np.int64))
-        self.ref_m, self.ref_t = self._world(local_matrices(rot, scl), np.asarray(pos, np.float64))
+        self.rank = np.empty(n, np.int64)
+        self.rank[self.order] = np.arange(n)
+        self.ref_m, self.ref_t = self._world(_joint_major(local_matrices(rot, scl)), _joint_major(pos))
         # the lossy side: none until :meth:`set_all` (memory: a clip's samples x 37 float64 in all)
-        self.m = self.t = self.local_m = self.local_t = self.err = np.zeros((0, 0))
+        self.m = self.t = self.local_m = self.local_t = np.zeros((0, 0))
+        self.joint_err = np.zeros((n, 0))
+
+    @property
+    def err(self) -> np.ndarray:
+        """(F, J) each joint's error at each frame (a view)."""
+        return self.joint_err.T
 
     def at_frames(self, frames: slice | np.ndarray) -> ObjectSpace:
         """The same clip at ``frames`` only (the reference sliced, nothing recomputed)."""
         out = copy.copy(self)
-        out.ref_m, out.ref_t = self.ref_m[frames], self.ref_t[frames]
+        out.ref_m, out.ref_t = self.ref_m[:, frames], self.ref_t[:, frames]
         out.release()
-        out.err = np.zeros((0, 0))
+        out.joint_err = np.zeros((len(self.parents), 0))
         return out
 
-    def _world(self, lm: np.ndarray, lt: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        m = np.empty_like(lm)
-        t = np.empty_like(lt)
-        for j in self.order:
+    def _world(self, lm: np.ndarray, lt: np.ndarray, joints: Sequence[int] | np.ndarray | None = None,
+               m: np.ndarray | None = None, t: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Object transforms (J, F, ...) of local ones, for ``joints`` (parents first) into ``m``
+        and ``t`` (new arrays when None: every joint)."""
+        if m is None or t is None:
+            m, t = np.empty_like(lm), np.empty_like(lt)
+        for j in self.order if joints is None else joints:
             p = self.parents[j]
             if p < 0:
-                m[:, j], t[:, j] = lm[:, j], lt[:, j]
+                m[j], t[j] = lm[j], lt[j]
             else:
-                m[:, j] = m[:, p] @ lm[:, j]
-                t[:, j] = np.einsum("fij,fj->fi", m[:, p], lt[:, j]) + t[:, p]
+                np.matmul(m[p], lm[j], out=m[j])
+                np.einsum("fij,fj->fi", m[p], lt[j], out=t[j])
+                t[j] += t[p]
         return m, t
 
     def _joint_error(self, j: int, m: np.ndarray, t: np.ndarray, frames: slice | np.ndarray = slice(None)
                      ) -> np.ndarray:
         """(F,) the largest of joint j's three virtual-vertex distances (at ``frames``)."""
-        moved = (m - self.ref_m[frames, j]) * self.shell  # column k: the vertex on axis k, moved
-        moved += (t - self.ref_t[frames, j])[:, :, None]
-        return np.sqrt(np.einsum("fik,fik->fk", moved, moved).max(axis=1))
+        moved = m - self.ref_m[j, frames]
+        moved *= self.shell  # column k: the vertex on axis k, moved
+        moved += (t - self.ref_t[j, frames])[:, :, None]
+        moved *= moved
+        return np.sqrt(moved.sum(axis=1).max(axis=1))
 
     def set_all(self, local_m: np.ndarray, local_t: np.ndarray, *, trials: bool = True) -> np.ndarray:
-        """Take every joint's lossy local transforms; (F, J) errors. ``trials`` False: only the
-        errors are wanted (no :meth:`trial` follows), so nothing else is kept."""
-        m, t = self._world(local_m, local_t)
-        self.err = np.zeros(local_t.shape[:2])
+        """Take every joint's lossy local transforms (F, J, ...); (F, J) errors. ``trials``
+        False: only the errors are wanted (nothing is changed after), so nothing else is kept."""
+        self.local_m, self.local_t = _joint_major(local_m), _joint_major(local_t)
+        self.m, self.t = self._world(self.local_m, self.local_t)
+        self.joint_err = np.empty(self.local_t.shape[:2])
         for j in range(len(self.parents)):
-            self.err[:, j] = self._joint_error(j, m[:, j], t[:, j])
-        if trials:
-            self.local_m, self.local_t, self.m, self.t = local_m, local_t, m, t
-        else:
+            self.joint_err[j] = self._joint_error(j, self.m[j], self.t[j])
+        if not trials:
             self.release()
         return self.err
 
+    def set_local(self, j: int, lm: np.ndarray, lt: np.ndarray) -> None:
+        """Take joint j's lossy local transform (every frame) without measuring anything: the
+        object transforms and errors below it are the old ones until :meth:`refresh`."""
+        self.local_m[j], self.local_t[j] = lm, lt
+
+    def refresh(self, changed: Iterable[int]) -> None:
+        """Measure again the subtrees of the joints whose locals :meth:`set_local` changed."""
+        dirty = np.unique(np.concatenate([self.subtree[j] for j in changed] or [np.zeros(0, np.int64)]))
+        dirty = dirty[np.argsort(self.rank[dirty])]
+        self._world(self.local_m, self.local_t, dirty, self.m, self.t)
+        for j in dirty:
+            self.joint_err[j] = self._joint_error(int(j), self.m[j], self.t[j])
+
     def release(self) -> None:
-        """Drop the lossy side's transforms (the errors stay): no :meth:`trial` follows."""
+        """Drop the lossy side's transforms (the errors stay): nothing is changed after."""
         self.m = self.t = self.local_m = self.local_t = np.zeros((0, 0))
 
-    def trial(self, j: int, lm: np.ndarray, lt: np.ndarray, frames: np.ndarray | None = None) -> tuple[float, tuple]:
+    def trial(self, j: int, lm: np.ndarray, lt: np.ndarray, frames: np.ndarray | None = None,
+              limit: float = math.inf) -> float:
         """The worst error over joint j's subtree were its lossy local transform (F, 3, 3), (F, 3)
-        this, and what :meth:`commit` takes to keep it. ``frames``: only these frames (``lm``
-        and ``lt`` then hold those frames alone), a quick look that cannot be committed."""
+        this (at ``frames`` only, when given: ``lm`` and ``lt`` then hold those frames alone),
+        nothing changed. ``limit``: stop at the first joint whose error passes it."""
         at = slice(None) if frames is None else frames
         m: dict[int, np.ndarray] = {}
         t: dict[int, np.ndarray] = {}
-        errs = {}
         worst = 0.0
         for k in self.subtree[j]:
             k = int(k)
-            klm, klt = (lm, lt) if k == j else (self.local_m[at, k], self.local_t[at, k])
+            klm, klt = (lm, lt) if k == j else (self.local_m[k, at], self.local_t[k, at])
             p = int(self.parents[k])
             if p < 0:
                 m[k], t[k] = klm, klt
             else:
-                pm, pt = (m[p], t[p]) if p in m else (self.m[at, p], self.t[at, p])
+                pm, pt = (m[p], t[p]) if p in m else (self.m[p, at], self.t[p, at])
                 m[k] = pm @ klm
                 t[k] = np.einsum("fij,fj->fi", pm, klt) + pt
-            errs[k] = e = self._joint_error(k, m[k], t[k], at)
-            worst = max(worst, float(e.max(initial=0.0)))
-        return worst, (j, lm, lt, m, t, errs)
+            worst = max(worst, float(self._joint_error(k, m[k], t[k], at).max(initial=0.0)))
+            if worst > limit:
+                break
+        return worst
 
     def focus(self, j: int, count: int, stride: int) -> np.ndarray:
         """Frames where joint j's subtree is likeliest to exceed a bound: the ``count`` frames of
         its largest errors now, and every ``stride``-th frame."""
-        worst = self.err[:, self.subtree[j]].max(axis=1)
+        worst = self.joint_err[self.subtree[j]].max(axis=0)
         top = np.argpartition(worst, -count)[-count:] if len(worst) > count else np.arange(len(worst))
         return np.union1d(top, np.arange(0, len(worst), stride))
-
-    def commit(self, kept: tuple) -> None:
-        j, lm, lt, m, t, errs = kept
-        self.local_m[:, j], self.local_t[:, j] = lm, lt
-        for k in m:
-            self.m[:, k], self.t[:, k], self.err[:, k] = m[k], t[k], errs[k]
 
     def reach(self) -> np.ndarray:
         """(J,) per joint, the farthest any virtual vertex of its subtree gets from it (object
         space, over the frames): how far a rotation error at the joint is carried."""
         n = len(self.parents)
-        shells = self.shell * np.linalg.norm(self.ref_m, axis=-2).max(axis=-1)  # (F, J) scaled shell
+        shells = self.shell * np.linalg.norm(self.ref_m, axis=-2).max(axis=-1)  # (J, F) scaled shell
         out = np.zeros(n)
         for j in range(n):
             sub = self.subtree[j]
-            d = np.linalg.norm(self.ref_t[:, sub] - self.ref_t[:, j : j + 1], axis=-1) + shells[:, sub]
+            d = np.linalg.norm(self.ref_t[sub] - self.ref_t[j][None], axis=-1) + shells[sub]
             out[j] = d.max(initial=0.0)
         return np.maximum(out, 1e-12)
+
+
+def _joint_major(a: np.ndarray) -> np.ndarray:
+    """(F, J, ...) -> a contiguous (J, F, ...) copy."""
+    return np.ascontiguousarray(np.swapaxes(np.asarray(a, np.float64), 0, 1))
 
 
 def object_error(read_rot: np.ndarray, read_pos: np.ndarray, read_scl: np.ndarray, rot: np.ndarray,

@@ -43,7 +43,7 @@ code took 4.6 GB for the 1e7-second GLB and 4.8 GB for 4,096 joints x 2,001 fram
 REFUSAL_TRACED_MB = 32
 ENCODE_BYTES_PER_SAMPLE = 950
 """docs/hardening.md (issues 27 and 30): an accepted encode's traced peak is at most 950 bytes per
-frame x sampled node (measured 870 since the encoder's object-space search holds the clip's
+frame x sampled node (measured 885 since the encoder's object-space search holds the clip's
 object transforms; 600-620 before), so the 2^21 samples glTF -> .animclip allows cost at most
 1.9 GiB."""
 """The same refusals in-process, traced by tracemalloc (the keys read, nothing sampled)."""

@@ -93,6 +93,8 @@ FOCUS_SAMPLES = 64
 """The object-space search looks at a step first on a joint's subtree's ``FOCUS_FRAMES`` worst
 frames and ``FOCUS_SAMPLES`` frames spread over the clip; only a step that passes there is
 measured on every frame (and only that measure decides)."""
+ROTATION_CHUNK = 1 << 14
+"""Joint-frames whose rotation fields are chosen at once (:func:`_rotation_fields`)."""
 SEARCH_STEPS = 5
 """Bisection steps of the scale k: its log2 to within (8 + 2) / 2^5, about a third, which
 the component search then refines."""
@@ -532,6 +534,34 @@ def _fields(target: np.ndarray, base: np.ndarray, shifts: np.ndarray, ceiling: n
     return fields.astype(np.int64)
 
 
+def _rotation_fields(target: np.ndarray, base: np.ndarray, step: np.ndarray, top: np.ndarray) -> np.ndarray:
+    """Fields (float, F, N, 4) of quaternions ``target`` (F, N, 4, quantised units) over ``base``
+    at ``step`` (N, 4) that a reader turns into the rotations nearest the targets: a reader
+    normalises the four values, so each component is rounded down or up as the pair of
+    choices for all four gives the smallest angle (the nearest value of each alone, which
+    ``_fields`` takes, is one of the 16 and not always the best), never past ``top`` (N, 4),
+    the largest field nearest-value rounding gives over the clip, so no width grows."""
+    exact = (target - base) / step
+    low = np.clip(np.floor(exact), 0, top)
+    high = np.minimum(low + 1, top)
+    unit = target / np.linalg.norm(target, axis=-1, keepdims=True)
+    value = base[..., None] + np.stack([low, high], axis=-1) * step[..., None]  # (F, N, 4, 2)
+    dot = value * unit[..., None]
+    square = value * value
+    # all 16 choices at once, as sums of pairs: (x, y) and (z, w) choices, 4 each, then 4 x 4
+    def pairs(a: np.ndarray) -> np.ndarray:
+        return ((a[..., 0, :, None] + a[..., 1, None, :]).reshape(a.shape[:-2] + (4, 1))
+                + (a[..., 2, :, None] + a[..., 3, None, :]).reshape(a.shape[:-2] + (1, 4)))
+
+    d = pairs(dot)
+    # the square of the cosine of half the angle to the target (an all-zero choice scores 0)
+    score = d * d
+    score /= np.maximum(pairs(square), np.finfo(np.float64).tiny)
+    choice = score.reshape(score.shape[:-2] + (16,)).argmax(axis=-1)
+    up = (choice[..., None] >> np.array([3, 2, 1, 0])) & 1  # (F, N, 4): component k's bit
+    return np.where(up == 1, high, low)
+
+
 def _shift_for(step: np.ndarray) -> np.ndarray:
     """The largest shift s with 2^(s-1) <= step (rounding to a multiple of 2^s errs by half
     of it at most), at least 0."""
@@ -549,11 +579,21 @@ class _Plan:
     ceiling: np.ndarray  # (J, 12) float, largest value allowed (inf: none)
 
     def values(self) -> tuple[np.ndarray, np.ndarray]:
-        """The fields (F, J, 12) and the integer values base + (field << shift) they give."""
+        """The fields (F, J, 12) and the integer values base + (field << shift) they give:
+        nearest values, the rotations' chosen as a reader sees them (:func:`_rotation_fields`)."""
         f, j, c = self.target.shape
         fields = _fields(
             self.target.reshape(f, j * c), self.base.reshape(-1), self.shift.reshape(-1), self.ceiling.reshape(-1)
         ).reshape(f, j, c)
+        if f:
+            top = fields[..., ROTATION].max(axis=0)
+            step = np.exp2(self.shift[:, ROTATION])
+            rows = max(ROTATION_CHUNK // max(j, 1), 1)  # (its working arrays stay small: ~100 floats a sample)
+            for first in range(0, f, rows):
+                part = slice(first, first + rows)
+                fields[part, :, ROTATION] = _rotation_fields(
+                    self.target[part, :, ROTATION], self.base[:, ROTATION], step, top
+                ).astype(np.int64)
         return fields, self.base + (fields << self.shift)
 
 
@@ -681,17 +721,27 @@ def _object_shifts(
     tried = candidates.copy()
     retried = False
 
+    tops: dict[tuple[int, int, int], int] = {}
+
     def top_field(j: int, c: int, s: int) -> int:
-        step = 2.0**s
-        f = np.minimum(np.maximum(np.rint((target[:, j, c] - base[j, c]) / step), 0),
-                       np.maximum(np.floor((ceiling[j, c] - base[j, c]) / step), 0))
-        return int(f.max(initial=0))
+        """The largest field of component c of joint j at shift s (nearest values, every frame)."""
+        if (j, c, s) not in tops:
+            step = 2.0**s
+            f = np.minimum(np.maximum(np.rint((target[:, j, c] - base[j, c]) / step), 0),
+                           np.maximum(np.floor((ceiling[j, c] - base[j, c]) / step), 0))
+            tops[j, c, s] = int(f.max(initial=0))
+        return tops[j, c, s]
 
     def joint_locals(j: int, row: np.ndarray, frames: np.ndarray | slice = slice(None)
                      ) -> tuple[np.ndarray, np.ndarray]:
+        """Joint j's local transforms at ``frames`` as a reader decodes them with shifts ``row``,
+        the fields chosen as :meth:`_Plan.values` chooses them."""
         step = np.exp2(row)
         f = np.minimum(np.maximum(np.rint((target[frames, j] - base[j]) / step), 0),
                        np.maximum(np.floor((ceiling[j] - base[j]) / step), 0))
+        top = np.array([top_field(j, c, int(row[c])) for c in range(4, 8)], np.float64)
+        f[:, ROTATION] = _rotation_fields(target[frames, j, ROTATION][:, None], base[j, ROTATION][None],
+                                          step[ROTATION][None], top[None])[:, 0]
         m, t = _decoded_locals((base[j] + f * step)[:, None, :])
         return m[:, 0], t[:, 0]
 

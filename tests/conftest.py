@@ -17,6 +17,23 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 
 
+def tool_module(name: str):
+    """``tools/<name>.py`` imported by its path, as ``tool_<name>``: tools/ is not a package,
+    and putting it on sys.path would let its modules stand for tests' own (``tools/fuzz.py``
+    for the ``tests/fuzz`` package)."""
+    import importlib.util
+    import sys
+
+    key = f"tool_{name}"
+    if key not in sys.modules:
+        spec = importlib.util.spec_from_file_location(key, ROOT / "tools" / f"{name}.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[key] = module
+        spec.loader.exec_module(module)
+    return sys.modules[key]
+
+
 def name32(text: bytes, tail: bytes = b"") -> bytes:
     """A 32-byte name field: text, NUL, optional tail, zero padding (no NUL when 32 long)."""
     if len(text) == 32:

@@ -19,13 +19,13 @@ import sys
 
 import numpy as np
 import pytest
-from conftest import ROOT
+from conftest import ROOT, tool_module
 
 sys.path.insert(0, str(ROOT / "bench"))
-sys.path.insert(0, str(ROOT / "tools"))
-import acl_check  # noqa: E402  (tools/acl_check.py)
 import bvh  # noqa: E402  (bench/bvh.py)
 import codec  # noqa: E402  (bench/codec.py)
+
+acl_check = tool_module("acl_check")
 
 TWO_JOINTS = """HIERARCHY
 ROOT Hips

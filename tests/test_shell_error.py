@@ -6,20 +6,17 @@ from its axis by the chord 2 r sin(a / 2); a translation moves every point by it
 from __future__ import annotations
 
 import math
-import sys
 
 import numpy as np
 import pytest
-from conftest import ROOT
+from conftest import tool_module
 
-sys.path.insert(0, str(ROOT / "tools"))
-from shell_error import (  # noqa: E402  (tools/ is not a package)
-    ACL_SHELL_METRES,
-    local_matrices,
-    object_matrices,
-    shell_errors,
-    summarise,
-)
+_shell_error = tool_module("shell_error")
+ACL_SHELL_METRES = _shell_error.ACL_SHELL_METRES
+local_matrices = _shell_error.local_matrices
+object_matrices = _shell_error.object_matrices
+shell_errors = _shell_error.shell_errors
+summarise = _shell_error.summarise
 
 SHELL = ACL_SHELL_METRES
 

@@ -12,7 +12,6 @@ checked against results computed by hand from the definitions (issue 30.4):
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import os
 import sys

@@ -117,7 +117,8 @@ def test_measuring_again_where_a_joint_changed_equals_measuring_everything(clip,
     space = ObjectSpace(rot, pos, scl, par, 0.05)
     rng = np.random.default_rng(data.draw(st.integers(0, 2**31)))
     noisy = rot + rng.normal(0, 0.01, rot.shape)
-    lm, lt = local_matrices(noisy / np.linalg.norm(noisy, axis=-1, keepdims=True), scl), pos + rng.normal(0, 1e-3, pos.shape)
+    lm = local_matrices(noisy / np.linalg.norm(noisy, axis=-1, keepdims=True), scl)
+    lt = pos + rng.normal(0, 1e-3, pos.shape)
     space.set_all(lm, lt)
     changed = data.draw(st.lists(st.integers(0, len(parents) - 1), min_size=1, max_size=3))
     for j in changed:

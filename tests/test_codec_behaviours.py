@@ -235,9 +235,13 @@ def test_a_zero_quaternion_on_a_moving_joint_is_the_identity_x_y_z_w():
 # ----------------------------------------------------------------------------- templates and timing
 
 
+UNOWNED = 0x100
+"""A Built flag bit the encoder does not own (unnamed), set in the template."""
+
+
 def template(flags: int):
     model = read_bytes((LUNA / "holds.animclip").read_bytes())
-    model.built.flags = int(model.built.flags) | flags
+    model.built.flags = int(model.built.flags) | flags | UNOWNED
     model.sections.append(RawSection(tag=TAG_SAMPLE_DATA_PAGED, data=bytes(64)))
     return model
 
@@ -251,14 +255,14 @@ def test_a_template_gives_way_to_the_encoders_flags_sample_data_and_duration(loo
     angle, rotation = full_turn(frames)
     enc = encode(Frames(rotation[:, None], np.zeros((frames, 1, 3)), np.ones((frames, 1, 3))),
                  Tolerance(0.05, 1e-3, 1e-3), looping=looping, lookup=looping)
-    other = 0x1 | 0x100
-    data = written(enc, [crc32("head")], fps=24.0, template=template(0 if looping else FLAG_LOOPING | FLAG_FRAME_DATA_LOOKUP))
+    owned = FLAG_LOOPING | FLAG_FRAME_DATA_LOOKUP
+    data = written(enc, [crc32("head")], fps=24.0, template=template(0 if looping else owned))
     sections = dat1_sections(data)
     assert TAG_SAMPLE_DATA_PAGED not in sections
     flags, fps, duration = struct.unpack_from("<Iff", sections[TAG_BUILT], 0x08)
-    want = FLAG_LOOPING | FLAG_FRAME_DATA_LOOKUP if looping else 0
-    assert flags & (FLAG_LOOPING | FLAG_FRAME_DATA_LOOKUP) == want
-    assert flags & other == template(0).built.flags & other  # the template's other bits stay
+    assert flags & owned == (owned if looping else 0)
+    assert flags & ~owned == template(0).built.flags & ~owned  # the template's other bits stay
+    assert flags & UNOWNED
     assert duration == np.float32((frames if looping else frames - 1) / 24.0) and fps == 24.0
     decoded = decode_clip(read_bytes(data)).frames()
     assert angle_deg(decoded.rotation[:, 0], rotation).max() < 0.06

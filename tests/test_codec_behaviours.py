@@ -130,7 +130,7 @@ def test_a_camera_path_is_the_initial_transform_times_each_sample():
     k = np.arange(6)
     samples_q = hamilton(axis_angle([0, 1, 0], 0.4 * k), axis_angle([0, 0, 1], 0.2 * k + 0.1))
     samples_t = np.stack([0.5 * k, 1.0 - 0.25 * k, 0.125 * k], axis=1)
-    r0, t0 = axis_angle([1, 0, 0], 0.8), np.array([10.0, -4.0, 2.5])
+    r0, t0 = axis_angle([1, 2, 3], 0.8), np.array([10.0, -4.0, 2.5])
     payload = motion_write(samples_q, samples_t, initial_rotation=r0, initial_translation=t0)
     motion, _ = decode_motion(payload)
     assert motion is not None
@@ -414,3 +414,16 @@ def test_the_decode_bound_counts_what_decoding_allocates():
     assert results == bound
     assert bound <= kept < bound + 256 * 1024  # the results, and little besides
     assert rotation_difference(poses.rotation[:, 0], poses.rotation[:, 0]) == 0
+
+
+def test_a_zero_initial_rotation_is_the_identity_for_a_camera_path():
+    # docs/animclip.md 11.27: a zero initial rotation is the identity, as a zero sample rotation is.
+    k = np.arange(4)
+    samples_q = axis_angle([0, 1, 0], 0.4 * k)
+    samples_t = np.stack([0.5 * k, -0.25 * k, 0.125 * k], axis=1)
+    motion, _ = decode_motion(motion_write(samples_q, samples_t, initial_rotation=(0, 0, 0, 0),
+                                           initial_translation=(1.0, 2.0, 3.0)))
+    assert motion is not None
+    translation, rotation = camera_path(motion)
+    assert angle_deg(rotation, samples_q).max() < 0.01
+    np.testing.assert_allclose(translation, [1.0, 2.0, 3.0] + samples_t, atol=1e-3)

@@ -106,6 +106,9 @@ def test_sample_elem_past_end_says_what_the_counts_take():
     # 11.17: 2 small (10 bytes + 2 of padding) and 4 large (24 bytes) take 36; the section has 18.
     found = findings(clip(built=dict(large=4)))["sample-elem-past-end"]
     assert "which take 36 bytes; the section holds 18" in found.message
+    # 3 small: 15 bytes + 1 of padding, + 24
+    found = findings(clip(built=dict(elems=3, large=4)))["sample-elem-past-end"]
+    assert "which take 40 bytes; the section holds 18" in found.message
 
 
 def test_an_odd_large_offset_is_named_at_its_own_byte():
@@ -208,9 +211,9 @@ def test_root_motion_of_one_frame_and_at_most_65535_samples():
         encode_motion(np.zeros((65535, 3)), looping=True)
 
 
-def test_a_root_translation_rounding_past_the_i16_takes_the_coarser_exponent():
-    # 32767.6 / 2^14: log2 says exponent 14, where it rounds to 32768, past an i16.
-    value = 32767.6 / 2**14
+def test_a_root_translation_just_under_the_i16_reads_back_at_its_exponent():
+    # 7.8: translation / 2^e, the finest e where the largest component fits an i16 (here 12).
+    value = 32767.4 / 2**13
     read = motion_read(encode_motion(np.array([[0.0, 0.0, 0.0], [value, -value, 1.0]])))
     np.testing.assert_allclose(read["translation"][1], [value, -value, 1.0], atol=2.0**-13)
 
@@ -287,9 +290,10 @@ def test_a_stride_counts_the_samples_a_lookup_may_name():
     # 7.10: samples are stride bytes each after the lookup. A stride of 0 stores none, so the
     # lookup's entries name samples that are not there; a stride of 1 (not whole words) holds
     # a sample per byte: only the stride is wrong.
-    none = [tags.TAG_SAMPLE_ELEM]
-    p = payloads()
-    p[none[0]] = sample_elem(elems=[], large=[])
+    from test_animclip_msm2 import sample_data
+
+    p = payloads(data=sample_data(lookup=[0] * 5))  # every frame shows sample 0
+    p[tags.TAG_SAMPLE_ELEM] = sample_elem(elems=[], large=[])
     for stride, codes in ((0, {"frame-lookup-range"}), (1, {"sample-stride"})):
         model = read_bytes(stg(dat1({**p, tags.TAG_BUILT: built(elems=0, large=0, stride=stride)})))
         assert {x.code for x in inputs.sample_problems(model)} == codes
@@ -320,3 +324,34 @@ def test_the_base_pose_report_counts_repeated_joints_and_names_the_unmatched():
     _, match = animclip_pose_to_gltf(joints, RIG)
     assert "1 clip joint hash(es) listed more than once: the last one wins" in match.lines
     assert any("no rig node" in line and "tail_07" in line for line in match.lines)
+
+
+def test_the_decoders_guard_names_its_need_and_bound_in_mib():
+    # 60,000 frames all showing one stored sample, 3 joints: 40 x 3 x (1 + 60,000) bytes, 6 MiB.
+    from test_animclip_msm2 import FIELDS, pack_bits
+
+    frames = 60_000
+    table = struct.pack(f"<{frames + 1}H", *[0] * (frames + 1))
+    table += bytes(-len(table) % 16)
+    data = clip(built=dict(frames=frames, resident=frames, unique=1),
+                data=table + pack_bits(FIELDS[0], [9, 12, 17], 8))
+    given = inputs.sample_inputs(read_bytes(data))
+    with pytest.raises(ParseError, match="would take 6 MiB to decode; the bound for this file is 3 MiB"):
+        decode_samples(given, budget=3 << 20)
+
+
+def test_a_base_pose_under_a_turned_node_is_turned_back_out():
+    # The base state is the joint's rotation in the scene for a root (as every frame is): under
+    # a node turned -90 degrees about X, the key is that turn's inverse times the clip's.
+    from animclip_reference import hamilton, inverse
+    from test_gltf_rig_space import stood_up_rig
+
+    q = axis_angle([0, 1, 0], 0.6)
+    glb, _ = animclip_pose_to_gltf([(crc32("hips"), q, None)], stood_up_rig(), bind_key=False)
+    doc = Document(glb=glb)
+    animation = doc.json["animations"][-1]
+    hips = next(i for i, n in enumerate(doc.json["nodes"]) if n.get("name") == "hips")
+    channel = next(c for c in animation["channels"] if c["target"] == {"node": hips, "path": "rotation"})
+    key = doc.accessor(animation["samplers"][channel["sampler"]]["output"])[0]
+    want = hamilton(inverse(axis_angle([1, 0, 0], -np.pi / 2)), q)
+    assert min(np.abs(key - want).max(), np.abs(key + want).max()) < 1e-5

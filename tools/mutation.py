@@ -261,6 +261,12 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("animclip/frames/motion.py",
      'q = np.stack([rows[c] for c in ("qx", "qy", "qz", "qw")], axis=1).astype(np.float64) / QUATERNION_DIVISOR',
      "Div -> Mult"): "normalised right after (dequantise_rotation): any positive scale gives the same unit quaternion",
+    **{("animclip/frames/motion.py", line, what): (
+        "the step down never fires: k = floor(log2(32767 / m)) gives m 2^k <= 32767 up to a rounding of log2 "
+        "(a few ulps), and rint of at most 32767 (1 + 1e-15) is 32767, within the i16")
+       for line, what in (("over = np.abs(np.rint(translation * np.exp2(k)[:, None])).max(axis=1) > I16_MAX",
+                           "Mult -> FloorDiv"),
+                          ("return np.where(over, np.maximum(k - 1, 0), k)", "Sub -> Add"))},
     ("animclip/frames/coding.py", 'return (np.asarray(components, np.int64) * COMPONENT_BYTES).astype("<u4")',
      "format '<u4' -> '<i4'"): "offsets are below 2**31 (65535 joints x 48 bytes at most): the same four bytes",
     ("animclip/frames/coding.py",
@@ -275,6 +281,10 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("animclip/frames/decode.py", "@dataclass(frozen=True)", "True -> False"):
         "nothing assigns to these after they are made; frozen only guards that",
     ("animclip/frames/decode.py", "CHUNK_VALUES = 1 << 18", "18 -> 19"): _CHUNKS,
+    ("animclip/frames/decode.py",
+     "offset = None if exc.offset is None else dat1_file_offset(model, (motion_section.offset or 0) + exc.offset)",
+     "0 -> 1"): ("`or 0` acts only on an offset of None (set to None two lines down) or 0 (the DAT1 header's own "
+                 "byte, where no section lies)"),
     **{("animclip/frames/decode.py",
         "step = max(1, CHUNK_VALUES // max(1, 12 * moving + 2 * elements.count + 5 * joints))", what): _CHUNKS
        for what in ("Add -> Sub", "12 -> 13", "Mult -> FloorDiv")},

@@ -427,3 +427,13 @@ def test_a_zero_initial_rotation_is_the_identity_for_a_camera_path():
     translation, rotation = camera_path(motion)
     assert angle_deg(rotation, samples_q).max() < 0.01
     np.testing.assert_allclose(translation, [1.0, 2.0, 3.0] + samples_t, atol=1e-3)
+
+
+def test_root_motion_keeps_signs_continuous_so_a_reader_turns_the_short_way():
+    # 7.8: the samples are kept sign-continuous (Luna's exporter), the looping copy too.
+    angle, rotation = full_turn(24)
+    read = motion_read(encode_motion(np.zeros((24, 3)), rotation, looping=True))["rotation"]
+    assert angle_deg(read[:24], rotation).max() < 0.01
+    between = axis_angle(AXIS, (angle[:-1] + angle[1:]) / 2)
+    assert angle_deg(midpoints(read[:24]), between).max() < 0.05
+    assert np.dot(read[23], read[24]) > 0  # the closing copy of frame 0 on the side of the last

@@ -1,13 +1,16 @@
 """Mutation testing of animspec's numeric and byte-level core (issue 17): `make mutation`.
 
     python tools/mutation.py [MODULE...] [--jobs N] [--timeout-factor F] [--list] [--json FILE]
+                             [--every N] [--planted]
 
 Each mutant is one small change to one module (an operator, a comparison, a number, a
 struct format letter, two adjacent statements or literal items swapped, ...). It is run
 against the tests mapped to that module below; a mutant the tests still pass "survives".
 A survivor is either a gap in the tests or an equivalent mutant (a change that cannot
 alter any behaviour); the equivalent ones are listed in EQUIVALENT with the reason, and
-any other survivor makes the run exit 1.
+any other survivor makes the run exit 1. Beside the generated mutants, PLANTED holds hand-made
+ones (realistic one-line bugs, issue 31) that run the same way and must all be killed; a test
+of NOT_A_KILL (a flake) is never run for a mutant, so it cannot be what kills one.
 
 Why a driver of our own rather than mutmut: mutmut 3 rewrites every function into a
 trampoline and runs the whole suite per mutant set; here one process imports numpy,
@@ -273,8 +276,8 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
      'return words[:, :n_words].astype("<u4").view(np.uint8).reshape(n_frames, 4 * n_words)', "format '<u4' -> '<i4'"): "viewed as bytes right after: a cast to int32 keeps the same 32 bits",
     ("animclip/frames/coding.py",
      "return np.concatenate([[0], np.cumsum(widths)[:-1]]).astype(np.int64) if widths.size else np.zeros(0, np.int64)",
-     "0 -> 1"): ("np.zeros(0) for no elements (the [0] mutant is killed): with no elements decode_samples returns "
-                 "the base pose before any bit offset is read"),
+     "0 -> 1"): ("with no elements (the only way to np.zeros(0); the [0] mutant is killed) decode_samples "
+                 "returns the base pose before any bit offset is read"),
     ("animclip/frames/coding.py",
      'return np.divide(values, np.where(divisor == 0, 1.0, divisor), out=out, casting="same_kind")', "1.0 -> 2.0"):
         "a divisor is 2^log_scale (at least 1) plus unsigned fields: never 0, so the stand-in is never used",
@@ -300,7 +303,7 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
      'if built.num_resident_samples else 0)):', "tuple: items 0 and 1 swapped"):
         ("the order of the two fps checks: both findings are reported; only which of two clip-timing errors the "
          "decoder quotes first changes"),
-    ("animclip/frames/inputs.py", "return None, 0, 30.0", "tuple: items 1 and 2 swapped"):
+    ("animclip/frames/inputs.py", "return None, 0, 30.0", "tuple: items 1 and 2 swapped (no test runs this line)"):
         "a model without Built: every caller refuses it or reads only the section (None) before frames and fps",
     ("gltf/from_animclip.py", "if values.shape[0] > 1 and np.ptp(values, axis=0).max() > 0:", "Gt -> GtE"):
         ("one of the two: with one frame np.ptp is 0 (no variation) either way (the other, ptp >= 0, is killed by "
@@ -309,8 +312,8 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
      "return not_equal_to is not None and not np.allclose(values[0], not_equal_to, rtol=0, atol=1e-9)",
      "1e-09 -> 2e-09"): "a scale within 2e-9 of the rig's: with or without a channel the pose is the same in float32",
     ("gltf/from_animclip.py", "if clip.loop_end is not None and clip.loop_end > times[-1]:", "1 -> 0"):
-        ("times[0] for times[-1]: loop_end is frames / fps, past the last frame's time and so the first's, for "
-         "every ClipAnimation the conversion builds"),
+        ("for every ClipAnimation the conversion builds, loop_end is frames / fps, past the last frame's time "
+         "and so past the first's (times[0] for times[-1])"),
     ("gltf/from_animclip.py",
      'channels.append(Channel(node, "rotation", times, sign_continuous(rotation[:, k]), ANIM_LINEAR, "frame"))',
      "statement swapped with the next"): _CHANNEL_ORDER,

@@ -358,3 +358,88 @@ def test_a_base_pose_under_a_turned_node_is_turned_back_out():
     key = doc.accessor(animation["samplers"][channel["sampler"]]["output"])[0]
     want = hamilton(inverse(axis_angle([1, 0, 0], -np.pi / 2)), q)
     assert min(np.abs(key - want).max(), np.abs(key + want).max()) < 1e-5
+
+
+# ----------------------------------------------------------------------------- the encoder's refusals and flags
+
+
+def still_frames(frames: int, joints: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return np.tile([0.0, 0.0, 0.0, 1.0], (frames, joints, 1)), np.zeros((frames, joints, 3)), np.ones((frames, joints, 3))
+
+
+def test_a_value_past_the_fields_reach_is_named_by_joint_frame_kind_and_axis():
+    from animspec.animclip.frames.encode import TranslationRangeError, ValueRangeError
+
+    rot, pos, scl = still_frames(4, 2)
+    pos[2, 1, 0] = 1e15
+    with pytest.raises(ValueRangeError) as far:
+        encode(Frames(rot, pos, scl))
+    assert (far.value.joint, far.value.frame, far.value.kind, far.value.axis, far.value.value) == \
+        (1, 2, "translation", "x", 1e15)
+    pos[2, 1, 0] = 0.0
+    pos[1, 0, 2] = -40_000.0
+    with pytest.raises(TranslationRangeError) as low:
+        encode(Frames(rot, pos, scl))
+    assert (low.value.joint, low.value.frame, low.value.axis, low.value.value) == (0, 1, "z", -40_000.0)
+
+
+@pytest.mark.parametrize("looping", [False, True])
+def test_the_encoder_sets_only_the_flags_it_owns(looping):
+    # 7.1: looping 0x20 and frame lookup 0x10000 (and has motion 0x800000 with root motion).
+    rotation = axis_angle([1, 0, 0], np.linspace(0, 0.5, 5))[:, None]
+    enc = encode(Frames(rotation, np.zeros((5, 1, 3)), np.ones((5, 1, 3))), looping=looping, lookup=looping)
+    assert enc.flags == (tags.FLAG_LOOPING | tags.FLAG_FRAME_DATA_LOOKUP if looping else 0)
+
+
+def test_65535_distinct_samples_fit_the_frame_lookup():
+    # Built's frame count is a u16 (at most 65,535 frames), and so is a lookup entry: 65,535
+    # distinct samples are numbered 0 to 65,534.
+    frames = 0xFFFF
+    rot, pos, scl = still_frames(frames, 1)
+    pos[:, 0, 0] = np.arange(frames)
+    enc = encode(Frames(rot, pos, scl), Tolerance(1.0, 0.4, 1e-3), lookup=True)
+    assert enc.lookup is not None and enc.unique_samples == frames and int(enc.lookup.max()) == frames - 1
+
+
+# ----------------------------------------------------------------------------- the other per-frame bounds
+
+
+def codes_of(data: bytes) -> set[str]:
+    return {p.code for p in inputs.sample_problems(read_bytes(data))}
+
+
+def test_the_other_per_frame_findings_just_inside_and_just_outside():
+    # The clip: 3 joints, elements of 9 + 12 + 17 = 38 bits, stride 8, 3 stored samples, a
+    # looping lookup of 5 entries (11.18 to 11.21, 11.19).
+    from test_animclip_msm2 import FIELDS, LARGE, pack_bits, sample_data
+
+    assert codes_of(clip()) == set()
+    # 11.18: the elements' bits within 8 x stride: four 16-bit fields fill 8 bytes; one more bit does not
+    c = Clip(1, random.Random(5))
+    c.small = [(0, 4, 16, 0), (0, 5, 16, 0), (0, 6, 16, 0), (0, 7, 16, 0)]
+    c.random_fields(2)
+    assert codes_of(clip_file(c, frames=2)) == set()
+    c.small.append((0, 8, 1, 0))
+    c.samples = [row + [1] for row in c.samples]
+    assert "sample-bits-over-stride" in codes_of(clip_file(c, frames=2, declared_stride=8))
+    # 11.19: an element on joint 2 (the last of 3) is read; on joint 3 it is refused
+    assert "sample-elem-joint" not in codes_of(clip(elem=sample_elem(large=[(2, *LARGE[0][1:])])))
+    assert "sample-elem-joint" in codes_of(clip(elem=sample_elem(large=[(3, *LARGE[0][1:])])))
+    # 11.20: lookup entries up to the last stored sample (2), not 3
+    assert "frame-lookup-range" not in codes_of(clip(data=sample_data(lookup=[0, 1, 2, 2, 0])))
+    assert "frame-lookup-range" in codes_of(clip(data=sample_data(lookup=[0, 1, 3, 2, 0])))
+    # 11.21: without a lookup, 4 frames need 4 samples of 8 bytes: 32 bytes, not 31
+    flags = dict(flags=0x1 | 0x800000)
+    four = b"".join(pack_bits(v, [9, 12, 17], 8) for v in FIELDS + FIELDS[:1])
+    assert "sample-data-size" not in codes_of(clip(built=flags, data=four))
+    assert "sample-data-size" in codes_of(clip(built=flags, data=four[:-1]))
+    # 11.21: with a lookup, Built's unique count equal to the samples stored, else a warning
+    assert "sample-count-mismatch" not in codes_of(clip(built=dict(unique=3)))
+    assert "sample-count-mismatch" in codes_of(clip(built=dict(unique=2)))
+
+
+@pytest.mark.parametrize("fps, playable", [(1e-3, True), (9.99e-4, False), (1e6, True), (1.001e6, False)])
+def test_clip_timing_fps_just_inside_and_just_outside(fps, playable):
+    # 11.26: Built's fps from 0.001 to 1,000,000 (1e6 is a float32; 0.001 is not, and its
+    # nearest float32 is a hair above it, so the low end is checked one float32 below)
+    assert ("clip-timing" not in codes_of(clip(built=dict(fps=fps)))) == playable

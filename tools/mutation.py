@@ -134,7 +134,7 @@ MODULES: dict[str, dict] = {
                                             "tests/test_codec_bounds.py", "tests/test_animclip_msm2.py",
                                             "tests/test_animclip_agree.py"]},
     "animclip/frames/encode.py": {"tests": ["tests/test_animclip_encode.py", "tests/test_codec_behaviours.py",
-                                            "tests/test_encoder_hostile.py"]},
+                                            "tests/test_codec_bounds.py", "tests/test_encoder_hostile.py"]},
     "animclip/frames/motion.py": {"tests": ["tests/test_codec_behaviours.py", "tests/test_codec_bounds.py",
                                             "tests/test_animclip_samples.py", "tests/test_animclip_encode.py",
                                             "tests/test_animclip_msm2.py"]},
@@ -281,6 +281,8 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("animclip/frames/coding.py",
      'return np.divide(values, np.where(divisor == 0, 1.0, divisor), out=out, casting="same_kind")', "1.0 -> 2.0"):
         "a divisor is 2^log_scale (at least 1) plus unsigned fields: never 0, so the stand-in is never used",
+    ("animclip/frames/encode.py", 'table = self.lookup.astype("<u2").tobytes()', "format '<u2' -> '<i2'"):
+        "the entries are below 65,535 (a u16 table): as int16 they keep the same two bytes",
     ("animclip/frames/decode.py", "@dataclass(frozen=True)", "True -> False"):
         "nothing assigns to these after they are made; frozen only guards that",
     ("animclip/frames/decode.py", "CHUNK_VALUES = 1 << 18", "18 -> 19"): _CHUNKS,

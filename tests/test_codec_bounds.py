@@ -364,7 +364,8 @@ def test_a_base_pose_under_a_turned_node_is_turned_back_out():
 
 
 def still_frames(frames: int, joints: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    return np.tile([0.0, 0.0, 0.0, 1.0], (frames, joints, 1)), np.zeros((frames, joints, 3)), np.ones((frames, joints, 3))
+    shape = (frames, joints)
+    return np.tile([0.0, 0.0, 0.0, 1.0], (*shape, 1)), np.zeros((*shape, 3)), np.ones((*shape, 3))
 
 
 def test_a_value_past_the_fields_reach_is_named_by_joint_frame_kind_and_axis():

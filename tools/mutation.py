@@ -1,13 +1,16 @@
 """Mutation testing of animspec's numeric and byte-level core (issue 17): `make mutation`.
 
     python tools/mutation.py [MODULE...] [--jobs N] [--timeout-factor F] [--list] [--json FILE]
+                             [--every N] [--planted]
 
 Each mutant is one small change to one module (an operator, a comparison, a number, a
 struct format letter, two adjacent statements or literal items swapped, ...). It is run
 against the tests mapped to that module below; a mutant the tests still pass "survives".
 A survivor is either a gap in the tests or an equivalent mutant (a change that cannot
 alter any behaviour); the equivalent ones are listed in EQUIVALENT with the reason, and
-any other survivor makes the run exit 1.
+any other survivor makes the run exit 1. Beside the generated mutants, PLANTED holds hand-made
+ones (realistic one-line bugs, issue 31) that run the same way and must all be killed; a test
+of NOT_A_KILL (a flake) is never run for a mutant, so it cannot be what kills one.
 
 Why a driver of our own rather than mutmut: mutmut 3 rewrites every function into a
 trampoline and runs the whole suite per mutant set; here one process imports numpy,
@@ -104,7 +107,7 @@ MODULES: dict[str, dict] = {
     "animclip/strings.py": {
         "tests": ["tests/test_animclip_appendix.py", "tests/test_animclip_edit.py", "tests/test_animclip_roundtrip.py"],
     },
-    "animclip/frames/pose.py": {"tests": ["tests/test_animclip_pose.py"]},
+    "animclip/frames/pose.py": {"tests": ["tests/test_animclip_pose.py", "tests/test_codec_behaviours.py"]},
     "animclip/compression.py": {"tests": ["tests/test_lz4.py", "tests/test_animclip_errors.py"]},
     "animbin/jsonio.py": {"tests": ["tests/test_animbin_roundtrip.py", "tests/test_hardening.py"]},
     "meshbin/jsonio.py": {"tests": ["tests/test_meshbin.py"]},
@@ -123,7 +126,98 @@ MODULES: dict[str, dict] = {
     **{f"convert/{name}.py": {"tests": ["tests/test_convert_library.py", "tests/test_gltf_rig_space.py",
                                         "tests/test_batch.py", "tests/test_gltf_animclip.py"]}
        for name in ("options", "refusals", "output", "directions", "planning")},
+    # The per-frame codec (issue 31): tests/test_codec_behaviours.py holds each behaviour a
+    # planted bug passed to an independent reference (tests/animclip_reference.py).
+    "animclip/frames/coding.py": {"tests": ["tests/test_animclip_samples.py", "tests/test_animclip_encode.py",
+                                            "tests/test_codec_behaviours.py", "tests/test_codec_bounds.py"]},
+    "animclip/frames/decode.py": {"tests": ["tests/test_animclip_samples.py", "tests/test_codec_behaviours.py",
+                                            "tests/test_codec_bounds.py", "tests/test_animclip_msm2.py",
+                                            "tests/test_animclip_agree.py"]},
+    "animclip/frames/encode.py": {"tests": ["tests/test_animclip_encode.py", "tests/test_codec_behaviours.py",
+                                            "tests/test_codec_bounds.py", "tests/test_encoder_hostile.py"]},
+    "animclip/frames/motion.py": {"tests": ["tests/test_codec_behaviours.py", "tests/test_codec_bounds.py",
+                                            "tests/test_animclip_samples.py", "tests/test_animclip_encode.py",
+                                            "tests/test_animclip_msm2.py"]},
+    "animclip/frames/sections.py": {"tests": ["tests/test_animclip_encode.py", "tests/test_codec_behaviours.py",
+                                              "tests/test_codec_bounds.py"]},
+    # The validator's per-frame rules (docs/animclip.md 11.17 to 11.27): the lists the decoder
+    # refuses from, and Motion Data's sample count against Built.
+    "animclip/frames/inputs.py": {
+        "tests": ["tests/test_codec_bounds.py", "tests/test_animclip_msm2.py", "tests/test_codec_behaviours.py",
+                  "tests/test_animclip_samples.py", "tests/test_animclip_agree.py", "tests/test_animclip_validate.py"],
+        # (not the memory bound's error class, nor the clip-timing wording's helpers)
+        "only": ["memory_bound", "check_built", "sample_block", "sample_data_section", "_base_components",
+                 "_element_field", "_decode_problems", "timing_problems", "_field_offset", "motion_problems",
+                 "motion_undecoded", "camera_problems", "_sample_problems", "_decode_refusals", "_refuse",
+                 "dat1_file_offset", "sample_inputs"],
+    },
+    "animclip/validate.py": {"tests": ["tests/test_animclip_msm2.py", "tests/test_codec_behaviours.py",
+                                       "tests/test_codec_bounds.py", "tests/test_animclip_validate.py"],
+                             "only": ["_motion"]},
+    # The glTF writers of a decoded clip: every frame on a rig, the base pose, a camera path.
+    "gltf/from_animclip.py": {
+        "tests": ["tests/test_codec_behaviours.py", "tests/test_codec_bounds.py", "tests/test_gltf_animclip.py",
+                  "tests/test_gltf_to_animclip.py"],
+        "only": ["animclip_pose_to_gltf", "_continuous_wxyz", "_varies", "animclip_to_gltf",
+                 "camera_animation_to_gltf"],
+    },
 }
+
+# Hand-made mutants (issue 31): realistic one-line bugs, each a text replacement in its module
+# (old text, found exactly once, -> new text), run like the generated ones. Each one passed the
+# tests nearest it before tests/test_codec_behaviours.py; each must stay killed. (The JS
+# decoder's twin of these, web/js/clip.js forgetting a looping clip's extra lookup entry, is
+# killed by test_the_viewer_decodes_a_looping_lookup_whose_extra_entry_moves_the_samples.)
+PLANTED: dict[str, list[tuple[str, str, str]]] = {
+    "animclip/frames/motion.py": [
+        ("root motion relative as q_k q0^-1", "quat_multiply(inverse0[None, :], q)",
+         "quat_multiply(q, inverse0[None, :])"),
+        ("camera path as sample times initial", "quat_multiply(q0[None], qs)", "quat_multiply(qs, q0[None])"),
+        ("root motion without sign continuity", "rel_q = sign_continuous(rel_q)", "rel_q = rel_q"),
+    ],
+    "animclip/frames/encode.py": [
+        ("no sign continuity", "    rot = _continuous(rot)\n", "    pass\n"),
+    ],
+    "animclip/frames/coding.py": [
+        ("zero quaternion's identity written as w first", "np.moveaxis(out, axis, -1)[..., 3][",
+         "np.moveaxis(out, axis, -1)[..., 0]["),
+        ("large code's shift at the small code's bit", "(shifts[n:] << 8)", "(shifts[n:] << 4)"),
+    ],
+    "animclip/frames/sections.py": [
+        ("the template's looping / lookup flags kept", "built.flags = (int(built.flags) & ~owned) | enc.flags",
+         "built.flags = int(built.flags) | enc.flags"),
+        ("the template's Sample Data Paged kept",
+         "TAG_SAMPLE_DATA, TAG_SAMPLE_DATA_RESIDENT, TAG_SAMPLE_DATA_PAGED}",
+         "TAG_SAMPLE_DATA, TAG_SAMPLE_DATA_RESIDENT}"),
+        ("duration frames / fps when not looping", "span = enc.frames if enc.looping else max(enc.frames - 1, 0)",
+         "span = enc.frames"),
+    ],
+    "animclip/frames/inputs.py": [
+        ("a large element's byte without the small table's padding",
+         "large_at = elem.offsets.nbytes + elem.codes.nbytes + len(elem.padding)",
+         "large_at = elem.offsets.nbytes + elem.codes.nbytes"),
+        ("Motion Data's samples end without their offset", "    end = start + per * count",
+         "    end = MOTION_HEADER_SIZE + per * count"),
+        ("the decode bound's per-sample cost 48 bytes", "DECODE_BYTES_PER_JOINT = 40", "DECODE_BYTES_PER_JOINT = 48"),
+    ],
+    "animclip/validate.py": [
+        ("a secondary stream's samples not doubled", "                need *= 2\n", "                pass\n"),
+    ],
+    "gltf/from_animclip.py": [
+        ("every-frame rotations without sign continuity", "sign_continuous(rotation[:, k])", "rotation[:, k]"),
+        ("scale only where it varies", "_varies(scale[:, k], not_equal_to=rest.scale)", "_varies(scale[:, k])"),
+    ],
+    "animclip/frames/pose.py": [
+        ("the report's rig rotations x, y, z, w", "rotations[:, bone] = xyzw_to_wxyz(poses.rotation[:, j])",
+         "rotations[:, bone] = poses.rotation[:, j]"),
+    ],
+}
+
+# Tests that never count as a kill: a flake is not a kill. test_temporaries.py times writers
+# racing signals (it fails under load), test_architecture.py reads the modules from disk (it
+# never sees a mutant, and fires on an unused import, not on a codec bug). A module's list
+# must not name them, and no test of theirs is run for a mutant whatever the trace says.
+NOT_A_KILL = ("tests/test_temporaries.py", "tests/test_architecture.py")
 
 # Survivors that are equivalent mutants: (module, stripped source line, mutation) -> why.
 # Kept by source text, not line number, so an edit elsewhere in the module keeps them.
@@ -157,7 +251,80 @@ _COLUMN_NORM = ("a rotation's columns are never zero, so only the condition's fo
 _INNER_FIELD = ("write_output rewords a verify refusal to name the user's path and option (common/output.py "
                 "_naming) and keeps only its reason: the inner field name never reaches anyone")
 _SIGNS = "continuity_signs returns only +1 and -1, so < 0, <= 0 and < 1 pick the same rows"
+_CHUNKS = ("how many samples a chunk decodes: the frames are the same whatever the chunk "
+           "(test_decoding_in_chunks_gives_the_same_frames); only the working memory and the speed change")
+_NEW_ORDER = ("the order of the sections the encoder adds: they are placed last in that order and found by the "
+              "table (sorted by tag); docs/animclip.md 4.6 leaves their order to the writer, every section reads "
+              "the same")
+_CHANNEL_ORDER = "the order of an animation's channels: each targets its node and path, a reader applies them all"
 EQUIVALENT: dict[tuple[str, str, str], str] = {
+    # --- the per-frame codec (issue 31)
+    ("animclip/frames/motion.py", "body += bytes(-(MOTION_HEADER_DTYPE.itemsize + len(body)) % MOTION_ALIGN)",
+     "Add -> Sub"): "the body is 16 bytes per sample: -(h + b) and -(h - b) are equal modulo 16",
+    ("animclip/frames/motion.py",
+     'q = np.stack([rows[c] for c in ("qx", "qy", "qz", "qw")], axis=1).astype(np.float64) / QUATERNION_DIVISOR',
+     "Div -> Mult"): "normalised right after (dequantise_rotation): any positive scale gives the same unit quaternion",
+    **{("animclip/frames/motion.py", line, what): (
+        "the step down never fires: k = floor(log2(32767 / m)) gives m 2^k <= 32767 up to a rounding of log2 "
+        "(a few ulps), and rint of at most 32767 (1 + 1e-15) is 32767, within the i16")
+       for line, what in (("over = np.abs(np.rint(translation * np.exp2(k)[:, None])).max(axis=1) > I16_MAX",
+                           "Mult -> FloorDiv"),
+                          ("return np.where(over, np.maximum(k - 1, 0), k)", "Sub -> Add"))},
+    ("animclip/frames/coding.py", 'return (np.asarray(components, np.int64) * COMPONENT_BYTES).astype("<u4")',
+     "format '<u4' -> '<i4'"): "offsets are below 2**31 (65535 joints x 48 bytes at most): the same four bytes",
+    ("animclip/frames/coding.py",
+     'return words[:, :n_words].astype("<u4").view(np.uint8).reshape(n_frames, 4 * n_words)', "format '<u4' -> '<i4'"): "viewed as bytes right after: a cast to int32 keeps the same 32 bits",
+    ("animclip/frames/coding.py",
+     "return np.concatenate([[0], np.cumsum(widths)[:-1]]).astype(np.int64) if widths.size else np.zeros(0, np.int64)",
+     "0 -> 1"): ("with no elements (the only way to np.zeros(0); the [0] mutant is killed) decode_samples "
+                 "returns the base pose before any bit offset is read"),
+    ("animclip/frames/coding.py",
+     'return np.divide(values, np.where(divisor == 0, 1.0, divisor), out=out, casting="same_kind")', "1.0 -> 2.0"):
+        "a divisor is 2^log_scale (at least 1) plus unsigned fields: never 0, so the stand-in is never used",
+    ("animclip/frames/encode.py", 'table = self.lookup.astype("<u2").tobytes()', "format '<u2' -> '<i2'"):
+        "the entries are below 65,535 (a u16 table): as int16 they keep the same two bytes",
+    ("animclip/frames/decode.py", "@dataclass(frozen=True)", "True -> False"):
+        "nothing assigns to these after they are made; frozen only guards that",
+    ("animclip/frames/decode.py", "CHUNK_VALUES = 1 << 18", "18 -> 19"): _CHUNKS,
+    ("animclip/frames/decode.py",
+     "offset = None if exc.offset is None else dat1_file_offset(model, (motion_section.offset or 0) + exc.offset)",
+     "0 -> 1"): ("`or 0` acts only on an offset of None (set to None two lines down) or 0 (the DAT1 header's own "
+                 "byte, where no section lies)"),
+    **{("animclip/frames/decode.py",
+        "step = max(1, CHUNK_VALUES // max(1, 12 * moving + 2 * elements.count + 5 * joints))", what): _CHUNKS
+       for what in ("Add -> Sub", "12 -> 13", "Mult -> FloorDiv")},
+    **{("animclip/frames/sections.py", "new: list[Section] = [", f"list: items {i} and {i + 1} swapped"): _NEW_ORDER
+       for i in range(4)},
+    ("animclip/frames/inputs.py", "base[:, 0:4] = scale[:, None]", "4 -> 5"):
+        "component 4 (qx) is written by the loop right after, from Base State",
+    ("animclip/frames/inputs.py",
+     'at = 4 * e if what == "offset" else elem.offsets.nbytes + elem.codes.itemsize * e', "Mult -> FloorDiv"):
+        ("a small code's byte: no finding names one (a small field is at most 16 bits shifted by 15, inside every "
+         "bound), and the codes are bytes (itemsize 1)"),
+    ("animclip/frames/inputs.py", 'for name, fps in (("fps", built.fps), ("resident_fps", built.resident_fps '
+     'if built.num_resident_samples else 0)):', "tuple: items 0 and 1 swapped"):
+        ("the order of the two fps checks: both findings are reported; only which of two clip-timing errors the "
+         "decoder quotes first changes"),
+    ("animclip/frames/inputs.py", "return None, 0, 30.0", "tuple: items 1 and 2 swapped (no test runs this line)"):
+        "a model without Built: every caller refuses it or reads only the section (None) before frames and fps",
+    ("gltf/from_animclip.py", "if values.shape[0] > 1 and np.ptp(values, axis=0).max() > 0:", "Gt -> GtE"):
+        ("one of the two: with one frame np.ptp is 0 (no variation) either way (the other, ptp >= 0, is killed by "
+         "test_a_scale_of_1_throughout_gets_no_scale_channel)"),
+    ("gltf/from_animclip.py",
+     "return not_equal_to is not None and not np.allclose(values[0], not_equal_to, rtol=0, atol=1e-9)",
+     "1e-09 -> 2e-09"): "a scale within 2e-9 of the rig's: with or without a channel the pose is the same in float32",
+    ("gltf/from_animclip.py", "if clip.loop_end is not None and clip.loop_end > times[-1]:", "1 -> 0"):
+        ("for every ClipAnimation the conversion builds, loop_end is frames / fps, past the last frame's time "
+         "and so past the first's (times[0] for times[-1])"),
+    ("gltf/from_animclip.py",
+     'channels.append(Channel(node, "rotation", times, sign_continuous(rotation[:, k]), ANIM_LINEAR, "frame"))',
+     "statement swapped with the next"): _CHANNEL_ORDER,
+    ("gltf/from_animclip.py",
+     "channels.append(Channel(carrier, \"translation\", motion_times, clip.root_motion_translation, ANIM_LINEAR,",
+     "statement swapped with the next"): _CHANNEL_ORDER,
+    ("gltf/from_animclip.py",
+     "assert clip.root_motion_translation is not None and clip.root_motion_rotation is not None", "And -> Or"):
+        "an assertion for the type checker: ClipAnimation sets both together, so it holds either way",
     ("fixed_point.py", "INT16_MIN, INT16_MAX = -0x8000, 0x7FFF", "32768 -> 32769"): _UNUSED,
     ("fixed_point.py", "INT32_MIN, INT32_MAX = -0x8000_0000, 0x7FFF_FFFF", "2147483648 -> 2147483649"): _UNUSED,
     ("fixed_point.py", "INT32_MIN, INT32_MAX = -0x8000_0000, 0x7FFF_FFFF", "2147483647 -> 2147483648"): _UNUSED,
@@ -334,6 +501,8 @@ class Mutant:
     start_line: int = 0
     end_line: int = 0
     tests_run: int = 0
+    planted: bool = False
+    """A hand-made mutant of :data:`PLANTED` (its ``what`` is the bug's name)."""
 
 
 class _Sites(ast.NodeVisitor):
@@ -671,11 +840,27 @@ def tests_for(mutant: Mutant, trace: dict, all_tests: list[str]) -> list[str] | 
     for line in range(mutant.start_line or mutant.line, max(mutant.line, mutant.end_line) + 1):
         chosen |= set(trace["lines"].get(str(line), ()))
     if "" in chosen:
-        return all_tests
+        return [t for t in all_tests if not t.startswith(NOT_A_KILL)]
     if not chosen:
         return None
     files = {c.removeprefix("file::") + "::" for c in chosen if c.startswith("file::")}
-    return [t for t in trace["order"] if t in chosen or any(t.startswith(f) for f in files)]
+    return [t for t in trace["order"]
+            if (t in chosen or any(t.startswith(f) for f in files)) and not t.startswith(NOT_A_KILL)] or None
+
+
+def planted_mutants(rel: str, text: str, first_index: int) -> list[tuple[Mutant, str | None]]:
+    """The hand-made mutants of ``rel`` (:data:`PLANTED`) and their sources; a source of None
+    when the text to replace is no longer in the module exactly once (reported as stale)."""
+    lines = text.splitlines()
+    out = []
+    for k, (what, old, new) in enumerate(PLANTED.get(rel, ())):
+        at = text.find(old)
+        line = text.count("\n", 0, at) + 1 if at >= 0 else 0
+        end = line + old.rstrip("\n").count("\n")
+        m = Mutant(rel, first_index + k, line, what, lines[line - 1] if line else old, start_line=line, end_line=end,
+                   planted=True)
+        out.append((m, text.replace(old, new) if text.count(old) == 1 else None))
+    return out
 
 
 def run_child(rel: str, source: str | None, tests: list[str], plugins=(), stop_first: bool = True) -> int:
@@ -754,7 +939,8 @@ def _report(m: Mutant) -> None:
         return
     mark = "SURVIVED" if m.status == "survived" else m.status
     if m.status == "survived":
-        print(f"  {m.module}:{m.line}: {m.what}: {m.source_line.strip()} -- {mark}", flush=True)
+        print(f"  {m.module}:{m.line}: {'planted: ' if m.planted else ''}{m.what}: {m.source_line.strip()} -- {mark}",
+              flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -767,12 +953,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="write every mutant and its outcome here")
     parser.add_argument("--limit", type=int, help="at most this many mutants per module (a quick look)")
     parser.add_argument("--every", type=int, default=1, metavar="N",
-                        help="a fixed sample: every Nth mutant of each module, in source order (a bounded run of a large module)")
+                        help="a fixed sample: every Nth mutant of each module, in source order (a bounded run of a large "
+                        "module); the hand-made mutants always run")
+    parser.add_argument("--planted", action="store_true", help="only the hand-made mutants (PLANTED)")
     args = parser.parse_args(argv)
     chosen = args.modules or list(MODULES)
     unknown = [m for m in chosen if m not in MODULES]
     if unknown:
         parser.error(f"not in the map: {', '.join(unknown)} (known: {', '.join(MODULES)})")
+    flaky = sorted({t for m in chosen for t in MODULES[m]["tests"] if t.startswith(NOT_A_KILL)})
+    if flaky:
+        parser.error(f"{', '.join(flaky)}: a flake there is not a kill (NOT_A_KILL); take it out of the map")
 
     preload()
     results: dict[str, list[Mutant]] = {}
@@ -785,16 +976,20 @@ def main(argv: list[str] | None = None) -> int:
         plain = plain_source(path)
         mutants = []
         for i, (line, start_line, end_line, what) in enumerate(found):
-            if args.limit is not None and len(mutants) >= args.limit:
+            if args.planted or args.limit is not None and len(mutants) >= args.limit:
                 break
             if i % args.every:
                 continue
             mutants.append(Mutant(rel, i, line, what, lines[line - 1] if line else "", start_line=start_line, end_line=end_line))
+        planted = planted_mutants(rel, path.read_text(), len(found))
+        planted_source = {m.index: source for m, source in planted}
+        mutants += [m for m, _ in planted]
         if args.list:
             for m in mutants:
-                print(f"{rel}:{m.line}: {m.what}: {m.source_line.strip()}")
+                print(f"{rel}:{m.line}: {'planted: ' if m.planted else ''}{m.what}: {m.source_line.strip()}")
             continue
         sample = f" (every {args.every}th of {len(found)})" if args.every > 1 else ""
+        sample += f", {len(planted)} planted" if planted else ""
         print(f"{rel}: {len(mutants)} mutants{sample}, tests {' '.join(conf['tests'])}", flush=True)
         started = time.monotonic()
         trace_file = Path(f"/tmp/animspec-mutation-trace-{os.getpid()}.json")
@@ -814,7 +1009,14 @@ def main(argv: list[str] | None = None) -> int:
         trace_file.unlink()
         todo = []
         for m in mutants:
-            source = mutated_source(path, only, m.index)
+            if m.planted:
+                if planted_source[m.index] is None:
+                    m.status = "stale"  # its text is gone: the PLANTED entry needs updating
+                    print(f"  {rel}: planted mutant {m.what!r} no longer applies: update PLANTED", flush=True)
+                    continue
+                source = planted_source[m.index]
+            else:
+                source = mutated_source(path, only, m.index)
             if source == plain:
                 m.status = "identical"
                 continue
@@ -838,10 +1040,16 @@ def main(argv: list[str] | None = None) -> int:
     print("| module | mutants | killed (by a timeout) | survived (equivalent) | kill rate | kill rate without the equivalent |")
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
     open_survivors = []
+    stale: list[Mutant] = []
+    planted_killed = [0, 0]
     for rel, mutants in results.items():
-        counted = [m for m in mutants if m.status != "identical"]
+        counted = [m for m in mutants if m.status not in ("identical", "stale")]
         survived = [m for m in counted if m.status == "survived"]
-        equivalent = [m for m in survived if (rel, m.source_line.strip(), m.what) in EQUIVALENT]
+        equivalent = [m for m in survived if not m.planted and (rel, m.source_line.strip(), m.what) in EQUIVALENT]
+        stale += [m for m in mutants if m.status == "stale"]
+        planted = [m for m in counted if m.planted]
+        planted_killed[0] += sum(m.status != "survived" for m in planted)
+        planted_killed[1] += len(planted)
         open_survivors += [m for m in survived if m not in equivalent]
         killed = len(counted) - len(survived)
         timeouts = sum(m.status == "timeout" for m in counted)
@@ -851,16 +1059,20 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {rel} | {len(counted)} | {killed} ({timeouts}) | {len(survived)} ({len(equivalent)}) | {rate:.1%} | {rate_real:.1%} |")
     if args.json:
         args.json.write_text(json.dumps({rel: [asdict(m) for m in ms] for rel, ms in results.items()}, indent=1))
+    if planted_killed[1]:
+        print(f"\nhand-made mutants (PLANTED): {planted_killed[0]}/{planted_killed[1]} killed")
+    for m in stale:
+        print(f"  stale planted mutant (its text is gone): {m.module}: {m.what}")
     if open_survivors:
         print(f"\n{len(open_survivors)} survivor(s) not known to be equivalent:")
         for m in open_survivors:
-            print(f"  {m.module}:{m.line}: {m.what}: {m.source_line.strip()}")
+            print(f"  {m.module}:{m.line}: {'planted: ' if m.planted else ''}{m.what}: {m.source_line.strip()}")
         return 1
-    return 0
+    return 1 if stale else 0
 
 
 def _summary_line(rel: str, mutants: list[Mutant], seconds: float) -> None:
-    counted = [m for m in mutants if m.status != "identical"]
+    counted = [m for m in mutants if m.status not in ("identical", "stale")]
     survived = sum(m.status == "survived" for m in counted)
     print(f"  {rel}: {len(counted) - survived}/{len(counted)} killed in {seconds:.0f} s", flush=True)
 

@@ -1,0 +1,446 @@
+"""The per-frame codec's bounds just inside and just outside, and the values its findings and
+refusals name (issue 31: what the mutation run over animclip/frames/ found untested).
+
+Clips are assembled with struct by the builders of tests/test_animclip_msm2.py and
+tests/test_animclip_samples.py (written from docs/animclip.md), the Motion Data payloads by
+tests/animclip_reference.py; the expected values come from the format's description.
+"""
+
+from __future__ import annotations
+
+import random
+import struct
+import warnings
+
+import numpy as np
+import pytest
+from animclip_reference import axis_angle, dat1_offset, motion_read, motion_write
+from conftest import ROOT
+from gltf_reference import Document
+from test_animclip_msm2 import BASE, ELEMS, HASHES, built, clip, dat1, payloads, sample_elem, stg
+from test_animclip_samples import Clip, assert_poses, clip_file
+
+import animspec.animclip.frames.inputs as inputs
+from animspec.animclip import tags
+from animspec.animclip.frames.decode import decode_clip, decode_samples
+from animspec.animclip.frames.encode import Frames, Tolerance, encode
+from animspec.animclip.frames.motion import encode_motion
+from animspec.animclip.frames.sections import clip_model
+from animspec.animclip.model import JointHashes
+from animspec.animclip.parse import read_bytes
+from animspec.animclip.validate import validate
+from animspec.animclip.write import write_bytes
+from animspec.common.errors import ParseError, WriteError
+from animspec.common.hashes import crc32
+from animspec.gltf import CameraAnimation, ClipAnimation, animclip_pose_to_gltf, animclip_to_gltf
+from animspec.gltf.from_animclip import DEFAULT_XFOV, camera_animation_to_gltf
+
+RIG = str(ROOT / "examples" / "biped_rig.glb")
+LUNA = ROOT / "tests" / "fixtures" / "luna"
+
+
+def findings(data: bytes) -> dict:
+    return {f.code: f for f in validate(read_bytes(data))}
+
+
+def refusal(data: bytes) -> ParseError:
+    with pytest.raises(ParseError) as caught:
+        decode_clip(read_bytes(data))
+    return caught.value
+
+
+# ----------------------------------------------------------------------------- Sample Data
+
+
+def test_frame_lookup_size_just_inside_and_just_outside():
+    # 11.20: 4 frames, looping: 5 u16 entries, 10 bytes.
+    table = struct.pack("<5H", 0, 1, 1, 2, 0)
+    assert "frame-lookup-size" not in findings(clip(data=table))
+    found = findings(clip(data=table[:-1]))["frame-lookup-size"]
+    assert "needs 10 bytes (5 entries)" in found.message and "holds 9" in found.message
+
+
+@pytest.mark.parametrize("lookup", [True, False])
+def test_decode_size_just_inside_and_just_outside(monkeypatch, lookup):
+    # 11.22: 40 bytes per joint per decoded sample, and per frame with a lookup. The bound is
+    # moved down to the clip's own need (3 joints; 3 stored samples + 4 frames, or 4 frames).
+    flags = 0x1 | 0x20 | 0x800000 | (0x10000 if lookup else 0)
+    table = struct.pack("<5H", 0, 1, 1, 2, 0) + bytes(6) if lookup else b""
+    from test_animclip_msm2 import FIELDS, pack_bits
+
+    rows = FIELDS + [FIELDS[0], FIELDS[1]] if not lookup else FIELDS
+    data = clip(built=dict(flags=flags, unique=3 if lookup else 0),
+                data=table + b"".join(pack_bits(v, [9, 12, 17], 8) for v in rows))
+    need = 40 * 3 * (3 + 4 if lookup else 4)
+    monkeypatch.setattr(inputs, "DECODE_PER_FILE_BYTE", 0)
+    for floor, refused in ((need, False), (need - 1, True)):
+        monkeypatch.setattr(inputs, "DECODE_FLOOR", floor)
+        found = findings(data)
+        assert ("decode-size" in found) == refused, (floor, found)
+    assert f"the bound for this file is {(need - 1) >> 20} MiB" in found["decode-size"].message
+    # the decoder's own guard (a second line behind the finding): the same arithmetic
+    model = read_bytes(data)
+    monkeypatch.setattr(inputs, "DECODE_FLOOR", 1 << 30)
+    given = inputs.sample_inputs(model)
+    decode_samples(given, budget=need)
+    with pytest.raises(ParseError, match=f"would take {need >> 20} MiB to decode; the bound for this file is 0 MiB"):
+        decode_samples(given, budget=need - 1)
+
+
+def test_what_is_built_from_a_decode_just_inside_and_just_outside(monkeypatch):
+    monkeypatch.setattr(inputs, "DECODE_PER_FILE_BYTE", 0)
+    monkeypatch.setattr(inputs, "DECODE_FLOOR", 1000)
+    inputs.check_built("poses", 10, 10, 10, 0)
+    with pytest.raises(inputs.BuildTooLarge):
+        inputs.check_built("poses", 10, 10, 11, 0)
+
+
+# ----------------------------------------------------------------------------- Sample Elem
+
+
+def test_an_element_past_the_joints_names_its_component_offset():
+    found = findings(clip(elem=sample_elem(large=[(7, 8, 17, 2)])))["sample-elem-joint"]
+    assert "component offset 368 is joint 7" in found.message  # 4 x (12 x 7 + 8)
+
+
+def test_sample_elem_past_end_says_what_the_counts_take():
+    # 11.17: 2 small (10 bytes + 2 of padding) and 4 large (24 bytes) take 36; the section has 18.
+    found = findings(clip(built=dict(large=4)))["sample-elem-past-end"]
+    assert "which take 36 bytes; the section holds 18" in found.message
+    # 3 small: 15 bytes + 1 of padding, + 24
+    found = findings(clip(built=dict(elems=3, large=4)))["sample-elem-past-end"]
+    assert "which take 40 bytes; the section holds 18" in found.message
+
+
+def test_an_odd_large_offset_is_named_at_its_own_byte():
+    elem = bytearray(sample_elem(large=[(2, 8, 17, 2), (2, 9, 17, 0)]))
+    at = 5 * len(ELEMS) + (-len(ELEMS)) % 4 + 4
+    struct.pack_into("<I", elem, at, 4 * (12 * 2 + 9) + 1)
+    data = dat1(payloads(elem=bytes(elem), built=dict(large=2, stride=12)))
+    error = refusal(data)
+    assert "sample-elem-offset" in str(error) and error.field == "sample_elem.large[1].offset"
+    assert error.offset == dat1_offset(data, tags.TAG_SAMPLE_ELEM) + at
+
+
+def test_sample_log_scale_only_for_a_joint_whose_scale_moves():
+    # 11.27: joint 1's Base State log_scale 63 is read as 62 where an element moves its scale
+    # (components 0 to 3); its rotation moving (component 4) is not its scale.
+    base = [BASE[0], BASE[1][:7] + (63, BASE[1][8]), BASE[2]]
+    assert "sample-log-scale" not in findings(clip(base=base))
+    moved = [(1, 3, 9, 0), (1, 7, 12, 1)]
+    data = clip(base=base, elem=sample_elem(elems=moved))
+    assert findings(data)["sample-log-scale"].severity.name == "WARNING"
+    problem = next(p for p in inputs.sample_problems(read_bytes(data)) if p.code == "sample-log-scale")
+    assert (problem.field, problem.at) == ("base_state.joints[1].log_scale", 16 * 1 + 0xE)
+
+
+def test_width_plus_shift_of_52_is_decoded_and_53_refused():
+    # 11.25: a field of 32 bits shifted by 20 still adds exactly in float64; by 21 it is refused.
+    for shift, ok in ((20, True), (21, False)):
+        c = Clip(1, random.Random(3))
+        c.large = [(0, 8, 32, shift)]
+        c.samples = [[0xFFFF_FFFF], [1]]
+        data = clip_file(c, frames=2)
+        if ok:
+            assert_poses(decode_clip(read_bytes(data)), c, [0, 1])
+        else:
+            assert "sample-elem-width" in str(refusal(data))
+
+
+def test_a_clip_of_one_element_moves():
+    c = Clip(2, random.Random(11))
+    c.small = [(1, 8, 9, 0)]
+    c.samples = [[5], [300], [511]]
+    assert_poses(decode_clip(read_bytes(clip_file(c, frames=3))), c, [0, 1, 2])
+
+
+# ----------------------------------------------------------------------------- timing
+
+
+def test_a_bad_fps_is_named_as_built_s_fps():
+    error = refusal(clip(built=dict(fps=-30.0)))
+    assert error.field == "built.fps" and "clip-timing: fps is -30" in str(error)
+
+
+# ----------------------------------------------------------------------------- Motion Data
+
+
+def still(count: int) -> tuple[np.ndarray, np.ndarray]:
+    return np.tile([0.0, 0.0, 0.0, 1.0], (count, 1)), np.zeros((count, 3))
+
+
+@pytest.mark.parametrize("exponent, warned", [(0, False), (16, False), (-1, True), (17, True)])
+def test_motion_log_scale_just_inside_and_just_outside(exponent, warned):
+    found = findings(clip(motion=motion_write(*still(5), exponent=exponent)))
+    assert ("motion-log-scale" in found) == warned
+
+
+def test_a_secondary_streams_samples_are_not_read_for_their_exponents():
+    assert "motion-log-scale" not in findings(clip(motion=motion_write(*still(10), exponent=40, flags=0x06)))
+
+
+def test_motion_findings_name_their_field_and_a_bad_size_is_not_also_a_count():
+    found = findings(clip(motion=motion_write(*still(5), count=9)))
+    assert found["motion-data-size"].where["field"] == "motion_data.num_samples"
+    assert "motion-sample-count" not in found
+    count = findings(clip(motion=motion_write(*still(4))))["motion-sample-count"]
+    assert "4 motion samples; Built's 4 frames (looping: one more) call for 5" in count.message
+
+
+def test_a_refused_motion_data_is_named_at_its_byte_in_the_file():
+    data = clip(motion=motion_write(*still(5), count=9))
+    error = refusal(data)
+    assert "motion-data-size" in str(error) and error.offset == dat1_offset(data, tags.TAG_MOTION_DATA) + 0x02
+
+
+def test_root_motion_not_decoded_is_noted_and_no_samples_is_not():
+    noted = decode_clip(read_bytes(clip(motion=motion_write(*still(10), flags=0x06)))).notes
+    assert any("secondary motion stream" in n for n in noted)
+    assert decode_clip(read_bytes(clip(motion=motion_write(*still(0))))).notes == []
+
+
+def test_a_camera_clip_needs_a_path_it_can_read():
+    camera = dict(flags=0x1 | 0x10 | 0x20 | 0x10000 | 0x800000)
+    assert "camera-no-path" not in findings(clip(built=camera))
+    assert "camera-no-path" in findings(clip(built=camera, motion=motion_write(*still(10), flags=0x06)))
+
+
+def test_root_motion_of_one_frame_and_at_most_65535_samples():
+    assert len(motion_read(encode_motion(np.zeros((1, 3))))["rotation"]) == 1
+    assert len(motion_read(encode_motion(np.zeros((65535, 3))))["rotation"]) == 65535
+    with pytest.raises(WriteError, match="65536 samples"):
+        encode_motion(np.zeros((65535, 3)), looping=True)
+
+
+def test_a_root_translation_just_under_the_i16_reads_back_at_its_exponent():
+    # 7.8: translation / 2^e, the finest e where the largest component fits an i16 (here 12).
+    value = 32767.4 / 2**13
+    read = motion_read(encode_motion(np.array([[0.0, 0.0, 0.0], [value, -value, 1.0]])))
+    np.testing.assert_allclose(read["translation"][1], [value, -value, 1.0], atol=2.0**-13)
+
+
+# ----------------------------------------------------------------------------- Joint Hashes
+
+
+def test_missing_joint_hashes_are_no_joint():
+    p = payloads()
+    p[tags.TAG_JOINT_HASHES] = struct.pack("<2I", *HASHES[:2])
+    frames = decode_clip(read_bytes(stg(dat1(p))))
+    assert [int(h) for h in frames.joint_hashes] == [*HASHES[:2], 0xFFFFFFFF]
+
+
+def small_encoding():
+    rotation = axis_angle([1, 0, 0], np.linspace(0, 0.5, 4))[:, None]
+    return encode(Frames(rotation, np.zeros((4, 1, 3)), np.ones((4, 1, 3))), Tolerance(0.05, 1e-3, 1e-3))
+
+
+@pytest.mark.parametrize("template_hashes, terminated", [
+    ([7, 0xFFFFFFFF], True), ([], False), ([0xFFFFFFFF, 7], False), ([7], False)])
+def test_a_template_decides_the_joint_hash_terminator(template_hashes, terminated):
+    # 11.9: Remastered-era Joint Hashes end with FFFFFFFF, Spider-Man 2's (Luna's) do not.
+    template = read_bytes((LUNA / "holds.animclip").read_bytes())
+    section = template.section(tags.TAG_JOINT_HASHES)
+    section.hashes = np.asarray(template_hashes, "<u4")
+    model = clip_model(small_encoding(), np.array([crc32("head")]), 30.0, template)
+    want = [crc32("head"), 0xFFFFFFFF] if terminated else [crc32("head")]
+    assert [int(h) for h in model.section(tags.TAG_JOINT_HASHES).hashes] == want
+    assert isinstance(model.section(tags.TAG_JOINT_HASHES), JointHashes)
+
+
+def test_a_clip_without_a_template_is_30_fps():
+    model = read_bytes(write_bytes(clip_model(small_encoding(), np.array([crc32("head")]))))
+    assert model.built.fps == 30.0
+
+
+# ----------------------------------------------------------------------------- glTF writers
+
+
+def test_a_scale_of_1_throughout_gets_no_scale_channel():
+    rotation = np.tile([0.0, 0.0, 0.0, 1.0], (3, 1, 1))
+    glb, _ = animclip_to_gltf(ClipAnimation(np.array([crc32("head")], np.uint32), np.arange(3) / 30.0, rotation,
+                                            np.tile([0.0, 0.1, 0.0], (3, 1, 1)), np.ones((3, 1, 3))), RIG)
+    doc = Document(glb=glb)
+    assert "scale" not in {c["target"]["path"] for c in doc.json["animations"][-1]["channels"]}
+
+
+def test_a_zero_base_state_rotation_is_the_identity():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # taken as the identity, not divided by its length 0
+        glb, _ = animclip_pose_to_gltf([(crc32("head"), np.zeros(4), None)], RIG, bind_key=False)
+    doc = Document(glb=glb)
+    animation = doc.json["animations"][-1]
+    head = next(i for i, n in enumerate(doc.json["nodes"]) if n.get("name") == "head")
+    channel = next(c for c in animation["channels"] if c["target"] == {"node": head, "path": "rotation"})
+    key = doc.accessor(animation["samplers"][channel["sampler"]]["output"])[0]
+    np.testing.assert_allclose(np.abs(key), [0.0, 0.0, 0.0, 1.0], atol=1e-6)
+
+
+@pytest.mark.parametrize("xfov", [0.0, np.pi])
+def test_a_camera_field_of_view_outside_0_to_pi_takes_the_default(xfov):
+    times = np.arange(2) / 30.0
+    camera = CameraAnimation(times, np.zeros((2, 3)), np.tile([0.0, 0.0, 0.0, 1.0], (2, 1)), np.array([xfov, xfov]))
+    default = CameraAnimation(times, np.zeros((2, 3)), np.tile([0.0, 0.0, 0.0, 1.0], (2, 1)),
+                              np.array([DEFAULT_XFOV, DEFAULT_XFOV]))
+    yfov = [Document(glb=camera_animation_to_gltf(c)[0]).json["cameras"][0]["perspective"]["yfov"]
+            for c in (camera, default)]
+    assert yfov[0] == yfov[1]
+
+
+# ----------------------------------------------------------------------------- sections absent
+
+
+def test_a_stride_counts_the_samples_a_lookup_may_name():
+    # 7.10: samples are stride bytes each after the lookup. A stride of 0 stores none, so the
+    # lookup's entries name samples that are not there; a stride of 1 (not whole words) holds
+    # a sample per byte: only the stride is wrong.
+    from test_animclip_msm2 import sample_data
+
+    p = payloads(data=sample_data(lookup=[0] * 5))  # every frame shows sample 0
+    p[tags.TAG_SAMPLE_ELEM] = sample_elem(elems=[], large=[])
+    for stride, codes in ((0, {"frame-lookup-range"}), (1, {"sample-stride"})):
+        model = read_bytes(stg(dat1({**p, tags.TAG_BUILT: built(elems=0, large=0, stride=stride)})))
+        assert {x.code for x in inputs.sample_problems(model)} == codes
+
+
+def test_without_sample_elem_or_base_state_nothing_moves():
+    p = payloads()
+    del p[tags.TAG_SAMPLE_ELEM]
+    model = read_bytes(stg(dat1({**p, tags.TAG_BUILT: built(elems=0, large=0)})))
+    assert inputs.sample_inputs(model).num_elems == 0
+    del p[tags.TAG_BASE_STATE]
+    frames = decode_clip(read_bytes(stg(dat1({**p, tags.TAG_BUILT: built(elems=0, large=0, joints=0)}))))
+    assert frames.frames().rotation.shape == (4, 0, 4)
+
+
+def test_a_compressed_body_has_no_file_byte():
+    model = read_bytes((ROOT / "examples" / "walk_lz4.animclip").read_bytes())
+    assert inputs.dat1_file_offset(model, 16) is None
+    plain = read_bytes((ROOT / "examples" / "walk.animclip").read_bytes())
+    assert inputs.dat1_file_offset(plain, 16) == 36 + 16
+
+
+def test_the_base_pose_report_counts_repeated_joints_and_names_the_unmatched():
+    from types import SimpleNamespace
+
+    joints = [(crc32("head"), [0.0, 0.0, 0.0, 1.0], None), (crc32("head"), [0.0, 0.0, 0.0, 1.0], None),
+              SimpleNamespace(hash=crc32("tail_07"), rotation=[0.0, 0.0, 0.0, 1.0], translation=None, name="tail_07")]
+    _, match = animclip_pose_to_gltf(joints, RIG)
+    assert "1 clip joint hash(es) listed more than once: the last one wins" in match.lines
+    assert any("no rig node" in line and "tail_07" in line for line in match.lines)
+
+
+def test_the_decoders_guard_names_its_need_and_bound_in_mib():
+    # 60,000 frames all showing one stored sample, 3 joints: 40 x 3 x (1 + 60,000) bytes, 6 MiB.
+    from test_animclip_msm2 import FIELDS, pack_bits
+
+    frames = 60_000
+    table = struct.pack(f"<{frames + 1}H", *[0] * (frames + 1))
+    table += bytes(-len(table) % 16)
+    data = clip(built=dict(frames=frames, resident=frames, unique=1),
+                data=table + pack_bits(FIELDS[0], [9, 12, 17], 8))
+    given = inputs.sample_inputs(read_bytes(data))
+    with pytest.raises(ParseError, match="would take 6 MiB to decode; the bound for this file is 3 MiB"):
+        decode_samples(given, budget=3 << 20)
+
+
+def test_a_base_pose_under_a_turned_node_is_turned_back_out():
+    # The base state is the joint's rotation in the scene for a root (as every frame is): under
+    # a node turned -90 degrees about X, the key is that turn's inverse times the clip's.
+    from animclip_reference import hamilton, inverse
+    from test_gltf_rig_space import stood_up_rig
+
+    q = axis_angle([0, 1, 0], 0.6)
+    glb, _ = animclip_pose_to_gltf([(crc32("hips"), q, None)], stood_up_rig(), bind_key=False)
+    doc = Document(glb=glb)
+    animation = doc.json["animations"][-1]
+    hips = next(i for i, n in enumerate(doc.json["nodes"]) if n.get("name") == "hips")
+    channel = next(c for c in animation["channels"] if c["target"] == {"node": hips, "path": "rotation"})
+    key = doc.accessor(animation["samplers"][channel["sampler"]]["output"])[0]
+    want = hamilton(inverse(axis_angle([1, 0, 0], -np.pi / 2)), q)
+    assert min(np.abs(key - want).max(), np.abs(key + want).max()) < 1e-5
+
+
+# ----------------------------------------------------------------------------- the encoder's refusals and flags
+
+
+def still_frames(frames: int, joints: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    shape = (frames, joints)
+    return np.tile([0.0, 0.0, 0.0, 1.0], (*shape, 1)), np.zeros((*shape, 3)), np.ones((*shape, 3))
+
+
+def test_a_value_past_the_fields_reach_is_named_by_joint_frame_kind_and_axis():
+    from animspec.animclip.frames.encode import TranslationRangeError, ValueRangeError
+
+    rot, pos, scl = still_frames(4, 2)
+    pos[2, 1, 0] = 1e15
+    with pytest.raises(ValueRangeError) as far:
+        encode(Frames(rot, pos, scl))
+    assert (far.value.joint, far.value.frame, far.value.kind, far.value.axis, far.value.value) == \
+        (1, 2, "translation", "x", 1e15)
+    pos[2, 1, 0] = 0.0
+    pos[1, 0, 2] = -40_000.0
+    with pytest.raises(TranslationRangeError) as low:
+        encode(Frames(rot, pos, scl))
+    assert (low.value.joint, low.value.frame, low.value.axis, low.value.value) == (0, 1, "z", -40_000.0)
+
+
+@pytest.mark.parametrize("looping", [False, True])
+def test_the_encoder_sets_only_the_flags_it_owns(looping):
+    # 7.1: looping 0x20 and frame lookup 0x10000 (and has motion 0x800000 with root motion).
+    rotation = axis_angle([1, 0, 0], np.linspace(0, 0.5, 5))[:, None]
+    enc = encode(Frames(rotation, np.zeros((5, 1, 3)), np.ones((5, 1, 3))), looping=looping, lookup=looping)
+    assert enc.flags == (tags.FLAG_LOOPING | tags.FLAG_FRAME_DATA_LOOKUP if looping else 0)
+
+
+def test_65535_distinct_samples_fit_the_frame_lookup():
+    # Built's frame count is a u16 (at most 65,535 frames), and so is a lookup entry: 65,535
+    # distinct samples are numbered 0 to 65,534.
+    frames = 0xFFFF
+    rot, pos, scl = still_frames(frames, 1)
+    pos[:, 0, 0] = np.arange(frames)
+    enc = encode(Frames(rot, pos, scl), Tolerance(1.0, 0.4, 1e-3), lookup=True)
+    assert enc.lookup is not None and enc.unique_samples == frames and int(enc.lookup.max()) == frames - 1
+
+
+# ----------------------------------------------------------------------------- the other per-frame bounds
+
+
+def codes_of(data: bytes) -> set[str]:
+    return {p.code for p in inputs.sample_problems(read_bytes(data))}
+
+
+def test_the_other_per_frame_findings_just_inside_and_just_outside():
+    # The clip: 3 joints, elements of 9 + 12 + 17 = 38 bits, stride 8, 3 stored samples, a
+    # looping lookup of 5 entries (11.18 to 11.21, 11.19).
+    from test_animclip_msm2 import FIELDS, LARGE, pack_bits, sample_data
+
+    assert codes_of(clip()) == set()
+    # 11.18: the elements' bits within 8 x stride: four 16-bit fields fill 8 bytes; one more bit does not
+    c = Clip(1, random.Random(5))
+    c.small = [(0, 4, 16, 0), (0, 5, 16, 0), (0, 6, 16, 0), (0, 7, 16, 0)]
+    c.random_fields(2)
+    assert codes_of(clip_file(c, frames=2)) == set()
+    c.small.append((0, 8, 1, 0))
+    c.samples = [row + [1] for row in c.samples]
+    assert "sample-bits-over-stride" in codes_of(clip_file(c, frames=2, declared_stride=8))
+    # 11.19: an element on joint 2 (the last of 3) is read; on joint 3 it is refused
+    assert "sample-elem-joint" not in codes_of(clip(elem=sample_elem(large=[(2, *LARGE[0][1:])])))
+    assert "sample-elem-joint" in codes_of(clip(elem=sample_elem(large=[(3, *LARGE[0][1:])])))
+    # 11.20: lookup entries up to the last stored sample (2), not 3
+    assert "frame-lookup-range" not in codes_of(clip(data=sample_data(lookup=[0, 1, 2, 2, 0])))
+    assert "frame-lookup-range" in codes_of(clip(data=sample_data(lookup=[0, 1, 3, 2, 0])))
+    # 11.21: without a lookup, 4 frames need 4 samples of 8 bytes: 32 bytes, not 31
+    flags = dict(flags=0x1 | 0x800000)
+    four = b"".join(pack_bits(v, [9, 12, 17], 8) for v in FIELDS + FIELDS[:1])
+    assert "sample-data-size" not in codes_of(clip(built=flags, data=four))
+    assert "sample-data-size" in codes_of(clip(built=flags, data=four[:-1]))
+    # 11.21: with a lookup, Built's unique count equal to the samples stored, else a warning
+    assert "sample-count-mismatch" not in codes_of(clip(built=dict(unique=3)))
+    assert "sample-count-mismatch" in codes_of(clip(built=dict(unique=2)))
+
+
+@pytest.mark.parametrize("fps, playable", [(1e-3, True), (9.99e-4, False), (1e6, True), (1.001e6, False)])
+def test_clip_timing_fps_just_inside_and_just_outside(fps, playable):
+    # 11.26: Built's fps from 0.001 to 1,000,000 (1e6 is a float32; 0.001 is not, and its
+    # nearest float32 is a hair above it, so the low end is checked one float32 below)
+    assert ("clip-timing" not in codes_of(clip(built=dict(fps=fps)))) == playable

@@ -1,0 +1,57 @@
+"""tools/mutation.py's own rules (issue 31): a flaky test is never what kills a mutant, and a
+hand-made mutant is the exact text it names, in the module it names."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+
+import pytest
+from conftest import ROOT
+
+
+@pytest.fixture(scope="module")
+def driver():
+    spec = importlib.util.spec_from_file_location("animspec_mutation_driver", ROOT / "tools" / "mutation.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # (dataclasses look their module up)
+    path = list(sys.path)
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path[:] = path  # the driver drops tools/ from sys.path; leave the tests' as it was
+    yield module
+    del sys.modules[spec.name]
+
+
+def test_flaky_tests_are_never_selected(driver):
+    mutant = driver.Mutant("x.py", 0, 3, "Add -> Sub", "", start_line=3, end_line=3)
+    order = ["tests/test_a.py::t1", "tests/test_architecture.py::t2", "tests/test_temporaries.py::t3"]
+    at_import = {"order": order, "lines": {"3": [""]}}  # a module constant: every mapped test
+    mapped = ["tests/test_a.py", "tests/test_architecture.py", "tests/test_temporaries.py"]
+    assert driver.tests_for(mutant, at_import, mapped) == ["tests/test_a.py"]
+    only_flaky = {"order": order, "lines": {"3": ["tests/test_architecture.py::t2", "file::tests/test_temporaries.py"]}}
+    assert driver.tests_for(mutant, only_flaky, mapped) is None  # a survivor, not a kill
+
+
+def test_no_module_maps_a_flaky_test(driver):
+    assert set(driver.NOT_A_KILL) == {"tests/test_temporaries.py", "tests/test_architecture.py"}
+    for rel, conf in driver.MODULES.items():
+        assert not [t for t in conf["tests"] if t.startswith(driver.NOT_A_KILL)], rel
+
+
+def test_every_planted_mutant_applies_once_to_a_mapped_module(driver):
+    for rel, bugs in driver.PLANTED.items():
+        assert rel in driver.MODULES
+        text = (driver.PACKAGE / rel).read_text()
+        for what, old, new in bugs:
+            assert text.count(old) == 1 and old != new, (rel, what)
+        made = driver.planted_mutants(rel, text, 1000)
+        assert all(source is not None and source != text for _, source in made)
+        assert [m.what for m, _ in made] == [what for what, _, _ in bugs]
+
+
+def test_a_planted_mutant_whose_text_is_gone_is_stale(driver, monkeypatch):
+    monkeypatch.setitem(driver.PLANTED, "fixed_point.py", [("gone", "no such text", "x")])
+    (mutant, source), = driver.planted_mutants("fixed_point.py", "a = 1\n", 5)
+    assert source is None and mutant.planted and mutant.index == 5

@@ -5,15 +5,18 @@
 - On random hierarchies (parents listed in any order, scale included), the encoder meets the
   object-space bound it is given whenever the format can (above the floor it reports), and
   the figure it reports is the written file's, measured here by a forward kinematics of this
-  file's own (4x4 matrices from the quaternion formula, not the package's).
+  file's own (4x4 matrices, rotations by the benchmark's reference formula, not the package's).
 - A joint's error moves what it carries: the same rotation error on a root costs more than
   on a leaf, so the search gives the root more bits.
 """
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pytest
+from conftest import ROOT
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from animspec.animclip.frames.encode import Frames, encode
@@ -25,14 +28,8 @@ from animspec.animclip.frames.object_space import (
     local_matrices,
 )
 
-
-def _matrix(q: np.ndarray) -> np.ndarray:
-    x, y, z, w = np.moveaxis(q / np.linalg.norm(q, axis=-1, keepdims=True), -1, 0)
-    return np.stack([
-        np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)], -1),
-        np.stack([2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)], -1),
-        np.stack([2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)], -1),
-    ], -2)
+sys.path.insert(0, str(ROOT / "bench"))
+import bvh  # noqa: E402  (bench/bvh.py: the benchmark's reference, written from the formula, not the package's)
 
 
 def vertex_errors(read, given, parents, shell):
@@ -40,7 +37,7 @@ def vertex_errors(read, given, parents, shell):
     (rotations xyzw, translations, scales) triple of (F, J, ...) local transforms."""
     def world(rot, pos, scl):
         local = np.zeros(np.shape(rot)[:2] + (4, 4))
-        local[..., :3, :3] = _matrix(np.asarray(rot, np.float64)) * np.asarray(scl, np.float64)[..., None, :]
+        local[..., :3, :3] = bvh.quaternion_matrices(rot) * np.asarray(scl, np.float64)[..., None, :]
         local[..., :3, 3] = pos
         local[..., 3, 3] = 1
         out = np.full_like(local, np.nan)

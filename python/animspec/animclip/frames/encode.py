@@ -74,6 +74,7 @@ from .coding import (
 from .motion import encode_motion
 from .object_space import (
     DEFAULT_SHELL,
+    JointWorst,
     ObjectError,
     ObjectSpace,
     ObjectTolerance,
@@ -81,6 +82,7 @@ from .object_space import (
     local_matrices,
     object_error,
     object_error_of,
+    worst_per_joint,
 )
 
 # The error shift is kept within a small element's 4-bit nibble (MAX_ERROR_SHIFT), so that
@@ -260,35 +262,13 @@ class Frames:
         return rot / length[..., None], pos, scl
 
 
-@dataclass(frozen=True)
-class KindError:
+class KindError(JointWorst):
     """One kind of :class:`ClipError`: each joint's worst over the frames, and at which frame."""
-
-    per_joint: np.ndarray
-    """(J,) float64, each joint's largest error."""
-    frames: np.ndarray
-    """(J,) int64, the frame of each joint's largest error."""
-
-    @property
-    def worst(self) -> float:
-        return float(self.per_joint.max(initial=0.0))
-
-    @property
-    def joint(self) -> int:
-        """The joint of the worst error (0 for a clip of no joints)."""
-        return int(np.argmax(self.per_joint)) if self.per_joint.size else 0
-
-    @property
-    def frame(self) -> int:
-        """The frame of the worst error."""
-        return int(self.frames[self.joint]) if self.frames.size else 0
 
 
 def _kind_error(per_frame: np.ndarray) -> KindError:
     """(F, J) errors -> each joint's worst and its frame."""
-    if per_frame.size == 0:
-        return KindError(np.zeros(per_frame.shape[1:]), np.zeros(per_frame.shape[1:], np.int64))
-    return KindError(per_frame.max(axis=0), per_frame.argmax(axis=0).astype(np.int64))
+    return KindError(*worst_per_joint(per_frame))
 
 
 @dataclass(frozen=True)

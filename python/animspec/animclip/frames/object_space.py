@@ -52,42 +52,59 @@ class ObjectTolerance:
 
 
 @dataclass(frozen=True)
-class ObjectError:
-    """The object-space error of a clip as a reader decodes it (:mod:`..object_space`'s measure),
-    in the clip's units: each joint's worst over the frames, where, and the 99th percentile over
-    every joint at every frame (how large the error is apart from its worst moments)."""
+class JointWorst:
+    """Each joint's worst error over a clip's frames, and at which frame: what every error
+    measure of the encoder reports (:class:`ObjectError`, and the joint-local kinds of
+    :class:`.encode.ClipError`)."""
 
     per_joint: np.ndarray
-    """(J,) each joint's largest error (its worst virtual vertex at its worst frame)."""
+    """(J,) float64, each joint's largest error."""
     frames: np.ndarray
-    """(J,) the frame of each joint's largest error."""
-    p99: float
-    """The 99th percentile of the error over joints x frames."""
-    shell: float
-    """The virtual vertices' distance from their joint this was measured at."""
+    """(J,) int64, the frame of each joint's largest error."""
 
     @property
-    def max(self) -> float:
+    def worst(self) -> float:
         return float(self.per_joint.max(initial=0.0))
 
     @property
     def joint(self) -> int:
-        """The joint of the largest error (0 for a clip of no joints)."""
+        """The joint of the worst error (0 for a clip of no joints)."""
         return int(np.argmax(self.per_joint)) if self.per_joint.size else 0
 
     @property
     def frame(self) -> int:
+        """The frame of the worst error."""
         return int(self.frames[self.joint]) if self.frames.size else 0
+
+
+def worst_per_joint(per_frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(F, J) errors -> each joint's worst and its frame (zeros for no frames)."""
+    if per_frame.size == 0:
+        return np.zeros(per_frame.shape[1:]), np.zeros(per_frame.shape[1:], np.int64)
+    return per_frame.max(axis=0), per_frame.argmax(axis=0).astype(np.int64)
+
+
+@dataclass(frozen=True)
+class ObjectError(JointWorst):
+    """The object-space error of a clip as a reader decodes it (this module's measure), in the
+    clip's units: each joint's worst over the frames (its worst virtual vertex), where, and the
+    99th percentile over every joint at every frame (how large the error is apart from its
+    worst moments)."""
+
+    p99: float = 0.0
+    """The 99th percentile of the error over joints x frames."""
+    shell: float = DEFAULT_SHELL
+    """The virtual vertices' distance from their joint this was measured at."""
+
+    @property
+    def max(self) -> float:
+        return self.worst
 
 
 def object_error_of(per_frame: np.ndarray, shell: float) -> ObjectError:
     """(F, J) errors -> :class:`ObjectError`."""
-    if per_frame.size == 0:
-        empty = np.zeros(per_frame.shape[1:])
-        return ObjectError(empty, empty.astype(np.int64), 0.0, shell)
-    return ObjectError(
-        per_frame.max(axis=0), per_frame.argmax(axis=0).astype(np.int64), float(np.percentile(per_frame, 99)), shell
-    )
+    p99 = float(np.percentile(per_frame, 99)) if per_frame.size else 0.0
+    return ObjectError(*worst_per_joint(per_frame), p99, shell)
 
 
 def checked_parents(parents: Sequence[int] | np.ndarray | None, joints: int) -> np.ndarray:

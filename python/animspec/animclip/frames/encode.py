@@ -740,6 +740,7 @@ def _object_shifts(
         taken: list[tuple[int, int, int]] = []
         for j in space.order[::-1]:
             j = int(j)
+            moved = False
             for c in (int(i) for i in np.flatnonzero(tried[j])):
                 s = int(shift[j, c])
                 width = top_field(j, c, s).bit_length()
@@ -756,9 +757,13 @@ def _object_shifts(
                 if space.trial(j, lm, lt, frames, limit=bound) > bound:
                     tried[j, c] = False
                     continue
-                space.set_local(j, *(joint_locals(j, row) if frames is not None else (lm, lt)))
+                if frames is None:
+                    space.set_local(j, lm, lt)
+                moved = True
                 taken.append((j, c, s))
                 shift[j, c] = coarser
+            if moved and n_frames > 2 * FOCUS_FRAMES:  # (every frame decoded once per joint and pass)
+                space.set_local(j, *joint_locals(j, shift[j]))
         if taken:
             space.refresh({j for j, _, _ in taken})
             while (over := np.flatnonzero(space.err.max(axis=0) > np.maximum(bound, before))).size:

@@ -152,3 +152,40 @@ def test_parents_that_are_no_hierarchy_are_refused():
         checked_parents([-1, 5], 2)
     with pytest.raises(HierarchyError, match="2 parents for 3 joints"):
         checked_parents([-1, 0], 3)
+
+
+def test_a_clip_is_within_a_joint_local_tolerance_only_when_every_kind_is():
+    from animspec.animclip.frames.encode import ClipError, KindError, Tolerance
+
+    def kind(worst: float) -> KindError:
+        return KindError(np.array([worst]), np.array([0]))
+
+    tolerance = Tolerance(0.1, 1e-3, 1e-3)
+    assert ClipError(kind(0.1), kind(1e-3), kind(1e-3)).within(tolerance)
+    for over in (ClipError(kind(0.11), kind(0.0), kind(0.0)), ClipError(kind(0.0), kind(2e-3), kind(0.0)),
+                 ClipError(kind(0.0), kind(0.0), kind(2e-3))):
+        assert not over.within(tolerance)
+
+
+def test_parents_listed_after_their_children_are_ordered_parents_first():
+    """Joint 0 hangs under joint 2, which hangs under the root, joint 3: every parent comes
+    before its children in the order the measure walks, and depth counts from the roots."""
+    from animspec.animclip.frames.object_space import topological_order
+
+    parents = np.array([2, 0, 3, -1, 3])
+    order = list(topological_order(parents))
+    assert order.index(3) < order.index(2) < order.index(0) < order.index(1)
+    assert order[0] == 3 and sorted(order) == [0, 1, 2, 3, 4]
+
+
+def test_the_measures_of_a_clip_without_frames_or_joints_are_zero_and_name_joint_0():
+    from animspec.animclip.frames.object_space import JointWorst, object_error_of
+
+    none = object_error_of(np.zeros((0, 3)), 0.05)
+    assert (none.max, none.p99, none.joint, none.frame, none.shell) == (0.0, 0.0, 0, 0, 0.05)
+    assert none.per_joint.shape == (3,) and not none.per_joint.any() and none.frames.dtype == np.int64
+    empty = JointWorst(np.zeros(0), np.zeros(0, np.int64))
+    assert (empty.worst, empty.joint, empty.frame) == (0.0, 0, 0)
+    one = object_error_of(np.array([[0.0, 2.0], [3.0, 1.0]]), 0.03)
+    assert (one.max, one.joint, one.frame) == (3.0, 0, 1) and one.p99 == pytest.approx(np.percentile([0, 2, 3, 1], 99))
+    assert ObjectTolerance().shell == pytest.approx(0.03) and ObjectTolerance().max_error == pytest.approx(2e-4)

@@ -135,7 +135,7 @@ MODULES: dict[str, dict] = {
                                             "tests/test_animclip_agree.py"]},
     "animclip/frames/encode.py": {"tests": ["tests/test_animclip_encode.py", "tests/test_codec_behaviours.py",
                                             "tests/test_codec_bounds.py", "tests/test_encoder_hostile.py",
-                                            "tests/test_object_space.py"]},
+                                            "tests/test_object_space.py", "tests/test_error_measure.py"]},
     "animclip/frames/object_space.py": {"tests": ["tests/test_object_space.py", "tests/test_animclip_encode.py",
                                                   "tests/test_encoder_hostile.py"]},
     "animclip/frames/motion.py": {"tests": ["tests/test_codec_behaviours.py", "tests/test_codec_bounds.py",

@@ -222,13 +222,6 @@ class Tolerance:
             if not (isinstance(value, numbers.Real) and 0 < cast(float, value) < math.inf):
                 raise EncodeError(f"the {kind} tolerance must be a positive number, not {value}")
 
-    @property
-    def component(self) -> float:
-        """The rotation tolerance as a step of the quaternion's components, the encoder's first
-        guess: four components each off by a / 4 move the unit quaternion by a / 2 at most,
-        which is an angle of a (radians) at most."""
-        return math.radians(self.rotation_deg) / 4
-
 
 @dataclass(frozen=True)
 class Frames:
@@ -922,7 +915,6 @@ def encode(
                                space.reach(), local_shifts)
     else:
         shift = local_shifts(np.full(n_joints, local.rotation_deg), np.full(n_joints, local.translation))
-    chosen = shift.copy()
     plan = _Plan(target, base, shift, ceiling)
     if not large:  # coarsen a component past 16 bits until its field fits 16 bits
         for _ in range(MAX_ERROR_SHIFT + 1):
@@ -934,11 +926,10 @@ def encode(
                 raise EncodeError("a component's range needs an error shift past 15 to fit 16 bits")
             plan.shift[wide] += 1
     fields, values = plan.values()
-    if isinstance(tolerance, ObjectTolerance) and np.array_equal(plan.shift, chosen):
-        space.release()  # (the search's last state is this encoding's: its errors are measured already)
-        seen = object_error_of(space.err, space.shell)
-    else:
-        seen = object_error_of(space.set_all(*_decoded_locals(values), trials=False), space.shell)
+    # measured again from the integers written, as a reader decodes them (not the search's
+    # bookkeeping of them): the one figure reported
+    space.release()
+    seen = object_error_of(space.set_all(*_decoded_locals(values), trials=False), space.shell)
     error = _errors(values, rot, pos, scl)
 
     flat_fields = fields.reshape(n_frames, -1)

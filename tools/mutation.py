@@ -164,6 +164,11 @@ MODULES: dict[str, dict] = {
         "only": ["animclip_pose_to_gltf", "_continuous_wxyz", "_varies", "animclip_to_gltf",
                  "camera_animation_to_gltf"],
     },
+    # The other glTF writers: the GLB document every converter writes through, and ANIMBIN -> glTF.
+    "gltf/builder.py": {"tests": ["tests/test_gltf_builder.py", "tests/test_gltf_from_animbin.py",
+                                  "tests/test_gltf_animclip.py", "tests/test_gltf_document.py"]},
+    "gltf/from_animbin.py": {"tests": ["tests/test_gltf_from_animbin.py", "tests/test_gltf_examples.py",
+                                       "tests/test_gltf_rig_space.py"]},
 }
 
 # Hand-made mutants (issue 31): realistic one-line bugs, each a text replacement in its module

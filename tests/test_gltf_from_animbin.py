@@ -205,3 +205,16 @@ def test_gltf_animbin_gltf_round_trip_within_fp12(tmp_path, region, hz):
     nodes = GLTF2.load_from_bytes(back).nodes
     np.testing.assert_allclose(nodes[2].rotation, quat_xyzw((1, 0, 0), -20), atol=1e-7)
     assert math.isclose(nodes[1].translation[1], 1.0)
+
+
+def test_a_looping_clips_translation_keys_close_the_loop_too():
+    """A looping clip's translation keys also get the closing key at length / Hz holding the
+    last one (as its rotation keys do); a one-shot clip's do not."""
+    track = Track(0, [RotationKey(0, 4096, 0, 0, 0), RotationKey(2, 4096, 0, 0, 0)])
+    moves = Track(1, [TranslationKey(0, 0, 4096, 0), TranslationKey(4, 0, 8192, 4096)])
+    for flags, times in ((1, [0, 4, 10]), (0, [0, 4])):
+        anim = AnimbinFile([Animation(Name.from_str("t"), 10, [track, moves], flags=flags)])
+        got_times, values, _ = animation_channels(animbin_to_gltf(anim))[0][(1, "translation")]
+        np.testing.assert_allclose(got_times, np.array(times) / NTSC, rtol=1e-6)
+        expected = [[0, 1, 0], [0, 2, 1]] + ([[0, 2, 1]] if flags else [])
+        np.testing.assert_allclose(values, expected)

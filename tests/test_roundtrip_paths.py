@@ -544,3 +544,27 @@ def test_cli_gltf_animbin_gltf(tmp_path):
     assert gltf_fk.world_matrices(gltf_fk.load((tmp_path / "back.glb").read_bytes()), 0, np.arange(8) / 60) == \
         pytest.approx(gltf_fk.world_matrices(
             gltf_fk.load(animbin_to_gltf_on_rig(library.animbin, read_rig(rig.read_bytes()))), 0, np.arange(8) / 60))
+
+
+@pytest.mark.parametrize("above", ABOVE, ids=lambda a: a.name)
+def test_animbin_translation_keys_on_a_rig_land_where_the_console_puts_them(above):
+    """ANIMBIN -> glTF on a rig whose nodes above the skeleton are turned, moved and scaled:
+    a root joint's TRANSLATION keys (which the engine ignores, but the glTF carries) end up,
+    through every node above, at the key's vector in the console's space turned to glTF's
+    (the nodes above are taken out of the joint's own transform, as for its rotation): the
+    world positions of the output, by this file's own forward kinematics."""
+    from animspec.animbin import Animation, AnimbinFile, Name, RotationKey, Track, TranslationKey
+    from animspec.gltf.axes import PS1_TO_GLTF_MATRIX
+
+    rig = wrap((EXAMPLES / "pendulum_rig.glb").read_bytes(), above)
+    keys = [TranslationKey(0, 4096, 0, -2048), TranslationKey(6, -1024, 8192, 512)]
+    track = Track(0, [RotationKey(0, 4096, 0, 0, 0), *keys])
+    model = AnimbinFile([Animation(Name.from_str("slide"), 10, [track], flags=0)])
+    glb = animbin_to_gltf_on_rig(model, read_rig(rig))
+    doc = gltf_fk.load(glb)
+    joint_node = gltf_fk.node_index(doc, gltf_fk.joint_names(doc))[0]
+    hz = refresh_hz("ntsc")
+    world = gltf_fk.world_matrices(doc, len(doc.animations) - 1, np.array([0.0, 6 / hz]))
+    for k, key in enumerate(keys):
+        expected = PS1_TO_GLTF_MATRIX @ (np.array([key.x, key.y, key.z]) / FP12_ONE)
+        np.testing.assert_allclose(world[k, joint_node, :3, 3], expected, atol=1e-6)

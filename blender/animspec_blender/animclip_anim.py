@@ -475,8 +475,7 @@ def export_animclip(arm: bpy.types.Object, *, action: str | None = None, templat
         Frames,
         encode,
         joint_hashes,
-        read_back_error,
-        read_back_object_error,
+        read_back_errors,
         tolerance_for,
     )
     from animspec.animclip.frames.object_space import ObjectTolerance
@@ -565,8 +564,7 @@ def export_animclip(arm: bpy.types.Object, *, action: str | None = None, templat
     data = write_bytes(model)
 
     # what a reader of the written bytes sees, decoded as `animspec play` decodes them
-    e = read_back_error(data, Frames(rot, pos, scl))
-    oe = read_back_object_error(data, Frames(rot, pos, scl), parents, shell)
+    e, oe = read_back_errors(data, Frames(rot, pos, scl), parents, shell)
     result = AnimclipExport(data=data, action=act.name, frames=len(frames), fps=fps, looping=looping, bones=bones,
                             parents=parents, object_error=oe, error=e, tolerance=tolerance)
     result.lines.append(object_error_text(oe, bones, start, len(data), length))

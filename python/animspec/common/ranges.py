@@ -11,7 +11,7 @@ import argparse
 import math
 import numbers
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar, cast
 
 from .errors import AnimspecError
@@ -106,10 +106,7 @@ MAX_ERROR = NumberRange(
     above=True, why="each direction checks its own range of it",
 )
 """--max-error as the command line takes it before it knows the output's direction."""
-LOCAL_ROTATION_ERROR = NumberRange(
-    "local_rotation_error", 0.0, 180.0, "degrees of rotation", above=True,
-    why="no rotation is further than 180 degrees from another; 0 cannot be met by a quantised format",
-)
+LOCAL_ROTATION_ERROR = replace(MAX_ERROR_DEG, option="local_rotation_error")
 """Expert --local-rotation-error: the largest angle each joint's own rotation may be off."""
 
 

@@ -42,10 +42,9 @@ from ..animclip.frames.encode import (
     Tolerance,
     encode,
     joint_hashes,
-    read_back_error,
-    read_back_object_error,
+    read_back_errors,
 )
-from ..animclip.frames.object_space import DEFAULT_SHELL, ObjectError, ObjectTolerance
+from ..animclip.frames.object_space import ObjectError, ObjectTolerance
 from ..animclip.frames.sections import TAG_MOTION_DATA, clip_model
 from ..animclip.model import AnimclipFile
 from ..animclip.write import write_bytes
@@ -115,15 +114,13 @@ def error_text(error: ClipError, names: Sequence[str]) -> str:
     )
 
 
-def object_error_text(error: ObjectError, names: Sequence[str], unit: str = "m") -> str:
+def object_error_text(error: ObjectError, names: Sequence[str]) -> str:
     """The command line's words for an :class:`ObjectError` (glTF's metres, shown in mm): the
     largest distance and where, the 99th percentile, and the shell it was measured at."""
     name = names[error.joint] if error.joint < len(names) else f"joint {error.joint}"
-    scale, shown = (1000.0, "mm") if unit == "m" else (1.0, unit)
     return (
-        f"max {error.max * scale:.3g} {shown} ({name!r}, frame {error.frame}), "
-        f"99th percentile {error.p99 * scale:.3g} {shown}, at virtual vertices {error.shell * scale:g} {shown} "
-        "from each joint"
+        f"max {error.max * 1000:.3g} mm ({name!r}, frame {error.frame}), "
+        f"99th percentile {error.p99 * 1000:.3g} mm, at virtual vertices {error.shell * 1000:g} mm from each joint"
     )
 
 
@@ -177,18 +174,22 @@ class AnimclipConversion:
     """How the template differs from the clip (its joints, its frame count), None if it fits."""
 
     @cached_property
-    def error(self) -> ClipError:
-        """The error a reader of the written clip sees (:func:`.encode.read_back_error`), decoded
-        when first asked: after the writer's own read-back check, which refuses (naming the
-        file) a clip ``play`` would refuse."""
-        return read_back_error(self.data, self.frames)
+    def _read_back(self) -> tuple[ClipError, ObjectError]:
+        """Both errors a reader of the written clip sees (:func:`.encode.read_back_errors`, one
+        decoding), when first asked: after the writer's own read-back check, which refuses
+        (naming the file) a clip ``play`` would refuse."""
+        return read_back_errors(self.data, self.frames, self.rig.skeleton.parents, self.encoded.object_error.shell)
 
-    @cached_property
+    @property
+    def error(self) -> ClipError:
+        """Each joint's own error a reader of the written clip sees."""
+        return self._read_back[0]
+
+    @property
     def object_error(self) -> ObjectError:
-        """The object-space error a reader of the written clip sees (:func:`.encode.read_back_object_error`)
-        at the shell the encoder was given (or its default, with the joint-local bound)."""
-        shell = self.encoded.object_error.shell
-        return read_back_object_error(self.data, self.frames, self.rig.skeleton.parents, shell)
+        """The object-space error a reader of the written clip sees, at the shell the encoder was
+        given (or its default, with the joint-local bound)."""
+        return self._read_back[1]
 
     @property
     def met(self) -> bool:
@@ -349,7 +350,6 @@ def gltf_to_animclip(
         frames,
         tolerance,
         parents=rig.skeleton.parents,
-        shell=tolerance.shell if isinstance(tolerance, ObjectTolerance) else DEFAULT_SHELL,
         looping=looping,
         root_translation=None if motion is None else motion.translation,
         root_rotation=None if motion is None else motion.rotation,

@@ -314,33 +314,38 @@ def as_read(values: np.ndarray) -> np.ndarray:
     return np.asarray(values, np.float64).astype(np.float32).astype(np.float64)
 
 
+_Transforms = tuple[np.ndarray, np.ndarray, np.ndarray]
+"""Rotations (x, y, z, w), translations and scales, (F, J, ...) each."""
+
+
+def _read_back(data: bytes, frames: Frames, path: str | None) -> tuple[_Transforms, _Transforms]:
+    """The written clip ``data`` read (:func:`animspec.animclip.parse.read_bytes`) and decoded with
+    :func:`.decode.decode_clip`, as ``play`` decodes it, frame by frame: (rotations, translations,
+    scales) read and the same of ``frames`` (what was encoded), over the frames both have."""
+    from ..parse import read_bytes
+    from .decode import decode_clip
+
+    rot, pos, scl = frames.checked()
+    decoded = decode_clip(read_bytes(data, path), path).frames(0, rot.shape[0])
+    n = decoded.rotation.shape[0]
+    return (decoded.rotation, decoded.translation, decoded.scale), (rot[:n], pos[:n], scl[:n])
+
+
 def read_back_error(data: bytes, frames: Frames, path: str | None = None) -> ClipError:
     """The error a reader of the written clip ``data`` sees against ``frames`` (what was
-    encoded): the bytes read (:func:`animspec.animclip.parse.read_bytes`) and decoded with
-    :func:`.decode.decode_clip`, as ``play`` decodes them, frame by frame. Joints only: root
-    motion is Motion Data's, compared by its own tests."""
-    from ..parse import read_bytes
-    from .decode import decode_clip
-
-    rot, pos, scl = frames.checked()
-    decoded = decode_clip(read_bytes(data, path), path).frames(0, rot.shape[0])
-    n = decoded.rotation.shape[0]
-    return clip_error(decoded.rotation, decoded.translation, decoded.scale, rot[:n], pos[:n], scl[:n])
+    encoded), each joint's own, decoded as ``play`` decodes it. Joints only: root motion is
+    Motion Data's, compared by its own tests."""
+    read, given = _read_back(data, frames, path)
+    return clip_error(*read, *given)
 
 
-def read_back_object_error(data: bytes, frames: Frames, parents: Sequence[int] | np.ndarray | None,
-                           shell: float = DEFAULT_SHELL, path: str | None = None) -> ObjectError:
-    """The object-space error (:mod:`.object_space`) a reader of the written clip ``data`` sees
-    against ``frames``, under ``parents`` (None: every joint a root), decoded as
-    :func:`read_back_error` decodes it."""
-    from ..parse import read_bytes
-    from .decode import decode_clip
-
-    rot, pos, scl = frames.checked()
-    decoded = decode_clip(read_bytes(data, path), path).frames(0, rot.shape[0])
-    n = decoded.rotation.shape[0]
-    return object_error(decoded.rotation, decoded.translation, decoded.scale, rot[:n], pos[:n], scl[:n],
-                        parents, shell)
+def read_back_errors(data: bytes, frames: Frames, parents: Sequence[int] | np.ndarray | None,
+                     shell: float = DEFAULT_SHELL, path: str | None = None) -> tuple[ClipError, ObjectError]:
+    """Both errors a reader of the written clip ``data`` sees against ``frames``, from one
+    decoding: each joint's own (:func:`read_back_error`) and the object-space error
+    (:mod:`.object_space`) under ``parents`` (None: every joint a root) at ``shell``."""
+    read, given = _read_back(data, frames, path)
+    return clip_error(*read, *given), object_error(*read, *given, parents, shell)
 
 
 @dataclass(frozen=True)
@@ -370,8 +375,8 @@ class EncodedAnimation:
     object_error: ObjectError
     """The same error in object space (:mod:`.object_space`: virtual vertices a shell distance
     from each joint, every ancestor applied), in the clip's units: what the encoder bounds when
-    given an :class:`.object_space.ObjectTolerance` (:func:`read_back_object_error` measures it
-    again on the written bytes)."""
+    given an :class:`.object_space.ObjectTolerance` (:func:`read_back_errors` measures it again
+    on the written bytes)."""
     fields: np.ndarray = field(repr=False)
     """(F, E) the fields per frame (before packing), kept for inspection and tests."""
     motion_data: bytes | None = None
@@ -570,11 +575,11 @@ class _Plan:
         return fields, self.base + (fields << self.shift)
 
 
-def _errors(values: np.ndarray, rot: np.ndarray, pos: np.ndarray, scl: np.ndarray) -> ClipError:
-    """The :class:`ClipError` of integer values (F, J, 12), decoded with the reader's own
-    dequantisation (:func:`.coding.dequantise`) and kept as float32, as the decoder keeps them."""
-    s, r, p = (as_read(v) for v in dequantise(values))
-    return clip_error(r, p, s, rot, pos, scl)
+def _read(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Scale, rotation and translation of integer values (F, J, 12) as a reader holds them:
+    the reader's own dequantisation (:func:`.coding.dequantise`), kept as float32."""
+    s, r, p = dequantise(values)
+    return as_read(s), as_read(r), as_read(p)
 
 
 def _choose_shifts(
@@ -622,13 +627,10 @@ def _choose_shifts(
 
 
 def _decoded_locals(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Integer values (F, J, 12) as a reader decodes them (float32, :func:`.coding.dequantise`),
-    as local matrices (F, J, 3, 3: rotation times scale) and translations (F, J, 3)."""
-    s, r, p = dequantise(values)
-    del values  # (each step frees what it came from: the search runs on a whole clip at once)
-    m = local_matrices(as_read(r), as_read(s))
-    del r, s
-    return m, as_read(p)
+    """Integer values (F, J, 12) as a reader decodes them (:func:`_read`), as local matrices
+    (F, J, 3, 3: rotation times scale) and translations (F, J, 3)."""
+    s, r, p = _read(values)
+    return local_matrices(r, s), p
 
 
 def _object_shifts(
@@ -718,7 +720,6 @@ def _object_shifts(
         m, t = _decoded_locals((base[j] + f * step)[:, None, :])
         return m[:, 0], t[:, 0]
 
-    n_frames = target.shape[0]
     look = (FOCUS_FRAMES, max(n_frames // FOCUS_SAMPLES, 1))
 
     # One pass: every joint, leaves first (their steps cost the fewest other joints; and a
@@ -798,7 +799,11 @@ def encode(
     shell: float = DEFAULT_SHELL,
 ) -> EncodedAnimation:
     """Encode ``frames`` within ``tolerance`` (as far as the format's precision allows: the
-    error reached is in the result's ``error``).
+    errors reached are the result's ``object_error`` and ``error``): an
+    :class:`.object_space.ObjectTolerance` bounds the object-space error over the hierarchy
+    ``parents`` (a parent index per joint, -1 for a root; None: every joint a root); the expert
+    :class:`Tolerance` bounds each joint's own error, and ``shell`` is then where the reported
+    object-space error is measured (an ObjectTolerance carries its own shell).
 
     ``max_translation_shift``: the finest translation step is 2^-shift (Luna's encoder stops
     at 12). ``lookup``: True/False forces the frame lookup table on/off; None uses it
@@ -912,7 +917,7 @@ def encode(
 
     if isinstance(tolerance, ObjectTolerance):
         shift = _object_shifts(_Plan(target, base, np.zeros_like(base), ceiling), space, tolerance.max_error,
-                               space.reach(), local_shifts)
+                               reach, local_shifts)
     else:
         shift = local_shifts(np.full(n_joints, local.rotation_deg), np.full(n_joints, local.translation))
     plan = _Plan(target, base, shift, ceiling)
@@ -926,11 +931,12 @@ def encode(
                 raise EncodeError("a component's range needs an error shift past 15 to fit 16 bits")
             plan.shift[wide] += 1
     fields, values = plan.values()
-    # measured again from the integers written, as a reader decodes them (not the search's
-    # bookkeeping of them): the one figure reported
+    # both measured again from the integers written, as a reader decodes them (not the search's
+    # bookkeeping of them): the figures reported
     space.release()
-    seen = object_error_of(space.set_all(*_decoded_locals(values), trials=False), space.shell)
-    error = _errors(values, rot, pos, scl)
+    read_s, read_r, read_p = _read(values)
+    seen = object_error_of(space.set_all(local_matrices(read_r, read_s), read_p, trials=False), space.shell)
+    error = clip_error(read_r, read_p, read_s, rot, pos, scl)
 
     flat_fields = fields.reshape(n_frames, -1)
     widths = np.zeros(flat_fields.shape[1], dtype=np.int64)

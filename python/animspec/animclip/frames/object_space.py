@@ -221,10 +221,9 @@ class ObjectSpace:
         """Take every joint's lossy local transforms (F, J, ...); (F, J) errors. ``trials``
         False: only the errors are wanted (nothing is changed after), so nothing else is kept."""
         self.local_m, self.local_t = _joint_major(local_m), _joint_major(local_t)
-        self.m, self.t = self._world(self.local_m, self.local_t)
+        self.m, self.t = np.empty_like(self.local_m), np.empty_like(self.local_t)
         self.joint_err = np.empty(self.local_t.shape[:2])
-        for j in range(len(self.parents)):
-            self.joint_err[j] = self._joint_error(j, self.m[j], self.t[j])
+        self.refresh(np.flatnonzero(self.parents < 0))  # (every joint is in some root's subtree)
         if not trials:
             self.release()
         return self.err

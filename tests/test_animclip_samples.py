@@ -339,6 +339,29 @@ def test_two_elements_on_one_component_both_add():
     assert f.frames().translation[0, 0, 0] == pytest.approx((r[4] + 3 + 20) / 2 ** r[8])
 
 
+@pytest.mark.parametrize("dense", [0.0, 2.0])
+def test_a_kind_computed_over_its_range_or_its_moving_joints_alone_gives_the_same_frames(monkeypatch, dense):
+    """The decoder computes a kind of transform over the range of its moving joints (the still
+    ones in it from their base) when most of the range moves, else the moving joints alone
+    and copies them into place: both, forced, give every frame as the element-by-element sum,
+    with several elements on one component and a field straddling two u32 words."""
+    import animspec.animclip.frames.decode as samples
+
+    rng = random.Random(5)
+    clip = Clip(7, rng)
+    # rotation on joints 1 and 5, translation on 0-2, scale on 6; two elements on joint 1's qx
+    clip.small = [(0, 8, 9, 0), (1, 4, 7, 1), (1, 4, 5, 0), (1, 9, 12, 0), (2, 10, 3, 2), (5, 7, 16, 0), (6, 1, 4, 0)]
+    clip.large = [(5, 5, 30, 0), (1, 4, 20, 1)]  # the first straddles words 0 and 1
+    clip.random_fields(6)
+    data = clip_file(clip, frames=6)
+    whole = clip_frames(read_bytes(data)).frames()
+    monkeypatch.setattr(samples, "DENSE_MOVING", dense)
+    forced = clip_frames(read_bytes(data))
+    assert_poses(forced, clip, list(range(6)))
+    for name in ("rotation", "translation", "scale"):
+        assert np.array_equal(getattr(forced.frames(), name), getattr(whole, name))
+
+
 # ---------------------------------------------------------------------------- root motion
 
 
@@ -486,7 +509,7 @@ def test_decoding_in_chunks_gives_the_same_frames(monkeypatch, lookup):
     clip = random_clip(19, joints=3, samples=4 if lookup else 8)
     data = clip_file(clip, frames=8, flags=LOOKUP if lookup else 0, lookup=lookup)
     whole = clip_frames(read_bytes(data)).frames()
-    monkeypatch.setattr(samples, "CHUNK_VALUES", 40)  # one sample per chunk (3 joints x 12 + elements > 40 / 2)
+    monkeypatch.setattr(samples, "CHUNK_VALUES", 40)  # one sample per chunk (its working values pass 40)
     chunked = clip_frames(read_bytes(data))
     assert_poses(chunked, clip, lookup or list(range(8)))
     for name in ("rotation", "translation", "scale"):
@@ -651,8 +674,8 @@ def test_decode_memory_is_the_results_plus_a_bounded_chunk():
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert out.rotation.shape == (work.samples, bench_decode.JOINTS, 4)
-    # one chunk: its words transposed (uint32), fields, deltas (float64) and a group's values
-    # and results: a few times CHUNK_VALUES float64 values
+    # one chunk's working buffers (fields, values, norms: CHUNK_VALUES float64 values) and
+    # temporaries: a few times CHUNK_VALUES
     assert peak <= results + 8 * 8 * samples.CHUNK_VALUES, (peak, results)
 
 

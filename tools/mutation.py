@@ -189,8 +189,8 @@ PLANTED: dict[str, list[tuple[str, str, str]]] = {
         ("no sign continuity", "    rot = _continuous(rot)\n", "    pass\n"),
     ],
     "animclip/frames/coding.py": [
-        ("zero quaternion's identity written as w first", "np.moveaxis(out, axis, -1)[..., 3][",
-         "np.moveaxis(out, axis, -1)[..., 0]["),
+        ("zero quaternion's identity written as w first", "if axis else out)[3][zero]",
+         "if axis else out)[0][zero]"),
         ("large code's shift at the small code's bit", "(shifts[n:] << 8)", "(shifts[n:] << 4)"),
     ],
     "animclip/frames/sections.py": [
@@ -295,14 +295,14 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "the entries are below 65,535 (a u16 table): as int16 they keep the same two bytes",
     ("animclip/frames/decode.py", "@dataclass(frozen=True)", "True -> False"):
         "nothing assigns to these after they are made; frozen only guards that",
-    ("animclip/frames/decode.py", "CHUNK_VALUES = 1 << 18", "18 -> 19"): _CHUNKS,
+    ("animclip/frames/decode.py", "CHUNK_VALUES = 1 << 17", "17 -> 18"): _CHUNKS,
     ("animclip/frames/decode.py",
      "offset = None if exc.offset is None else dat1_file_offset(model, (motion_section.offset or 0) + exc.offset)",
      "0 -> 1"): ("`or 0` acts only on an offset of None (set to None two lines down) or 0 (the DAT1 header's own "
                  "byte, where no section lies)"),
     **{("animclip/frames/decode.py",
-        "step = max(1, CHUNK_VALUES // max(1, 12 * moving + 2 * elements.count + 5 * joints))", what): _CHUNKS
-       for what in ("Add -> Sub", "12 -> 13", "Mult -> FloorDiv")},
+        "step = min(count, max(1, CHUNK_VALUES // decode_chunk.working_values()))", what): _CHUNKS
+       for what in ("1 -> 2",)},
     **{("animclip/frames/sections.py", "new: list[Section] = [", f"list: items {i} and {i + 1} swapped"): _NEW_ORDER
        for i in range(4)},
     ("animclip/frames/inputs.py", "base[:, 0:4] = scale[:, None]", "4 -> 5"):

@@ -128,32 +128,65 @@ def pack_fields(fields: np.ndarray, widths: np.ndarray) -> np.ndarray:
 
 
 class FieldReader:
-    """Reads every element's field out of samples' u32 words; where each field is (its word,
-    its first bit, whether it continues into the next word, its mask) is worked out once, so a
-    chunk of samples runs only the row operations. Fields must lie inside a sample (the
-    decoder's inputs are checked for it: ``sample-bits-over-stride``)."""
+    """Reads fields out of samples. Where each field is, worked out once, so that a chunk of
+    samples runs only whole-row operations:
 
-    def __init__(self, bit_offset: np.ndarray, width: np.ndarray) -> None:
+    * A field is read from the little-endian u32 at its first byte (a byte *window*), where it
+      starts at bit 0-7; near the end of a sample the window is moved back to the sample's
+      last four bytes (a stride is whole u32 words, and a field lies inside its sample: the
+      decoder's inputs are checked for it, ``sample-bits-over-stride``), so no window reads
+      past a sample.
+    * A field that does not fit its window (more than 25 bits, starting past bit 32 - width)
+      is read in two **parts**: its low bits from its window, its high bits from the window
+      four bytes on. Every field has one part, in the order given; the high parts of the
+      straddling ones follow, ``element`` saying whose.
+
+    :meth:`positioned` gives each part's bits still at their place in the window (the window
+    ANDed with the part's mask): the decoder scales them by ``2 ** (shift + below - offset)``
+    in one multiplication (exact: powers of two)."""
+
+    def __init__(self, bit_offset: np.ndarray, width: np.ndarray, stride: int) -> None:
         bit_offset, width = np.asarray(bit_offset, np.int64), np.asarray(width, np.int64)
-        self.first = bit_offset >> 5
-        bit = (bit_offset & 31).astype(np.uint32)
-        self.bit = bit[:, None]
-        self.straddle = np.flatnonzero((bit_offset & 31) + width > 32)
-        self.straddle_next = self.first[self.straddle] + 1
-        # where a straddling field's high part goes: 32 - bit, 1..31 (bit > 0 there)
-        self.straddle_shift = (32 - bit[self.straddle]).astype(np.uint32)[:, None]
-        self.mask = ((np.uint64(1) << width.astype(np.uint64)) - np.uint64(1)).astype(np.uint32)[:, None]
+        window = np.minimum(bit_offset >> 3, max(int(stride) - 4, 0))
+        offset = bit_offset - 8 * window
+        straddle = np.flatnonzero(offset + width > 32)
+        low = np.where(offset + width > 32, 32 - offset, width)
+        high_window = np.minimum(window[straddle] + 4, int(stride) - 4)
+        self.fields = int(width.size)
+        self.element = np.concatenate([np.arange(width.size), straddle])
+        """The field each part belongs to: every field's first part, then the high parts."""
+        self.window = np.concatenate([window, high_window]).astype(np.intp)
+        """Byte of the sample where the part's u32 window starts."""
+        self.offset = np.concatenate([offset, 8 * (window[straddle] + 4 - high_window)])
+        """The part's first bit in its window."""
+        part_width = np.concatenate([low, width[straddle] - low[straddle]])
+        self.below = np.concatenate([np.zeros_like(width), low[straddle]])
+        """Bits of the field below the part (0 for a first part)."""
+        self.mask = (((np.int64(1) << part_width) - 1) << self.offset).astype(np.uint32)[:, None]
+        self.below_31 = bool((self.offset + part_width <= 31).all())
+        """Whether every part's bits lie below bit 31: then they read the same as int32."""
+        self.windows = int(self.window.max()) + 1 if self.window.size else 0
+        """Windows a sample is read as (the first ``windows`` bytes' u32s)."""
 
-    def __call__(self, words: np.ndarray) -> np.ndarray:
-        """(elements, samples) uint32 field values of ``words`` (samples, stride / 4) uint32:
-        element-major, so that a decoder's steps move whole rows."""
-        by_word = np.ascontiguousarray(words.T)
-        values = by_word[self.first]
-        values >>= self.bit
-        if self.straddle.size:
-            values[self.straddle] |= by_word[self.straddle_next] << self.straddle_shift
+    def positioned(self, samples: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        """(parts, samples) uint32: each part's bits where they sit in its window, of
+        ``samples`` (n, stride) uint8, into ``out`` when given. Part-major, so that every step
+        after it moves whole rows: each part is a row of the samples read as (windows, n)."""
+        if not samples.flags.c_contiguous:
+            samples = np.ascontiguousarray(samples)
+        # Window w of every sample: the u32 at byte w (unaligned, read in place), window-major.
+        by_window = np.ndarray((self.windows, samples.shape[0]), "<u4", samples, 0, (1, samples.strides[0]))
+        values = np.take(by_window, self.window, axis=0, out=out, mode="clip")  # (every window exists)
         values &= self.mask
         return values
+
+    def __call__(self, samples: np.ndarray) -> np.ndarray:
+        """(elements, samples) uint32 field values of ``samples`` (n, stride) uint8."""
+        parts = self.positioned(samples)
+        parts >>= self.offset.astype(np.uint32)[:, None]
+        fields, high = parts[: self.fields], slice(self.fields, None)
+        fields[self.element[high]] |= parts[high] << self.below[high].astype(np.uint32)[:, None]
+        return fields
 
 
 def unpack_fields(words: np.ndarray, bit_offset: np.ndarray, width: np.ndarray) -> np.ndarray:
@@ -162,7 +195,8 @@ def unpack_fields(words: np.ndarray, bit_offset: np.ndarray, width: np.ndarray) 
     samples = words.shape[0]
     if not np.size(width) or samples == 0:
         return np.zeros((samples, np.size(width)), np.uint32)
-    return FieldReader(bit_offset, width)(words).T
+    as_bytes = np.ascontiguousarray(words, "<u4").view(np.uint8).reshape(samples, -1)
+    return FieldReader(bit_offset, width, as_bytes.shape[1])(as_bytes).T
 
 
 def sample_words(samples: np.ndarray) -> np.ndarray:
@@ -184,15 +218,29 @@ def dequantise_scale(values: np.ndarray, divisor: np.ndarray, out: np.ndarray | 
     return np.divide(values, np.where(divisor == 0, 1.0, divisor), out=out, casting="same_kind")
 
 
-def dequantise_rotation(q: np.ndarray, axis: int = -1, out: np.ndarray | None = None) -> np.ndarray:
-    """Quaternions x, y, z, w along ``axis`` normalised; an all-zero one is the identity."""
+def dequantise_rotation(q: np.ndarray, axis: int = -1, out: np.ndarray | None = None,
+                        work: np.ndarray | None = None) -> np.ndarray:
+    """Quaternions x, y, z, w along ``axis`` normalised; an all-zero one is the identity. The
+    norm is ``sqrt(((x*x + y*y) + z*z) + w*w)``, summed in that order, as the viewer's decoder
+    does (web/js/clip.js); every step is exact while the components are integers below 2^26
+    (a clip's i16 bases plus deltas), so there any order gives the same bits. ``work``: two
+    float64 arrays of the norms' shape to compute them in (else allocated)."""
     q = np.asarray(q, np.float64)
-    last = np.moveaxis(q, axis, -1)
-    norm = np.expand_dims(np.sqrt(np.einsum("...k,...k->...", last, last)), axis)
-    zero = norm == 0
-    norm[zero] = 1.0
-    out = np.divide(q, norm, out=out, casting="same_kind")
-    np.moveaxis(out, axis, -1)[..., 3][np.moveaxis(zero, axis, -1)[..., 0]] = 1.0
+    axis %= q.ndim
+    x, y, z, w = np.moveaxis(q, axis, 0) if axis else q
+    norm, square = (None, None) if work is None else work
+    norm = np.square(x, out=norm)
+    for component in (y, z, w):
+        square = np.square(component, out=square)
+        norm += square
+    np.sqrt(norm, out=norm)
+    identity = not norm.all()
+    if identity:
+        zero = norm == 0
+        norm[zero] = 1.0
+    out = np.divide(q, norm.reshape(q.shape[:axis] + (1,) + q.shape[axis + 1 :]), out=out, casting="same_kind")
+    if identity:
+        (np.moveaxis(out, axis, 0) if axis else out)[3][zero] = 1.0
     return out
 
 

@@ -34,9 +34,11 @@ stride, a lookup entry naming a sample the block does not hold, and any decode w
 would pass the memory bound :func:`.inputs.memory_bound` (``max(256 MiB, 64 x the file's
 size on disk)``): a Built count cannot make a small file allocate gigabytes.
 
-Everything is vectorised over samples and elements: each element's field is gathered for all
-samples at once (its word, and the next word for the straddling ones), shifted and masked in
-uint32; no Python loop runs per frame or per sample.
+Everything is vectorised over samples and components, component-major: a chunk of samples is
+read as one row per component computed (its field's bits, from the u32 at the field's first
+byte, masked in place and scaled by a power of two), the components are summed with their
+base, and each kind of transform is dequantised straight into the float32 results; no Python
+loop runs per frame or per sample.
 """
 
 from __future__ import annotations
@@ -166,101 +168,160 @@ def dequantised(components: np.ndarray) -> Transforms:
     return Transforms(*dequantise(components))
 
 
+DENSE_MOVING = 0.75
+"""A kind of transform is computed for a whole range of joints, the still ones among them
+costing a few rows of base values, when at least this share of the range moves it: its
+results are then written straight into place. Below it only the moving joints are computed
+and their results copied into place (on CMU 01_01, 27 of 31 joints rotating, the copy cost
+more than the four still joints' rows)."""
+
+
 @dataclass(frozen=True)
-class _Group:
-    """The elements that move one kind of transform (scale, rotation or translation: four
-    components each) and the joints they move, with where each element lands among them."""
+class _Kind:
+    """One kind of transform (scale, rotation or translation: four components each) as the
+    decoder computes it."""
 
     first_component: int
     joints: np.ndarray
-    """Joints with at least one moving component of this kind."""
-    elements: slice
-    """Where its elements are in the decode order of :func:`_groups` (sorted by target)."""
-    targets: np.ndarray
-    """Distinct targets: indices into the (moving joints x 4) values of the group."""
-    starts: np.ndarray | None
-    """Where each target's run of elements starts in ``elements`` when some target has
-    several (Luna's reader adds them all: they are summed first); None when none has."""
-    base: np.ndarray
-    """(moving joints x 4,) float64 base values of the group's components."""
+    """The joints computed (none: every sample shows the base pose)."""
+    span: slice | None
+    """``joints`` as a slice when they are a range (the results are written in place), else
+    None (they are copied into place)."""
+    rows: slice
+    """Its rows among a chunk's component values: component-major, row ``c * joints + j``."""
 
 
-def _groups(elements: Elements, base: np.ndarray) -> tuple[list[_Group], np.ndarray]:
-    """The three groups and the order to decode the elements in: group by group, by target
-    within a group, so that each group's fields are one contiguous run of rows."""
-    groups: list[_Group] = []
-    order: list[np.ndarray] = []
-    for first in KIND_FIRST:
-        pick = np.flatnonzero((elements.component >= first) & (elements.component < first + 4))
-        joints, local = np.unique(elements.joint[pick], return_inverse=True)
-        targets = local.reshape(-1) * 4 + (elements.component[pick] - first)
-        by_target = np.argsort(targets, kind="stable")
-        distinct, starts = np.unique(targets[by_target], return_index=True)
-        done = sum(o.size for o in order)
-        groups.append(_Group(first, joints, slice(done, done + pick.size), distinct,
-                             None if distinct.size == by_target.size else starts,
-                             base[joints, first : first + 4].reshape(-1)))
-        order.append(pick[by_target])
-    return groups, np.concatenate(order)
+def _kinds(elements: Elements, joints: int) -> tuple[list[_Kind], np.ndarray]:
+    """The three kinds, each computed for the range from its first to its last moving joint
+    when at least :data:`DENSE_MOVING` of it moves, else for its moving joints; and the row
+    of each element's component (:attr:`_Kind.rows`)."""
+    kind_of = np.searchsorted(KIND_FIRST, elements.component, side="right") - 1
+    moves = np.zeros((len(KIND_FIRST), joints), bool)
+    moves[kind_of, elements.joint] = True
+    row_of_joint = np.zeros((len(KIND_FIRST), joints), np.int64)  # row of component 0 of the kind
+    computed = np.zeros(len(KIND_FIRST), np.int64)
+    kinds, row = [], 0
+    for k, first in enumerate(KIND_FIRST):
+        moving = np.flatnonzero(moves[k])
+        span = None
+        if moving.size and moving.size >= DENSE_MOVING * (moving[-1] + 1 - moving[0]):
+            span = slice(int(moving[0]), int(moving[-1]) + 1)
+            moving = np.arange(span.start, span.stop)
+        kinds.append(_Kind(first, moving, span, slice(row, row + 4 * moving.size)))
+        row_of_joint[k, moving] = row + np.arange(moving.size)
+        computed[k] = moving.size
+        row += 4 * moving.size
+    first_of = np.asarray(KIND_FIRST)[kind_of]
+    return kinds, row_of_joint[kind_of, elements.joint] + (elements.component - first_of) * computed[kind_of]
 
 
-def _kind(values: np.ndarray, first: int, out: np.ndarray) -> None:
-    """The transforms of one kind from (joints, 4, samples) float64 component values into
-    ``out`` (joints, 3 or 4, samples), float32: :mod:`.coding`'s dequantisation."""
+def _dequantise_kind(first: int, values: np.ndarray, out: np.ndarray, work: np.ndarray) -> None:
+    """The transforms of one kind from (4, joints, samples) float64 component values into
+    ``out`` (3 or 4, joints, samples), float32: :mod:`.coding`'s dequantisation (``work``:
+    two (joints, samples) float64 arrays for a rotation's norms)."""
     if first == KIND_FIRST[0]:
-        dequantise_scale(values[:, 0:3], values[:, 3:4], out=out)
+        dequantise_scale(values[0:3], values[3:4], out=out)
     elif first == KIND_FIRST[1]:
-        dequantise_rotation(values, axis=1, out=out)
+        dequantise_rotation(values, axis=0, out=out, work=work)
     else:
-        dequantise_translation(values[:, 0:3], values[:, 3:4], out=out)
+        dequantise_translation(values[0:3], values[3:4], out=out)
 
 
 class _ChunkDecoder:
-    """Decodes chunks of samples into the results. Its buffers live across chunks: each
-    kind's float32 chunk of every joint (samples last) holds the still joints' base pose,
-    written once; a chunk overwrites only the moving joints' rows, then the whole chunk is
-    copied into the results in one transposing pass (no 226 MB pre-fill, no per-joint
-    scatter into the results)."""
+    """Decodes chunks of samples into the results, component-major: one row per component
+    computed (:class:`_Kind`), so that every step runs over whole rows of samples and the
+    dequantisation writes each kind's float32 results straight into place.
 
-    def __init__(self, elements: Elements, base: np.ndarray, still: Transforms, step: int) -> None:
-        self.groups, order = _groups(elements, base)
-        self.fields = FieldReader(elements.bit_offset[order], elements.width[order])
-        # field << shift as a product by 2 ** shift: exact (width + shift <= MAX_DELTA_BITS)
-        self.scale = np.ldexp(1.0, elements.shift[order].astype(np.int32))[:, None]
-        self.target_base = [g.base[g.targets, None] for g in self.groups]
-        self.values = [np.empty((g.joints.size * 4, step), np.float64) for g in self.groups]
-        for g, v in zip(self.groups, self.values):
-            v[:] = g.base[:, None]  # components no element moves keep their base value
-        self.chunks = [np.repeat(kind[0][:, :, None], step, axis=2)
-                       for kind in (still.scale, still.rotation, still.translation)]
-        self.kinds = [np.empty((g.joints.size, c.shape[1], step), np.float32) for g, c in zip(self.groups, self.chunks)]
+    Each row reads one field (:class:`.coding.FieldReader`): the first element that moves the
+    component, or nothing (a component no element moves keeps its base). Further elements on
+    the same component (Luna's reader adds them all) and the high parts of fields straddling
+    two windows are extra rows, summed into their component's row in element order."""
 
-    def __call__(self, out: Transforms, rows: slice, words: np.ndarray) -> None:
-        samples = words.shape[0]
-        deltas = np.multiply(self.fields(words), self.scale)
-        for group, values, chunk, kind, target_base, target in zip(
-                self.groups, self.values, self.chunks, self.kinds, self.target_base,
-                (out.scale, out.rotation, out.translation)):
-            chunk = chunk[:, :, :samples]
-            if group.joints.size:
-                mine = deltas[group.elements]
-                if group.starts is not None:
-                    mine = np.add.reduceat(mine, group.starts, axis=0)
-                mine += target_base
-                values = values[:, :samples]
-                values[group.targets] = mine
-                kind = kind[:, :, :samples]
-                _kind(values.reshape(group.joints.size, 4, samples), group.first_component, kind)
-                chunk[group.joints] = kind
-            target[rows] = chunk.transpose(2, 0, 1)
+    def __init__(self, elements: Elements, base: np.ndarray, stride: int) -> None:
+        self.joints = base.shape[0]
+        self.kinds, row = _kinds(elements, self.joints)
+        component_rows = self.kinds[-1].rows.stop
+        by_row = np.argsort(row, kind="stable")  # element order within a component
+        lead = np.ones(by_row.size, bool)
+        lead[1:] = np.diff(row[by_row]) != 0
+        element = np.full(component_rows, -1)  # -1: no element, a zero-width field
+        element[row[by_row[lead]]] = by_row[lead]
+        element = np.concatenate([element, by_row[~lead]])
+        read = element >= 0
+        pick = np.where(read, element, 0)
+        width = np.where(read, elements.width[pick], 0)
+        shift = np.where(read, elements.shift[pick], 0)
+        self.fields = FieldReader(np.where(read, elements.bit_offset[pick], 0), width, stride)
+        part_element = self.fields.element
+        # a part's bits at their place in its window, times 2 ** (shift + bits below - offset):
+        # the part shifted into place, exact (width + shift <= MAX_DELTA_BITS)
+        exponent = shift[part_element] + self.fields.below - self.fields.offset
+        self.scale = np.ldexp(1.0, exponent.astype(np.int32))[:, None]
+        self.sums: tuple[np.ndarray, np.ndarray] | None = None
+        if part_element.size > component_rows:
+            into = np.concatenate([np.arange(component_rows), row[by_row[~lead]]])[part_element]
+            rank = np.concatenate([np.zeros(component_rows, np.int64), np.arange(1, 1 + int((~lead).sum()))])
+            order = np.lexsort((self.fields.below > 0, rank[part_element], into))
+            self.sums = order, np.searchsorted(into[order], np.arange(component_rows))
+        self.base = np.concatenate([base[k.joints, k.first_component : k.first_component + 4].T.reshape(-1)
+                                    for k in self.kinds])[:, None]
+
+    def working_values(self) -> int:
+        """Float64 values of working memory per sample: the parts (uint32) and their values
+        (float64), their sums when some component has several, and a rotation's two rows of
+        norms per joint (a partial kind's results take no more)."""
+        parts = self.fields.element.size
+        sums = parts if self.sums is not None else 0
+        return parts // 2 + parts + sums + 2 * self.joints
+
+    def allocate(self, samples: int) -> None:
+        """The working buffers for chunks of up to ``samples`` samples, reused by every chunk
+        (allocated once, they are touched once)."""
+        parts = self.fields.element.size
+        self.buffers = (np.empty(parts * samples, np.uint32), np.empty(parts * samples, np.float64),
+                        np.empty(2 * self.joints * samples, np.float64))
+
+    def fill_still(self, out: Transforms, still: Transforms) -> None:
+        """The base pose of the joints outside each kind's range, in every sample of ``out``."""
+        for kind, target, pose in zip(self.kinds, (out.scale, out.rotation, out.translation),
+                                      (still.scale, still.rotation, still.translation)):
+            outside = [slice(0, kind.span.start), slice(kind.span.stop, None)] if kind.span else [slice(None)]
+            for joints in outside:
+                target[:, joints] = pose[:, joints]
+
+    def __call__(self, out: Transforms, rows: slice, samples: np.ndarray) -> None:
+        n = samples.shape[0]
+        field_buffer, value_buffer, work = self.buffers
+        parts = self.fields.element.size
+        positioned = self.fields.positioned(samples, field_buffer[: parts * n].reshape(parts, n))
+        values = value_buffer[: parts * n].reshape(parts, n)
+        if self.fields.below_31:  # numpy converts int32 to float64 faster than uint32, then multiplies
+            np.copyto(values, positioned.view(np.int32))
+            values *= self.scale
+        else:
+            np.multiply(positioned, self.scale, out=values)
+        if self.sums is not None:
+            order, starts = self.sums
+            values = np.add.reduceat(values[order], starts, axis=0)
+        values += self.base
+        for kind, target in zip(self.kinds, (out.scale, out.rotation, out.translation)):
+            if not kind.joints.size:
+                continue
+            m = kind.joints.size
+            mine = values[kind.rows].reshape(4, m, n)
+            norms = work[: 2 * m * n].reshape(2, m, n)
+            if kind.span is not None:
+                _dequantise_kind(kind.first_component, mine, target[rows, kind.span].transpose(2, 1, 0), norms)
+            else:
+                done = np.empty((target.shape[2], m, n), np.float32)
+                _dequantise_kind(kind.first_component, mine, done, norms)
+                target[rows, kind.joints] = done.transpose(2, 1, 0)
 
 
-CHUNK_VALUES = 1 << 18
-"""Samples are decoded in chunks of about this many float64 values of working memory (2 MB):
-it stays bounded whatever the sample count (only the float32 results grow), and a chunk's
-transposes stay in the CPU's caches (bench/decode.py, CPU medians of 9 interleaved runs: 2 MB
-chunks decode 16 MB of Sample Data 1.2x faster than 1 MB or 4 MB ones; fewer samples per
-chunk pay numpy's per-call cost more often, more of them leave the caches)."""
+CHUNK_VALUES = 1 << 17
+"""Samples are decoded in chunks of about this many float64 values of working memory (1 MB,
+:attr:`_ChunkDecoder.working_values` per sample): it stays bounded whatever the sample count
+(only the float32 results grow), and a chunk's rows stay in the CPU's caches."""
 
 
 def decode_samples(inputs: SampleInputs, *, budget: int) -> tuple[Transforms, np.ndarray]:
@@ -285,20 +346,23 @@ def decode_samples(inputs: SampleInputs, *, budget: int) -> tuple[Transforms, np
         used, index = None, np.arange(inputs.num_frames, dtype=np.int64)
     count = inputs.num_frames if used is None else used.size
     _check_budget(frames, count, joints, budget, lookup=used is not None)
-    held = inputs.samples.shape[0]
-    words = np.frombuffer(inputs.samples, "<u4", held * inputs.stride // 4).reshape(held, inputs.stride // 4)
-    out = Transforms(np.empty((count, joints, 3), np.float32), np.empty((count, joints, 4), np.float32),
-                     np.empty((count, joints, 3), np.float32))
-    still = _as_f32(dequantised(base[None]))
-    moving = len(np.unique(elements.joint))
-    # per sample: fields (uint32) and deltas, the moving joints' values (float64, 3 kinds x 4
-    # components at most), every joint's float32 chunk (10 per joint, as 5 float64)
-    step = max(1, CHUNK_VALUES // max(1, 12 * moving + 2 * elements.count + 5 * joints))
-    decode_chunk = _ChunkDecoder(elements, base, still, min(step, count))
+    out = _results(count, joints)
+    decode_chunk = _ChunkDecoder(elements, base, inputs.stride)
+    decode_chunk.fill_still(out, _as_f32(dequantised(base[None])))
+    step = min(count, max(1, CHUNK_VALUES // decode_chunk.working_values()))
+    decode_chunk.allocate(step)
     for first in range(0, count, step):
         rows = slice(first, min(first + step, count))
-        decode_chunk(out, rows, words[rows] if used is None else words[used[rows]])
+        decode_chunk(out, rows, inputs.samples[rows] if used is None else inputs.samples[used[rows]])
     return out, index
+
+
+def _results(samples: int, joints: int) -> Transforms:
+    """Uninitialised float32 transforms of ``samples`` x ``joints``, views of one block."""
+    block = np.empty(samples * joints * 10, np.float32)
+    scale, rotation = samples * joints * 3, samples * joints * 7
+    return Transforms(block[:scale].reshape(samples, joints, 3), block[scale:rotation].reshape(samples, joints, 4),
+                      block[rotation:].reshape(samples, joints, 3))
 
 
 def _as_f32(t: Transforms) -> Transforms:

@@ -258,12 +258,22 @@ def sample_problems(model: AnimclipFile) -> list[SampleProblem]:
     return _decode_problems(model)[0]
 
 
-def _decode_problems(model: AnimclipFile) -> tuple[list[SampleProblem], Any]:
+Columns = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+"""(joint, component, width, shift) of every element (:meth:`.SampleElem.elements`)."""
+
+
+def _columns(model: AnimclipFile) -> Columns:
+    elem = model.section(TAG_SAMPLE_ELEM)
+    return elem.elements() if isinstance(elem, SampleElem) else SampleElem().elements()
+
+
+def _decode_problems(model: AnimclipFile, columns: Columns | None = None) -> tuple[list[SampleProblem], Any]:
     """Every problem in the order the decoder meets them (Built's joint count first), and what
     :func:`_sample_problems` found of the frame lookup: the one list both the validator and
     :func:`sample_inputs` read, so that neither has a check the other lacks."""
-    problems, found = _sample_problems(model)
-    refusals = _decode_refusals(model)
+    columns = _columns(model) if columns is None else columns
+    problems, found = _sample_problems(model, columns)
+    refusals = _decode_refusals(model, columns)
     timing = timing_problems(model.built) if model.built is not None else []
     return refusals[:1] + timing + problems + refusals[1:], found
 
@@ -432,7 +442,7 @@ def camera_problems(model: AnimclipFile) -> list[SampleProblem]:
     ]
 
 
-def _sample_problems(model: AnimclipFile) -> tuple[list[SampleProblem], Any]:
+def _sample_problems(model: AnimclipFile, columns: Columns) -> tuple[list[SampleProblem], Any]:
     out: list[SampleProblem] = []
     built = model.built
     elem = model.section(TAG_SAMPLE_ELEM)
@@ -441,7 +451,7 @@ def _sample_problems(model: AnimclipFile) -> tuple[list[SampleProblem], Any]:
     if built is None:
         return out, None
     stride = int(built.stride)
-    joint, component, width, shift = elem.elements() if isinstance(elem, SampleElem) else SampleElem().elements()
+    joint, component, width, shift = columns
     bits = int(width.sum())
     num_joints = len(base.joints) if isinstance(base, BaseState) else 0
     outside = np.flatnonzero(joint >= num_joints)
@@ -549,7 +559,7 @@ def _sample_problems(model: AnimclipFile) -> tuple[list[SampleProblem], Any]:
     return out, (lookup, start, stored)
 
 
-def _decode_refusals(model: AnimclipFile) -> list[SampleProblem]:
+def _decode_refusals(model: AnimclipFile, columns: Columns) -> list[SampleProblem]:
     """What the decoder refuses beyond the findings: Built's counts disagreeing with the
     sections they count (each would be read differently by the game and by the model), and
     fields it cannot add exactly."""
@@ -591,7 +601,7 @@ def _decode_refusals(model: AnimclipFile) -> list[SampleProblem]:
             )
         )
         return out
-    joint, component, width, shift = elem.elements()
+    joint, component, width, shift = columns
     offsets = np.concatenate([np.asarray(elem.offsets, np.int64), np.asarray(elem.large_offsets, np.int64)])
     # (without samples the offsets address nothing: the clip is its base pose)
     odd = np.flatnonzero(offsets % COMPONENT_BYTES) if sample_data_section(model) is not None else offsets[:0]
@@ -685,7 +695,8 @@ def sample_inputs(model: AnimclipFile, path: str | None = None) -> SampleInputs:
         raise SampleInputError(
             path, None, "built", "the clip has no Anim Clip Built section: nothing says how its samples are coded"
         )
-    problems, found = _decode_problems(model)
+    columns = _columns(model)
+    problems, found = _decode_problems(model, columns)
     errors = [p for p in problems if p.severity == "error"]
     if errors:
         raise _refuse(model, errors[0], path)
@@ -693,7 +704,7 @@ def sample_inputs(model: AnimclipFile, path: str | None = None) -> SampleInputs:
     base = model.section(TAG_BASE_STATE)
     joints = base.joints if isinstance(base, BaseState) else np.zeros(0, JOINT_DTYPE)
     if isinstance(elem, SampleElem):
-        joint, component, width, shift = elem.elements()
+        joint, component, width, shift = columns
         num_elems = len(elem.offsets)
     else:
         joint = component = width = shift = np.zeros(0, np.int64)

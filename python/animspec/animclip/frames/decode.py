@@ -168,51 +168,43 @@ def dequantised(components: np.ndarray) -> Transforms:
     return Transforms(*dequantise(components))
 
 
-DENSE_MOVING = 0.75
-"""A kind of transform is computed for a whole range of joints, the still ones among them
-costing a few rows of base values, when at least this share of the range moves it: its
-results are then written straight into place. Below it only the moving joints are computed
-and their results copied into place (on CMU 01_01, 27 of 31 joints rotating, the copy cost
-more than the four still joints' rows)."""
-
-
 @dataclass(frozen=True)
 class _Kind:
     """One kind of transform (scale, rotation or translation: four components each) as the
-    decoder computes it."""
+    decoder computes it: over the joints from the first to the last that it moves, the still
+    ones among them from their base (their rows cost no field reading, only the
+    dequantisation), so that the results are written straight into place. Copying the moving
+    joints' results into place instead cost more (CPU time, best of interleaved runs):
+    bench/decode.py's clip at 2 MB, 68 % of the range rotating, 1.4x; CMU 01_01, 27 of 31
+    joints rotating, 1.2x."""
 
     first_component: int
-    joints: np.ndarray
-    """The joints computed (none: every sample shows the base pose)."""
-    span: slice | None
-    """``joints`` as a slice when they are a range (the results are written in place), else
-    None (they are copied into place)."""
+    joints: slice
+    """The joints computed (empty: every sample shows the base pose)."""
     rows: slice
     """Its rows among a chunk's component values: component-major, row ``c * joints + j``."""
 
+    @property
+    def count(self) -> int:
+        return self.joints.stop - self.joints.start
+
 
 def _kinds(elements: Elements, joints: int) -> tuple[list[_Kind], np.ndarray]:
-    """The three kinds, each computed for the range from its first to its last moving joint
-    when at least :data:`DENSE_MOVING` of it moves, else for its moving joints; and the row
-    of each element's component (:attr:`_Kind.rows`)."""
+    """The three kinds (:class:`_Kind`) and the row of each element's component."""
     kind_of = np.searchsorted(KIND_FIRST, elements.component, side="right") - 1
     moves = np.zeros((len(KIND_FIRST), joints), bool)
     moves[kind_of, elements.joint] = True
-    row_of_joint = np.zeros((len(KIND_FIRST), joints), np.int64)  # row of component 0 of the kind
+    first_row = np.zeros(len(KIND_FIRST), np.int64)  # of the kind's first joint's component 0
     computed = np.zeros(len(KIND_FIRST), np.int64)
     kinds, row = [], 0
     for k, first in enumerate(KIND_FIRST):
         moving = np.flatnonzero(moves[k])
-        span = None
-        if moving.size and moving.size >= DENSE_MOVING * (moving[-1] + 1 - moving[0]):
-            span = slice(int(moving[0]), int(moving[-1]) + 1)
-            moving = np.arange(span.start, span.stop)
-        kinds.append(_Kind(first, moving, span, slice(row, row + 4 * moving.size)))
-        row_of_joint[k, moving] = row + np.arange(moving.size)
-        computed[k] = moving.size
-        row += 4 * moving.size
+        span = slice(int(moving[0]), int(moving[-1]) + 1) if moving.size else slice(0, 0)
+        kinds.append(_Kind(first, span, slice(row, row + 4 * (span.stop - span.start))))
+        first_row[k], computed[k] = row - span.start, span.stop - span.start
+        row += 4 * computed[k]
     first_of = np.asarray(KIND_FIRST)[kind_of]
-    return kinds, row_of_joint[kind_of, elements.joint] + (elements.component - first_of) * computed[kind_of]
+    return kinds, first_row[kind_of] + elements.joint + (elements.component - first_of) * computed[kind_of]
 
 
 def _dequantise_kind(first: int, values: np.ndarray, out: np.ndarray, work: np.ndarray) -> None:
@@ -232,90 +224,82 @@ class _ChunkDecoder:
     computed (:class:`_Kind`), so that every step runs over whole rows of samples and the
     dequantisation writes each kind's float32 results straight into place.
 
-    Each row reads one field (:class:`.coding.FieldReader`): the first element that moves the
-    component, or nothing (a component no element moves keeps its base). Further elements on
-    the same component (Luna's reader adds them all) and the high parts of fields straddling
-    two windows are extra rows, summed into their component's row in element order."""
+    The rows of components no element moves hold their base, written once; a chunk computes
+    only the moved ones (:class:`.coding.FieldReader`: one part per element, and a second
+    for a field straddling two windows), sums the parts that land on one component in element
+    order (Luna's reader adds every element), adds the base and puts them in their rows."""
 
     def __init__(self, elements: Elements, base: np.ndarray, stride: int) -> None:
         self.joints = base.shape[0]
         self.kinds, row = _kinds(elements, self.joints)
-        component_rows = self.kinds[-1].rows.stop
-        by_row = np.argsort(row, kind="stable")  # element order within a component
-        lead = np.ones(by_row.size, bool)
-        lead[1:] = np.diff(row[by_row]) != 0
-        element = np.full(component_rows, -1)  # -1: no element, a zero-width field
-        element[row[by_row[lead]]] = by_row[lead]
-        element = np.concatenate([element, by_row[~lead]])
-        read = element >= 0
-        pick = np.where(read, element, 0)
-        width = np.where(read, elements.width[pick], 0)
-        shift = np.where(read, elements.shift[pick], 0)
-        self.fields = FieldReader(np.where(read, elements.bit_offset[pick], 0), width, stride)
-        part_element = self.fields.element
-        # a part's bits at their place in its window, times 2 ** (shift + bits below - offset):
-        # the part shifted into place, exact (width + shift <= MAX_DELTA_BITS)
-        exponent = shift[part_element] + self.fields.below - self.fields.offset
-        self.scale = np.ldexp(1.0, exponent.astype(np.int32))[:, None]
-        self.sums: tuple[np.ndarray, np.ndarray] | None = None
-        if part_element.size > component_rows:
-            into = np.concatenate([np.arange(component_rows), row[by_row[~lead]]])[part_element]
-            rank = np.concatenate([np.zeros(component_rows, np.int64), np.arange(1, 1 + int((~lead).sum()))])
-            order = np.lexsort((self.fields.below > 0, rank[part_element], into))
-            self.sums = order, np.searchsorted(into[order], np.arange(component_rows))
         self.base = np.concatenate([base[k.joints, k.first_component : k.first_component + 4].T.reshape(-1)
                                     for k in self.kinds])[:, None]
+        by_row = np.argsort(row, kind="stable")  # each component's elements in element order
+        lead = np.ones(by_row.size, bool)
+        lead[1:] = np.diff(row[by_row]) != 0
+        self.moved = row[by_row[lead]]
+        """The rows a chunk computes, one per moved component."""
+        self.moved_base = self.base[self.moved]
+        element = np.concatenate([by_row[lead], by_row[~lead]])  # one element per moved row first
+        self.fields = FieldReader(elements.bit_offset[element], elements.width[element], stride)
+        part_element = element[self.fields.element]
+        # a part's bits at their place in its window, times 2 ** (shift + bits below - offset):
+        # the part shifted into place, exact (width + shift <= MAX_DELTA_BITS)
+        exponent = elements.shift[part_element] + self.fields.below - self.fields.offset
+        self.scale = np.ldexp(1.0, exponent.astype(np.int32))[:, None]
+        self.sums: tuple[np.ndarray, np.ndarray] | None = None
+        if part_element.size > self.moved.size:
+            into = row[part_element]
+            order = np.lexsort((self.fields.below > 0, part_element, into))  # element order, low part first
+            self.sums = order, np.searchsorted(into[order], self.moved)
 
     def working_values(self) -> int:
         """Float64 values of working memory per sample: the parts (uint32) and their values
-        (float64), their sums when some component has several, and a rotation's two rows of
-        norms per joint (a partial kind's results take no more)."""
+        (float64), their sums when some component has several, every component row, and a
+        rotation's two rows of norms per joint."""
         parts = self.fields.element.size
-        sums = parts if self.sums is not None else 0
-        return parts // 2 + parts + sums + 2 * self.joints
+        sums = parts + self.moved.size if self.sums is not None else 0
+        return parts // 2 + parts + sums + self.base.size + 2 * self.joints
 
     def allocate(self, samples: int) -> None:
         """The working buffers for chunks of up to ``samples`` samples, reused by every chunk
-        (allocated once, they are touched once)."""
+        (allocated once, they are touched once); the component rows start at their base."""
         parts = self.fields.element.size
         self.buffers = (np.empty(parts * samples, np.uint32), np.empty(parts * samples, np.float64),
                         np.empty(2 * self.joints * samples, np.float64))
+        self.values = np.empty((self.base.size, samples), np.float64)
+        self.values[:] = self.base
 
     def fill_still(self, out: Transforms, still: Transforms) -> None:
         """The base pose of the joints outside each kind's range, in every sample of ``out``."""
         for kind, target, pose in zip(self.kinds, (out.scale, out.rotation, out.translation),
                                       (still.scale, still.rotation, still.translation)):
-            outside = [slice(0, kind.span.start), slice(kind.span.stop, None)] if kind.span else [slice(None)]
+            outside = (slice(0, kind.joints.start), slice(kind.joints.stop, None)) if kind.count else (slice(None),)
             for joints in outside:
                 target[:, joints] = pose[:, joints]
 
     def __call__(self, out: Transforms, rows: slice, samples: np.ndarray) -> None:
         n = samples.shape[0]
-        field_buffer, value_buffer, work = self.buffers
+        field_buffer, part_buffer, work = self.buffers
         parts = self.fields.element.size
         positioned = self.fields.positioned(samples, field_buffer[: parts * n].reshape(parts, n))
-        values = value_buffer[: parts * n].reshape(parts, n)
+        moved = part_buffer[: parts * n].reshape(parts, n)
         if self.fields.below_31:  # numpy converts int32 to float64 faster than uint32, then multiplies
-            np.copyto(values, positioned.view(np.int32))
-            values *= self.scale
+            np.copyto(moved, positioned.view(np.int32))
+            moved *= self.scale
         else:
-            np.multiply(positioned, self.scale, out=values)
+            np.multiply(positioned, self.scale, out=moved)
         if self.sums is not None:
             order, starts = self.sums
-            values = np.add.reduceat(values[order], starts, axis=0)
-        values += self.base
+            moved = np.add.reduceat(moved[order], starts, axis=0)
+        moved += self.moved_base
+        values = self.values[:, :n]
+        values[self.moved] = moved
         for kind, target in zip(self.kinds, (out.scale, out.rotation, out.translation)):
-            if not kind.joints.size:
-                continue
-            m = kind.joints.size
-            mine = values[kind.rows].reshape(4, m, n)
-            norms = work[: 2 * m * n].reshape(2, m, n)
-            if kind.span is not None:
-                _dequantise_kind(kind.first_component, mine, target[rows, kind.span].transpose(2, 1, 0), norms)
-            else:
-                done = np.empty((target.shape[2], m, n), np.float32)
-                _dequantise_kind(kind.first_component, mine, done, norms)
-                target[rows, kind.joints] = done.transpose(2, 1, 0)
+            m = kind.count
+            if m:
+                _dequantise_kind(kind.first_component, values[kind.rows].reshape(4, m, n),
+                                 target[rows, kind.joints].transpose(2, 1, 0), work[: 2 * m * n].reshape(2, m, n))
 
 
 CHUNK_VALUES = 1 << 17

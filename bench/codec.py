@@ -52,7 +52,8 @@ SHELL_M = 0.03
 """ACL's default shell distance, 3 cm, in metres."""
 RAW_BYTES_PER_JOINT_FRAME = 40
 """ACL's raw size: 10 float32 (rotation 4, translation 3, scale 3) per joint per frame."""
-DECODE_RUNS = 3
+DECODE_RUNS = 5
+"""As many as ACL's decode gets in tools/acl_check.py (DECOMPRESS_RUNS): both best of 5."""
 ENCODE_RUNS = 3
 QUICK_FRAMES = 48
 """--quick: the first frames of each clip only."""

@@ -52,8 +52,10 @@ SHELL_M = 0.03
 """ACL's default shell distance, 3 cm, in metres."""
 RAW_BYTES_PER_JOINT_FRAME = 40
 """ACL's raw size: 10 float32 (rotation 4, translation 3, scale 3) per joint per frame."""
-DECODE_RUNS = 5
-"""As many as ACL's decode gets in tools/acl_check.py (DECOMPRESS_RUNS): both best of 5."""
+DECODE_RUNS = 25
+"""As many as ACL's decode gets in tools/acl_check.py (DECOMPRESS_RUNS). A decode takes a few
+ms: on a shared machine best of 5 still varied 1.5x between rows decoding the same bytes in one
+run (01_01's default and 0.0177 cm rows: 3.0 and 2.0 ms)."""
 ENCODE_RUNS = 3
 QUICK_FRAMES = 48
 """--quick: the first frames of each clip only."""

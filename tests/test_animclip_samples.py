@@ -509,6 +509,23 @@ def test_decoding_in_chunks_gives_the_same_frames(monkeypatch, lookup):
         assert np.array_equal(getattr(chunked.frames(), name), getattr(whole, name))
 
 
+def test_chunks_of_a_clip_whose_moved_components_are_one_range(monkeypatch):
+    """Every rotation component of two joints moves: the decoder computes those rows in place
+    (no copy into their rows); in chunks of two samples, the last one shorter."""
+    import animspec.animclip.frames.decode as samples
+
+    rng = random.Random(8)
+    clip = Clip(2, rng)
+    clip.small = [(j, c, rng.randint(1, 16), rng.randint(0, 3)) for j in range(2) for c in range(4, 8)]
+    clip.random_fields(7)
+    data = clip_file(clip, frames=7)
+    inputs = sample_inputs(read_bytes(data))
+    decoder = samples._ChunkDecoder(elements_of(inputs), inputs.base.astype(np.float64), inputs.stride)
+    assert decoder.in_place == slice(0, 8)
+    monkeypatch.setattr(samples, "CHUNK_VALUES", 2 * decoder.working_values())
+    assert_poses(clip_frames(read_bytes(data)), clip, list(range(7)))
+
+
 # ---------------------------------------------------------------------------- Luna's own clips
 
 LUNA = __import__("conftest").ROOT / "tests" / "fixtures" / "luna"

@@ -252,6 +252,10 @@ class _ChunkDecoder:
             into = row[part_element]
             order = np.lexsort((self.fields.below > 0, part_element, into))  # element order, low part first
             self.sums = order, np.searchsorted(into[order], self.moved)
+        self.in_place = None
+        """The moved rows as a slice when they are a range and one part each: computed in place."""
+        if self.sums is None and self.moved.size and self.moved[-1] + 1 - self.moved[0] == self.moved.size:
+            self.in_place = slice(int(self.moved[0]), int(self.moved[-1]) + 1)
 
     def working_values(self) -> int:
         """Float64 values of working memory per sample: the parts (uint32) and their values
@@ -283,7 +287,9 @@ class _ChunkDecoder:
         field_buffer, part_buffer, work = self.buffers
         parts = self.fields.element.size
         positioned = self.fields.positioned(samples, field_buffer[: parts * n].reshape(parts, n))
-        moved = part_buffer[: parts * n].reshape(parts, n)
+        values = self.values[:, :n]
+        in_place = self.in_place is not None
+        moved = values[self.in_place] if in_place else part_buffer[: parts * n].reshape(parts, n)
         if self.fields.below_31:  # numpy converts int32 to float64 faster than uint32, then multiplies
             np.copyto(moved, positioned.view(np.int32))
             moved *= self.scale
@@ -293,8 +299,8 @@ class _ChunkDecoder:
             order, starts = self.sums
             moved = np.add.reduceat(moved[order], starts, axis=0)
         moved += self.moved_base
-        values = self.values[:, :n]
-        values[self.moved] = moved
+        if not in_place:
+            values[self.moved] = moved
         for kind, target in zip(self.kinds, (out.scale, out.rotation, out.translation)):
             m = kind.count
             if m:

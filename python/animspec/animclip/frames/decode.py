@@ -259,11 +259,12 @@ class _ChunkDecoder:
 
     def working_values(self) -> int:
         """Float64 values of working memory per sample: the parts (uint32) and their values
-        (float64), their sums when some component has several, every component row, and a
-        rotation's two rows of norms per joint."""
+        (float64), their sums when some component has several, every component row, a
+        rotation's two rows of norms per joint and up to three more of a kind's temporaries
+        (a translation's clamped shifts, a scale's divisors)."""
         parts = self.fields.element.size
         sums = parts + self.moved.size if self.sums is not None else 0
-        return parts // 2 + parts + sums + self.base.size + 2 * self.joints
+        return parts // 2 + parts + sums + self.base.size + 5 * self.joints
 
     def allocate(self, samples: int) -> None:
         """The working buffers for chunks of up to ``samples`` samples, reused by every chunk

@@ -52,10 +52,11 @@ SHELL_M = 0.03
 """ACL's default shell distance, 3 cm, in metres."""
 RAW_BYTES_PER_JOINT_FRAME = 40
 """ACL's raw size: 10 float32 (rotation 4, translation 3, scale 3) per joint per frame."""
-DECODE_RUNS = 25
+DECODE_RUNS = 100
 """As many as ACL's decode gets in tools/acl_check.py (DECOMPRESS_RUNS). A decode takes a few
-ms: on a shared machine best of 5 still varied 1.5x between rows decoding the same bytes in one
-run (01_01's default and 0.0177 cm rows: 3.0 and 2.0 ms)."""
+ms, so a row's decodes last a fraction of a second: on a shared machine best of 5, then of 25,
+still varied 1.5-1.8x between rows decoding the same bytes in one run (01_01's default and
+0.0177 cm rows: 3.0 and 2.0 ms; then 1.8 and 2.8)."""
 ENCODE_RUNS = 3
 QUICK_FRAMES = 48
 """--quick: the first frames of each clip only."""

@@ -62,7 +62,7 @@ COMPRESSOR_SOURCES = ("tools/acl_compressor/sources/acl_compressor.cpp",
 COMMON_FLAGS = ("-O3", "-DNDEBUG", "-msse4.1")
 COMPRESSOR_FLAGS = ("-DACL_USE_SJSON", "-DACL_ON_ASSERT_ABORT", "-DRTM_ON_ASSERT_ABORT", "-DSJSON_CPP_ON_ASSERT_ABORT")
 COMPRESS_RUNS = 3
-DECOMPRESS_RUNS = 25
+DECOMPRESS_RUNS = 100
 """As many as animspec's decode gets (bench/codec.py DECODE_RUNS)."""
 
 

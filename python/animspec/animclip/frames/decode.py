@@ -210,11 +210,11 @@ def _kinds(elements: Elements, joints: int) -> tuple[list[_Kind], np.ndarray]:
 def _dequantise_kind(first: int, values: np.ndarray, out: np.ndarray, work: np.ndarray) -> None:
     """The transforms of one kind from (4, joints, samples) float64 component values into
     ``out`` (3 or 4, joints, samples), float32: :mod:`.coding`'s dequantisation (``work``:
-    two (joints, samples) float64 arrays for a rotation's norms)."""
+    float64 room for a rotation's norms, two (joints, samples) arrays)."""
     if first == KIND_FIRST[0]:
         dequantise_scale(values[0:3], values[3:4], out=out)
     elif first == KIND_FIRST[1]:
-        dequantise_rotation(values, axis=0, out=out, work=work)
+        dequantise_rotation(values, axis=0, out=out, work=work[: 2 * values[0].size].reshape(2, *values.shape[1:]))
     else:
         dequantise_translation(values[0:3], values[3:4], out=out)
 
@@ -259,19 +259,20 @@ class _ChunkDecoder:
 
     def working_values(self) -> int:
         """Float64 values of working memory per sample: the parts (uint32) and their values
-        (float64), their sums when some component has several, every component row, a
-        rotation's two rows of norms per joint and up to three more of a kind's temporaries
-        (a translation's clamped shifts, a scale's divisors)."""
+        (float64), their sums when some component has several, every component row, and the
+        most one kind's dequantisation holds beside them (a rotation's two rows of norms per
+        joint computed; up to three for a translation's clamped shifts or a scale's divisors)."""
         parts = self.fields.element.size
         sums = parts + self.moved.size if self.sums is not None else 0
-        return parts // 2 + parts + sums + self.base.size + 5 * self.joints
+        scale, rotation, translation = (kind.count for kind in self.kinds)
+        return parts // 2 + parts + sums + self.base.size + max(2 * rotation, 3 * max(scale, translation))
 
     def allocate(self, samples: int) -> None:
         """The working buffers for chunks of up to ``samples`` samples, reused by every chunk
         (allocated once, they are touched once); the component rows start at their base."""
         parts = self.fields.element.size
         self.buffers = (np.empty(parts * samples, np.uint32), np.empty(parts * samples, np.float64),
-                        np.empty(2 * self.joints * samples, np.float64))
+                        np.empty(2 * self.kinds[1].count * samples, np.float64))
         self.values = np.empty((self.base.size, samples), np.float64)
         self.values[:] = self.base
 
@@ -306,7 +307,7 @@ class _ChunkDecoder:
             m = kind.count
             if m:
                 _dequantise_kind(kind.first_component, values[kind.rows].reshape(4, m, n),
-                                 target[rows, kind.joints].transpose(2, 1, 0), work[: 2 * m * n].reshape(2, m, n))
+                                 target[rows, kind.joints].transpose(2, 1, 0), work)
 
 
 CHUNK_VALUES = 1 << 17

@@ -523,21 +523,21 @@ def _rotation_fields(target: np.ndarray, base: np.ndarray, step: np.ndarray, top
     low = np.clip(np.floor(exact), 0, top)
     high = np.minimum(low + 1, top)
     unit = target / np.linalg.norm(target, axis=-1, keepdims=True)
-    value = base[..., None] + np.stack([low, high], axis=-1) * step[..., None]  # (F, N, 4, 2)
-    dot = value * unit[..., None]
-    square = value * value
-    # all 16 choices at once, as sums of pairs: (x, y) and (z, w) choices, 4 each, then 4 x 4
-    def pairs(a: np.ndarray) -> np.ndarray:
-        return ((a[..., 0, :, None] + a[..., 1, None, :]).reshape(a.shape[:-2] + (4, 1))
-                + (a[..., 2, :, None] + a[..., 3, None, :]).reshape(a.shape[:-2] + (1, 4)))
-
-    d = pairs(dot)
+    # v = v0 + dv * h for a choice h of 0 or 1 per component: the dot products with the target
+    # and the squared lengths of all 16 choices, each a product by the choice matrix
+    v0 = base + low * step
+    dv = (high - low) * step
+    dot = np.einsum("...k,...k->...", v0, unit)[..., None] + (dv * unit) @ _CHOICES.T
+    square = np.einsum("...k,...k->...", v0, v0)[..., None] + (dv * (2 * v0 + dv)) @ _CHOICES.T
     # the square of the cosine of half the angle to the target (an all-zero choice scores 0)
-    score = d * d
-    score /= np.maximum(pairs(square), np.finfo(np.float64).tiny)
-    choice = score.reshape(score.shape[:-2] + (16,)).argmax(axis=-1)
-    up = (choice[..., None] >> np.array([3, 2, 1, 0])) & 1  # (F, N, 4): component k's bit
-    return np.where(up == 1, high, low)
+    score = dot * dot
+    score /= np.maximum(square, np.finfo(np.float64).tiny)
+    return np.where(_CHOICES[score.argmax(axis=-1)] == 1, high, low)
+
+
+_CHOICES = ((np.arange(16)[:, None] >> np.array([3, 2, 1, 0])) & 1).astype(np.float64)
+"""(16, 4) the ways of rounding a quaternion's four components: row i rounds component k up
+where bit 3 - k of i is set."""
 
 
 def _shift_for(step: np.ndarray) -> np.ndarray:

@@ -130,6 +130,52 @@ def test_measuring_again_where_a_joint_changed_equals_measuring_everything(clip,
         assert worst == pytest.approx(space.err[:, space.subtree[j]].max(), rel=1e-9, abs=1e-15)
 
 
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(clips(), st.sampled_from([3e-4, 2e-3]))
+def test_the_reported_error_is_a_fresh_measure_of_the_integers_written(clip, bound):
+    """The encoder reports the error its search last measured, joint by joint as it went;
+    that must be what measuring the written integers afresh, all joints at once, gives:
+    exactly, or the search judged rounding choices the file does not hold."""
+    from animspec.animclip.frames.coding import dequantise
+
+    frames, parents = clip
+    encoded = encode(frames, ObjectTolerance(bound, 0.05), parents=parents)
+    values = np.repeat(encoded.base[None].astype(np.int64), encoded.frames, axis=0)
+    flat = values.reshape(encoded.frames, -1)
+    flat[:, encoded.components] += encoded.fields.astype(np.int64) << encoded.shifts
+    scale, rotation, translation = (np.asarray(v, np.float32).astype(np.float64) for v in dequantise(values))
+    rot, pos, scl = frames.checked()
+    fresh = ObjectSpace(rot, pos, scl, checked_parents(parents, len(parents)), 0.05)
+    err = fresh.set_all(local_matrices(rotation, scale), translation)
+    np.testing.assert_array_equal(encoded.object_error.per_joint, err.max(axis=0))
+
+
+def test_a_joint_rounds_alone_as_it_rounds_among_the_others():
+    """The search decodes one joint at a time, the writer all at once: each quaternion's
+    choice of rounding (16 ways) must not depend on what else is in the array."""
+    from animspec.animclip.frames.encode import _rotation_fields
+
+    rng = np.random.default_rng(7)
+    frames, joints = 500, 9
+    q = rng.normal(size=(frames, joints, 4))
+    q *= 32767 / np.linalg.norm(q, axis=-1, keepdims=True)
+    base = np.floor(q.min(axis=0))
+    step = np.exp2(rng.integers(0, 9, size=(joints, 4))).astype(np.float64)
+    top = np.rint((q.max(axis=0) - base) / step)
+    together = _rotation_fields(q, base, step, top)
+    for j in range(joints):
+        alone = _rotation_fields(q[:, j:j + 1], base[j:j + 1], step[j:j + 1], top[j:j + 1])
+        np.testing.assert_array_equal(alone[:, 0], together[:, j])
+    # and the rounding is the best of the 16 for a reader that normalises: no way is nearer
+    value = base + together * step
+    best = np.abs(np.sum(value * q, axis=-1)) / np.linalg.norm(value, axis=-1)
+    for way in range(16):
+        up = (way >> np.array([3, 2, 1, 0])) & 1
+        other = np.minimum(np.clip(np.floor((q - base) / step), 0, top) + up, top)
+        v = base + other * step
+        assert (np.abs(np.sum(v * q, axis=-1)) / np.linalg.norm(v, axis=-1) <= best * (1 + 1e-12)).all()
+
+
 def test_a_root_gets_more_bits_than_a_leaf_for_the_same_motion():
     """Two joints turning alike, one the root of a 1 m chain of five, one at its end: the
     root's rotation moves every vertex below it, so its steps must be finer."""

@@ -524,20 +524,39 @@ def _rotation_fields(target: np.ndarray, base: np.ndarray, step: np.ndarray, top
     high = np.minimum(low + 1, top)
     unit = target / np.linalg.norm(target, axis=-1, keepdims=True)
     # v = v0 + dv * h for a choice h of 0 or 1 per component: the dot products with the target
-    # and the squared lengths of all 16 choices, each a product by the choice matrix
+    # and the squared lengths of all 16 choices, each the value at v0 plus the choice's terms
     v0 = base + low * step
     dv = (high - low) * step
-    dot = np.einsum("...k,...k->...", v0, unit)[..., None] + (dv * unit) @ _CHOICES.T
-    square = np.einsum("...k,...k->...", v0, v0)[..., None] + (dv * (2 * v0 + dv)) @ _CHOICES.T
+    dot = _choice_sums(dv * unit, (v0 * unit).sum(axis=-1))
+    square = _choice_sums(dv * (2 * v0 + dv), (v0 * v0).sum(axis=-1))
     # the square of the cosine of half the angle to the target (an all-zero choice scores 0)
     score = dot * dot
     score /= np.maximum(square, np.finfo(np.float64).tiny)
-    return np.where(_CHOICES[score.argmax(axis=-1)] == 1, high, low)
+    return np.where(_ROUNDED_UP[score.argmax(axis=-1)], high, low)
 
 
-_CHOICES = ((np.arange(16)[:, None] >> np.array([3, 2, 1, 0])) & 1).astype(np.float64)
-"""(16, 4) the ways of rounding a quaternion's four components: row i rounds component k up
+_ROUNDED_UP = ((np.arange(16)[:, None] >> np.array([3, 2, 1, 0])) & 1).astype(bool)
+"""(16, 4) the ways of rounding a quaternion's four components: way i rounds component k up
 where bit 3 - k of i is set."""
+
+
+def _choice_sums(terms: np.ndarray, start: np.ndarray) -> np.ndarray:
+    """(..., 16) ``start`` plus, for each way of :data:`_ROUNDED_UP`, the ``terms`` (..., 4) of
+    the components it rounds up: sums of the x, y pair and of the z, w pair (4 ways each), then
+    of the two. Element by element, so a joint's choices are the same whether it is decoded
+    alone (the search's trials) or with the others (the clip written): no matrix product, whose
+    summation order may depend on the arrays' shapes."""
+    xy = np.empty(terms.shape[:-1] + (4,))
+    xy[..., 0] = start
+    np.add(start, terms[..., 1], out=xy[..., 1])
+    np.add(start, terms[..., 0], out=xy[..., 2])
+    np.add(xy[..., 2], terms[..., 1], out=xy[..., 3])
+    zw = np.empty(terms.shape[:-1] + (4,))
+    zw[..., 0] = 0.0
+    zw[..., 1] = terms[..., 3]
+    zw[..., 2] = terms[..., 2]
+    np.add(terms[..., 2], terms[..., 3], out=zw[..., 3])
+    return (xy[..., :, None] + zw[..., None, :]).reshape(terms.shape[:-1] + (16,))
 
 
 def _shift_for(step: np.ndarray) -> np.ndarray:
@@ -915,9 +934,11 @@ def encode(
             )[:, None]
         return out
 
+    searched = None
     if isinstance(tolerance, ObjectTolerance):
         shift = _object_shifts(_Plan(target, base, np.zeros_like(base), ceiling), space, tolerance.max_error,
                                reach, local_shifts)
+        searched = shift.copy()
     else:
         shift = local_shifts(np.full(n_joints, local.rotation_deg), np.full(n_joints, local.translation))
     plan = _Plan(target, base, shift, ceiling)
@@ -931,11 +952,15 @@ def encode(
                 raise EncodeError("a component's range needs an error shift past 15 to fit 16 bits")
             plan.shift[wide] += 1
     fields, values = plan.values()
-    # both measured again from the integers written, as a reader decodes them (not the search's
-    # bookkeeping of them): the figures reported
-    space.release()
+    # both errors reported are those of the integers written as a reader decodes them: the
+    # object-space one is the search's last measure when it ended on these shifts (its every
+    # joint decoded on every frame as _Plan.values decodes it), else measured here
     read_s, read_r, read_p = _read(values)
-    seen = object_error_of(space.set_all(local_matrices(read_r, read_s), read_p, trials=False), space.shell)
+    if searched is None or not np.array_equal(searched, plan.shift):
+        space.release()
+        space.set_all(local_matrices(read_r, read_s), read_p, trials=False)
+    space.release()
+    seen = object_error_of(space.err, space.shell)
     error = clip_error(read_r, read_p, read_s, rot, pos, scl)
 
     flat_fields = fields.reshape(n_frames, -1)

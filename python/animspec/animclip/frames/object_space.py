@@ -215,7 +215,11 @@ class ObjectSpace:
         moved *= self.shell  # column k: the vertex on axis k, moved
         moved += (t - self.ref_t[j, frames])[:, :, None]
         moved *= moved
-        return np.sqrt(moved.sum(axis=1).max(axis=1))
+        # (the three squares summed row by row: a sum over a middle axis of length 3 is numpy's
+        # slowest reduction here, 2.5x the time of two additions)
+        square = moved[:, 0] + moved[:, 1]
+        square += moved[:, 2]
+        return np.sqrt(square.max(axis=1))
 
     def set_all(self, local_m: np.ndarray, local_t: np.ndarray, *, trials: bool = True) -> np.ndarray:
         """Take every joint's lossy local transforms (F, J, ...); (F, J) errors. ``trials``

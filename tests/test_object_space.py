@@ -235,3 +235,28 @@ def test_the_measures_of_a_clip_without_frames_or_joints_are_zero_and_name_joint
     one = object_error_of(np.array([[0.0, 2.0], [3.0, 1.0]]), 0.03)
     assert (one.max, one.joint, one.frame) == (3.0, 0, 1) and one.p99 == pytest.approx(np.percentile([0, 2, 3, 1], 99))
     assert ObjectTolerance().shell == pytest.approx(0.03) and ObjectTolerance().max_error == pytest.approx(2e-4)
+
+
+def test_a_field_a_step_past_a_power_of_two_on_one_frame_saturates_instead_of_widening():
+    """One frame whose value lies half a step past the largest a field of w bits reaches: held
+    at the field's top it errs by under the bound, so the field keeps w bits (the clip's other
+    frames are as without that frame) instead of paying a bit on every frame."""
+    frames, bound, shell = 200, 1e-3, 0.03
+    t = np.linspace(0, 1, frames)
+    rot = np.tile([0.0, 0.0, 0.0, 1.0], (frames, 1, 1))
+    pos = np.zeros((frames, 1, 3))
+    pos[:, 0, 0] = 0.25 * np.sin(2 * np.pi * t)
+    clean = encode(Frames(rot, pos), ObjectTolerance(bound, shell), parents=[-1])
+    x = int(np.flatnonzero(clean.components == 8)[0])
+    width, shift, units = int(clean.widths[x]), int(clean.shifts[x]), int(clean.base[0, 11])
+    step = 2.0 ** (shift - units)  # metres
+    top = (clean.base[0, 8] + ((2**width - 1) << shift)) / 2.0**units  # the largest value w bits reach
+    past = 0.5 * step + 0.25 * (bound - 0.5 * step)  # nearest rounding goes one field further
+    assert 0.5 * step < past < bound  # (the setting this test needs)
+    frame = int(np.argmax(pos[:, 0, 0]))
+    pos[frame, 0, 0] = top + past
+    out = encode(Frames(rot, pos), ObjectTolerance(bound, shell), parents=[-1])
+    y = int(np.flatnonzero(out.components == 8)[0])
+    assert (int(out.widths[y]), int(out.shifts[y])) == (width, shift)
+    assert int(out.fields[frame, y]) == 2**width - 1
+    assert out.object_error.max <= bound

@@ -105,6 +105,10 @@ SEARCH_FRAMES = 256
 OBJECT_SEARCH_FINEST = 256.0
 """The object-space search gives a joint at most this many times less local error than the bound
 (errors along a chain add up: 256 covers chains far longer than a human's)."""
+TRIM_STEPS = 16
+TRIM_FRAMES = 64
+"""A field is narrowed by saturation (:func:`_object_shifts`, last) when at most this many
+steps past a power of two and on at most this many frames."""
 MAX_FRAMES = 0xFFFF
 """Frames of one clip: Built's num_frames is a u16."""
 MAX_JOINTS = 0xFFFF
@@ -726,17 +730,21 @@ def _object_shifts(
             tops[j, c, s] = int(f.max(initial=0))
         return tops[j, c, s]
 
-    def joint_locals(j: int, row: np.ndarray, frames: np.ndarray | slice = slice(None)
-                     ) -> tuple[np.ndarray, np.ndarray]:
-        """Joint j's local transforms at ``frames`` as a reader decodes them with shifts ``row``,
-        the fields chosen as :meth:`_Plan.values` chooses them."""
+    def joint_fields(j: int, row: np.ndarray, frames: np.ndarray | slice = slice(None)) -> np.ndarray:
+        """Joint j's fields (F', 12) at ``frames`` with shifts ``row``, chosen as
+        :meth:`_Plan.values` chooses them."""
         step = np.exp2(row)
         f = np.minimum(np.maximum(np.rint((target[frames, j] - base[j]) / step), 0),
                        np.maximum(np.floor((ceiling[j] - base[j]) / step), 0))
         top = np.array([top_field(j, c, int(row[c])) for c in range(4, 8)], np.float64)
         f[:, ROTATION] = _rotation_fields(target[frames, j, ROTATION][:, None], base[j, ROTATION][None],
                                           step[ROTATION][None], top[None])[:, 0]
-        m, t = _decoded_locals((base[j] + f * step)[:, None, :])
+        return f
+
+    def joint_locals(j: int, row: np.ndarray, frames: np.ndarray | slice = slice(None)
+                     ) -> tuple[np.ndarray, np.ndarray]:
+        """Joint j's local transforms at ``frames`` as a reader decodes them with shifts ``row``."""
+        m, t = _decoded_locals((base[j] + joint_fields(j, row, frames) * np.exp2(row))[:, None, :])
         return m[:, 0], t[:, 0]
 
     look = (FOCUS_FRAMES, max(n_frames // FOCUS_SAMPLES, 1))
@@ -796,6 +804,52 @@ def _object_shifts(
             break
         else:
             tried, retried = candidates.copy(), True
+
+    # Last, a bit of width saved by saturating: a field whose largest value passes a power of
+    # two by a few steps on a few frames keeps a window of one bit less over the same steps
+    # (the base raised by whole steps, the values outside the window held at its ends), where
+    # the frames that change still meet the bound.
+    for j in space.order[::-1]:
+        j = int(j)
+        step = np.exp2(shift[j])
+        fields: np.ndarray | None = None  # (joint j's, on every frame: made when first needed)
+        for c in (int(i) for i in np.flatnonzero(candidates[j])):
+            s = int(shift[j, c])
+            top = top_field(j, c, s)
+            if top == 0:
+                continue
+            cap = (1 << (top.bit_length() - 1)) - 1
+            excess = top - cap
+            if excess > TRIM_STEPS:
+                continue
+            if fields is None:
+                fields = joint_fields(j, shift[j])
+            # the window [low, low + cap] that leaves the fewest frames outside it
+            outside = [int(((fields[:, c] < low) | (fields[:, c] > low + cap)).sum()) for low in range(excess + 1)]
+            low = int(np.argmin(outside))
+            raised = base[j, c] + (low << s)
+            if outside[low] > TRIM_FRAMES or (c in range(8, 11) and raised > I16_MAX):
+                continue
+            before = base[j] + fields * step
+            kept = base[j, c], ceiling[j, c]
+            base[j, c], ceiling[j, c] = raised, min(ceiling[j, c], raised + cap * step[c])
+            for t in range(MAX_ERROR_SHIFT + 1):
+                tops.pop((j, c, t), None)
+            trimmed = joint_fields(j, shift[j])
+            # the frames whose values change (the joint's other rotation components may round
+            # otherwise next to the one held)
+            changed = np.flatnonzero((base[j] + trimmed * step != before).any(axis=1))
+            ok = top_field(j, c, s) <= cap
+            if ok and changed.size:
+                ok = space.trial(j, *joint_locals(j, shift[j], changed), changed, limit=bound) <= bound
+            if ok:
+                space.set_local(j, *joint_locals(j, shift[j]))
+                space.refresh([j])
+                fields = trimmed
+            else:
+                base[j, c], ceiling[j, c] = kept
+                for t in range(MAX_ERROR_SHIFT + 1):
+                    tops.pop((j, c, t), None)
     return shift
 
 

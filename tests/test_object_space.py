@@ -237,26 +237,35 @@ def test_the_measures_of_a_clip_without_frames_or_joints_are_zero_and_name_joint
     assert ObjectTolerance().shell == pytest.approx(0.03) and ObjectTolerance().max_error == pytest.approx(2e-4)
 
 
-def test_a_field_a_step_past_a_power_of_two_on_one_frame_saturates_instead_of_widening():
-    """One frame whose value lies half a step past the largest a field of w bits reaches: held
-    at the field's top it errs by under the bound, so the field keeps w bits (the clip's other
-    frames are as without that frame) instead of paying a bit on every frame."""
-    frames, bound, shell = 200, 1e-3, 0.03
-    t = np.linspace(0, 1, frames)
-    rot = np.tile([0.0, 0.0, 0.0, 1.0], (frames, 1, 1))
-    pos = np.zeros((frames, 1, 3))
-    pos[:, 0, 0] = 0.25 * np.sin(2 * np.pi * t)
-    clean = encode(Frames(rot, pos), ObjectTolerance(bound, shell), parents=[-1])
-    x = int(np.flatnonzero(clean.components == 8)[0])
-    width, shift, units = int(clean.widths[x]), int(clean.shifts[x]), int(clean.base[0, 11])
-    step = 2.0 ** (shift - units)  # metres
-    top = (clean.base[0, 8] + ((2**width - 1) << shift)) / 2.0**units  # the largest value w bits reach
-    past = 0.5 * step + 0.25 * (bound - 0.5 * step)  # nearest rounding goes one field further
-    assert 0.5 * step < past < bound  # (the setting this test needs)
-    frame = int(np.argmax(pos[:, 0, 0]))
-    pos[frame, 0, 0] = top + past
-    out = encode(Frames(rot, pos), ObjectTolerance(bound, shell), parents=[-1])
-    y = int(np.flatnonzero(out.components == 8)[0])
-    assert (int(out.widths[y]), int(out.shifts[y])) == (width, shift)
-    assert int(out.fields[frame, y]) == 2**width - 1
-    assert out.object_error.max <= bound
+def saturation_clip(joints: int) -> tuple[Frames, float, int]:
+    """``joints`` separate roots, each moving along x over 255 values a step of 2^-8 m apart
+    (8-bit fields at that step, which a bound of 0.6 step keeps: the next step errs a whole
+    step), joint 0 with one frame 0.55 step past the 8-bit field's reach. Nearest rounding
+    gives joint 0 a 9th bit; held at the top, that frame errs 0.55 step, within the bound.
+    Returns the frames, the bound and the frame."""
+    frames, step = 200, 2.0**-8
+    angle = np.linspace(0, 4 * np.pi, frames)
+    x = step * np.rint(127 * (1 + np.sin(angle)))  # 0 .. 254 steps
+    rot = np.tile([0.0, 0.0, 0.0, 1.0], (frames, joints, 1))
+    pos = np.zeros((frames, joints, 3))
+    pos[:, :, 0] = x[:, None]
+    frame = int(np.argmax(x))
+    pos[frame, 0, 0] = 255.55 * step
+    return Frames(rot, pos), 0.6 * step, frame
+
+
+@pytest.mark.parametrize("joints, saturated", [(4, True), (3, False)])
+def test_a_field_a_step_past_a_power_of_two_saturates_when_that_saves_a_word(joints, saturated):
+    """Four 8-bit fields and one frame that would make one of them 9 bits: 33 bits, a second
+    u32 word in every sample, unless that frame's field is held at the top of 8 bits, which
+    the bound allows: it is. With three, 25 bits fit one word either way, so nothing is held
+    (the frame keeps its nearest value and its smaller error)."""
+    frames, bound, frame = saturation_clip(joints)
+    encoded = encode(frames, ObjectTolerance(bound, 0.03), parents=[-1] * joints)
+    x = {int(c) // 12: i for i, c in enumerate(encoded.components) if int(c) % 12 == 8}
+    assert sorted(x) == list(range(joints))
+    assert all(int(encoded.widths[x[j]]) == 8 for j in range(1, joints))  # (the setting this test needs)
+    assert int(encoded.widths[x[0]]) == (8 if saturated else 9)
+    assert int(encoded.fields[frame, x[0]]) == (255 if saturated else 256)
+    assert encoded.stride == 4 * (1 if saturated or joints * 8 + 1 <= 32 else 2)
+    assert encoded.object_error.max <= bound

@@ -808,15 +808,19 @@ def _object_shifts(
     # Last, a bit of width saved by saturating: a field whose largest value passes a power of
     # two by a few steps on a few frames keeps a window of one bit less over the same steps
     # (the base raised by whole steps, the values outside the window held at its ends), where
-    # the frames that change still meet the bound.
-    for j in space.order[::-1]:
+    # the frames that change still meet the bound. A sample is whole u32 words, so this only
+    # pays when it saves every bit past the last whole word: otherwise it is undone.
+    bits = sum(top_field(int(j), int(c), int(shift[j, c])).bit_length() for j, c in np.argwhere(animated))
+    needed = bits % 32
+    held: list[tuple[int, int, int, float]] = []  # (joint, component, base, ceiling) before each
+    for j in space.order[::-1] if needed else ():
         j = int(j)
         step = np.exp2(shift[j])
         fields: np.ndarray | None = None  # (joint j's, on every frame: made when first needed)
         for c in (int(i) for i in np.flatnonzero(candidates[j])):
             s = int(shift[j, c])
             top = top_field(j, c, s)
-            if top == 0:
+            if top == 0 or len(held) == needed:
                 continue
             cap = (1 << (top.bit_length() - 1)) - 1
             excess = top - cap
@@ -831,10 +835,9 @@ def _object_shifts(
             if outside[low] > TRIM_FRAMES or (c in range(8, 11) and raised > I16_MAX):
                 continue
             before = base[j] + fields * step
-            kept = base[j, c], ceiling[j, c]
+            held.append((j, c, int(base[j, c]), float(ceiling[j, c])))
             base[j, c], ceiling[j, c] = raised, min(ceiling[j, c], raised + cap * step[c])
-            for t in range(MAX_ERROR_SHIFT + 1):
-                tops.pop((j, c, t), None)
+            _forget_tops(tops, j, c)
             trimmed = joint_fields(j, shift[j])
             # the frames whose values change (the joint's other rotation components may round
             # otherwise next to the one held)
@@ -847,10 +850,21 @@ def _object_shifts(
                 space.refresh([j])
                 fields = trimmed
             else:
-                base[j, c], ceiling[j, c] = kept
-                for t in range(MAX_ERROR_SHIFT + 1):
-                    tops.pop((j, c, t), None)
+                _, _, base[j, c], ceiling[j, c] = held.pop()
+                _forget_tops(tops, j, c)
+    if len(held) < needed:  # (no word saved: every field as the search left it)
+        for j, c, b, top_value in held:
+            base[j, c], ceiling[j, c] = b, top_value
+            _forget_tops(tops, j, c)
+            space.set_local(j, *joint_locals(j, shift[j]))
+        space.refresh({j for j, _, _, _ in held})
     return shift
+
+
+def _forget_tops(tops: dict[tuple[int, int, int], int], j: int, c: int) -> None:
+    """Drop the largest fields of component c of joint j at every shift (its base or ceiling moved)."""
+    for s in range(MAX_ERROR_SHIFT + 1):
+        tops.pop((j, c, s), None)
 
 
 DEFAULT_BOUND = ObjectTolerance()

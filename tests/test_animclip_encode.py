@@ -293,6 +293,26 @@ def test_max_error_must_be_positive():
         Tolerance(rotation_deg=0.0)
 
 
+def test_past_the_coarsest_tolerance_the_small_codes_still_hold_their_shifts():
+    """A tolerance no step can exceed (the library takes any positive one; the command line
+    stops at half the coarsest step) gets the coarsest steps a small element's code can say:
+    its shift is the code's high nibble (docs/animclip.md 7.9), so at most 15. A translation
+    across 60,000 units then needs 2 bits; what the file holds, read by the reference
+    decoder, is what the encoder reports."""
+    frames_count = 48
+    turn = np.linspace(0.0, 2.0 * np.pi, frames_count)[:, None]
+    rot = np.stack([np.zeros_like(turn), np.zeros_like(turn), np.sin(turn / 2), np.cos(turn / 2)], axis=-1)
+    pos = np.zeros((frames_count, 1, 3))
+    pos[:, 0, 0] = np.linspace(-30000.0, 30000.0, frames_count)
+    frames = Frames(rot, pos)
+    enc = encode(frames, Tolerance(180.0, 1e9, 1e9))
+    payload = sample_elem_payload(enc)
+    codes = np.frombuffer(payload, "u1", enc.num_small, 4 * enc.num_small)  # after the n u32 offsets
+    assert (codes >> 4).tolist() == enc.shifts[: enc.num_small].tolist()
+    assert 8 in enc.components.tolist() and enc.shifts.max() == 15  # translation x: 60,000 / 2^15 needs 2 bits
+    assert errors(reference_decode(enc), frames) == pytest.approx(reported(enc), abs=1e-9)
+
+
 def test_large_false_keeps_fields_within_16_bits_at_a_reported_cost():
     frames = source_frames(luna_record("wide_range"))
     wide = encode(frames, uniform(1e-4))

@@ -53,6 +53,25 @@ def rig() -> Skeleton:
     return Skeleton(parents, translation, rotation, [f"j{i}" for i in range(5)])
 
 
+def t_pose() -> Skeleton:
+    """Bones exactly along the axes, as a T-pose's arms are: 0 a root, 1 a spine 1 unit up,
+    2 and 3 arms 1 unit along +x and -x with leaves 4 and 5 further along, 6 a foot along z."""
+    parents = np.array([-1, 0, 1, 1, 2, 3, 0])
+    translation = np.array([[0.0, 0.0, 0.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0], [-1.0, 0.0, 0.0],
+                            [1.0, 0.0, 0.0], [-1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
+    return Skeleton(parents, translation, np.tile([1.0, 0.0, 0.0, 0.0], (7, 1)), [f"j{i}" for i in range(7)])
+
+
+def test_bones_along_the_axes_get_their_rings_too():
+    """A bone along x needs a side axis other than x (the cross product with its own axis is
+    zero): every bone of a T-pose still gets its square ring, wound the same way."""
+    skeleton = t_pose()
+    positions, _, _ = bone_mesh(skeleton, _world(skeleton))
+    assert np.isfinite(positions).all()
+    _rings_are_squares_around_the_bones(skeleton)
+    _triangles_face_outwards(skeleton)
+
+
 def test_each_joint_gets_a_bone_from_itself_to_where_its_docstring_says(rig):
     world = _world(rig)
     positions, joints, triangles = bone_mesh(rig, world)
@@ -72,9 +91,13 @@ def test_each_joint_gets_a_bone_from_itself_to_where_its_docstring_says(rig):
 
 
 def test_each_ring_is_a_square_around_the_bone_a_fifth_of_the_way_up(rig):
+    _rings_are_squares_around_the_bones(rig)
+
+
+def _rings_are_squares_around_the_bones(rig: Skeleton) -> None:
     world = _world(rig)
     positions, _, _ = bone_mesh(rig, world)
-    for j in range(5):
+    for j in range(rig.bone_count):
         root, tip, ring = positions[6 * j], positions[6 * j + 1], positions[6 * j + 2: 6 * j + 6]
         axis = tip - root
         length = np.linalg.norm(axis)
@@ -90,6 +113,10 @@ def test_each_ring_is_a_square_around_the_bone_a_fifth_of_the_way_up(rig):
 
 
 def test_triangles_face_outwards(rig):
+    _triangles_face_outwards(rig)
+
+
+def _triangles_face_outwards(rig: Skeleton) -> None:
     world = _world(rig)
     positions, joints, triangles = bone_mesh(rig, world)
     for a, b, c in triangles:

@@ -14,6 +14,7 @@ import struct
 import numpy as np
 import pytest
 from conftest import EXAMPLES
+from test_gltf_support import khronos_validate
 from pygltflib import ANIM_LINEAR, FLOAT, UNSIGNED_BYTE, UNSIGNED_SHORT, Image, Node
 
 from animspec.gltf.builder import KEEP_AS_STORED, Channel, DocumentBuilder, add_scene_if_none, use_trs
@@ -87,13 +88,16 @@ def test_an_extension_asking_8_byte_alignment_gets_it_as_from_pygltflib():
     builder = DocumentBuilder()
     builder.gltf.extensionsUsed = ["EXT_structural_metadata"]
     builder = DocumentBuilder(builder.gltf)
-    for n in (3, 1, 2):
+    for n in (3, 1, 3):
         builder.accessor(np.arange(n), UNSIGNED_SHORT, "SCALAR")
     gltf = builder.document()
     data = write_glb(gltf)
     (_, text), (_, blob) = chunks(data)
     assert (12 + 8 + len(text) + 8) % 8 == 0 and len(blob) % 8 == 0
     assert [v.byteOffset for v in gltf.bufferViews] == [0, 8, 16]
+    # and no more padding than the alignment needs: the data ends at byte 22, the chunk at 24
+    end = max(v.byteOffset + v.byteLength for v in gltf.bufferViews)
+    assert len(blob) == end + (-end % 8) == gltf.buffers[0].byteLength
     assert data == b"".join(copy.deepcopy(gltf).save_to_bytes())
 
 
@@ -121,6 +125,39 @@ def test_animation_writes_xyzw_keeps_near_unit_keys_and_shares_inputs():
     assert 1 - 4095 / 4096 < KEEP_AS_STORED
     np.testing.assert_allclose(read_accessor(back, anim.samplers[1].output), [[1, 0, 0, 0], [0.5**0.5, 0, 0, 0.5**0.5]], atol=1e-7)
     np.testing.assert_array_equal(read_accessor(back, anim.samplers[2].output), [[1, 2, 3], [4, 5, 6]])
+
+
+def test_each_rotation_key_is_kept_or_normalised_on_its_own():
+    """An FP12 key near unit length is written as stored even when another key of the same
+    channel is far from unit and gets normalised (the validator's rule is per key)."""
+    builder = DocumentBuilder()
+    builder.gltf.nodes.append(Node(name="a"))
+    keys = np.array([[4095 / 4096, 0.0, 0.0, 0.0], [0.5, 0.5, 0.0, 0.0], [0.0, 0.0, 4094 / 4096, 0.0]])  # w, x, y, z
+    builder.animation("clip", [Channel(0, "rotation", np.array([0.0, 0.5, 1.0]), keys, ANIM_LINEAR)])
+    back = parse_glb(write_glb(builder.document()))
+    stored = read_accessor(back, back.animations[0].samplers[0].output)
+    np.testing.assert_array_equal(stored[[0, 2]], np.float32([[0.0, 0.0, 0.0, 4095 / 4096], [0.0, 4094 / 4096, 0.0, 0.0]]))
+    np.testing.assert_allclose(stored[1], [0.5**0.5, 0.0, 0.0, 0.5**0.5], atol=1e-7)
+
+
+@pytest.mark.parametrize("bones", [255, 256, 257])
+def test_the_bone_mesh_joint_indices_take_the_smallest_type_that_holds_them(bones, tmp_path):
+    """glTF's JOINTS_n are unsigned bytes or unsigned shorts (spec 3.7.3.3): a byte holds
+    joint indices up to 255, so up to 256 bones, and the validator checks every index
+    against the skin."""
+    skeleton = Skeleton.chain(bones)
+    builder = DocumentBuilder()
+    nodes = builder.skeleton_nodes(skeleton, skeleton.rest_translation, skeleton.rest_rotation)
+    builder.scene("s", [0])
+    builder.skin(skeleton, nodes, forward_kinematics(skeleton, skeleton.rest_rotation[None])[0], mesh=True)
+    data = write_glb(builder.document())
+    back = parse_glb(data)
+    joints = back.accessors[back.meshes[0].primitives[0].attributes["JOINTS_0"]]
+    highest = int(read_accessor(back, back.meshes[0].primitives[0].attributes["JOINTS_0"]).max())
+    assert highest == bones - 1
+    assert joints.componentType == (UNSIGNED_BYTE if highest <= 0xFF else UNSIGNED_SHORT)
+    if bones > 255:
+        khronos_validate(data, tmp_path)
 
 
 def test_skin_inverse_binds_the_rest_pose_and_draws_bones():

@@ -218,3 +218,41 @@ def test_a_looping_clips_translation_keys_close_the_loop_too():
         np.testing.assert_allclose(got_times, np.array(times) / NTSC, rtol=1e-6)
         expected = [[0, 1, 0], [0, 2, 1]] + ([[0, 2, 1]] if flags else [])
         np.testing.assert_allclose(values, expected)
+
+
+def test_keys_at_or_past_the_clips_end_are_never_shown():
+    """The engine plays frames 0 to length - 1 and resets (one-shot: stops) there: a key at
+    frame ``length`` is never reached, so the glTF leaves it out and ends at the last frame
+    the console shows (``play_engine``, the engine's own playback, as the second source)."""
+    length = 10
+    end_key = RotationKey(length, 0, 4096, 0, 0)  # a half turn about X the console never shows
+    track = Track(0, [RotationKey(0, 4096, 0, 0, 0), RotationKey(5, 4096, 0, 0, 0), end_key])
+    anim = Animation(Name.from_str("ends"), length, [track], flags=0)
+    played = play_engine(anim, vsync_deltas(length), num_joints=1).rotations_float()
+    assert float(angle_between(played[:, 0] / 4096, np.array([0.0, 1.0, 0.0, 0.0])).min()) > 179
+    times, values, _ = animation_channels(animbin_to_gltf(AnimbinFile([anim]), axis_change=False))[0][(0, "rotation")]
+    np.testing.assert_allclose(times, np.array([0, 5]) / NTSC, rtol=1e-6)
+    assert float(angle_between(wxyz(values), np.array([0.0, 1.0, 0.0, 0.0])).min()) > 179
+
+
+def test_converting_leaves_the_skeleton_given_as_it_was(swing):
+    """The roots are turned into glTF's axes on a copy: the caller's skeleton (a MESHBIN one
+    read once and used for many clips, as `animspec convert` does for a batch) is unchanged,
+    and a second conversion gives the same bytes."""
+    skeleton = meshbin_skeleton()
+    skeleton.rest_translation[0] = (0.25, -0.5, 0.75)  # a root away from the origin
+    before = (skeleton.rest_translation.copy(), skeleton.rest_rotation.copy())
+    first = animbin_to_gltf(swing, skeleton)
+    np.testing.assert_array_equal(skeleton.rest_translation, before[0])
+    np.testing.assert_array_equal(skeleton.rest_rotation, before[1])
+    assert animbin_to_gltf(swing, skeleton) == first
+
+
+def test_a_clip_on_a_rig_with_too_few_mapped_joints_names_both_counts(swing):
+    """On a glTF rig the clip's highest joint id must be one of the rig's mapped joints; the
+    refusal says which joint the clip needs and how many the rig maps."""
+    from animspec.gltf import animbin_to_gltf_on_rig
+
+    rig = read_rig(build_glb([JointSpec("a", -1), JointSpec("b", 0)]))
+    with pytest.raises(AnimspecError, match=r"a track animates joint 3; the rig maps 2 joint\(s\)"):
+        animbin_to_gltf_on_rig(swing, rig)

@@ -168,7 +168,8 @@ MODULES: dict[str, dict] = {
     "gltf/builder.py": {"tests": ["tests/test_gltf_builder.py", "tests/test_gltf_bone_mesh.py",
                                   "tests/test_gltf_key_checks.py", "tests/test_gltf_from_animbin.py",
                                   "tests/test_gltf_animclip.py",
-                                  "tests/test_gltf_document.py", "tests/test_gltf_security.py"]},
+                                  "tests/test_gltf_document.py", "tests/test_gltf_security.py",
+                                  "tests/test_gltf_rig_repairs.py"]},
     "gltf/from_animbin.py": {"tests": ["tests/test_gltf_from_animbin.py", "tests/test_gltf_examples.py",
                                        "tests/test_gltf_rig_space.py", "tests/test_roundtrip_paths.py"]},
 }

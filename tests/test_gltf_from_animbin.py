@@ -13,6 +13,7 @@ from animspec.animbin import Animation, AnimbinFile, Name, RotationKey, Track, T
 from animspec.animbin.playback import play_engine, vsync_deltas
 from animspec.common.errors import AnimspecError
 from animspec.gltf import gltf_to_animbin, read_rig, animbin_to_gltf
+from animspec.gltf.document import load_path
 from animspec.gltf.sampling import sample_sampler
 from animspec.gltf.to_animbin import ROUND_BOUND_DEG
 from animspec.skeleton import Skeleton, angle_between
@@ -72,7 +73,7 @@ def test_empty_file_and_trackless_animation_still_valid(tmp_path):
 
 
 def test_skeleton_must_cover_every_joint(swing):
-    with pytest.raises(AnimspecError, match="skeleton has 2 bones"):
+    with pytest.raises(AnimspecError, match="a track animates joint 3; the skeleton has 2 bones"):
         animbin_to_gltf(swing, Skeleton.chain(2))
 
 
@@ -256,3 +257,104 @@ def test_a_clip_on_a_rig_with_too_few_mapped_joints_names_both_counts(swing):
     rig = read_rig(build_glb([JointSpec("a", -1), JointSpec("b", 0)]))
     with pytest.raises(AnimspecError, match=r"a track animates joint 3; the rig maps 2 joint\(s\)"):
         animbin_to_gltf_on_rig(swing, rig)
+
+
+def turned_child() -> Skeleton:
+    """Three bones in a chain, the middle one turned 30 degrees about its parent's Z."""
+    skeleton = Skeleton.chain(3)
+    skeleton.rest_rotation[1] = (math.cos(math.radians(15)), 0.0, 0.0, math.sin(math.radians(15)))
+    return skeleton
+
+
+def held_by_translation_keys() -> AnimbinFile:
+    """Joint 0 turns; joint 1's track holds translation keys only, so the engine never writes
+    its rotation and it keeps its rest rotation (play_engine: bones keep what they had)."""
+    turn = Track(0, [RotationKey(0, 4096, 0, 0, 0), RotationKey(4, 2896, 2896, 0, 0)])
+    moves = Track(1, [TranslationKey(0, 0, 0, 4096), TranslationKey(4, 0, 0, 8192)])
+    return AnimbinFile([Animation(Name.from_str("held"), 8, [turn, moves], flags=0)])
+
+
+def test_engine_bake_shows_the_rest_rotation_of_a_joint_its_track_never_turns():
+    """Baked as the console plays it, joint 1 keeps its rest rotation on every vsync: the
+    baked curve equals the rest rotation the same document gives the node (to FP12's
+    rounding of it, which is what the console holds)."""
+    data = animbin_to_gltf(held_by_translation_keys(), turned_child(), bake_engine=True)
+    rest = wxyz(GLTF2.load_from_bytes(data).nodes[1].rotation)
+    _, values, interpolation = animation_channels(data)[0][(1, "rotation")]
+    assert interpolation == "STEP" and len(values) == 8
+    assert float(angle_between(wxyz(values), rest).max()) < 0.03
+
+
+def test_engine_bake_on_a_rig_shows_the_rigs_rest_rotation_where_a_track_never_turns():
+    from animspec.gltf import animbin_to_gltf_on_rig
+
+    rig = read_rig(build_glb([JointSpec("a", -1), JointSpec("b", 0, rotation=quat_xyzw((0, 0, 1), 30)),
+                              JointSpec("c", 1)]))
+    data = animbin_to_gltf_on_rig(held_by_translation_keys(), rig, bake_engine=True)
+    _, values, _ = animation_channels(data)[0][(1, "rotation")]
+    assert float(angle_between(wxyz(values), wxyz(quat_xyzw((0, 0, 1), 30))).max()) < 0.03
+
+
+def test_an_engine_bake_past_the_sample_bound_is_refused_before_playing():
+    """A looping clip of 65,535 frames bakes 65,536 vsyncs (the reset included); on 33 joints
+    that is more than MAX_SAMPLES poses (2^21 = 65,536 x 32), and the refusal says so."""
+    from animspec.gltf.to_animbin import MAX_SAMPLES
+
+    assert MAX_SAMPLES == 65536 * 32
+    anim = AnimbinFile([Animation(Name.from_str("long"), 65535, [Track(0, [RotationKey(0, 4096, 0, 0, 0)])], flags=1)])
+    with pytest.raises(AnimspecError, match=r"'long': 65536 vsyncs on 33 joints is more than 2097152 poses"):
+        animbin_to_gltf(anim, Skeleton.chain(33), bake_engine=True)
+
+
+@pytest.mark.parametrize("skinned", [True, False])
+def test_skinned_adds_a_bone_mesh_bound_to_the_skeleton_and_only_then(swing, skinned):
+    gltf = GLTF2.load_from_bytes(animbin_to_gltf(swing, skinned=skinned))
+    meshes = [(n.name, n.skin) for n in gltf.nodes if n.mesh is not None]
+    assert meshes == ([("bones", 0)] if skinned else []) and len(gltf.skins) == int(skinned)
+
+
+def test_on_a_rig_a_bone_mesh_is_added_only_when_the_rig_has_no_mesh(swing, tmp_path):
+    from animspec.gltf import animbin_to_gltf_on_rig
+
+    bare = read_rig(build_glb([JointSpec(f"j{i}", i - 1) for i in range(4)]))
+    gltf = GLTF2.load_from_bytes(animbin_to_gltf_on_rig(swing, bare))
+    assert [n.name for n in gltf.nodes if n.mesh is not None] == ["bones"]
+    dressed = read_rig(load_path(EXAMPLES / "pendulum_rig.glb"))
+    assert GLTF2.load_from_bytes(EXAMPLES.joinpath("pendulum_rig.glb").read_bytes()).meshes
+    gltf = GLTF2.load_from_bytes(animbin_to_gltf_on_rig(swing, dressed))
+    assert "bones" not in [n.name for n in gltf.nodes if n.mesh is not None]
+
+
+def test_a_skeleton_already_in_gltf_axes_is_not_turned_again():
+    """skeleton_space="gltf" (a skeleton read from a glTF rig): the root keeps its own rest
+    rotation and translation; "ps1" with axis_change=False leaves PS1 axes: the same."""
+    skeleton = turned_child()
+    skeleton.rest_rotation[0] = (math.cos(0.2), math.sin(0.2), 0.0, 0.0)
+    skeleton.rest_translation[0] = (0.0, 0.0, 1.0)
+    for options in ({"skeleton_space": "gltf"}, {"axis_change": False}):
+        root = GLTF2.load_from_bytes(animbin_to_gltf(held_by_translation_keys(), skeleton, **options)).nodes[0]
+        np.testing.assert_allclose(wxyz(root.rotation), skeleton.rest_rotation[0], atol=1e-12)
+        np.testing.assert_allclose(root.translation, [0.0, 0.0, 1.0])
+
+
+def test_the_document_shows_the_keys_as_authored_by_default(swing):
+    """animbin_to_gltf_document, like animbin_to_gltf: keys as authored (LINEAR, the file's
+    frames), not the engine bake, unless asked."""
+    from animspec.gltf import animbin_to_gltf_document
+    from animspec.gltf.document import write_glb
+
+    times, _, interpolation = animation_channels(write_glb(animbin_to_gltf_document(swing)))[0][(1, "rotation")]
+    assert interpolation == "LINEAR" and len(times) == 31
+
+
+@pytest.mark.parametrize("skinned", [True, False])
+def test_a_clip_without_tracks_needs_no_mapped_joint(tmp_path, skinned):
+    """A rig mapped with no joint (an empty mapping given to read_rig) can still show a clip
+    that animates none: a valid glTF, without a skin (glTF requires a skin to have a joint)
+    and so without a bone mesh."""
+    from animspec.gltf import animbin_to_gltf_on_rig
+
+    rig = read_rig(build_glb([JointSpec("a", -1)]), joint_names=[])
+    data = animbin_to_gltf_on_rig(AnimbinFile([Animation(Name.from_str("still"), 5)]), rig, skinned=skinned)
+    khronos_validate(data, tmp_path)
+    assert [n.name for n in GLTF2.load_from_bytes(data).nodes if n.mesh is not None] == []

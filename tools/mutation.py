@@ -171,7 +171,8 @@ MODULES: dict[str, dict] = {
                                   "tests/test_gltf_document.py", "tests/test_gltf_security.py",
                                   "tests/test_gltf_rig_repairs.py"]},
     "gltf/from_animbin.py": {"tests": ["tests/test_gltf_from_animbin.py", "tests/test_gltf_examples.py",
-                                       "tests/test_gltf_rig_space.py", "tests/test_roundtrip_paths.py"]},
+                                       "tests/test_gltf_rig_space.py", "tests/test_roundtrip_paths.py",
+                                       "tests/test_gltf_rig_repairs.py"]},
 }
 
 # Hand-made mutants (issue 31): realistic one-line bugs, each a text replacement in its module
@@ -268,6 +269,9 @@ _NEW_ORDER = ("the order of the sections the encoder adds: they are placed last 
               "table (sorted by tag); docs/animclip.md 4.6 leaves their order to the writer, every section reads "
               "the same")
 _CHANNEL_ORDER = "the order of an animation's channels: each targets its node and path, a reader applies them all"
+_NO_LENGTH = ("where the bone mesh calls a bone length zero: a bone or direction between 1e-9 and 2e-9 units long "
+              "(a nanometre in metres) is drawn from the fall-back direction instead of its own, or counted in the "
+              "typical length or not: a difference of no visible size")
 EQUIVALENT: dict[tuple[str, str, str], str] = {
     # --- the per-frame codec (issue 31)
     ("animclip/frames/motion.py", "body += bytes(-(MOTION_HEADER_DTYPE.itemsize + len(body)) % MOTION_ALIGN)",
@@ -336,6 +340,34 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("gltf/from_animclip.py",
      "assert clip.root_motion_translation is not None and clip.root_motion_rotation is not None", "And -> Or"):
         "an assertion for the type checker: ClipAnimation sets both together, so it holds either way",
+    # --- the glTF writers (issue 31)
+    ("gltf/builder.py", "KEEP_AS_STORED = 0.002", "0.002 -> 0.004"):
+        ("a margin between two rules the tests hold: an FP12 key (at most 2/4096 = 0.00049 off unit) is written as "
+         "stored, and a rotation the Khronos validator would reject (0.00769 off unit) is normalised; any threshold "
+         "between the two keeps both (test_animation_writes_xyzw_keeps_near_unit_keys_and_shares_inputs)"),
+    ("gltf/builder.py",
+     "typical = float(np.median([x for x in lengths if x > 1e-9])) if any(x > 1e-9 for x in lengths) else 1.0",
+     "Gt -> GtE"): _NO_LENGTH,
+    ("gltf/builder.py", "if np.linalg.norm(direction) < 1e-9 and skeleton.parents[i] >= 0:", "1e-09 -> 2e-09"):
+        _NO_LENGTH,
+    ("gltf/builder.py", "if np.linalg.norm(direction) < 1e-9:", "1e-09 -> 2e-09"): _NO_LENGTH,
+    ("gltf/builder.py", "side = np.cross(axis, [1.0, 0.0, 0.0] if abs(axis[0]) < 0.9 else [0.0, 1.0, 0.0])",
+     "1.0 -> 2.0"): ("side is divided by its length on the next line: the cross product with (2, 0, 0) is exactly "
+                     "twice the one with (1, 0, 0) (a power of two), and the same unit vector"),
+    ("gltf/builder.py", "triangles += [(base, b, a), (base + 1, a, b)]", "list: items 0 and 1 swapped"):
+        ("the order of a bone's triangles in the index list: the same triangles, each with its winding "
+         "(test_triangles_face_outwards)"),
+    ("gltf/builder.py", "off = (np.abs(total - 1.0) > WEIGHT_SUM_TOLERANCE) & (total > 0)", "Gt -> GtE"):
+        ("(the first; the second, total >= 0, is killed) a sum exactly WEIGHT_SUM_TOLERANCE from 1, one float64 "
+         "value: normalised or not, it is within the validator's 2e-7 per weight"),
+    ("gltf/from_animbin.py", "if above is not None and above_rotation is not None:  # the rig's nodes above, taken out",
+     "And -> Or"): "both are given together: None and None from a skeleton, two arrays from a rig",
+    ("gltf/from_animbin.py", "if closing and frames[-1] < anim.length:", "Lt -> LtE"):
+        ("_joint_keys has dropped the keys at or past the end (test_keys_at_or_past_the_clips_end_are_never_shown), "
+         "so the last key's frame is below the length: < and <= agree"),
+    ("gltf/from_animbin.py",
+     'def on_rig_document(animbin: AnimbinFile, rig: Rig, region: Refresh = "ntsc", bake_engine: bool = False,',
+     "False -> True"): "the only caller, animbin_to_gltf_on_rig, always passes bake_engine (its own default is tested)",
     ("fixed_point.py", "INT16_MIN, INT16_MAX = -0x8000, 0x7FFF", "32768 -> 32769"): _UNUSED,
     ("fixed_point.py", "INT32_MIN, INT32_MAX = -0x8000_0000, 0x7FFF_FFFF", "2147483648 -> 2147483649"): _UNUSED,
     ("fixed_point.py", "INT32_MIN, INT32_MAX = -0x8000_0000, 0x7FFF_FFFF", "2147483647 -> 2147483648"): _UNUSED,

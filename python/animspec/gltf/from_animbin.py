@@ -222,7 +222,7 @@ def on_rig_document(animbin: AnimbinFile, rig: Rig, region: Refresh = "ntsc", ba
     roots = rig.skeleton.parents < 0
     place = _Placement.build(rig.nodes, roots, not ps1_space, rig.above, rig.above_rotation)
     add_scene_if_none(builder.gltf)  # nodes in no scene are shown by no viewer
-    if skinned and not builder.gltf.meshes:
+    if skinned and not builder.gltf.meshes and rig.nodes:  # a glTF skin lists at least one joint
         world = forward_kinematics(rig.skeleton, rig.skeleton.rest_rotation[None])[0]
         builder.skin(rig.skeleton, rig.nodes, world, mesh=True)
     rest = rig.ps1_skeleton(ps1_space).rest_rotation

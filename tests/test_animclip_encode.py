@@ -169,6 +169,18 @@ def test_pack_and_unpack_are_inverse_and_lsb_first():
     assert one.tobytes() == (5 | (1 << 3)).to_bytes(4, "little")
 
 
+@pytest.mark.parametrize(("samples", "widths"), [(1, [3, 16, 32]), (0, [3, 16]), (4, []), (0, [])])
+def test_unpack_inverts_pack_for_one_sample_none_and_no_elements(samples, widths):
+    """The edges of the inverse: one sample (a still clip's only one), no samples, no
+    elements (a clip whose joints all hold still): the fields come back in their shape."""
+    widths = np.array(widths, np.int64)
+    fields = np.arange(samples * widths.size, dtype=np.int64).reshape(samples, widths.size) % 7 + 1
+    packed = pack_fields(fields, widths)
+    words = sample_words(packed) if samples else np.zeros((0, packed.shape[1] // 4), "<u4")
+    back = unpack_fields(words, bit_offsets(widths), widths)
+    assert back.shape == (samples, widths.size) and (back == fields).all()
+
+
 @pytest.mark.parametrize("name", ["loop_walk", "holds", "wide_range", "root_motion"])
 def test_a_luna_source_encodes_to_what_lunas_importer_reads_within_the_tolerance(name):
     """Our clip of Luna's source, decoded, agrees with what Luna's importer read from Luna's

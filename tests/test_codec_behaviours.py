@@ -369,6 +369,22 @@ def test_motion_samples_end_from_their_offset_just_inside_and_just_outside(offse
         decode_motion(fits[:-1])
 
 
+@pytest.mark.parametrize("offset", [16, 48])
+def test_motion_samples_are_read_where_their_offset_puts_them(offset):
+    # 7.8: the samples start ofs_samples bytes after the 0x7C-byte header; each sample here is
+    # its own turn and move, so reading from anywhere else gives other values.
+    angles = np.radians([10.0, 35.0, 70.0])
+    rotation = np.stack([axis_angle((0.3, 1.0, 0.2), a) for a in angles])
+    translation = np.array([[1.0, 2.0, 3.0], [-4.0, 0.5, 6.0], [7.0, -8.0, 0.25]])
+    payload = motion_write(rotation, translation, offset=offset)
+    reference = motion_read(payload)
+    motion, why = decode_motion(payload)
+    assert motion is not None, why
+    np.testing.assert_allclose(motion.translation, reference["translation"], atol=0)
+    np.testing.assert_allclose(motion.rotation, reference["rotation"], atol=1e-12)
+    np.testing.assert_allclose(motion.translation, translation, atol=2.0 ** -9)
+
+
 # ----------------------------------------------------------------------------- reports
 
 

@@ -24,7 +24,7 @@ import animspec.animclip.frames.inputs as inputs
 from animspec.animclip import tags
 from animspec.animclip.frames.decode import decode_clip, decode_samples
 from animspec.animclip.frames.encode import Frames, Tolerance, encode
-from animspec.animclip.frames.motion import encode_motion
+from animspec.animclip.frames.motion import decode_motion, encode_motion
 from animspec.animclip.frames.sections import clip_model
 from animspec.animclip.model import JointHashes
 from animspec.animclip.parse import read_bytes
@@ -235,7 +235,7 @@ def small_encoding():
 
 
 @pytest.mark.parametrize("template_hashes, terminated", [
-    ([7, 0xFFFFFFFF], True), ([], False), ([0xFFFFFFFF, 7], False), ([7], False)])
+    ([7, 0xFFFFFFFF], True), ([0xFFFFFFFF], True), ([], False), ([0xFFFFFFFF, 7], False), ([7], False)])
 def test_a_template_decides_the_joint_hash_terminator(template_hashes, terminated):
     # 11.9: Remastered-era Joint Hashes end with FFFFFFFF, Spider-Man 2's (Luna's) do not.
     template = read_bytes((LUNA / "holds.animclip").read_bytes())
@@ -245,6 +245,15 @@ def test_a_template_decides_the_joint_hash_terminator(template_hashes, terminate
     want = [crc32("head"), 0xFFFFFFFF] if terminated else [crc32("head")]
     assert [int(h) for h in model.section(tags.TAG_JOINT_HASHES).hashes] == want
     assert isinstance(model.section(tags.TAG_JOINT_HASHES), JointHashes)
+
+
+@pytest.mark.parametrize(("frames", "looping", "seconds"), [(1, False, 0.0), (2, False, 1 / 30), (1, True, 1 / 30)])
+def test_a_clips_duration_is_its_last_frames_time_or_the_loops_length(frames, looping, seconds):
+    # Built's duration (docs/animclip.md 7.1, as Luna writes it): (N - 1) / fps for a one-shot
+    # clip, N / fps for a looping one; a one-frame one-shot clip lasts 0 s.
+    rotation = axis_angle([1, 0, 0], np.linspace(0, 0.5, frames))[:, None]
+    enc = encode(Frames(rotation, np.zeros((frames, 1, 3))), Tolerance(0.05, 1e-3, 1e-3), looping=looping)
+    assert clip_model(enc, np.array([crc32("head")])).built.duration == np.float32(seconds)
 
 
 def test_a_clip_without_a_template_is_30_fps():
@@ -444,3 +453,48 @@ def test_clip_timing_fps_just_inside_and_just_outside(fps, playable):
     # 11.26: Built's fps from 0.001 to 1,000,000 (1e6 is a float32; 0.001 is not, and its
     # nearest float32 is a hair above it, so the low end is checked one float32 below)
     assert ("clip-timing" not in codes_of(clip(built=dict(fps=fps)))) == playable
+
+
+def test_root_motion_reaches_32767_units_and_no_further():
+    """Motion Data holds a relative translation in i16 units (7.8): 32767 units from frame 0
+    is written (and reads back exactly), a quarter unit more is refused, naming it."""
+    inside = np.array([[0.0, 0.0, 0.0], [0.0, -32767.0, 0.0], [32767.0, 0.0, 0.0]])
+    motion, why = decode_motion(encode_motion(inside))
+    assert motion is not None, why
+    np.testing.assert_array_equal(motion.translation, inside)
+    outside = inside.copy()
+    outside[2, 0] = 32767.25
+    with pytest.raises(WriteError, match="the root moves 32767.2 units along x from frame 0 at frame 2"):
+        encode_motion(outside)
+
+
+@pytest.mark.parametrize("shape", [(3,), (4, 2), (0, 3), (2, 3, 1)])
+def test_root_motion_needs_frames_by_3_translations(shape):
+    with pytest.raises(WriteError, match=r"root motion needs \(frames, 3\) translations, not shape"):
+        encode_motion(np.zeros(shape))
+
+
+def test_root_motion_takes_the_finest_exponent_whose_units_reach_32767():
+    """A sample's exponent is the finest k with every component times 2^k within an i16
+    (7.8): 32767 / 2^15 units is exactly 32767 at k = 15, read back exactly; a step coarser
+    would round it to 1.0."""
+    t = np.array([[0.0, 0.0, 0.0], [32767 / 2**15, 0.0, 0.0]])
+    payload = encode_motion(t)
+    motion, why = decode_motion(payload)
+    assert motion is not None, why
+    assert motion.translation[1, 0] == 32767 / 2**15
+    assert motion_read(payload)["translation"][1, 0] == 32767 / 2**15
+
+
+def test_root_motion_written_from_the_identity_and_a_zero_initial_rotation_read_as_it():
+    """The samples are relative to frame 0, so the header's initial transform is the identity,
+    x, y, z, w = (0, 0, 0, 1) as a unit f32 quaternion (7.8); a file whose initial rotation
+    is all zeros reads as that identity too."""
+    written = motion_read(encode_motion(np.array([[0.0, 0.0, 0.0], [1.0, 2.0, 3.0]])))
+    np.testing.assert_array_equal(written["initial_rotation"], [0.0, 0.0, 0.0, 1.0])
+    np.testing.assert_array_equal(written["initial_translation"], [0.0, 0.0, 0.0])
+    zero = motion_write(np.tile([0.0, 0.0, 0.0, 1.0], (2, 1)), np.zeros((2, 3)), initial_rotation=(0, 0, 0, 0))
+    motion, why = decode_motion(zero)
+    assert motion is not None, why
+    np.testing.assert_array_equal(motion.initial_rotation, [0.0, 0.0, 0.0, 1.0])
+

@@ -129,7 +129,8 @@ MODULES: dict[str, dict] = {
     # The per-frame codec (issue 31): tests/test_codec_behaviours.py holds each behaviour a
     # planted bug passed to an independent reference (tests/animclip_reference.py).
     "animclip/frames/coding.py": {"tests": ["tests/test_animclip_samples.py", "tests/test_animclip_encode.py",
-                                            "tests/test_codec_behaviours.py", "tests/test_codec_bounds.py"]},
+                                            "tests/test_codec_behaviours.py", "tests/test_codec_bounds.py",
+                                            "tests/test_animclip_validate.py"]},
     "animclip/frames/decode.py": {"tests": ["tests/test_animclip_samples.py", "tests/test_codec_behaviours.py",
                                             "tests/test_codec_bounds.py", "tests/test_animclip_msm2.py",
                                             "tests/test_animclip_agree.py"]},
@@ -269,6 +270,8 @@ _NEW_ORDER = ("the order of the sections the encoder adds: they are placed last 
               "table (sorted by tag); docs/animclip.md 4.6 leaves their order to the writer, every section reads "
               "the same")
 _CHANNEL_ORDER = "the order of an animation's channels: each targets its node and path, a reader applies them all"
+_AS_NUMBERS = ("the array goes into the model as numbers; the writer range-checks them and writes them as '<u4' "
+               "(animclip/write.py): the byte order of this array never reaches the file")
 _NO_LENGTH = ("where the bone mesh calls a bone length zero: a bone or direction between 1e-9 and 2e-9 units long "
               "(a nanometre in metres) is drawn from the fall-back direction instead of its own, or counted in the "
               "typical length or not: a difference of no visible size")
@@ -284,7 +287,14 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "(a few ulps), and rint of at most 32767 (1 + 1e-15) is 32767, within the i16")
        for line, what in (("over = np.abs(np.rint(translation * np.exp2(k)[:, None])).max(axis=1) > I16_MAX",
                            "Mult -> FloorDiv"),
-                          ("return np.where(over, np.maximum(k - 1, 0), k)", "Sub -> Add"))},
+                          ("return np.where(over, np.maximum(k - 1, 0), k)", "Sub -> Add"),
+                          ("return np.where(over, np.maximum(k - 1, 0), k)", "1 -> 0"),
+                          ("return np.where(over, np.maximum(k - 1, 0), k)", "0 -> 1"))},
+    ("animclip/frames/motion.py", "q = xyzw_to_wxyz(normalize(rotation, scalar_last=True))", "True -> False"):
+        ("scalar_last only says where the identity a zero row becomes puts its 1; encode_motion, the only caller, "
+         "refuses a zero quaternion before"),
+    ("animclip/frames/motion.py", "k = np.floor(np.log2(I16_MAX / np.maximum(largest, 1e-300)))", "1e-300 -> 2e-300"):
+        "k is clipped to 16 for any sample under 32767 / 2^16 (half a unit), far above 1e-300 or 2e-300",
     ("animclip/frames/coding.py", 'return (np.asarray(components, np.int64) * COMPONENT_BYTES).astype("<u4")',
      "format '<u4' -> '<i4'"): "offsets are below 2**31 (65535 joints x 48 bytes at most): the same four bytes",
     ("animclip/frames/coding.py",
@@ -296,6 +306,25 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("animclip/frames/coding.py",
      'return np.divide(values, np.where(divisor == 0, 1.0, divisor), out=out, casting="same_kind")', "1.0 -> 2.0"):
         "a divisor is 2^log_scale (at least 1) plus unsigned fields: never 0, so the stand-in is never used",
+    ("animclip/frames/coding.py", "LARGE_SHIFT_MAX = 255", "255 -> 256"):
+        ("only the encoder checks a large code's shift against it, and its shifts are at most MAX_ERROR_SHIFT (15) "
+         "for every element: the check never fires"),
+    ("animclip/frames/coding.py", "TRANSLATION_SHIFT_DECODED = 1100", "1100 -> 1101"):
+        ("a value (at most 2^52: width + shift <= 52) times 2^-1100 or 2^-1101 is 0 as the float32 the decoder hands "
+         "out, an i16 Base State value 0 in float64 too (the base pose); times 2^1100 or 2^1101 infinite either way"),
+    ("animclip/frames/coding.py", 'return (np.asarray(components, np.int64) * COMPONENT_BYTES).astype("<u4")',
+     "format '<u4' -> '>u4'"): _AS_NUMBERS,
+    ("animclip/frames/sections.py", 'JointHashes(hashes=hash_values.astype("<u4")),', "format '<u4' -> '>u4'"):
+        _AS_NUMBERS,
+    ("animclip/frames/coding.py", "if not np.size(width) or samples == 0:", "Or -> And"):
+        ("the early return only saves work: FieldReader gives the same empty (samples, 0) and (0, elements) "
+         "arrays itself (test_unpack_inverts_pack_for_one_sample_none_and_no_elements)"),
+    ("animclip/frames/coding.py",
+     'return np.divide(values, np.where(divisor == 0, 1.0, divisor), out=out, casting="same_kind")', "0 -> 1"):
+        ("a divisor is 2^log_scale (at least 1) plus unsigned fields, never 0; where it is 1 the stand-in 1.0 is "
+         "the same divisor"),
+    ("animclip/frames/coding.py", "norm[zero] = 1.0", "1.0 -> 2.0"):
+        "the stand-in divides an all-zero quaternion (0 / 1 and 0 / 2 are both 0), whose w is set to 1 right after",
     ("animclip/frames/encode.py", 'table = self.lookup.astype("<u2").tobytes()', "format '<u2' -> '<i2'"):
         "the entries are below 65,535 (a u16 table): as int16 they keep the same two bytes",
     ("animclip/frames/decode.py", "@dataclass(frozen=True)", "True -> False"):

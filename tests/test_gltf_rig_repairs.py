@@ -17,22 +17,9 @@ import zlib
 from pathlib import Path
 
 import numpy as np
+import pygltflib as gl
 import pytest
-from pygltflib import (
-    FLOAT,
-    GLTF2,
-    UNSIGNED_BYTE,
-    Accessor,
-    Asset,
-    Attributes,
-    Buffer,
-    BufferView,
-    Mesh,
-    Node,
-    Primitive,
-    Scene,
-    Skin,
-)
+from pygltflib import FLOAT, GLTF2, UNSIGNED_BYTE
 from test_gltf_support import khronos_report, khronos_validate
 
 from animspec.animbin import Animation, AnimbinFile, Name, RotationKey, Track
@@ -69,14 +56,14 @@ def rig_document(weights: list[np.ndarray], joints: list[np.ndarray], weight_typ
     points, one vertex per weights row, with its JOINTS_n / WEIGHTS_n sets as given
     (``weight_type`` UNSIGNED_BYTE: normalised integers). The data is in one binary blob, as a
     .glb is read."""
-    gltf = GLTF2(asset=Asset(generator="animspec tests", version="2.0"))
+    gltf = GLTF2(asset=gl.Asset(generator="animspec tests", version="2.0"))
     blob = bytearray()
 
     def accessor(rows: np.ndarray, component: int, kind: str, bounds: bool = False) -> int:
         blob.extend(bytes(-len(blob) % 4))
-        gltf.bufferViews.append(BufferView(buffer=0, byteOffset=len(blob), byteLength=rows.nbytes))
+        gltf.bufferViews.append(gl.BufferView(buffer=0, byteOffset=len(blob), byteLength=rows.nbytes))
         blob.extend(rows.tobytes())
-        acc = Accessor(bufferView=len(gltf.bufferViews) - 1, componentType=component, count=len(rows), type=kind)
+        acc = gl.Accessor(bufferView=len(gltf.bufferViews) - 1, componentType=component, count=len(rows), type=kind)
         if bounds:
             acc.min = [float(v) for v in rows.min(axis=0)]
             acc.max = [float(v) for v in rows.max(axis=0)]
@@ -95,15 +82,15 @@ def rig_document(weights: list[np.ndarray], joints: list[np.ndarray], weight_typ
     ibm = np.tile(np.eye(4, dtype="<f4"), (4, 1, 1))
     ibm[:, 3, 1] = -np.arange(4)  # column-major: the inverse of a translation i m up
     ibm_index = accessor(ibm.reshape(4, 16), FLOAT, "MAT4")
-    gltf.nodes += [Node(name=f"j{i}", children=[i + 1] if i < 3 else [], translation=[0.0, float(i > 0), 0.0])
+    gltf.nodes += [gl.Node(name=f"j{i}", children=[i + 1] if i < 3 else [], translation=[0.0, float(i > 0), 0.0])
                    for i in range(4)]
-    gltf.nodes.append(Node(name="body", mesh=0, skin=0))
-    gltf.meshes.append(Mesh(primitives=[Primitive(attributes=Attributes(**attributes), mode=0)]))
-    gltf.skins.append(Skin(joints=[0, 1, 2, 3], inverseBindMatrices=ibm_index))
-    gltf.scenes.append(Scene(nodes=[0, 4]))
+    gltf.nodes.append(gl.Node(name="body", mesh=0, skin=0))
+    gltf.meshes.append(gl.Mesh(primitives=[gl.Primitive(attributes=gl.Attributes(**attributes), mode=0)]))
+    gltf.skins.append(gl.Skin(joints=[0, 1, 2, 3], inverseBindMatrices=ibm_index))
+    gltf.scenes.append(gl.Scene(nodes=[0, 4]))
     gltf.scene = 0
     blob.extend(bytes(-len(blob) % 4))
-    gltf.buffers.append(Buffer(byteLength=len(blob)))
+    gltf.buffers.append(gl.Buffer(byteLength=len(blob)))
     gltf.set_binary_blob(bytes(blob))
     return gltf
 

@@ -357,6 +357,19 @@ def test_motion_sample_count_just_inside_and_just_outside(secondary):
         assert ("motion-sample-count" in found) == finding, (count, found)
 
 
+def test_a_clip_of_no_frames_calls_for_one_motion_sample():
+    # A clip of 0 frames still shows one pose (its base pose), so its root motion has one
+    # sample; a one-shot clip (no looping sample).
+    from test_animclip_msm2 import clip
+
+    for count, finding in ((1, False), (2, True)):
+        data = clip(built=dict(frames=0, flags=0x1 | 0x800000, resident=0, unique=0),
+                    motion=motion_write(*samples(count)))
+        found = {f.code: f for f in validate(read_bytes(data))}
+        assert ("motion-sample-count" in found) == finding, (count, found)
+    assert "call for 1" in found["motion-sample-count"].message
+
+
 @pytest.mark.parametrize("offset", [0, 16, 48])
 def test_motion_samples_end_from_their_offset_just_inside_and_just_outside(offset):
     # 11.23: the samples start at the header's end plus their offset; 5 of 16 bytes each.

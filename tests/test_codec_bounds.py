@@ -14,7 +14,7 @@ import warnings
 
 import numpy as np
 import pytest
-from animclip_reference import axis_angle, dat1_offset, motion_read, motion_write
+from animclip_reference import axis_angle, dat1_offset, motion_read, motion_write, section_payload
 from conftest import ROOT
 from gltf_reference import Document
 from test_animclip_msm2 import BASE, ELEMS, HASHES, built, clip, dat1, payloads, sample_elem, stg
@@ -22,7 +22,7 @@ from test_animclip_samples import Clip, assert_poses, clip_file
 
 import animspec.animclip.frames.inputs as inputs
 from animspec.animclip import tags
-from animspec.animclip.frames.decode import decode_clip, decode_samples
+from animspec.animclip.frames.decode import decode_clip, decode_samples, sample_coding
 from animspec.animclip.frames.encode import Frames, Tolerance, encode
 from animspec.animclip.frames.motion import decode_motion, encode_motion
 from animspec.animclip.frames.sections import clip_model
@@ -85,6 +85,29 @@ def test_decode_size_just_inside_and_just_outside(monkeypatch, lookup):
     decode_samples(given, budget=need)
     with pytest.raises(ParseError, match=f"would take {need >> 20} MiB to decode; the bound for this file is 0 MiB"):
         decode_samples(given, budget=need - 1)
+
+
+def still_clip(frames: int) -> bytes:
+    """3 joints and no elements: every frame is the base pose."""
+    return clip(elem=sample_elem(elems=[], large=[]), data=b"",
+                built=dict(elems=0, large=0, stride=0, unique=0, flags=0x1, frames=frames, resident=0))
+
+
+def test_a_still_clips_decode_size_just_inside_and_just_outside():
+    # 11.22 for a clip without samples: its one sample (the base pose) and, per frame, the
+    # copy a caller gathers through the frame index: 40 x 3 x (1 + 4) bytes.
+    given = inputs.sample_inputs(read_bytes(still_clip(4)))
+    need = 40 * 3 * (1 + 4)
+    _, index = decode_samples(given, budget=need)
+    assert index.tolist() == [0, 0, 0, 0]
+    with pytest.raises(ParseError, match="4 frame\\(s\\), 1 sample\\(s\\) of 3 joint\\(s\\)"):
+        decode_samples(given, budget=need - 1)
+
+
+def test_a_clip_of_no_frames_shows_its_base_pose_once():
+    frames = decode_clip(read_bytes(still_clip(0)))
+    assert frames.frame_count == 1 and frames.animated is False
+    np.testing.assert_array_equal(frames.first_frame.rotation, decode_clip(read_bytes(still_clip(4))).first_frame.rotation)
 
 
 def test_what_is_built_from_a_decode_just_inside_and_just_outside(monkeypatch):
@@ -191,6 +214,8 @@ def test_a_refused_motion_data_is_named_at_its_byte_in_the_file():
     data = clip(motion=motion_write(*still(5), count=9))
     error = refusal(data)
     assert "motion-data-size" in str(error) and error.offset == dat1_offset(data, tags.TAG_MOTION_DATA) + 0x02
+    # a Spider-Man 2 clip: its per-frame layout is the one described, so no hypothesis is named
+    assert error.reason.endswith("(Anim Clip Motion Data)") and inputs.HYPOTHESIS not in str(error)
 
 
 def test_root_motion_not_decoded_is_noted_and_no_samples_is_not():
@@ -497,4 +522,26 @@ def test_root_motion_written_from_the_identity_and_a_zero_initial_rotation_read_
     motion, why = decode_motion(zero)
     assert motion is not None, why
     np.testing.assert_array_equal(motion.initial_rotation, [0.0, 0.0, 0.0, 1.0])
+
+
+def test_a_decoded_clips_coding_says_whether_it_has_a_frame_lookup():
+    """Built's flag 0x10000 (docs/animclip.md 7.1) read from the file's bytes, with and
+    without it."""
+    rotation = axis_angle([1, 0, 0], np.array([0.0, 0.0, 0.0, 0.5]))[:, None]
+    for lookup in (True, False):
+        enc = encode(Frames(rotation, np.zeros((4, 1, 3))), Tolerance(0.05, 1e-3, 1e-3), lookup=lookup)
+        data = write_bytes(clip_model(enc, np.array([crc32("head")])))
+        stored, = struct.unpack_from("<I", section_payload(data, tags.TAG_BUILT), 0x08)
+        assert bool(stored & 0x10000) == lookup
+        assert sample_coding(inputs.sample_inputs(read_bytes(data))).frame_lookup == lookup
+
+
+def test_a_decoded_clips_frame_times_step_by_built_fps():
+    """Frame i is shown at i / fps (docs/animclip.md 7.1: Built's f32 at 0x0C), the fps read
+    here from the file's own Built bytes."""
+    data = (ROOT / "examples" / "walk.animclip").read_bytes()
+    fps, = struct.unpack_from("<f", section_payload(data, tags.TAG_BUILT), 0x0C)
+    frames = decode_clip(read_bytes(data))
+    assert frames.frame_count > 2
+    np.testing.assert_allclose(frames.times, np.arange(frames.frame_count) / fps, rtol=1e-12)
 

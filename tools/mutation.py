@@ -337,6 +337,17 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     **{("animclip/frames/decode.py",
         "step = min(count, max(1, CHUNK_VALUES // decode_chunk.working_values()))", what): _CHUNKS
        for what in ("1 -> 2",)},
+    ("animclip/frames/decode.py", "animated: bool = False", "False -> True"):
+        "every ClipFrames is made by decode_clip, which passes animated",
+    ("animclip/frames/decode.py", "if n and np.array_equal(index, np.arange(index[0], index[0] + n)):", "Add -> Sub"):
+        ("frames() then gathers a copy through the index where it would hand out views of the same samples: the "
+         "same values, only memory and time change"),
+    ("animclip/frames/decode.py", "if hashes.size < joints:", "Lt -> LtE"):
+        "with as many hashes as joints the padding appended is empty",
+    ("animclip/validate.py",
+     'if len(data) < MOTION_HEADER_SIZE or any(p.code == "motion-data-size" for p in problems):', "Lt -> LtE"):
+        ("a Motion Data exactly one header long holds no sample: a count above 0 is a motion-data-size problem "
+         "(skipped by the other condition), and a count of 0 is not checked against Built"),
     **{("animclip/frames/sections.py", "new: list[Section] = [", f"list: items {i} and {i + 1} swapped"): _NEW_ORDER
        for i in range(4)},
     ("animclip/frames/inputs.py", "base[:, 0:4] = scale[:, None]", "4 -> 5"):

@@ -345,6 +345,28 @@ def test_the_document_shows_the_keys_as_authored_by_default(swing):
 
     times, _, interpolation = animation_channels(write_glb(animbin_to_gltf_document(swing)))[0][(1, "rotation")]
     assert interpolation == "LINEAR" and len(times) == 31
+    # and every other default as animbin_to_gltf's (the axis change, the skin and bone mesh)
+    assert write_glb(animbin_to_gltf_document(swing)) == animbin_to_gltf(swing)
+
+
+def test_an_engine_bake_of_one_vsync_has_its_one_pose():
+    """A one-shot clip one frame long is one vsync: baked, its joint gets one STEP key (only a
+    clip of no vsync at all has nothing to show and is left out)."""
+    anim = AnimbinFile([Animation(Name.from_str("pose"), 1, [Track(0, [RotationKey(0, 2896, 2896, 0, 0)])], flags=0)])
+    times, values, interpolation = animation_channels(animbin_to_gltf(anim, bake_engine=True, axis_change=False))[0][
+        (0, "rotation")]
+    assert interpolation == "STEP" and times.tolist() == [0.0]
+    assert float(angle_between(wxyz(values[0]), np.array([2896, 2896, 0, 0]) / math.hypot(2896, 2896))) < 0.03
+    empty = AnimbinFile([Animation(Name.from_str("none"), 0, [Track(0, [RotationKey(0, 4096, 0, 0, 0)])], flags=0)])
+    assert animation_channels(animbin_to_gltf(empty, bake_engine=True)) == []
+
+
+def test_an_engine_bake_at_the_sample_bound_is_baked():
+    """65,536 vsyncs on 32 joints is MAX_SAMPLES poses exactly: within the bound."""
+    anim = AnimbinFile([Animation(Name.from_str("long"), 65535, [Track(0, [RotationKey(0, 4096, 0, 0, 0)])], flags=1)])
+    times, _, _ = animation_channels(animbin_to_gltf(anim, Skeleton.chain(32), bake_engine=True, skinned=False))[0][
+        (0, "rotation")]
+    assert len(times) == 65536
 
 
 @pytest.mark.parametrize("skinned", [True, False])

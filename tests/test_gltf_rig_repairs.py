@@ -195,6 +195,13 @@ def test_a_clip_on_a_rig_with_bad_weights_says_what_it_repaired(tmp_path):
     data = animbin_to_gltf_on_rig(nod(), read_rig(load_path(rig_path)), notes=notes)
     khronos_validate(data, tmp_path)
     assert notes == ["the rig's skin weights of 2 vertices did not sum to 1; normalised, as glTF requires"]
+    # weights that sum to 1 give no note; without a notes list the repair is made silently
+    notes = []
+    rig_path.write_bytes(b"".join(rig_document([np.array([[1.0, 0.0, 0.0, 0.0]] * 3)], [np.zeros((3, 4))]).save_to_bytes()))
+    animbin_to_gltf_on_rig(nod(), read_rig(load_path(rig_path)), notes=notes)
+    assert notes == []
+    rig_path.write_bytes(b"".join(rig_document([WEIGHTS_0, WEIGHTS_1], [JOINTS_0, JOINTS_1]).save_to_bytes()))
+    khronos_validate(animbin_to_gltf_on_rig(nod(), read_rig(load_path(rig_path))), tmp_path)
 
 
 # --- images beside a .gltf -------------------------------------------------------------------

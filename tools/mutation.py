@@ -402,12 +402,23 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
          "value: normalised or not, it is within the validator's 2e-7 per weight"),
     ("gltf/from_animbin.py", "if above is not None and above_rotation is not None:  # the rig's nodes above, taken out",
      "And -> Or"): "both are given together: None and None from a skeleton, two arrays from a rig",
-    ("gltf/from_animbin.py", "if closing and frames[-1] < anim.length:", "Lt -> LtE"):
-        ("_joint_keys has dropped the keys at or past the end (test_keys_at_or_past_the_clips_end_are_never_shown), "
-         "so the last key's frame is below the length: < and <= agree"),
-    ("gltf/from_animbin.py",
-     'def on_rig_document(animbin: AnimbinFile, rig: Rig, region: Refresh = "ntsc", bake_engine: bool = False,',
-     "False -> True"): "the only caller, animbin_to_gltf_on_rig, always passes bake_engine (its own default is tested)",
+    **{("gltf/from_animbin.py", "if closing and frames[-1] < anim.length:", what): (
+        "_joint_keys has dropped the keys at or past the end (test_keys_at_or_past_the_clips_end_are_never_shown), "
+        "so every key's frame, the first's and the last's, is below the length: < and <= agree")
+       for what in ("Lt -> LtE", "1 -> 0")},
+    ("gltf/from_animbin.py", "for joint in sorted({t.joint_id for t in anim.tracks if t.joint_id < joints}):",
+     "Lt -> LtE"): ("both entry points refuse a clip animating a joint past the skeleton or the rig's mapping "
+                    "before baking (test_skeleton_must_cover_every_joint, "
+                    "test_a_clip_on_a_rig_with_too_few_mapped_joints_names_both_counts): no track's joint reaches it"),
+    **{("gltf/from_animbin.py", line, what): (
+        "the only caller, animbin_to_gltf_on_rig, passes every argument (its own defaults are tested)")
+       for line, what in (
+           ('def on_rig_document(animbin: AnimbinFile, rig: Rig, region: Refresh = "ntsc", bake_engine: bool = False,',
+            "False -> True"),
+           ("*, ps1_space: bool = False, skinned: bool = True, notes: list[str] | None = None) -> GLTF2:",
+            "False -> True"),
+           ("*, ps1_space: bool = False, skinned: bool = True, notes: list[str] | None = None) -> GLTF2:",
+            "True -> False"))},
     ("fixed_point.py", "INT16_MIN, INT16_MAX = -0x8000, 0x7FFF", "32768 -> 32769"): _UNUSED,
     ("fixed_point.py", "INT32_MIN, INT32_MAX = -0x8000_0000, 0x7FFF_FFFF", "2147483648 -> 2147483649"): _UNUSED,
     ("fixed_point.py", "INT32_MIN, INT32_MAX = -0x8000_0000, 0x7FFF_FFFF", "2147483647 -> 2147483648"): _UNUSED,

@@ -78,6 +78,7 @@ def test_decode_size_just_inside_and_just_outside(monkeypatch, lookup):
         found = findings(data)
         assert ("decode-size" in found) == refused, (floor, found)
     assert f"the bound for this file is {(need - 1) >> 20} MiB" in found["decode-size"].message
+    assert f"would take {need >> 20} MiB to decode" in found["decode-size"].message
     # the decoder's own guard (a second line behind the finding): the same arithmetic
     model = read_bytes(data)
     monkeypatch.setattr(inputs, "DECODE_FLOOR", 1 << 30)

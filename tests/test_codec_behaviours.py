@@ -370,6 +370,18 @@ def test_a_clip_of_no_frames_calls_for_one_motion_sample():
     assert "call for 1" in found["motion-sample-count"].message
 
 
+def test_a_motion_data_of_just_its_header_is_whole_and_one_byte_less_is_not():
+    # 11.23: the 0x7C-byte header alone, no sample, no padding: nothing cut short, nothing
+    # to decode and nothing to note; a byte less is cut short.
+    header = motion_write(*samples(0), pad=False)
+    assert len(header) == 0x7C
+    assert "motion-data-size" not in motion_codes(header)
+    assert "motion-data-size" in motion_codes(header[:-1])
+    from test_animclip_msm2 import clip
+
+    assert decode_clip(read_bytes(clip(motion=header))).notes == []
+
+
 @pytest.mark.parametrize("offset", [0, 16, 48])
 def test_motion_samples_end_from_their_offset_just_inside_and_just_outside(offset):
     # 11.23: the samples start at the header's end plus their offset; 5 of 16 bytes each.

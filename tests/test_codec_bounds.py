@@ -156,6 +156,9 @@ def test_sample_log_scale_only_for_a_joint_whose_scale_moves():
     assert findings(data)["sample-log-scale"].severity.name == "WARNING"
     problem = next(p for p in inputs.sample_problems(read_bytes(data)) if p.code == "sample-log-scale")
     assert (problem.field, problem.at) == ("base_state.joints[1].log_scale", 16 * 1 + 0xE)
+    # just inside: 62 is decoded as it is
+    at_bound = [BASE[0], BASE[1][:7] + (62, BASE[1][8]), BASE[2]]
+    assert "sample-log-scale" not in findings(clip(base=at_bound, elem=sample_elem(elems=moved)))
 
 
 def test_width_plus_shift_of_52_is_decoded_and_53_refused():

@@ -181,6 +181,23 @@ def test_unpack_inverts_pack_for_one_sample_none_and_no_elements(samples, widths
     assert back.shape == (samples, widths.size) and (back == fields).all()
 
 
+def test_the_field_reader_reads_every_other_sample_of_a_block():
+    """FieldReader takes samples as rows of bytes; a strided view of them (every other sample,
+    as a frame lookup's gather might hand it) reads the same fields as a compact copy, and as
+    pack_fields wrote them."""
+    from animspec.animclip.frames.coding import FieldReader
+
+    widths = np.array([3, 16, 25, 7, 32, 1], np.int64)
+    rng = np.random.default_rng(3)
+    fields = rng.integers(0, 2 ** widths, size=(40, widths.size))
+    packed = pack_fields(fields, widths)
+    reader = FieldReader(bit_offsets(widths), widths, packed.shape[1])
+    strided = packed[::2]
+    assert not strided.flags.c_contiguous
+    assert (reader(strided).T == fields[::2]).all()
+    assert (reader(np.ascontiguousarray(strided)).T == fields[::2]).all()
+
+
 @pytest.mark.parametrize("name", ["loop_walk", "holds", "wide_range", "root_motion"])
 def test_a_luna_source_encodes_to_what_lunas_importer_reads_within_the_tolerance(name):
     """Our clip of Luna's source, decoded, agrees with what Luna's importer read from Luna's

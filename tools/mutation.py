@@ -277,6 +277,27 @@ _NO_LENGTH = ("where the bone mesh calls a bone length zero: a bone or direction
               "typical length or not: a difference of no visible size")
 EQUIVALENT: dict[tuple[str, str, str], str] = {
     # --- the per-frame codec (issue 31)
+    # (issue 30's decoder, full run after its rewrite)
+    **{("animclip/frames/decode.py", line, "4 -> 5"): "values holds a kind's four component rows: a slice 3:5 of them is 3:4"
+       for line in ("dequantise_scale(values[0:3], values[3:4], out=out)",
+                    "dequantise_translation(values[0:3], values[3:4], out=out)")},
+    ("animclip/frames/coding.py", "low = np.where(offset + width > 32, 32 - offset, width)", "Gt -> GtE"):
+        ("a field ending exactly at its window's bit 32 then gets a second part of width 0, whose mask is 0: it "
+         "adds nothing"),
+    ("animclip/frames/coding.py", "self.below_31 = bool((self.offset + part_width <= 31).all())", "LtE -> Lt"):
+        ("below_31 only picks the decoder's faster int32 conversion (decode.py); False takes the uint32 one, "
+         "the same values"),
+    ("animclip/frames/coding.py", "self.windows = int(self.window.max()) + 1 if self.window.size else 0", "0 -> 1"):
+        "with no parts no window is read: the sample's view has rows nobody takes",
+    **{("animclip/frames/coding.py", line, "format '<u4' -> '<i4'"): (
+        "the same 32 bits either way: the words are viewed or converted bit for bit and read back as bytes or as "
+        "<u4 by unpack_fields")
+       for line in ('as_bytes = np.ascontiguousarray(words, "<u4").view(np.uint8).reshape(samples, -1)',
+                    'return np.ascontiguousarray(samples).view("<u4").reshape(samples.shape[0], -1)')},
+    **{("animclip/frames/coding.py", "for component in (y, z, w):", f"tuple: items {i} and {i + 1} swapped"): (
+        "the squares of integer components below 2^26 and their sums are exact in float64: any order gives the "
+        "same norm (the docstring's condition; a clip's i16 bases plus deltas)")
+       for i in (0, 1)},
     ("animclip/frames/motion.py", "body += bytes(-(MOTION_HEADER_DTYPE.itemsize + len(body)) % MOTION_ALIGN)",
      "Add -> Sub"): "the body is 16 bytes per sample: -(h + b) and -(h - b) are equal modulo 16",
     ("animclip/frames/motion.py",

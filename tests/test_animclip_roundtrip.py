@@ -191,8 +191,10 @@ def dat1_images(draw) -> bytes:
 def test_any_accepted_image_is_written_back_exactly():
     tally = Acceptance()
 
+    # A fixed sequence of examples: the share a random run accepts ranged from 3 % to 37 % over
+    # runs (a clean clone's CI drew 4 of 150), so the floor below tested luck, not the generator.
     @given(dat1_images())
-    @SLOW
+    @settings(SLOW, derandomize=True)
     def check(data):
         m = tally.read(read_bytes, data)
         if m is None:
@@ -200,7 +202,7 @@ def test_any_accepted_image_is_written_back_exactly():
         assert write_bytes(m) == data
 
     check()
-    tally.check(0.03)  # 9% to 19% were accepted when this was written
+    tally.check(0.03)  # the fixed sequence accepts 26 of 150 (17%)
 
 
 def test_mutated_files_are_rejected_or_written_back_exactly():

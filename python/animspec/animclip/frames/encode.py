@@ -507,9 +507,11 @@ def _check_reach(
     )
 
 
-def _fields(target: np.ndarray, base: np.ndarray, shifts: np.ndarray, ceiling: np.ndarray) -> np.ndarray:
+def _fields(target: np.ndarray, base: np.ndarray, shifts: np.ndarray | int, ceiling: np.ndarray) -> np.ndarray:
     """Unsigned fields so that base + (field << shift) is nearest to target (F, N), without
-    passing ``ceiling`` (the quantised range's top, e.g. i16 for quaternions; inf for none)."""
+    passing ``ceiling`` (the quantised range's top, e.g. i16 for quaternions; inf for none);
+    ``base``, ``shifts`` and ``ceiling`` broadcast against ``target``. The one nearest rounding:
+    the whole clip's (:meth:`_Plan.values`), a joint's in the search's trials, the local search's."""
     step = np.exp2(shifts)
     fields = np.maximum(np.rint((target - base) / step), 0)
     fields = np.minimum(fields, np.maximum(np.floor((ceiling - base) / step), 0))
@@ -622,12 +624,8 @@ def _choose_shifts(
     tol = np.broadcast_to(np.asarray(tolerance, np.float64), (target.shape[1],))
 
     def error(joints: np.ndarray, shifts: np.ndarray) -> np.ndarray:
-        step = np.exp2(shifts)[None, :, None]
-        b, top = base[joints][None], ceiling[joints][None]
-        fields = np.minimum(
-            np.maximum(np.rint((target[:, joints] - b) / step), 0), np.maximum(np.floor((top - b) / step), 0)
-        )
-        return error_of(b + fields * step, joints)
+        fields = _fields(target[:, joints], base[joints], shifts[:, None], ceiling[joints])
+        return error_of(base[joints][None] + fields * np.exp2(shifts)[None, :, None], joints)
 
     shifts = np.minimum(guess.astype(np.int64), MAX_ERROR_SHIFT)
     moving = np.flatnonzero((target.max(axis=0) - target.min(axis=0)).max(axis=1) > 0)
@@ -724,21 +722,16 @@ def _object_shifts(
     def top_field(j: int, c: int, s: int) -> int:
         """The largest field of component c of joint j at shift s (nearest values, every frame)."""
         if (j, c, s) not in tops:
-            step = 2.0**s
-            f = np.minimum(np.maximum(np.rint((target[:, j, c] - base[j, c]) / step), 0),
-                           np.maximum(np.floor((ceiling[j, c] - base[j, c]) / step), 0))
-            tops[j, c, s] = int(f.max(initial=0))
+            tops[j, c, s] = int(_fields(target[:, j, c], base[j, c], s, ceiling[j, c]).max(initial=0))
         return tops[j, c, s]
 
     def joint_fields(j: int, row: np.ndarray, frames: np.ndarray | slice = slice(None)) -> np.ndarray:
         """Joint j's fields (F', 12) at ``frames`` with shifts ``row``, chosen as
         :meth:`_Plan.values` chooses them."""
-        step = np.exp2(row)
-        f = np.minimum(np.maximum(np.rint((target[frames, j] - base[j]) / step), 0),
-                       np.maximum(np.floor((ceiling[j] - base[j]) / step), 0))
+        f = _fields(target[frames, j], base[j], row, ceiling[j])
         top = np.array([top_field(j, c, int(row[c])) for c in range(4, 8)], np.float64)
         f[:, ROTATION] = _rotation_fields(target[frames, j, ROTATION][:, None], base[j, ROTATION][None],
-                                          step[ROTATION][None], top[None])[:, 0]
+                                          np.exp2(row[ROTATION])[None], top[None])[:, 0]
         return f
 
     def joint_locals(j: int, row: np.ndarray, frames: np.ndarray | slice = slice(None)

@@ -457,6 +457,56 @@ def test_the_decode_bound_counts_what_decoding_allocates():
     assert rotation_difference(poses.rotation[:, 0], poses.rotation[:, 0]) == 0
 
 
+def _clip_of_random_samples(joints: int, elements: list[tuple[int, int, int, int]], samples: int) -> bytes:
+    """A clip of ``samples`` samples of random bits: every bit pattern decodes, and the packer's
+    bit-by-bit loop would take seconds for the samples a chunked decode needs."""
+    import random
+
+    from test_animclip_samples import Clip, clip_file
+
+    clip = Clip(joints, random.Random(joints))
+    clip.small = elements
+    clip.samples = [[]] * samples
+    data = np.random.default_rng(samples).bytes(samples * clip.stride())
+    clip.sample_payload = lambda stride, lookup=None: data  # type: ignore[method-assign]
+    return clip_file(clip, frames=samples)
+
+
+@pytest.mark.parametrize("shape", ["scattered", "two per component", "rows in place", "translations and scales"])
+def test_the_decoders_working_memory_is_about_its_chunk_budget(shape):
+    # decode.CHUNK_VALUES: samples are decoded in chunks of about 2^17 float64 values (1 MiB) of
+    # working memory, whatever the clip's length; measured beside the results it hands out.
+    from test_animclip_samples import random_clip
+
+    from animspec.animclip.frames.decode import CHUNK_VALUES
+
+    samples = 3000
+    if shape == "scattered":  # one element on each of 120 components, three large ones straddling words
+        clip = random_clip(3, joints=40, samples=0)
+        joints, elements = 40, clip.small + clip.large
+        clip.large = []
+    elif shape == "two per component":  # the parts of one component summed: their sums take most of the memory
+        joints, elements = 30, [(j, c, 1, s) for j in range(30) for c in (4, 5, 6, 7) for s in (0, 2)]
+    elif shape == "rows in place":  # rotations of one 16-bit field each, computed in their rows
+        joints, elements = 60, [(j, c, 16, 0) for j in range(60) for c in (4, 5, 6, 7)]
+    else:
+        joints, elements = 60, [(j, c, 10, 1) for j in range(60) for c in (0, 1, 2, 8, 9, 10)]
+    model = read_bytes(_clip_of_random_samples(joints, sorted(elements), samples))
+    decode_clip(model)  # the file's own lazily parsed sections, read once
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        decoded = decode_clip(model)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    results = sum(a.nbytes for a in (decoded.samples.scale, decoded.samples.rotation, decoded.samples.translation))
+    assert results == samples * joints * 40
+    budget = CHUNK_VALUES * 8
+    assert results > 3 * budget  # several chunks: an unchunked decode would hold more than the results
+    assert 0.8 * budget < peak - before - results < 1.2 * budget
+
+
 def test_a_zero_initial_rotation_is_the_identity_for_a_camera_path():
     # docs/animclip.md 11.27: a zero initial rotation is the identity, as a zero sample rotation is.
     k = np.arange(4)

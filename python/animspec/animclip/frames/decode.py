@@ -214,7 +214,8 @@ def _dequantise_kind(first: int, values: np.ndarray, out: np.ndarray, work: np.n
     if first == KIND_FIRST[0]:
         dequantise_scale(values[0:3], values[3:4], out=out)
     elif first == KIND_FIRST[1]:
-        dequantise_rotation(values, axis=0, out=out, work=work[: 2 * values[0].size].reshape(2, *values.shape[1:]))
+        norms = work[: 2 * values[0].size].reshape(2, *values.shape[1:])
+        dequantise_rotation(values, axis=0, out=out, work=norms)
     else:
         dequantise_translation(values[0:3], values[3:4], out=out)
 
@@ -259,13 +260,17 @@ class _ChunkDecoder:
 
     def working_values(self) -> int:
         """Float64 values of working memory per sample: the parts (uint32) and their values
-        (float64), their sums when some component has several, every component row, and the
-        most one kind's dequantisation holds beside them (a rotation's two rows of norms per
-        joint computed; up to three for a translation's clamped shifts or a scale's divisors)."""
+        (float64), their sums when some component has several, every component row, the most
+        one kind's dequantisation holds beside them (a rotation's two rows of norms per joint
+        computed; up to three for a translation's clamped shifts or a scale's divisors), and the
+        aligned copy numpy's ``take`` makes of the windows the parts are read from (a uint32 at
+        every byte of the sample up to the last window read: unaligned, so copied whole; on a
+        clip of 16-bit fields that copy is a third of the working memory)."""
         parts = self.fields.element.size
         sums = parts + self.moved.size if self.sums is not None else 0
         scale, rotation, translation = (kind.count for kind in self.kinds)
-        return parts // 2 + parts + sums + self.base.size + max(2 * rotation, 3 * max(scale, translation))
+        windows = self.fields.windows // 2
+        return windows + parts // 2 + parts + sums + self.base.size + max(2 * rotation, 3 * max(scale, translation))
 
     def allocate(self, samples: int) -> None:
         """The working buffers for chunks of up to ``samples`` samples, reused by every chunk

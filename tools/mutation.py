@@ -281,6 +281,55 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     **{("animclip/frames/decode.py", line, "4 -> 5"): "values holds a kind's four component rows: a slice 3:5 of them is 3:4"
        for line in ("dequantise_scale(values[0:3], values[3:4], out=out)",
                     "dequantise_translation(values[0:3], values[3:4], out=out)")},
+    ("animclip/frames/decode.py", "norms = work[: 2 * values[0].size].reshape(2, *values.shape[1:])", "0 -> 1"):
+        "values holds a kind's four component rows, each of one size (joints computed x samples): row 1's is row 0's",
+    ("animclip/frames/decode.py",
+     "element = np.concatenate([by_row[lead], by_row[~lead]])  # one element per moved row first",
+     "list: items 0 and 1 swapped"):
+        ("with one part per moved row (no sums) the second list is empty; with sums the parts are put in order by "
+         "(row, element index in the clip, part) before they are added, whatever their place here"),
+    **{("animclip/frames/decode.py",
+        "order = np.lexsort((self.fields.below > 0, part_element, into))  # element order, low part first", what): (
+        "the order of the parts added on one component: each part is a non-negative integer (its bits times "
+        "2^(shift + bits below), width + shift <= 52), so every partial sum is at most the total and the sum is "
+        "exact in float64 in any order while the component's total is below 2^53 (any one or two elements; the "
+        "encoder writes one per component). Gt -> GtE and 0 -> 1 only tie a field's two parts, which lexsort then "
+        "keeps in the reader's order, low part first")
+       for what in ("tuple: items 0 and 1 swapped", "Gt -> GtE", "0 -> 1")},
+    ("animclip/frames/decode.py",
+     "if self.sums is None and self.moved.size and self.moved[-1] + 1 - self.moved[0] == self.moved.size:",
+     "Sub -> Add"):
+        ("computing in place is a faster path to the same values: last + 1 + first equals the count only for a range "
+         "starting at row 0 (the count is at most last + 1 - first), so the mutant takes the copying path more often, "
+         "never the in-place one where the rows are not a range"),
+    ("animclip/frames/decode.py",
+     "outside = (slice(0, kind.joints.start), slice(kind.joints.stop, None)) if kind.count else (slice(None),)",
+     "conditional expression: condition negated"):
+        ("the base pose written into every joint instead of those outside the kind's range: the chunks then write "
+         "every sample of the range over it; a kind with no joint computed has the range 0:0, whose two sides cover "
+         "every joint as slice(None) does"),
+    ("animclip/frames/decode.py",
+     "outside = (slice(0, kind.joints.start), slice(kind.joints.stop, None)) if kind.count else (slice(None),)",
+     "tuple: items 0 and 1 swapped"):
+        "the joints before and after the kind's range are disjoint: either may be filled first",
+    # The working-memory estimate: it only sizes chunks (_CHUNKS: the frames are the same). Measured
+    # against tracemalloc's peak by test_the_decoders_working_memory_is_about_its_chunk_budget on
+    # four shapes (0.8 to 1.2 of the budget); what it does not see is a margin of the estimate:
+    **{("animclip/frames/decode.py", source, what): _CHUNKS + (
+        "; the estimate only grows (smaller chunks, less memory): an extra value per sample, or one more row per "
+        "joint for a rotation's norms or a translation's shifts beside at least six rows per joint it counts")
+       for source, what in (("sums = parts + self.moved.size if self.sums is not None else 0", "0 -> 1"),
+                            ("return windows + parts // 2 + parts + sums + self.base.size + max(2 * rotation, 3 * max(scale, translation))", "3 -> 4"))},
+    ("animclip/frames/decode.py", "return windows + parts // 2 + parts + sums + self.base.size + max(2 * rotation, 3 * max(scale, translation))", "2 -> 3"): _CHUNKS + (
+        "; the two mutants of this line: parts // 3 counts a sixth of the parts less (at most 7 % of an estimate "
+        "of at least 2.5 values per part), 3 * rotation counts more (smaller chunks)"),
+    ("animclip/frames/decode.py", "windows = self.fields.windows // 2", "2 -> 3"): _CHUNKS + (
+        "; a sixth of the windows' copy less: 8 % of the estimate on the densest clip measured (16-bit fields, "
+        "one per component), inside the test's 20 %"),
+    ("animclip/frames/decode.py", "np.empty(2 * self.kinds[1].count * samples, np.float64))", "2 -> 3"):
+        ("a third more of the np.empty for the rotation's norms, which nothing writes (the frames are the same): "
+         "one value per rotating joint and sample beside at least six the estimate counts for it, under a sixth "
+         "more memory, inside the test's 20 %"),
     ("animclip/frames/coding.py", "low = np.where(offset + width > 32, 32 - offset, width)", "Gt -> GtE"):
         ("a field ending exactly at its window's bit 32 then gets a second part of width 0, whose mask is 0: it "
          "adds nothing"),

@@ -201,10 +201,10 @@ def sample_block(model: AnimclipFile) -> tuple[RawSection | None, int, float]:
     """The section holding the samples, the frames it plays and their fps (Luna
     anim_import.py): Spider-Man 2's Paged block when Built counts paged samples (``num_frames``
     at ``fps``), else Resident, else the one Sample Data section of Remastered-era files (the
-    resident count and fps when Built sets them, else ``num_frames`` at ``fps``)."""
+    resident count and fps when Built sets them, else ``num_frames`` at ``fps``). Only for a
+    model with Built: its callers refuse one without it, or report nothing of it, before."""
     built = model.built
-    if built is None:
-        return None, 0, 30.0
+    assert built is not None, "a clip without Built has no sample block"
     paged = model.section(TAG_SAMPLE_DATA_PAGED)
     if isinstance(paged, RawSection) and built.num_frames:
         return paged, int(built.num_frames), float(built.fps)
@@ -445,11 +445,11 @@ def camera_problems(model: AnimclipFile) -> list[SampleProblem]:
 def _sample_problems(model: AnimclipFile, columns: Columns) -> tuple[list[SampleProblem], Any]:
     out: list[SampleProblem] = []
     built = model.built
+    if built is None:
+        return out, None  # (the validator reports the missing section)
     elem = model.section(TAG_SAMPLE_ELEM)
     data, frames, _fps = sample_block(model)
     base = model.section(TAG_BASE_STATE)
-    if built is None:
-        return out, None
     stride = int(built.stride)
     joint, component, width, shift = columns
     bits = int(width.sum())

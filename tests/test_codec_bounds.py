@@ -549,3 +549,191 @@ def test_a_decoded_clips_frame_times_step_by_built_fps():
     assert frames.frame_count > 2
     np.testing.assert_allclose(frames.times, np.arange(frames.frame_count) / fps, rtol=1e-12)
 
+
+
+# ----------------------------------------------------------------------------- inputs.py's full run (issue 31)
+# Built's fields at the bytes docs/animclip.md 7.1 gives them: fps f32 at 0x0C, duration f32 at
+# 0x10, the resident samples' count u16 at 0x3E and fps f32 at 0x40; the joint count u16 at 0x20.
+
+
+def remastered(data: bytes) -> bytes:
+    """The same DAT1 under Spider-Man Remastered's type (4.2), bare: a game where the per-frame
+    layout is a hypothesis."""
+    d = bytearray(data[data.index(b"1TAD"):])
+    struct.pack_into("<I", d, 4, tags.MAGIC_MSMR_MM)
+    return bytes(d)
+
+
+@pytest.mark.parametrize("over, field, at", [
+    (dict(fps=-30.0), "built.fps", 0x0C),
+    (dict(duration=-1.0), "built.duration", 0x10),
+    (dict(resident_fps=-1.0), "built.resident_fps", 0x40),
+    (dict(joints=4), "base_state", 0),
+])
+def test_clip_timing_and_the_joint_count_hold_for_every_game(over, field, at):
+    # 11.25, 11.26: clip-timing and joint-count are rules of all games (Built's fields as ALERT
+    # labels them), not of the per-frame layout: on a Remastered-era file they stay errors, and
+    # the decoder's refusal names no hypothesis. The byte named is the field's own.
+    for data, hypothesis_game in ((clip(built=over), False), (remastered(clip(built=over)), True)):
+        model = read_bytes(data)
+        assert inputs.layout_is_hypothesis(model) == hypothesis_game
+        found = findings(data)
+        code = "joint-count" if field == "base_state" else "clip-timing"
+        assert found[code].severity.name == "ERROR" and inputs.HYPOTHESIS not in found[code].message
+        with pytest.raises(ParseError) as refused:
+            inputs.sample_inputs(model)
+        assert refused.value.field == field and inputs.HYPOTHESIS not in str(refused.value)
+        tag = tags.TAG_BASE_STATE if field == "base_state" else tags.TAG_BUILT
+        assert refused.value.offset == dat1_offset(data, tag) + at
+
+
+def test_the_joint_count_is_refused_before_every_other_problem():
+    # _decode_problems: Built's joint count first (the other counts are read against it), then
+    # the clip's timing and the per-frame rules.
+    error = refusal(clip(built=dict(joints=4, fps=-30.0, stride=4)))
+    assert error.field == "base_state" and "joint-count" in str(error)
+    assert [p.code for p in inputs.sample_problems(read_bytes(clip(built=dict(joints=4, fps=-30.0))))] == \
+        ["joint-count", "clip-timing"]
+
+
+@pytest.mark.parametrize("resident_fps, fps", [(0.0, 30.0), (1.0, 1.0), (24.0, 24.0)])
+def test_the_resident_samples_play_at_their_fps_or_at_built_s_for_0(resident_fps, fps):
+    # 11.26: a resident fps of 0 means Built's (30 here); any other playable one is the block's.
+    data = clip(built=dict(resident_fps=resident_fps))
+    assert "clip-timing" not in findings(data)
+    frames = decode_clip(read_bytes(data))
+    assert frames.frame_count == 4
+    np.testing.assert_array_equal(frames.times, np.arange(4) / fps)
+
+
+def test_a_resident_fps_is_checked_only_when_built_counts_resident_samples():
+    # 11.26: without resident samples (Built +0x3E = 0) the resident fps is not used, so any
+    # value there is no finding; with them it must be 0 or playable.
+    assert "clip-timing" not in findings(clip(built=dict(resident=0, resident_fps=-1.0)))
+    found = findings(clip(built=dict(resident=4, resident_fps=-1.0)))["clip-timing"]
+    assert found.where["field"] == "built.resident_fps"
+
+
+def test_the_lowest_playable_fps_is_inside():
+    # PLAYABLE_FPS's low end exactly (a model's fps is any float until written as f32) and one
+    # float below it.
+    built = read_bytes(clip()).built
+    low, high = inputs.PLAYABLE_FPS
+    for fps, ok in ((low, True), (np.nextafter(low, 0), False), (high, True), (np.nextafter(high, 2 * high), False)):
+        built.fps = float(fps)
+        assert (inputs.timing_problems(built) == []) == ok, fps
+
+
+def test_motion_findings_name_the_bytes_of_their_fields():
+    # 7.8: the sample type is the header's byte 0x00; a standard sample is 16 bytes, its
+    # exponent the i8 at +14 (after 4 + 3 i16), the samples `ofs_samples` bytes after the
+    # 0x7C-byte header.
+    other = bytearray(motion_write(*still(3)))
+    other[0] = 2
+    (problem,) = inputs.motion_problems(bytes(other))
+    assert (problem.code, problem.field, problem.at) == ("motion-data-size", "motion_data.motion_type", 0)
+    payload = bytearray(motion_write(*still(5), exponent=0, offset=32))
+    at = 0x7C + 32 + 16 * 3 + 14
+    payload[at] = 20
+    (problem,) = inputs.motion_problems(bytes(payload))
+    assert (problem.code, problem.field, problem.at) == ("motion-log-scale", "motion_data.samples[3].log_scale", at)
+    assert "sample 3: 20" in problem.message
+
+
+def test_a_non_finite_initial_transform_is_named_at_its_first_field():
+    # 7.8: the initial rotation (f32 x 4 at 0x04) comes before the translation (f32 x 3 at
+    # 0x24); with both non-finite the refusal names the rotation, the first in the header.
+    payload = motion_write(*still(3), initial_rotation=(np.nan, 0, 0, 1), initial_translation=(0, np.inf, 0))
+    problems = inputs.motion_problems(payload)
+    assert [(p.field, p.at) for p in problems] == [("motion_data.initial_rot_0", 0x04),
+                                                   ("motion_data.initial_trans_0", 0x24)]
+    with pytest.raises(ParseError) as refused:
+        decode_motion(payload)
+    assert (refused.value.field, refused.value.offset) == ("motion_data.initial_rot_0", 0x04)
+
+
+def test_a_camera_clip_without_a_path_is_named_at_built_s_flags():
+    # 7.1: Built's flags are the u32 at 0x08 (0x10: camera)
+    data = clip(built=dict(flags=0x1 | 0x10 | 0x20 | 0x10000 | 0x800000), motion=motion_write(*still(10), flags=0x06))
+    (problem,) = inputs.camera_problems(read_bytes(data))
+    assert (problem.code, problem.field, problem.tag, problem.at) == ("camera-no-path", "built.flags", tags.TAG_BUILT, 0x08)
+
+
+def test_without_base_state_every_element_is_past_the_joints_and_no_joint_is_counted():
+    p = payloads()
+    del p[tags.TAG_BASE_STATE]
+    problem = next(p for p in inputs.sample_problems(read_bytes(stg(dat1(p)))) if p.code == "sample-elem-joint")
+    # ELEMS and LARGE: 3 elements, on joints 1, 1 and 2; the file holds no record at all
+    assert problem.message.startswith("3 element(s) target a joint past the 0 Base State records (element 0: ")
+    # and Built's 3 joints are none of them
+    assert "joint-count: Built names 3 joint(s); Base State holds 0 record(s)" in str(refusal(stg(dat1(p))))
+
+
+def test_the_decode_size_finding_names_mib():
+    # 11.22: 65,535 frames of 200 joints at 40 bytes is 524,280,000 bytes (499 MiB) against
+    # the floor of 256 MiB (the file is a few kilobytes, x 64 far below it)
+    base = [(0, 0, 0, 32767, 0, 0, 0, 0, 0)] * 200
+    p = payloads(base=base, elem=b"", data=b"", motion=motion_write(*still(0)),
+                 built=dict(frames=65535, elems=0, large=0, stride=0, unique=0, flags=0x1, joints=200))
+    p[tags.TAG_JOINT_HASHES] = struct.pack("<200I", *range(200))
+    data = stg(dat1(p))
+    assert 64 * len(data) < 256 << 20
+    (problem,) = inputs.sample_problems(read_bytes(data))
+    assert problem.message.startswith(f"65535 frame(s) of 200 joint(s) would take {524_280_000 // 2**20} MiB to decode; "
+                                      "the bound for this file is 256 MiB")
+
+
+def test_a_clip_without_built_has_no_per_frame_problem_and_is_refused():
+    # Nothing says how its samples are coded: no per-frame rule applies (the validator still
+    # reports the rest), and the decoder refuses it naming Built.
+    p = payloads()
+    del p[tags.TAG_BUILT]
+    model = read_bytes(stg(dat1(p)))
+    assert inputs.sample_problems(model) == [] and inputs.camera_problems(model) == []
+    assert validate(model)
+    with pytest.raises(inputs.SampleInputError, match="no Anim Clip Built section") as refused:
+        inputs.sample_inputs(model)
+    assert refused.value.field == "built"
+
+
+def test_spider_man_2_s_resident_samples_come_before_a_plain_sample_data_section():
+    # 7.10: Spider-Man 2's samples are in Resident (Luna's importer reads it, knowing no other
+    # section but Paged); a plain Sample Data section (3A7B4855, the earlier games') beside it
+    # is not read. Its samples here differ from Resident's: the frames are Resident's, as the
+    # reference decoder reads them.
+    from animclip_reference import built_counts, decode_values, transforms
+    from test_animclip_msm2 import sample_data
+
+    p = payloads()
+    p[tags.TAG_SAMPLE_DATA] = sample_data(fields=[[1, 2, 3], [4, 5, 6], [7, 8, 9]])
+    frames = decode_clip(read_bytes(stg(dat1(p)))).frames()
+    want = transforms(decode_values(p[tags.TAG_BASE_STATE], p[tags.TAG_SAMPLE_ELEM], p[tags.TAG_SAMPLE_DATA_RESIDENT],
+                                    built_counts(p[tags.TAG_BUILT])))
+    np.testing.assert_allclose(frames.rotation, want["rotation_xyzw"], atol=1e-6)
+    np.testing.assert_allclose(frames.translation, want["translation"], rtol=1e-6)
+
+
+def test_without_elements_no_sample_is_needed_whatever_the_stride():
+    # 11.21: a sample of no fields carries nothing, so an empty Sample Data stores every
+    # sample needed (each frame is the base pose), a stride of one word or not.
+    for stride in (0, 4):
+        data = clip(elem=sample_elem(elems=[], large=[]), data=b"",
+                    built=dict(elems=0, large=0, stride=stride, unique=0, flags=0x1, frames=4, resident=0))
+        assert codes_of(data) == set()
+        frames = decode_clip(read_bytes(data))
+        assert frames.frames().rotation.shape == (4, 3, 4) and not frames.animated
+
+
+def test_the_bits_over_the_stride_and_a_lookup_past_the_samples_name_their_figures():
+    # 11.18: 9 + 12 + 17 = 38 bits against a stride of 4 bytes, 32 bits
+    problem = next(p for p in inputs.sample_problems(read_bytes(clip(built=dict(stride=4))))
+                   if p.code == "sample-bits-over-stride")
+    assert problem.message == "the 3 elements need 38 bits per sample; the stride holds 32"
+    # 11.20: 3 samples stored (0 to 2); frame 2's entry, the u16 at byte 4 of the table, names
+    # sample 3, just past them
+    from test_animclip_msm2 import sample_data
+
+    data = clip(data=sample_data(lookup=[0, 1, 3, 2, 0]))
+    error = refusal(data)
+    assert "frame-lookup-range: frame 2 shows sample 3" in str(error) and error.field == "sample_data.frame_lookup"
+    assert error.offset == dat1_offset(data, tags.TAG_SAMPLE_DATA_RESIDENT) + 4

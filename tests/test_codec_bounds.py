@@ -585,6 +585,8 @@ def test_clip_timing_and_the_joint_count_hold_for_every_game(over, field, at):
         assert refused.value.field == field and inputs.HYPOTHESIS not in str(refused.value)
         tag = tags.TAG_BASE_STATE if field == "base_state" else tags.TAG_BUILT
         assert refused.value.offset == dat1_offset(data, tag) + at
+        section = "Anim Clip Base State" if field == "base_state" else "Anim Clip Built"
+        assert refused.value.reason.endswith(f" ({section})")
 
 
 def test_the_joint_count_is_refused_before_every_other_problem():
@@ -604,6 +606,14 @@ def test_the_resident_samples_play_at_their_fps_or_at_built_s_for_0(resident_fps
     frames = decode_clip(read_bytes(data))
     assert frames.frame_count == 4
     np.testing.assert_array_equal(frames.times, np.arange(4) / fps)
+
+
+def test_two_bad_frame_rates_are_named_in_built_s_byte_order():
+    # 7.1: fps at 0x0C comes before the resident fps at 0x40; the refusal names the first
+    data = clip(built=dict(fps=-30.0, resident_fps=-1.0))
+    fields = [p.field for p in inputs.sample_problems(read_bytes(data)) if p.code == "clip-timing"]
+    assert fields == ["built.fps", "built.resident_fps"]
+    assert refusal(data).field == "built.fps"
 
 
 def test_a_resident_fps_is_checked_only_when_built_counts_resident_samples():
@@ -656,7 +666,8 @@ def test_a_camera_clip_without_a_path_is_named_at_built_s_flags():
     # 7.1: Built's flags are the u32 at 0x08 (0x10: camera)
     data = clip(built=dict(flags=0x1 | 0x10 | 0x20 | 0x10000 | 0x800000), motion=motion_write(*still(10), flags=0x06))
     (problem,) = inputs.camera_problems(read_bytes(data))
-    assert (problem.code, problem.field, problem.tag, problem.at) == ("camera-no-path", "built.flags", tags.TAG_BUILT, 0x08)
+    assert (problem.code, problem.field, problem.tag, problem.at) == \
+        ("camera-no-path", "built.flags", tags.TAG_BUILT, 0x08)
 
 
 def test_without_base_state_every_element_is_past_the_joints_and_no_joint_is_counted():
@@ -679,8 +690,9 @@ def test_the_decode_size_finding_names_mib():
     data = stg(dat1(p))
     assert 64 * len(data) < 256 << 20
     (problem,) = inputs.sample_problems(read_bytes(data))
-    assert problem.message.startswith(f"65535 frame(s) of 200 joint(s) would take {524_280_000 // 2**20} MiB to decode; "
-                                      "the bound for this file is 256 MiB")
+    mib = 524_280_000 // 2**20
+    assert problem.message.startswith(
+        f"65535 frame(s) of 200 joint(s) would take {mib} MiB to decode; the bound for this file is 256 MiB")
 
 
 def test_a_clip_without_built_has_no_per_frame_problem_and_is_refused():
@@ -737,3 +749,16 @@ def test_the_bits_over_the_stride_and_a_lookup_past_the_samples_name_their_figur
     error = refusal(data)
     assert "frame-lookup-range: frame 2 shows sample 3" in str(error) and error.field == "sample_data.frame_lookup"
     assert error.offset == dat1_offset(data, tags.TAG_SAMPLE_DATA_RESIDENT) + 4
+    assert error.reason.endswith(" (Anim Clip Sample Data Resident)")
+
+
+def test_without_sample_data_the_decoder_gets_no_stored_sample():
+    # 7.10: the samples are (stored, stride) bytes; without a Sample Data section none is
+    # stored, and the clip is its base pose (11.25)
+    p = payloads()
+    del p[tags.TAG_SAMPLE_DATA_RESIDENT]
+    model = read_bytes(stg(dat1(p)))
+    given = inputs.sample_inputs(model)
+    assert given.section_tag is None and given.lookup is None
+    assert given.samples.shape == (0, 8) and given.samples.dtype == np.uint8
+    assert not decode_clip(model).animated

@@ -762,3 +762,18 @@ def test_without_sample_data_the_decoder_gets_no_stored_sample():
     assert given.section_tag is None and given.lookup is None
     assert given.samples.shape == (0, 8) and given.samples.dtype == np.uint8
     assert not decode_clip(model).animated
+
+
+def test_a_small_code_past_a_byte_is_refused_at_its_own_byte():
+    # 7.9: the small table is n u32 offsets, then n u8 codes (width - 1 in the low nibble, the
+    # shift in the high one). Only a code no byte holds (a model edited in memory; the writer
+    # refuses it) asks for more than 16 bits shifted by 15: refused at that code's byte in the
+    # section, 4 n + e, whatever array the model holds it in.
+    data = clip()
+    model = read_bytes(data)
+    elem = model.section(tags.TAG_SAMPLE_ELEM)
+    elem.codes = np.array([ELEMS[0][2] - 1, (ELEMS[1][2] - 1) | (63 << 4)])  # int64; element 1 shifted by 63
+    with pytest.raises(ParseError) as refused:
+        inputs.sample_inputs(model)
+    assert "sample-elem-width" in str(refused.value) and refused.value.field == "sample_elem.small[1].code"
+    assert refused.value.offset == dat1_offset(data, tags.TAG_SAMPLE_ELEM) + 4 * len(ELEMS) + 1

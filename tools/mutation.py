@@ -207,8 +207,7 @@ PLANTED: dict[str, list[tuple[str, str, str]]] = {
     ],
     "animclip/frames/inputs.py": [
         ("a large element's byte without the small table's padding",
-         "large_at = elem.offsets.nbytes + elem.codes.nbytes + len(elem.padding)",
-         "large_at = elem.offsets.nbytes + elem.codes.nbytes"),
+         "large_at = SAMPLE_ELEM_SIZE * n + len(elem.padding)", "large_at = SAMPLE_ELEM_SIZE * n"),
         ("Motion Data's samples end without their offset", "    end = start + per * count",
          "    end = MOTION_HEADER_SIZE + per * count"),
         ("the decode bound's per-sample cost 48 bytes", "DECODE_BYTES_PER_JOINT = 40", "DECODE_BYTES_PER_JOINT = 48"),

@@ -236,15 +236,16 @@ def _base_components(joints: np.ndarray) -> np.ndarray:
 
 def _element_field(elem: SampleElem, e: int, what: str) -> tuple[str, int, int]:
     """Field name, section (Sample Elem) and payload byte of element ``e``'s offset or code
-    (a :class:`SampleProblem`'s place), from the sizes of the model's own columns (small
-    offsets, small codes, padding, large offsets, large codes)."""
+    (a :class:`SampleProblem`'s place), from the model's counts and padding at the section's
+    sizes (docs/animclip.md 7.9: u32 offsets and u8 codes, the padding, u32 offsets and u16
+    codes), not the sizes of the arrays a model edited in memory holds."""
     n = len(elem.offsets)
     if e < n:
-        at = 4 * e if what == "offset" else elem.offsets.nbytes + elem.codes.itemsize * e
+        at = 4 * e if what == "offset" else 4 * n + e
         return f"sample_elem.small[{e}].{what}", TAG_SAMPLE_ELEM, at
     k = e - n
-    large_at = elem.offsets.nbytes + elem.codes.nbytes + len(elem.padding)
-    at = large_at + (4 * k if what == "offset" else elem.large_offsets.nbytes + elem.large_codes.itemsize * k)
+    large_at = SAMPLE_ELEM_SIZE * n + len(elem.padding)
+    at = large_at + (4 * k if what == "offset" else 4 * len(elem.large_offsets) + 2 * k)
     return f"sample_elem.large[{k}].{what}", TAG_SAMPLE_ELEM, at
 
 

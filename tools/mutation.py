@@ -421,16 +421,18 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
        for i in range(4)},
     ("animclip/frames/inputs.py", "base[:, 0:4] = scale[:, None]", "4 -> 5"):
         "component 4 (qx) is written by the loop right after, from Base State",
-    ("animclip/frames/inputs.py",
-     'at = 4 * e if what == "offset" else elem.offsets.nbytes + elem.codes.itemsize * e', "Mult -> FloorDiv"):
-        ("a small code's byte: no finding names one (a small field is at most 16 bits shifted by 15, inside every "
-         "bound), and the codes are bytes (itemsize 1)"),
     ("animclip/frames/inputs.py", 'for name, fps in (("fps", built.fps), ("resident_fps", built.resident_fps '
-     'if built.num_resident_samples else 0)):', "tuple: items 0 and 1 swapped"):
-        ("the order of the two fps checks: both findings are reported; only which of two clip-timing errors the "
-         "decoder quotes first changes"),
-    ("animclip/frames/inputs.py", "return None, 0, 30.0", "tuple: items 1 and 2 swapped (no test runs this line)"):
-        "a model without Built: every caller refuses it or reads only the section (None) before frames and fps",
+     'if built.num_resident_samples else 0)):', "0 -> 1"):
+        ("the resident fps's stand-in without resident samples: 0 is skipped, 1 fps is inside PLAYABLE_FPS: no "
+         "finding either way"),
+    ("animclip/frames/inputs.py",
+     'if within is None and problem.tag == TAG_BUILT and problem.field.startswith("built."):', "And -> Or"):
+        ("every refused problem of another section has a byte and names no Built field (false either way); Built's "
+         "with a byte (clip-timing) have their field's own, BUILT_FIELD_OFFSETS[name], which the lookup gives "
+         "again; those without one name a Built field or 'built' (decode-size, no offset): the same byte either way"),
+    ("animclip/frames/inputs.py", "if found is not None and data is not None:", "And -> Or"):
+        ("found is None exactly when data is (_sample_problems returns None without samples, or with "
+         "frame-lookup-size, an error refused before): both conditions are the same"),
     ("gltf/from_animclip.py", "if values.shape[0] > 1 and np.ptp(values, axis=0).max() > 0:", "Gt -> GtE"):
         ("one of the two: with one frame np.ptp is 0 (no variation) either way (the other, ptp >= 0, is killed by "
          "test_a_scale_of_1_throughout_gets_no_scale_channel)"),

@@ -67,6 +67,19 @@ class Document:
         x, y, z, w = n.get("rotation", [0.0, 0.0, 0.0, 1.0])
         return np.array([w, x, y, z])
 
+    def node_channels(self, name: str) -> tuple[int, dict[str, tuple[np.ndarray, np.ndarray]]]:
+        """The node called ``name``, and path -> (times, values as stored) of the last
+        animation's channels on it."""
+        node = next(i for i, n in enumerate(self.nodes) if n.get("name") == name)
+        animation = self.json["animations"][-1]
+        out = {}
+        for channel in animation["channels"]:
+            if channel["target"]["node"] == node:
+                sampler = animation["samplers"][channel["sampler"]]
+                out[channel["target"]["path"]] = (self.accessor(sampler["input"]).reshape(-1),
+                                                  self.accessor(sampler["output"]))
+        return node, out
+
     def animation_index(self, name: str | None = None) -> list[int]:
         anims = self.json.get("animations", [])
         return [i for i, a in enumerate(anims) if name is None or a.get("name") == name]

@@ -179,13 +179,8 @@ def head_clip(rotation: np.ndarray, scale: np.ndarray | None = None) -> ClipAnim
 
 def node_channels(glb: bytes, name: str) -> tuple[Document, int, dict[str, np.ndarray]]:
     doc = Document(glb=glb)
-    node = next(i for i, n in enumerate(doc.json["nodes"]) if n.get("name") == name)
-    animation = doc.json["animations"][-1]
-    out = {}
-    for channel in animation["channels"]:
-        if channel["target"]["node"] == node:
-            out[channel["target"]["path"]] = doc.accessor(animation["samplers"][channel["sampler"]]["output"])
-    return doc, node, out
+    node, channels = doc.node_channels(name)
+    return doc, node, {path: values for path, (_, values) in channels.items()}
 
 
 def test_the_every_frame_gltf_keeps_signs_continuous_between_keys():

@@ -310,7 +310,7 @@ def _continuous_wxyz(xyzw: np.ndarray) -> np.ndarray:
 
 def _varies(values: np.ndarray, *, not_equal_to: Sequence[float] | np.ndarray | None = None) -> bool:
     values = np.asarray(values)
-    if values.shape[0] > 1 and np.ptp(values, axis=0).max() > 0:
+    if np.ptp(values, axis=0).max() > 0:  # (one frame: a range of 0)
         return True
     return not_equal_to is not None and not np.allclose(values[0], not_equal_to, rtol=0, atol=1e-9)
 

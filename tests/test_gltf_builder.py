@@ -221,3 +221,14 @@ def test_missing_image_file_names_the_path(tmp_path):
     builder.gltf._path = tmp_path
     with pytest.raises(GltfError, match="image 0: .*missing file.png"):
         builder.embed_images()
+
+
+def test_an_accessor_gets_bounds_only_when_asked():
+    # glTF 2.0 requires min and max on POSITION accessors only; the builder writes them where
+    # the caller asks (the bone mesh's positions) and nowhere else.
+    builder = DocumentBuilder()
+    plain = builder.accessor(np.zeros((2, 3)), FLOAT, "VEC3")
+    bounded = builder.accessor(np.array([[0.0, -1.0, 2.0], [3.0, 1.0, -2.0]]), FLOAT, "VEC3", bounds=True)
+    assert not builder.gltf.accessors[plain].min and not builder.gltf.accessors[plain].max
+    assert builder.gltf.accessors[bounded].min == [0.0, -1.0, -2.0]
+    assert builder.gltf.accessors[bounded].max == [3.0, 1.0, 2.0]

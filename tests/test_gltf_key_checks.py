@@ -18,6 +18,8 @@ F32 = np.float32
     ([0.0, 0.5, -1.0, -2.0], np.zeros((4, 3)), "scale", (2, "has a negative time (-1.0 s)")),
     ([0.0, 0.5, 0.5, 0.4], np.zeros((4, 3)), "translation",
      (2, "is at 0.5 s, not after the one before it (0.5 s): key times must strictly increase (as 32-bit floats)")),
+    ([0.0, 0.5, 0.25], np.zeros((3, 3)), "translation",  # a key before the one before it: both times named
+     (2, "is at 0.25 s, not after the one before it (0.5 s): key times must strictly increase (as 32-bit floats)")),
     ([0.0, 0.25, 0.5], [[0, 0, 0, 1], [0, 0, 0, 1], [0, np.nan, np.inf, 1]], "rotation",
      (2, "is not finite (rotation y = nan)")),
     ([0.0, 1.0], [[1.0, 2.0, 3.0, 4.0, np.inf], [1.0, 2.0, 3.0, 4.0, 5.0]], "weights",

@@ -161,7 +161,7 @@ MODULES: dict[str, dict] = {
     # The glTF writers of a decoded clip: every frame on a rig, the base pose, a camera path.
     "gltf/from_animclip.py": {
         "tests": ["tests/test_codec_behaviours.py", "tests/test_codec_bounds.py", "tests/test_gltf_animclip.py",
-                  "tests/test_gltf_to_animclip.py"],
+                  "tests/test_gltf_to_animclip.py", "tests/test_gltf_from_animclip.py"],
         "only": ["animclip_pose_to_gltf", "_continuous_wxyz", "_varies", "animclip_to_gltf",
                  "camera_animation_to_gltf"],
     },
@@ -433,15 +433,9 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("animclip/frames/inputs.py", "if found is not None and data is not None:", "And -> Or"):
         ("found is None exactly when data is (_sample_problems returns None without samples, or with "
          "frame-lookup-size, an error refused before): both conditions are the same"),
-    ("gltf/from_animclip.py", "if values.shape[0] > 1 and np.ptp(values, axis=0).max() > 0:", "Gt -> GtE"):
-        ("one of the two: with one frame np.ptp is 0 (no variation) either way (the other, ptp >= 0, is killed by "
-         "test_a_scale_of_1_throughout_gets_no_scale_channel)"),
     ("gltf/from_animclip.py",
      "return not_equal_to is not None and not np.allclose(values[0], not_equal_to, rtol=0, atol=1e-9)",
      "1e-09 -> 2e-09"): "a scale within 2e-9 of the rig's: with or without a channel the pose is the same in float32",
-    ("gltf/from_animclip.py", "if clip.loop_end is not None and clip.loop_end > times[-1]:", "1 -> 0"):
-        ("for every ClipAnimation the conversion builds, loop_end is frames / fps, past the last frame's time "
-         "and so past the first's (times[0] for times[-1])"),
     ("gltf/from_animclip.py",
      'channels.append(Channel(node, "rotation", times, sign_continuous(rotation[:, k]), ANIM_LINEAR, "frame"))',
      "statement swapped with the next"): _CHANNEL_ORDER,
@@ -451,6 +445,26 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("gltf/from_animclip.py",
      "assert clip.root_motion_translation is not None and clip.root_motion_rotation is not None", "And -> Or"):
         "an assertion for the type checker: ClipAnimation sets both together, so it holds either way",
+    **{("gltf/from_animclip.py", line, "statement swapped with the next"): (
+        "two independent statements: a report list, a set of hashes, the node's TRS and the channel list are "
+        "each written by one of them and read by neither")
+       for line in ("match.matched.append((node_name(gltf, node), h))",
+                    "use_trs(gltf, node, rest.translation, rest.rotation, rest.scale)")},
+    ("gltf/from_animclip.py", "channels.append(", "statement swapped with the next"):
+        "the root motion's rotation channel and the report line after it: independent lists",
+    ("gltf/from_animclip.py", "channels = [", "list: items 0 and 1 swapped"): _CHANNEL_ORDER,
+    **{("gltf/from_animclip.py",
+        "target_q = normalize(xyzw_to_wxyz(q / norm)) if norm > 0 else np.array([1.0, 0.0, 0.0, 0.0])", what): why
+       for what, why in (
+           ("Div -> Mult", "normalised right after: q * norm and q / norm have the same direction for a norm > 0"),
+           ("1.0 -> 2.0", ("a zero base-state rotation's stand-in, (2, 0, 0, 0): the identity at twice unit length, "
+                           "which the builder normalises like every rotation key further than KEEP_AS_STORED from "
+                           "unit (the key written is (0, 0, 0, 1) either way)")))},
+    ("gltf/from_animclip.py", "node = builder.camera_node(CAMERA_NODE, yfov=yfov, aspect_ratio=CAMERA_ASPECT, znear=0.01)",
+     "0.01 -> 0.02"):
+        ("the clip stores no near plane (only a transform per sample and its XFOV track): 1 cm is the "
+         "writer's own choice, and 2 cm is as valid a glTF (znear > 0); no value is read from or compared with "
+         "the clip"),
     # --- the glTF writers (issue 31)
     ("gltf/builder.py", "KEEP_AS_STORED = 0.002", "0.002 -> 0.004"):
         ("a margin between two rules the tests hold: an FP12 key (at most 2/4096 = 0.00049 off unit) is written as "

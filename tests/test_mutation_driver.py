@@ -4,6 +4,7 @@ hand-made mutant is the exact text it names, in the module it names."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 
 import pytest
@@ -55,3 +56,38 @@ def test_a_planted_mutant_whose_text_is_gone_is_stale(driver, monkeypatch):
     monkeypatch.setitem(driver.PLANTED, "fixed_point.py", [("gone", "no such text", "x")])
     (mutant, source), = driver.planted_mutants("fixed_point.py", "a = 1\n", 5)
     assert source is None and mutant.planted and mutant.index == 5
+
+
+def _listed(driver, capsys, *args: str) -> list[str]:
+    assert driver.main(["animclip/frames/sections.py", "--list", *args]) == 0
+    return capsys.readouterr().out.splitlines()
+
+
+def test_two_phases_of_a_sample_make_the_full_run(driver, capsys):
+    full = _listed(driver, capsys)
+    even, odd = _listed(driver, capsys, "--every", "2"), _listed(driver, capsys, "--every", "2", "--phase", "1")
+    planted = [line for line in full if ": planted: " in line]
+    assert planted and set(planted) <= set(even) & set(odd)  # the hand-made ones run in both
+    generated = [line for line in full if line not in planted]
+    assert sorted(line for line in even + odd if line not in planted) == sorted(generated)
+    assert abs(len(even) - len(odd)) <= 1 and even[0] == full[0] and odd[0] == full[1]
+    with pytest.raises(SystemExit):
+        driver.main(["animclip/frames/sections.py", "--list", "--every", "2", "--phase", "2"])
+    assert "--phase 2 with --every 2" in capsys.readouterr().err
+
+
+def test_a_rerun_takes_the_earlier_survivors_even_where_lines_moved(driver, capsys, tmp_path):
+    full = _listed(driver, capsys)
+    kept, killed = full[3], full[4]  # "module:line: what: source"
+    def entry(listed: str, status: str, suffix: str = "") -> dict:
+        module, line, rest = listed.split(":", 2)
+        what, source = rest.strip().split(": ", 1)
+        return {"module": module, "line": int(line) + 7, "what": what + suffix, "source_line": "    " + source,
+                "status": status}
+    earlier = tmp_path / "earlier.json"
+    earlier.write_text(json.dumps({"animclip/frames/sections.py": [
+        entry(kept, "survived", driver.NO_TEST_RUNS), entry(killed, "killed")]}))
+    assert _listed(driver, capsys, "--survivors-of", str(earlier)) == [kept]
+    earlier.write_text("[1, 2]")
+    with pytest.raises(SystemExit, match="not the --json of an earlier run"):
+        driver.main(["animclip/frames/sections.py", "--survivors-of", str(earlier)])

@@ -1,7 +1,7 @@
 """Mutation testing of animspec's numeric and byte-level core (issue 17): `make mutation`.
 
     python tools/mutation.py [MODULE...] [--jobs N] [--timeout-factor F] [--list] [--json FILE]
-                             [--every N] [--planted]
+                             [--every N [--phase K]] [--survivors-of JSON] [--planted]
 
 Each mutant is one small change to one module (an operator, a comparison, a number, a
 struct format letter, two adjacent statements or literal items swapped, ...). It is run
@@ -1141,8 +1141,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--every", type=int, default=1, metavar="N",
                         help="a fixed sample: every Nth mutant of each module, in source order (a bounded run of a large "
                         "module); the hand-made mutants always run")
+    parser.add_argument("--phase", type=int, default=0, metavar="K",
+                        help="with --every N, the mutants whose number is K modulo N (default 0): --every 2 --phase 1 is "
+                        "the half --every 2 leaves out, so two runs, one per core or one after the other, make a full one")
+    parser.add_argument("--survivors-of", type=Path, metavar="JSON",
+                        help="only the mutants that survived an earlier --json run (matched by module, source line and "
+                        "mutation, so lines may have moved): the rerun after tests were added")
     parser.add_argument("--planted", action="store_true", help="only the hand-made mutants (PLANTED)")
     args = parser.parse_args(argv)
+    if not 0 <= args.phase < args.every:
+        parser.error(f"--phase {args.phase} with --every {args.every}: it must be from 0 to {args.every - 1}")
+    earlier = _survivors(args.survivors_of) if args.survivors_of else None
     chosen = args.modules or list(MODULES)
     unknown = [m for m in chosen if m not in MODULES]
     if unknown:
@@ -1164,12 +1173,14 @@ def main(argv: list[str] | None = None) -> int:
         for i, (line, start_line, end_line, what) in enumerate(found):
             if args.planted or args.limit is not None and len(mutants) >= args.limit:
                 break
-            if i % args.every:
+            if i % args.every != args.phase:
                 continue
             mutants.append(Mutant(rel, i, line, what, lines[line - 1] if line else "", start_line=start_line, end_line=end_line))
         planted = planted_mutants(rel, path.read_text(), len(found))
         planted_source = {m.index: source for m, source in planted}
         mutants += [m for m, _ in planted]
+        if earlier is not None:
+            mutants = [m for m in mutants if (rel, m.source_line.strip(), m.what) in earlier]
         if args.list:
             for m in mutants:
                 print(f"{rel}:{m.line}: {'planted: ' if m.planted else ''}{m.what}: {m.source_line.strip()}")
@@ -1209,7 +1220,7 @@ def main(argv: list[str] | None = None) -> int:
             selected = tests_for(m, trace, conf["tests"])
             if selected is None:
                 m.status = "survived"  # no test runs the line
-                m.what += " (no test runs this line)"
+                m.what += NO_TEST_RUNS
                 _report(m)
                 continue
             m.tests_run = len(selected)
@@ -1255,6 +1266,20 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {m.module}:{m.line}: {'planted: ' if m.planted else ''}{m.what}: {m.source_line.strip()}")
         return 1
     return 1 if stale else 0
+
+
+NO_TEST_RUNS = " (no test runs this line)"
+
+
+def _survivors(path: Path) -> set[tuple[str, str, str]]:
+    """(module, stripped source line, mutation) of every mutant that survived in the
+    ``--json`` file at ``path``; exits with a message if it cannot be read."""
+    try:
+        runs = json.loads(path.read_text())
+        return {(m["module"], m["source_line"].strip(), m["what"].removesuffix(NO_TEST_RUNS))
+                for mutants in runs.values() for m in mutants if m["status"] == "survived"}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+        sys.exit(f"--survivors-of {path}: not the --json of an earlier run ({e})")
 
 
 def _summary_line(rel: str, mutants: list[Mutant], seconds: float) -> None:

@@ -1,7 +1,8 @@
 """The stick figure a rig without a mesh gets (gltf/builder.py ``bone_mesh``), checked as
 geometry against what its docstring promises, from the bind pose alone: per joint six
 vertices skinned to it, the joint and a tip (towards its first child; a leaf half its parent's
-bone further; a lone root half the typical bone along its own y), a square ring a fifth of the
+bone further; a lone root half the typical bone along its own y, a typical bone being 1 unit where no bone
+has a length), a square ring a fifth of the
 way up at a tenth of the bone's length around the axis, and eight triangles wound
 counter-clockwise seen from outside (their normals point away from the bone's axis).
 
@@ -72,6 +73,20 @@ def test_bones_along_the_axes_get_their_rings_too():
     _triangles_face_outwards(skeleton)
 
 
+def test_bones_along_the_diagonals_get_their_rings_too():
+    """A bone along (1, 1, 0) or (1, 0, 1) is no nearer x than others, but it is parallel to
+    any side axis with two equal components: the side axis must stay off every bone's
+    direction (x, or y for bones nearly along x), so these get their square rings."""
+    parents = np.array([-1, 0, -1, 2, -1, 4])
+    translation = np.array([[0.0, 0.0, 0.0], [1.0, 1.0, 0.0], [5.0, 0.0, 0.0], [1.0, 0.0, 1.0],
+                            [0.0, 5.0, 0.0], [-1.0, 1.0, 0.0]])
+    skeleton = Skeleton(parents, translation, np.tile([1.0, 0.0, 0.0, 0.0], (6, 1)), [f"j{i}" for i in range(6)])
+    positions, _, _ = bone_mesh(skeleton, _world(skeleton))
+    assert np.isfinite(positions).all()
+    _rings_are_squares_around_the_bones(skeleton)
+    _triangles_face_outwards(skeleton)
+
+
 def test_each_joint_gets_a_bone_from_itself_to_where_its_docstring_says(rig):
     world = _world(rig)
     positions, joints, triangles = bone_mesh(rig, world)
@@ -88,6 +103,21 @@ def test_each_joint_gets_a_bone_from_itself_to_where_its_docstring_says(rig):
         bone = positions[6 * j: 6 * j + 6]
         np.testing.assert_allclose(bone[0], origins[j], atol=1e-12)
         np.testing.assert_allclose(bone[1], tips[j], atol=1e-12)
+
+
+def test_joints_all_at_one_point_get_bones_half_a_unit_along_their_own_y():
+    """With no bone of any length there is no typical length to scale by: it is 1 unit, so
+    every bone (a root, and a child sitting on its parent) is half a unit along its own y."""
+    parents = np.array([-1, 0, 0])
+    rotation = np.array([_turn((0, 0, 1), 90), [1.0, 0, 0, 0], _turn((1, 0, 0), 90)])
+    skeleton = Skeleton(parents, np.zeros((3, 3)), rotation, ["a", "b", "c"])
+    world = _world(skeleton)
+    positions, _, _ = bone_mesh(skeleton, world)
+    for j in range(3):
+        np.testing.assert_allclose(positions[6 * j + 1] - positions[6 * j], world[j, :3, :3] @ [0.0, 0.5, 0.0],
+                                   atol=1e-12)
+    _rings_are_squares_around_the_bones(skeleton)
+    _triangles_face_outwards(skeleton)
 
 
 def test_each_ring_is_a_square_around_the_bone_a_fifth_of_the_way_up(rig):

@@ -17,7 +17,7 @@ from conftest import EXAMPLES
 from test_gltf_support import khronos_validate
 from pygltflib import ANIM_LINEAR, FLOAT, UNSIGNED_BYTE, UNSIGNED_SHORT, Image, Node
 
-from animspec.gltf.builder import KEEP_AS_STORED, Channel, DocumentBuilder, add_scene_if_none, use_trs
+from animspec.gltf.builder import KEEP_AS_STORED, Channel, DocumentBuilder, KeyDataError, add_scene_if_none, use_trs
 from animspec.gltf.document import GltfError, load_path, parse_glb, write_glb
 from animspec.gltf.rig import read_accessor, read_rig
 from animspec.skeleton import Skeleton, forward_kinematics
@@ -107,13 +107,15 @@ def test_animation_writes_xyzw_keeps_near_unit_keys_and_shares_inputs():
     near = np.array([[4095 / 4096, 0.0, 0.0, 0.0], [0.0, 0.0, 4096 / 4096, 0.0]])  # w, x, y, z
     far = np.array([[0.0, 2.0, 0.0, 0.0], [0.5, 0.5, 0.0, 0.0]])
     times = np.array([0.0, 0.5])
-    builder.animation("clip", [
+    assert builder.animation("clip", [
         Channel(0, "rotation", times, near, ANIM_LINEAR),
         Channel(1, "rotation", times, far, "STEP"),
         Channel(1, "translation", np.array([0.0, 0.25]), np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]), ANIM_LINEAR),
-    ], {"note": 1})
+    ], {"note": 1}) == 0  # each animation's index, as the caller refers to it
+    assert builder.animation("again", [Channel(0, "translation", times, np.zeros((2, 3)), ANIM_LINEAR)]) == 1
     back = parse_glb(write_glb(builder.document()))
     anim = back.animations[0]
+    assert back.animations[1].name == "again"
     assert anim.name == "clip" and anim.extras == {"note": 1}
     assert [(c.target.node, c.target.path) for c in anim.channels] == [(0, "rotation"), (1, "rotation"), (1, "translation")]
     inputs = [anim.samplers[c.sampler].input for c in anim.channels]
@@ -125,6 +127,18 @@ def test_animation_writes_xyzw_keeps_near_unit_keys_and_shares_inputs():
     assert 1 - 4095 / 4096 < KEEP_AS_STORED
     np.testing.assert_allclose(read_accessor(back, anim.samplers[1].output), [[1, 0, 0, 0], [0.5**0.5, 0, 0, 0.5**0.5]], atol=1e-7)
     np.testing.assert_array_equal(read_accessor(back, anim.samplers[2].output), [[1, 2, 3], [4, 5, 6]])
+
+
+@pytest.mark.parametrize(("node", "named"), [(0, "'hips'"), (1, "'1'"), (2, "'2'"), (7, "'7'")])
+def test_a_refused_key_names_its_node_by_name_else_by_index(node, named):
+    # Node 1 has no name; nodes 2 and 7 are not in the document (yet): the index is all
+    # there is to name, and naming must never fail on it.
+    builder = DocumentBuilder()
+    builder.gltf.nodes += [Node(name="hips"), Node()]
+    bad = Channel(node, "translation", np.array([0.0, 1.0]), np.array([[0.0, 0.0, 0.0], [np.nan, 0.0, 0.0]]), ANIM_LINEAR)
+    with pytest.raises(KeyDataError, match=rf"translation of node {named}: key 1 is not finite") as refused:
+        builder.animation("clip", [bad])
+    assert refused.value.node == named.strip("'") and builder.gltf.animations == []
 
 
 def test_each_rotation_key_is_kept_or_normalised_on_its_own():
@@ -232,3 +246,48 @@ def test_an_accessor_gets_bounds_only_when_asked():
     assert not builder.gltf.accessors[plain].min and not builder.gltf.accessors[plain].max
     assert builder.gltf.accessors[bounded].min == [0.0, -1.0, -2.0]
     assert builder.gltf.accessors[bounded].max == [3.0, 1.0, 2.0]
+
+
+def _shown(gltf) -> list[int]:
+    """The nodes of the scene a viewer shows: glTF 2.0 5.1 "scene", the default scene, or
+    the first when the document names none (what three.js and Blender's importer show)."""
+    return list(gltf.scenes[gltf.scene if gltf.scene is not None else 0].nodes or [])
+
+
+@pytest.mark.parametrize("default", [None, 0, 1])
+def test_the_bone_mesh_goes_into_the_scene_a_viewer_shows(default):
+    # A rig read from a file may name no default scene, or a second one; the bones must be
+    # added where a viewer looks, and nowhere else.
+    skeleton = Skeleton.chain(2)
+    builder = DocumentBuilder()
+    nodes = builder.skeleton_nodes(skeleton, skeleton.rest_translation, skeleton.rest_rotation)
+    builder.scene("first", [0])
+    builder.scene("second", [])  # a scene listing no nodes: its list is empty, then None
+    builder.gltf.scenes[1].nodes = None
+    builder.gltf.scene = default
+    world = forward_kinematics(skeleton, skeleton.rest_rotation[None])[0]
+    skin = builder.skin(skeleton, nodes, world, mesh=True)
+    back = parse_glb(write_glb(builder.document()))
+    bones = [i for i, node in enumerate(back.nodes) if node.skin == skin]
+    assert len(bones) == 1
+    shown, other = (1, 0) if default == 1 else (0, 1)
+    assert _shown(back) == ([0] if shown == 0 else []) + bones
+    assert bones[0] not in (back.scenes[other].nodes or [])
+
+
+@pytest.mark.parametrize("default", [None, 0, 1])
+def test_a_parent_of_the_roots_wraps_the_shown_scenes_roots_but_not_a_skinned_mesh(default):
+    # glTF 2.0 5.25: a skinned mesh's node transform is ignored, so the node that carries the
+    # rig (root motion) must hold the joint roots and leave the skinned mesh in the scene.
+    builder = DocumentBuilder()
+    builder.gltf.nodes += [Node(name="hips"), Node(name="body", mesh=0, skin=0), Node(name="prop")]
+    builder.scene("first", [0, 1])
+    builder.scene("second", [2])
+    builder.gltf.scene = default
+    carrier = builder.parent_of_roots("root motion")
+    gltf = builder.gltf
+    shown, other = (1, 0) if default == 1 else (0, 1)
+    wrapped = {0: [0], 1: [2]}[shown]
+    assert gltf.nodes[carrier].name == "root motion" and gltf.nodes[carrier].children == wrapped
+    assert _shown(gltf) == ([1] if shown == 0 else []) + [carrier]
+    assert gltf.scenes[other].nodes == {0: [0, 1], 1: [2]}[other]  # the other scene untouched

@@ -149,6 +149,29 @@ def test_skin_weights_that_do_not_sum_to_1_are_divided_by_their_sum(tmp_path, fo
     np.testing.assert_allclose(w1, np.float32(WEIGHTS_1 / [[1.0], [1.0], [0.75], [0.75]]), rtol=1e-7)
 
 
+def test_weights_in_a_second_buffer_are_read_where_the_flattened_rig_put_them(tmp_path):
+    """A .gltf may keep its data in several buffers (spec 3.6.1); the builder copies the
+    views in use into one, at new offsets. Weights kept in a second buffer, behind data
+    of the first, must be read back from the copy, not from the first buffer at their new
+    offset: repaired to sum to 1 with their ratios kept, and the result valid."""
+    weights = np.array([[0.5, 0.25, 0.0, 0.0], [0.25, 0.25, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0]])
+    gltf = rig_document([weights], [np.array([[0, 1, 0, 0], [1, 2, 0, 0], [3, 0, 0, 0]])])
+    accessor = gltf.accessors[gltf.meshes[0].primitives[0].attributes.WEIGHTS_0]
+    stored = np.float32(weights).tobytes()
+    gltf.buffers.append(gl.Buffer(byteLength=8 + len(stored),
+                                  uri="data:application/octet-stream;base64," + base64.b64encode(
+                                      bytes(8) + stored).decode()))
+    gltf.bufferViews.append(gl.BufferView(buffer=1, byteOffset=8, byteLength=len(stored)))
+    accessor.bufferView = len(gltf.bufferViews) - 1
+    builder = DocumentBuilder.extending(gltf)
+    assert builder.normalise_weights() == 2
+    data = write_glb(builder.document())
+    khronos_validate(data, tmp_path)
+    back = parse_glb(data)
+    np.testing.assert_allclose(read_accessor(back, back.meshes[0].primitives[0].attributes["WEIGHTS_0"]),
+                               np.float32(weights / [[0.75], [0.5], [1.0]]), rtol=1e-7)
+
+
 def test_a_vertex_with_no_weight_is_left_at_zero_not_divided_by_it():
     """A vertex whose weights are all 0 has no sum to divide by: it stays 0 (NaN in the
     file would be invalid JSON and glTF), and only the others count as changed."""

@@ -271,9 +271,13 @@ _NEW_ORDER = ("the order of the sections the encoder adds: they are placed last 
 _CHANNEL_ORDER = "the order of an animation's channels: each targets its node and path, a reader applies them all"
 _AS_NUMBERS = ("the array goes into the model as numbers; the writer range-checks them and writes them as '<u4' "
                "(animclip/write.py): the byte order of this array never reaches the file")
-_NO_LENGTH = ("where the bone mesh calls a bone length zero: a bone or direction between 1e-9 and 2e-9 units long "
-              "(a nanometre in metres) is drawn from the fall-back direction instead of its own, or counted in the "
-              "typical length or not: a difference of no visible size")
+_NO_LENGTH = ("where the bone mesh calls a bone length zero: a bone or direction exactly 1e-9, or between 1e-9 and "
+              "2e-9 units long (a nanometre in metres) is drawn from the fall-back direction instead of its own, or "
+              "counted in the typical length or not: a difference of no visible size")
+_SIDE = ("the bone mesh's side axis is any unit vector across the bone: this reference is never parallel to a bone that "
+         "takes it (a bone with |x| >= 0.9 is within 26 degrees of x, while y, z, (1, 1, 0) and (0, 1, 1) are 90, 90, "
+         "45 and 90 degrees from x), and side is normalised on the next line, so the ring is the same square turned "
+         "about the bone, a turn the docstring leaves free")
 EQUIVALENT: dict[tuple[str, str, str], str] = {
     # --- the per-frame codec (issue 31)
     # (issue 30's decoder, full run after its rewrite)
@@ -483,6 +487,31 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("gltf/builder.py", "if np.linalg.norm(direction) < 1e-9 and skeleton.parents[i] >= 0:", "1e-09 -> 2e-09"):
         _NO_LENGTH,
     ("gltf/builder.py", "if np.linalg.norm(direction) < 1e-9:", "1e-09 -> 2e-09"): _NO_LENGTH,
+    # (builder.py's full run, 288 mutants)
+    ("gltf/builder.py",
+     "typical = float(np.median([x for x in lengths if x > 1e-9])) if any(x > 1e-9 for x in lengths) else 1.0",
+     "1e-09 -> 2e-09"): _NO_LENGTH,
+    ("gltf/builder.py", "if np.linalg.norm(direction) < 1e-9 and skeleton.parents[i] >= 0:", "Lt -> LtE"): _NO_LENGTH,
+    ("gltf/builder.py", "if np.linalg.norm(direction) < 1e-9:", "Lt -> LtE"): _NO_LENGTH,
+    ("gltf/builder.py", "direction = origins[children[0]] - origins[i] if children.size else np.zeros(3)", "3 -> 4"):
+        ("the placeholder of a joint without a child: its length 0 is below 1e-9, so one of the next two "
+         "statements always replaces it with a 3-vector (half its parent's bone, or half a typical bone along its "
+         "own y) before it is used"),
+    ("gltf/builder.py",
+     "off = np.abs(np.linalg.norm(values, axis=-1, keepdims=True) - 1.0) > KEEP_AS_STORED", "Gt -> GtE"):
+        ("a rotation key exactly KEEP_AS_STORED from unit length, one float64 value: kept as stored or normalised, "
+         "it is between the two rules KEEP_AS_STORED's own entry names (an FP12 key at most 0.00049 off unit kept, "
+         "one the validator rejects at 0.00769 normalised)"),
+    **{("gltf/builder.py", "side = np.cross(axis, [1.0, 0.0, 0.0] if abs(axis[0]) < 0.9 else [0.0, 1.0, 0.0])",
+        what): _SIDE
+       # 0.0 -> 1.0: the two in the second list ((1, 1, 0), (0, 1, 1)); the first list's two, (1, 1, 0) and
+       # (1, 0, 1), are parallel to a diagonal bone and killed by test_bones_along_the_diagonals_get_their_rings_too.
+       # items 1 and 2: the second list as (0, 0, 1). Lt -> LtE: |x| exactly 0.9 takes y, 64 degrees off the bone.
+       for what in ("0.0 -> 1.0", "list: items 1 and 2 swapped", "Lt -> LtE")},
+    ("gltf/builder.py", "positions += [ring + radius * s for s in (side, other, -side, -other)]", "Add -> Sub"):
+        ("the ring's corners listed from the opposite one (-side, -other, side, other): the same four positions in "
+         "the same turning order, so the same square and, with the triangles' indices unchanged, the same eight "
+         "triangles with their windings (test_triangles_face_outwards)"),
     ("gltf/builder.py", "side = np.cross(axis, [1.0, 0.0, 0.0] if abs(axis[0]) < 0.9 else [0.0, 1.0, 0.0])",
      "1.0 -> 2.0"): ("side is divided by its length on the next line: the cross product with (2, 0, 0) is exactly "
                      "twice the one with (1, 0, 0) (a power of two), and the same unit vector"),

@@ -1,0 +1,128 @@
+"""The encoder's joint-local error measure and its input checks, in process (the command-line
+tests run the package in a subprocess, which a mutation of encode.py never reaches).
+
+The measure (``ClipError``, what ``read_back_error`` reports) is recomputed here from the
+written bytes with the reference decoder (tests/animclip_reference.py, written from the bit
+layout, not from the library) and plain numpy, as its docstring defines it: the angle between
+the rotations in degrees, the distance between the translations, the worst axis's scale ratio
+|read / given - 1|, each joint's worst over the frames and the frame it is at. The refusals
+are checked for the facts they carry, first things first."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_codec_behaviours import angle_deg, reference_frames, unit, written
+
+from animspec.animclip.frames.encode import (
+    EncodeError,
+    Frames,
+    JointNameError,
+    Tolerance,
+    encode,
+    joint_hashes,
+    read_back_error,
+    rotation_errors_deg,
+    scale_errors,
+    translation_errors,
+)
+
+
+def _clip(seed: int = 5, frames: int = 12, joints: int = 3) -> Frames:
+    """Every kind moving on every joint, scales on both sides of 1 and unequal per axis."""
+    rng = np.random.default_rng(seed)
+    rot = unit(rng.normal(size=(frames, joints, 4)))
+    pos = rng.uniform(-0.5, 0.5, size=(frames, joints, 3))
+    scl = rng.uniform(0.6, 1.5, size=(frames, joints, 3))
+    return Frames(rot, pos, scl)
+
+
+def test_the_three_measures_are_the_documented_ones_on_known_values():
+    quarter_z = np.array([0.0, 0.0, np.sin(np.pi / 4), np.cos(np.pi / 4)])
+    identity = np.array([0.0, 0.0, 0.0, 1.0])
+    np.testing.assert_allclose(rotation_errors_deg(np.array([quarter_z, -identity]), np.array([identity, identity])),
+                               [90.0, 0.0], atol=1e-6)
+    np.testing.assert_allclose(translation_errors(np.array([[3.0, 4.0, 0.0]]), np.zeros((1, 3))), [5.0])
+    # The worst axis, each a ratio of what is read to what was given, and 0 where they agree.
+    np.testing.assert_allclose(scale_errors(np.array([[1.02, 0.5, 2.0], [2.0, 2.0, 2.0]]),
+                                            np.array([[1.0, 1.0, 1.0], [2.0, 2.0, 2.0]])), [1.0, 0.0])
+    np.testing.assert_allclose(scale_errors(np.array([[1.02, 1.0, 1.0]]), np.ones((1, 3))), [0.02], rtol=1e-12)
+    np.testing.assert_allclose(scale_errors(np.array([[0.75, 0.5, 0.5]]), np.full((1, 3), 0.5)), [0.5], rtol=1e-12)
+
+
+def test_read_back_error_is_what_the_reference_decoder_reads_from_the_bytes():
+    clip = _clip()
+    data = written(encode(clip, Tolerance(0.5, 1e-2, 1e-2)), [11, 12, 13])
+    reference = reference_frames(data)
+    # A reader holds float32 (the decoder's output); the reference decodes in float64.
+    read = {k: v.astype(np.float32).astype(np.float64) for k, v in reference.items()}
+    given_rot = clip.rotations / np.linalg.norm(clip.rotations, axis=-1, keepdims=True)
+    expected = {
+        "rotation": angle_deg(read["rotation_xyzw"], given_rot),
+        "translation": np.linalg.norm(read["translation"] - clip.translations, axis=-1),
+        "scale": np.abs(read["scale"] / clip.scales - 1).max(axis=-1),
+    }
+    error = read_back_error(data, clip)
+    for kind, per_frame in expected.items():
+        measured = getattr(error, kind)
+        assert per_frame.max() > 1e-4, kind  # a real error to measure, not a lossless clip
+        # A rotation's angle this small is the arccos of a dot product within 1e-5 of 1, where
+        # float32 components move it by a few percent (how the decoder normalises them shows);
+        # the other two agree to float32's precision. (The scale ratio turned over, given /
+        # read, would differ by its square: about 1e-5 relative here.)
+        rtol = 0.05 if kind == "rotation" else 1e-6
+        np.testing.assert_allclose(measured.per_joint, per_frame.max(axis=0), rtol=rtol, atol=1e-9, err_msg=kind)
+        if kind != "rotation":
+            assert measured.frames.tolist() == per_frame.argmax(axis=0).tolist(), kind
+
+
+# ----------------------------------------------------------------------------- refusals
+
+
+def test_two_joints_of_one_name_are_named_in_order_with_the_reason():
+    with pytest.raises(JointNameError) as same:
+        joint_hashes(["hips", "spine", "hips"], ["node 4 'hips'", "node 5 'spine'", "node 9 'hips'"])
+    assert same.value.joints == (0, 2) and same.value.labels == ("node 4 'hips'", "node 9 'hips'")
+    assert str(same.value).startswith("node 4 'hips' and node 9 'hips': the same name (joint hash 0x")
+    with pytest.raises(JointNameError) as collision:  # two names with one CRC32
+        joint_hashes(["a", "bone29685295", "bone32060020"])
+    assert collision.value.labels == ("joint 1 'bone29685295'", "joint 2 'bone32060020'")
+    assert "two names with one CRC32 (joint hash 0x7FB996D4)" in str(collision.value)
+
+
+def test_a_tolerance_names_the_first_bad_value_in_field_order():
+    with pytest.raises(EncodeError, match="the rotation_deg tolerance must be a positive number, not -1"):
+        Tolerance(rotation_deg=-1.0, translation=-2.0, scale=-3.0)
+    with pytest.raises(EncodeError, match="the translation tolerance must be a positive number, not -2"):
+        Tolerance(rotation_deg=1.0, translation=-2.0, scale=-3.0)
+    with pytest.raises(EncodeError, match="the scale tolerance must be a positive number, not inf"):
+        Tolerance(rotation_deg=1.0, translation=2.0, scale=np.inf)
+
+
+def test_the_shape_refusals_say_the_shape_expected():
+    rot = np.tile([0.0, 0.0, 0.0, 1.0], (5, 2, 1))
+    with pytest.raises(EncodeError, match=r"translations must be \(5, 2, 3\), not \(5, 3, 3\)"):
+        encode(Frames(rot, np.zeros((5, 3, 3))))
+    with pytest.raises(EncodeError, match=r"scales must be \(5, 2, 3\), not \(5, 2, 4\)"):
+        encode(Frames(rot, np.zeros((5, 2, 3)), np.ones((5, 2, 4))))
+
+
+def test_a_non_finite_value_is_named_in_the_order_rotations_translations_scales():
+    rot, pos, scl = np.tile([0.0, 0.0, 0.0, 1.0], (2, 1, 1)), np.zeros((2, 1, 3)), np.ones((2, 1, 3))
+    bad_rot, bad_pos, bad_scl = rot.copy(), pos.copy(), scl.copy()
+    bad_rot[1, 0, 0], bad_pos[0, 0, 2], bad_scl[1, 0, 1] = np.nan, np.inf, np.nan
+    for frames, named in ((Frames(bad_rot, bad_pos, bad_scl), "rotations"), (Frames(rot, bad_pos, bad_scl), "translations"),
+                          (Frames(rot, pos, bad_scl), "scales")):
+        with pytest.raises(EncodeError, match=f"^{named} hold a NaN or an infinity$"):
+            encode(frames)
+
+
+def test_a_rotation_is_refused_below_a_millionth_of_unit_length_and_normalised_at_it():
+    # Just inside and just outside the one threshold: a quaternion this short still has a
+    # direction a float64 normalises exactly enough; shorter is taken for a zero one.
+    turn = np.array([0.0, np.sin(0.3), 0.0, np.cos(0.3)])
+    at = np.tile(turn * 1e-6, (2, 1, 1))
+    enc = encode(Frames(at, np.zeros((2, 1, 3))))
+    assert enc.error.rotation.worst < 0.01
+    with pytest.raises(EncodeError, match="a rotation quaternion has zero length"):
+        encode(Frames(at * 0.999, np.zeros((2, 1, 3))))

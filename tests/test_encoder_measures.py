@@ -126,3 +126,17 @@ def test_a_rotation_is_refused_below_a_millionth_of_unit_length_and_normalised_a
     assert enc.error.rotation.worst < 0.01
     with pytest.raises(EncodeError, match="a rotation quaternion has zero length"):
         encode(Frames(at * 0.999, np.zeros((2, 1, 3))))
+
+
+def test_a_translation_of_exactly_minus_32767_units_is_held_and_half_a_unit_below_is_refused():
+    # Base State holds a joint's base (its smallest value) as a signed 16-bit integer at shift
+    # 0 at the coarsest: -32,767 is the lowest it says (docs: TranslationRangeError).
+    rot = np.tile([0.0, 0.0, 0.0, 1.0], (3, 1, 1))
+    pos = np.zeros((3, 1, 3))
+    pos[1, 0, 1] = -32767.0
+    clip = Frames(rot, pos)
+    data = written(encode(clip, Tolerance(0.1, 0.5, 1e-3)), [7])
+    np.testing.assert_allclose(reference_frames(data)["translation"][:, 0], pos[:, 0], atol=0.5)
+    pos[1, 0, 1] = -32767.5
+    with pytest.raises(EncodeError, match=r"translation y is -32767\.5 units at frame 1, below -32767,"):
+        encode(Frames(rot, pos), Tolerance(0.1, 0.5, 1e-3))

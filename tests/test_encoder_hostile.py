@@ -186,6 +186,17 @@ def test_encode_itself_refuses_more_frames_or_joints_than_a_clip_holds():
         encode(Frames(rot.reshape(1, 65536, 4), np.zeros((1, 65536, 3))))
 
 
+@pytest.mark.parametrize("tolerance", [ObjectTolerance(), tolerance_for(0.01, 1e-3)], ids=["object", "local"])
+@pytest.mark.parametrize("frames", [1, 3])
+def test_a_clip_of_no_joints_is_refused_as_an_encode_error(tolerance, frames):
+    """No joint: the object-space bound had no reach to divide by and the local one no scale to
+    look at, and both failed in numpy ("zero-size array to reduction operation"); it is the
+    library's own refusal now, which every front end words."""
+    empty = Frames(np.zeros((frames, 0, 4)), np.zeros((frames, 0, 3)))
+    with pytest.raises(EncodeError, match=r"at least one frame and one joint, not \(%d, 0, 4\)" % frames):
+        encode(empty, tolerance)
+
+
 # --------------------------------------------------------------------------- item 5: options
 
 

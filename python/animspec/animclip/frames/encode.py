@@ -241,8 +241,10 @@ class Frames:
     def checked(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         rot = np.asarray(self.rotations, dtype=np.float64)
         pos = np.asarray(self.translations, dtype=np.float64)
-        if rot.ndim != 3 or rot.shape[2] != 4 or rot.shape[0] < 1:
-            raise EncodeError(f"rotations must be frames x joints x 4 with at least one frame, not {rot.shape}")
+        if rot.ndim != 3 or rot.shape[2] != 4 or rot.shape[0] < 1 or rot.shape[1] < 1:
+            raise EncodeError(
+                f"rotations must be frames x joints x 4 with at least one frame and one joint, not {rot.shape}"
+            )
         if pos.shape != rot.shape[:2] + (3,):
             raise EncodeError(f"translations must be {rot.shape[:2] + (3,)}, not {pos.shape}")
         scl = np.ones(pos.shape) if self.scales is None else np.asarray(self.scales, dtype=np.float64)

@@ -43,8 +43,8 @@ code took 4.6 GB for the 1e7-second GLB and 4.8 GB for 4,096 joints x 2,001 fram
 REFUSAL_TRACED_MB = 32
 ENCODE_BYTES_PER_SAMPLE = 950
 """docs/hardening.md (issues 27 and 30): an accepted encode's traced peak is at most 950 bytes per
-frame x sampled node (measured 885 since the encoder's object-space search holds the clip's
-object transforms; 600-620 before), so the 2^21 samples glTF -> .animclip allows cost at most
+frame x sampled node (measured 937 to 941 here, the first use's imports left out; 885 when the
+encoder's object-space search came to hold the clip's object transforms; 600-620 before), so the 2^21 samples glTF -> .animclip allows cost at most
 1.9 GiB."""
 """The same refusals in-process, traced by tracemalloc (the keys read, nothing sampled)."""
 
@@ -168,6 +168,10 @@ def test_an_accepted_encode_costs_a_bounded_amount_per_sample():
     channels.append(ChannelSpec(0, "translation", times, [(math.sin(k / 5), 0, k / 10) for k in range(50)]))
     data = build_glb([JointSpec(f"j{i}", i - 1, (0.0, 1.0 if i else 0.0, 0.0)) for i in range(joints)],
                      [AnimSpec("long", channels)])
+    # The same path once on a two-joint clip first: what it imports on first use (numpy.ma and
+    # the package's lazy imports, about 1 MB, 15 bytes a sample here) is not the encode's working
+    # memory, and was traced only when no earlier test had imported it (the file run alone).
+    gltf_to_animclip(glb(translations=[(0, 0, 0), (0, 0, 1)]))
     tracemalloc.start()
     try:
         result = gltf_to_animclip(data)

@@ -196,6 +196,8 @@ def test_parents_that_are_no_hierarchy_are_refused():
         checked_parents([1, 0], 2)
     with pytest.raises(HierarchyError, match="not another joint"):
         checked_parents([-1, 5], 2)
+    with pytest.raises(HierarchyError, match="joint 1: parent 2 is not another joint"):
+        checked_parents([-1, 2], 2)  # (one past the last joint, the first index out of range)
     with pytest.raises(HierarchyError, match="2 parents for 3 joints"):
         checked_parents([-1, 0], 3)
 
@@ -269,3 +271,98 @@ def test_a_field_a_step_past_a_power_of_two_saturates_when_that_saves_a_word(joi
     assert int(encoded.fields[frame, x[0]]) == (255 if saturated else 256)
     assert encoded.stride == 4 * (1 if saturated or joints * 8 + 1 <= 32 else 2)
     assert encoded.object_error.max <= bound
+
+
+def test_a_tolerance_is_checked_max_error_first_and_cannot_change():
+    """Both values out of range: the refusal names ``max_error``, the first of the two (the
+    order a front end lists them); a tolerance is a value (frozen, hashable), so a default
+    shared by every call (``encode``'s) cannot be changed by one of them."""
+    import dataclasses
+
+    from animspec.common.ranges import OptionRangeError
+
+    for bad, option in (({"max_error": 0.0, "shell": 0.0}, "max_error"), ({"shell": 0.0}, "shell")):
+        with pytest.raises(OptionRangeError) as caught:
+            ObjectTolerance(**bad)
+        assert caught.value.option == option
+    tolerance = ObjectTolerance(1e-3, 0.05)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        tolerance.max_error = 1.0  # type: ignore[misc]
+    assert hash(tolerance) == hash(ObjectTolerance(1e-3, 0.05)) and tolerance == ObjectTolerance(1e-3, 0.05)
+
+
+def test_each_joints_worst_is_found_over_the_frames_of_that_joint():
+    """(F, J) errors with F != J: each joint's largest over its own column, and that frame."""
+    from animspec.animclip.frames.object_space import worst_per_joint
+
+    per_frame = np.array([[0.0, 5.0], [4.0, 1.0], [2.0, 0.0]])  # 3 frames, 2 joints
+    worst, frames = worst_per_joint(per_frame)
+    assert worst.tolist() == [4.0, 5.0] and frames.tolist() == [1, 0] and frames.dtype == np.int64
+    worst, frames = worst_per_joint(np.zeros((0, 4)))  # no frames: one zero per joint
+    assert worst.shape == frames.shape == (4,) and frames.dtype == np.int64
+
+
+def test_the_measure_of_a_clip_of_no_joints_is_empty():
+    from animspec.animclip.frames.object_space import object_error
+
+    rot, pos, scl = np.zeros((3, 0, 4)), np.zeros((3, 0, 3)), np.ones((3, 0, 3))
+    none = object_error(rot, pos, scl, rot, pos, scl, None)
+    assert none.per_joint.shape == none.frames.shape == (0,) and (none.max, none.joint, none.frame) == (0.0, 0, 0)
+
+
+def test_rotations_read_at_any_length_are_measured_as_their_unit_rotations():
+    """``object_error`` normalises each rotation read on its own: a clip read back at twice
+    (or any per-frame) length is the rotations given, error 0 (frames of different turns, so a
+    norm taken across the frames instead would not be)."""
+    from animspec.animclip.frames.object_space import object_error
+
+    angle = np.linspace(0.0, 2.0, 5)
+    rot = np.zeros((5, 2, 4))
+    rot[:, :, 0], rot[:, :, 3] = np.sin(angle / 2)[:, None], np.cos(angle / 2)[:, None]
+    pos, scl = np.tile([0.0, 1.0, 0.0], (5, 2, 1)), np.ones((5, 2, 3))
+    lengths = np.array([2.0, 0.5, 3.0, 1.0, 7.0])[:, None, None]
+    err = object_error(rot * lengths, pos, scl, rot, pos, scl, [-1, 0], shell=0.1)
+    assert err.max < 1e-12
+
+
+def chain_space(frames: int = 1, shell: float = 0.1) -> tuple[ObjectSpace, np.ndarray, np.ndarray, np.ndarray]:
+    """A root at (10, 0, 0), away from the origin, and its child one unit up (y), still:
+    the space and the rotations, translations, scales given."""
+    rot = np.tile([0.0, 0.0, 0.0, 1.0], (frames, 2, 1))
+    pos = np.tile([[10.0, 0.0, 0.0], [0.0, 1.0, 0.0]], (frames, 1, 1))
+    scl = np.ones((frames, 2, 3))
+    return ObjectSpace(rot, pos, scl, np.array([-1, 0]), shell), rot, pos, scl
+
+
+def test_a_joints_reach_is_its_subtrees_farthest_vertex_from_it():
+    """The root's subtree reaches the child's vertices: 1 unit up, its x and z vertices a
+    shell further out (sqrt(1 + shell^2)) and its y vertex 1 + shell; a leaf reaches its own
+    shell. Measured from the joint (at 10 on x), not from the origin; a reach below 1 as it is."""
+    space, *_ = chain_space(shell=0.1)
+    np.testing.assert_allclose(space.reach(), [1.1, 0.1], rtol=1e-12)
+
+
+def test_a_trial_stops_only_past_its_limit():
+    """``limit``: the trial stops at the first joint whose error passes it. A joint erring
+    exactly the limit has not passed it, so the trial goes on to the child, which errs more
+    (the root's turn is carried a unit further)."""
+    space, rot, pos, scl = chain_space()
+    space.set_all(local_matrices(rot, scl), pos)
+    turned = np.array([[np.sin(1e-3), 0.0, 0.0, np.cos(1e-3)]])
+    lm, lt = local_matrices(turned[:, None], scl[:, :1])[:, 0], pos[:, 0]
+    own = space.trial(0, lm, lt, limit=-1.0)  # stops at the root, the first of its subtree
+    full = space.trial(0, lm, lt)
+    assert full > own > 0
+    assert space.trial(0, lm, lt, limit=own) == full
+
+
+def test_focus_is_the_worst_frames_and_every_strideth():
+    """Frames 7 and 230 err most on the child (the root's subtree), the others a little each;
+    with count 2 and stride 100 the focus is those two and frames 0, 100 and 200, nothing else."""
+    space, rot, pos, scl = chain_space(frames=300)
+    lossy = pos.copy()
+    lossy[:, 1, 0] += 1e-3 * np.random.default_rng(5).random(300)
+    lossy[7, 1, 0], lossy[230, 1, 0] = 1.0, 0.5
+    space.set_all(local_matrices(rot, scl), lossy)
+    assert space.focus(0, 2, 100).tolist() == [0, 7, 100, 200, 230]
+    assert space.focus(1, 2, 1000).tolist() == [0, 7, 230]

@@ -692,6 +692,50 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("dumps.py", 'raise WriteError("file", f"the written file does not read back: {exc.reason}") from None', "format 'file' -> 'fIle'"): _INNER_FIELD,
     ("dumps.py", 'raise WriteError("file", "the written file does not read back as the dump describes")', "format 'file' -> 'iile'"): _INNER_FIELD,
     ("dumps.py", 'raise WriteError("file", "the written file does not read back as the dump describes")', "format 'file' -> 'fIle'"): _INNER_FIELD,
+    # --- object_space.py (issue 31's full run of its 144 mutants)
+    ("animclip/frames/object_space.py", "p99: float = 0.0", "0.0 -> 1.0"):
+        ("every ObjectError is made by object_error_of, which passes p99 (the percentile, or 0.0 for no "
+         "samples: the default is never used)"),
+    **{("animclip/frames/object_space.py", "while k >= 0 and depth[k] < 0:", what): (
+        "a root's depth is 0 and every other joint's at least 1: the mutant walks again from a root already "
+        "placed, which appends only the root itself and stops at its parent -1, so it is given depth 0 again")
+       for what in ("Lt -> LtE", "0 -> 1")},
+    ("animclip/frames/object_space.py", "d = depth[k] if k >= 0 else -1", "1 -> 0"):
+        ("every depth then counts from 1 instead of 0 (a chain stopping at a joint placed before adds to that "
+         "joint's depth, which is shifted alike): the same order, and only the order (argsort) is returned"),
+    ("animclip/frames/object_space.py", "out.append(k)", "statement swapped with the next"):
+        ("out and stack are separate lists and k is popped before both: appending k to out before or after its "
+         "children go onto the stack gives the same order"),
+    **{("animclip/frames/object_space.py", line, what): (
+        "a placeholder for the lossy side before set_all (or after release): nothing reads it before set_all "
+        "replaces it (trial, focus, refresh and err are used only after set_all), so its shape never matters")
+       for line, what in (("self.m = self.t = self.local_m = self.local_t = np.zeros((0, 0))", "0 -> 1"),
+                          ("self.joint_err = np.zeros((n, 0))", "tuple: items 0 and 1 swapped"),
+                          ("self.joint_err = np.zeros((n, 0))", "0 -> 1"),
+                          ("out.joint_err = np.zeros((len(self.parents), 0))", "tuple: items 0 and 1 swapped"),
+                          ("out.joint_err = np.zeros((len(self.parents), 0))", "0 -> 1"))},
+    ("animclip/frames/object_space.py", "if m is None or t is None:", "Or -> And"):
+        "every caller passes both m and t or neither",
+    ("animclip/frames/object_space.py", "np.matmul(m[p], lm[j], out=m[j])", "statement swapped with the next"):
+        ("the product writes m[j], the einsum t[j]; both read only the parent's m[p] (p != j), so either may "
+         "come first (the translation's own += t[p] follows both)"),
+    **{("animclip/frames/object_space.py",
+        "self.refresh(np.flatnonzero(self.parents < 0))  # (every joint is in some root's subtree)", what): (
+        "refresh measures the union of the subtrees given: the roots' already hold every joint, so also "
+        "giving the joints whose parent is joint 0 adds none")
+       for what in ("Lt -> LtE", "0 -> 1")},
+    ("animclip/frames/object_space.py",
+     "top = np.argpartition(worst, -count)[-count:] if len(worst) > count else np.arange(len(worst))", "Gt -> GtE"):
+        "with exactly count frames the top count are all of them: argpartition's last count is every frame",
+    ("animclip/frames/object_space.py", "rr = rr / np.linalg.norm(rr, axis=-1, keepdims=True)", "Div -> Mult"):
+        ("local_matrices turns the rotations into matrices through quat_to_matrix, which normalises each row "
+         "first: a row times its length has the same direction (the 1 -> 0 mutant, a norm across frames, is "
+         "killed)"),
+    ("animclip/frames/object_space.py",
+     "space.set_all(local_matrices(rr, read_scl), np.asarray(read_pos, np.float64), trials=False), shell",
+     "False -> True"):
+        ("trials=False only releases the lossy side's transforms after measuring (memory): the errors returned "
+         "are the same"),
 }
 
 STRUCT_FORMAT = re.compile(r"^[<>=!@]?(\d*[xcbBhHiIlLqQefdsp?])+$")

@@ -19,13 +19,16 @@ import numpy as np
 import pytest
 from test_gltf_support import AnimSpec, ChannelSpec, JointSpec, build_glb, quat_xyzw
 
+from animspec.animclip.frames.coding import I16_MAX
 from animspec.animclip.frames.encode import (
     FPS,
     LOCAL_TRANSLATION_ERROR,
     EncodeError,
     Frames,
     JointNameError,
+    Tolerance,
     TranslationRangeError,
+    ValueRangeError,
     encode,
     joint_hashes,
     tolerance_for,
@@ -443,3 +446,166 @@ def test_a_half_turn_step_encodes_without_a_numpy_warning(tmp_path):
     assert run.returncode == 0, run.stderr
     assert "Warning" not in run.stderr and "Traceback" not in run.stderr, run.stderr
     assert "each joint's own: rotation 0 deg (" in run.stdout + run.stderr
+
+
+# --------------------------------------------------------------------------- the encoder's inputs at their edges
+
+
+def test_each_tolerance_names_its_first_bad_value():
+    """Two values out of range: the refusal names the first as the signature lists them
+    (rotation, then translation, then scale), so what the user reads is the first to fix."""
+    with pytest.raises(OptionRangeError) as caught:
+        tolerance_for(0.0, 0.0)
+    assert caught.value.option == "local_rotation_error"
+    with pytest.raises(EncodeError, match="^the translation tolerance must be a positive number, not 0.0$"):
+        Tolerance(1.0, 0.0, 0.0)
+    for infinite in ({"rotation_deg": math.inf}, {"translation": math.inf}, {"scale": math.inf}):
+        with pytest.raises(EncodeError, match="must be a positive number, not inf"):
+            Tolerance(**infinite)
+
+
+def test_the_encoders_values_cannot_change():
+    """Tolerance, Frames and EncodedAnimation are values: a default shared by every call, an
+    input handed to a worker, a result read by several writers."""
+    import dataclasses
+
+    rot, pos = np.tile([0.0, 0.0, 0.0, 1.0], (2, 1, 1)), np.zeros((2, 1, 3))
+    encoded = encode(Frames(rot, pos))
+    for value, name in ((Tolerance(), "translation"), (Frames(rot, pos), "scales"), (encoded, "frames")):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(value, name, None)
+    assert hash(Tolerance(0.5, 1e-3, 1e-3)) == hash(Tolerance(0.5, 1e-3, 1e-3))
+
+
+def test_bad_frames_are_named_with_their_shapes_and_in_order():
+    rot = np.tile([0.0, 0.0, 0.0, 1.0], (2, 1, 1))
+    with pytest.raises(EncodeError, match=r"^translations must be \(2, 1, 3\), not \(2, 2, 3\)$"):
+        encode(Frames(rot, np.zeros((2, 2, 3))))
+    nan = np.full((2, 1, 3), np.nan)
+    with pytest.raises(EncodeError, match="^translations hold a NaN"):
+        encode(Frames(rot, nan, nan))  # (translations and scales both: the translations first)
+
+
+@pytest.mark.parametrize("length, taken", [(1.5e-6, True), (5e-7, False)])
+def test_a_quaternion_is_zero_below_a_millionth(length, taken):
+    """Just above 1e-6 a quaternion is a rotation (normalised: here a quarter turn about x);
+    below, it is refused as zero length."""
+    rot = np.tile([0.0, 0.0, 0.0, 1.0], (2, 1, 1))
+    rot[1, 0] = length * np.array([math.sqrt(0.5), 0.0, 0.0, math.sqrt(0.5)])
+    if taken:
+        encoded = encode(Frames(rot, np.zeros((2, 1, 3))), Tolerance(0.01, 1e-3, 1e-3))
+        assert encoded.error.rotation.worst <= 0.01
+    else:
+        with pytest.raises(EncodeError, match="zero length"):
+            encode(Frames(rot, np.zeros((2, 1, 3))))
+
+
+def test_a_translation_below_the_format_names_its_own_frame_and_axis():
+    """Frame 2, axis x (frame and axis numbers that differ, so neither can stand for the other)."""
+    pos = np.zeros((3, 2, 3))
+    pos[2, 1, 0] = -40000.0
+    with pytest.raises(TranslationRangeError, match="joint 1: translation x is -40000 units at frame 2") as caught:
+        encode(Frames(np.tile([0.0, 0.0, 0.0, 1.0], (3, 2, 1)), pos))
+    assert (caught.value.frame, caught.value.axis) == (2, "x")
+
+
+def test_the_smallest_positive_bound_is_searched_not_divided_by_zero():
+    """A bound of 5e-324 (the smallest positive float, which the range allows): a joint's
+    share, 1/256 of it, is 0.0 in float64; the finest translation step is still chosen (a
+    half unit is held exactly) and the clip is encoded with no error."""
+    rot, pos = np.tile([0.0, 0.0, 0.0, 1.0], (3, 1, 1)), np.zeros((3, 1, 3))
+    pos[1, 0, 0] = 0.5
+    encoded = encode(Frames(rot, pos), ObjectTolerance(5e-324))
+    assert encoded.object_error.max == 0.0 and encoded.error.translation.worst == 0.0
+
+
+FIELD_REACH = (2**32 - 1) * 2**15
+"""The most a field adds to its base (docs/animclip.md 7.9: a large field is at most 32 bits,
+and this encoder's shifts stop at 15)."""
+
+
+@pytest.mark.parametrize("past, refused", [(0, False), (2**15, True)])
+def test_a_translation_at_the_fields_reach_is_written_one_step_past_refused(past, refused):
+    """Above 32,767 units the base stops at 32,767 (shift 0): a value FIELD_REACH above it is a
+    32-bit field at shift 15, written and read back within the 2^14 units asked; one coarsest
+    step (2^15) further no field reaches, and it is refused naming the value, not as a field
+    too wide."""
+    pos = np.full((2, 1, 3), 40000.0)
+    pos[1, 0, 0] = I16_MAX + FIELD_REACH + past
+    frames = Frames(np.tile([0.0, 0.0, 0.0, 1.0], (2, 1, 1)), pos)
+    if refused:
+        with pytest.raises(ValueRangeError, match="translation x is 1.40737e[+]14 at frame 1, beyond"):
+            encode(frames, tolerance_for(0.01, 2.0**14))
+    else:
+        encoded = encode(frames, tolerance_for(0.01, 2.0**14))
+        assert (encoded.widths.tolist(), encoded.shifts.tolist()) == ([32], [15])
+        assert encoded.error.translation.worst <= 2.0**14
+
+
+def test_more_joints_than_a_rotation_chunk_holds_still_encode_every_frame():
+    """Rotation fields are chosen ROTATION_CHUNK joint-frames at a time, at least one frame:
+    16,385 joints are more than one chunk, so each frame is a chunk of its own. Every joint's
+    turn is read back within the tolerance."""
+    from animspec.animclip.frames.encode import ROTATION_CHUNK
+
+    joints = ROTATION_CHUNK + 1
+    rot = np.tile([0.0, 0.0, 0.0, 1.0], (2, joints, 1))
+    rot[1, :, 0] = 0.1
+    encoded = encode(Frames(rot, np.zeros((2, joints, 3))), Tolerance(0.5, 1e-3, 1e-3))
+    assert encoded.frames == 2 and encoded.error.rotation.worst <= 0.5
+    assert encoded.error.rotation.per_joint.shape == (joints,) and encoded.error.rotation.per_joint.min() > 0
+
+
+def still_then(x: float, frames: int = 3) -> Frames:
+    """Joint 0 at the origin, then at x on the x axis, then at x / 3: one moving component."""
+    pos = np.zeros((frames, 1, 3))
+    pos[1, 0, 0], pos[2, 0, 0] = x, x / 3
+    return Frames(np.tile([0.0, 0.0, 0.0, 1.0], (frames, 1, 1)), pos)
+
+
+@pytest.mark.parametrize("x, shift", [(2.0, 1), (40000.0, 15)])
+def test_without_large_elements_every_field_fits_16_bits(x, shift):
+    """``large=False`` coarsens a component until its field fits 16 bits. 2 units at
+    translation shift 15 within 2^-16 is a field of exactly 2^16 at error shift 0, 17 bits: one
+    step coarser fits. 40,000 units (shift 15 still: the base is 0) needs every step there is,
+    15 (2^30.3 quantised units / 2^15 is 40,000)."""
+    encoded = encode(still_then(x), tolerance_for(0.01, 2.0**-16), large=False)
+    assert encoded.base[0, 11] == 15  # the translation shift (log_scale2)
+    assert encoded.num_large == 0 and encoded.widths.tolist() == [16] and encoded.shifts.tolist() == [shift]
+
+
+def test_without_large_elements_a_range_past_the_coarsest_step_is_refused():
+    """3e9 units at error shift 15 are still 17 bits or more: refused, saying why."""
+    with pytest.raises(EncodeError, match="^a component's range needs an error shift past 15 to fit 16 bits$"):
+        encode(still_then(3e9), tolerance_for(0.01, 1.0), large=False)
+
+
+def test_root_motion_of_other_frames_than_the_joints_is_refused_naming_both():
+    with pytest.raises(EncodeError, match=r"^root motion has \(3,\) frames; the joints have 2$"):
+        encode(Frames(np.tile([0.0, 0.0, 0.0, 1.0], (2, 5, 1)), np.zeros((2, 5, 3))),
+               root_translation=np.zeros((3, 3)))
+
+
+def held_poses(runs: int, frames: int) -> Frames:
+    """``frames`` frames of ``runs`` distinct poses, each held for frames / runs frames (joint 0
+    at x = the pose's number): that many distinct samples of one 4-byte word."""
+    pos = np.zeros((frames, 1, 3))
+    pos[:, 0, 0] = np.repeat(np.arange(runs), frames // runs)
+    return Frames(np.tile([0.0, 0.0, 0.0, 1.0], (frames, 1, 1)), pos)
+
+
+@pytest.mark.parametrize("runs, looping", [(2, False), (2, True), (4, False), (8, False)])
+def test_the_frame_lookup_is_taken_only_when_sample_data_gets_smaller(runs, looping):
+    """Left to itself (``lookup=None``) the encoder writes whichever Sample Data is smaller, and
+    no lookup at a tie (docs/animclip.md 7.11: a table of one u16 per frame, one more when
+    looping, rounded up to 16 bytes). Eight frames of 4-byte samples are 32 bytes; a table of 8
+    entries is 16 bytes, of 9 (looping) 32: with 2 poses 16 + 8 < 32 (taken) and 32 + 8 > 32
+    (not when looping); 4 poses tie, 16 + 16 = 32 (not taken); 8 poses, 16 + 32 > 32."""
+    frames = held_poses(runs, 8)
+    tolerance = tolerance_for(0.01, 1e-3)
+    sizes = {lookup: len(encode(frames, tolerance, looping=looping, lookup=lookup).sample_data_bytes())
+             for lookup in (True, False)}
+    assert sizes[False] == 32 and sizes[True] == (32 if looping else 16) + 4 * runs
+    chosen = encode(frames, tolerance, looping=looping)
+    assert (chosen.lookup is not None) == (sizes[True] < sizes[False])
+    assert len(chosen.sample_data_bytes()) == min(sizes.values())

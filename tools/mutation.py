@@ -137,7 +137,7 @@ MODULES: dict[str, dict] = {
     "animclip/frames/encode.py": {"tests": ["tests/test_animclip_encode.py", "tests/test_codec_behaviours.py",
                                             "tests/test_codec_bounds.py", "tests/test_encoder_hostile.py",
                                             "tests/test_object_space.py", "tests/test_error_measure.py",
-                                            "tests/test_encoder_measures.py"]},
+                                            "tests/test_encoder_measures.py", "tests/test_encoder_search.py"]},
     "animclip/frames/object_space.py": {"tests": ["tests/test_object_space.py", "tests/test_animclip_encode.py",
                                                   "tests/test_encoder_hostile.py"]},
     "animclip/frames/motion.py": {"tests": ["tests/test_codec_behaviours.py", "tests/test_codec_bounds.py",

@@ -53,7 +53,7 @@ def components(draw):
 
 
 @settings(max_examples=60, deadline=None)
-@given(components(), st.sampled_from([0, 5, COARSEST]))
+@given(components(), st.sampled_from([0, 1, 5, COARSEST]))
 def test_choose_shifts_finds_what_an_exhaustive_search_finds_from_any_start(case, guess):
     """For each joint: error(s) is the largest distance when every component is rounded to a
     multiple of 2^s, computed here. Whatever shift the search starts from (too fine, too
@@ -187,3 +187,31 @@ def test_a_scaling_joint_meets_the_bound_where_its_scale_moves_a_child(offset, s
     enc = encode(clip, ObjectTolerance(bound, shell), parents=parents)
     errors = vertex_errors(reference_read(enc), clip.checked(), parents, shell)
     assert errors.max() <= bound * (1 + 1e-9)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_short_clips_search_keeps_its_measure_current(seed):
+    """Under 97 frames each step is judged on every frame and the joint's new transforms are
+    kept at once: what the reference decoder reads meets the bound, and the error the encoder
+    reports is that reading's (this file's forward kinematics, a fresh measure)."""
+    frames, parents = chain(60, 4, seed)
+    bound, shell = 1e-3, 0.03
+    enc = encode(frames, ObjectTolerance(bound, shell), parents=parents)
+    errors = vertex_errors(reference_read(enc), frames.checked(), parents, shell)
+    assert errors.max() <= bound * (1 + 1e-9)
+    np.testing.assert_allclose(enc.object_error.per_joint, errors.max(axis=0), rtol=1e-6, atol=1e-12)
+
+
+
+@pytest.mark.parametrize("guess", [1, 2, COARSEST])
+def test_a_start_one_step_too_coarse_is_refined(guess):
+    """Whole units apart (exact at shift 0): at shift 1 the odd one errs a whole unit, past a
+    tolerance of half a unit, so from a start at 1 (or coarser) the search steps down to 0."""
+    target = np.array([[[100.0, 100.0, 100.0]], [[101.0, 100.0, 100.0]], [[104.0, 100.0, 100.0]]])
+    base = np.full((1, 3), 100, np.int64)
+
+    def error_of(values: np.ndarray, which: np.ndarray) -> np.ndarray:
+        return np.linalg.norm(values - target[:, which], axis=-1).max(axis=0)
+
+    assert distance(nearest(target[:, 0], base[0], 1), target[:, 0]) == 1.0
+    assert _choose_shifts(target, base, np.full((1, 3), np.inf), np.array([guess]), 0.5, error_of).tolist() == [0]

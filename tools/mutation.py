@@ -692,6 +692,76 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("dumps.py", 'raise WriteError("file", f"the written file does not read back: {exc.reason}") from None', "format 'file' -> 'fIle'"): _INNER_FIELD,
     ("dumps.py", 'raise WriteError("file", "the written file does not read back as the dump describes")', "format 'file' -> 'iile'"): _INNER_FIELD,
     ("dumps.py", 'raise WriteError("file", "the written file does not read back as the dump describes")', "format 'file' -> 'fIle'"): _INNER_FIELD,
+    # --- encode.py (issue 31: its --every 2 run, each survivor below argued; the open ones are in
+    # docs/mutation.md)
+    ("animclip/frames/encode.py", "ROTATION_CHUNK = 1 << 14", "1 -> 0"):
+        ("how many joint-frames _rotation_fields takes at once (0 << 14 is 0, then one frame a chunk): it works "
+         "element by element (_choice_sums: no matrix product), so the fields are the same whatever the chunk; "
+         "only memory and time change"),
+    ("animclip/frames/encode.py", "rows = max(ROTATION_CHUNK // max(j, 1), 1)  # (its working arrays stay small: ~100 floats a sample)", "1 -> 0"):
+        ("of the two 1 -> 0 mutants, max(j, 0) is j (a clip has at least one joint: Frames.checked refuses "
+         "none); the outer one, rows 0 past 16,384 joints, is killed by "
+         "test_more_joints_than_a_rotation_chunk_holds_still_encode_every_frame"),
+    ("animclip/frames/encode.py", "needed = math.ceil(math.log2(0.5 / max(tolerance, 2.0**-60)))", "60 -> 61"):
+        ("needed only matters up to max_translation_shift (the result is clipped to it, and every caller keeps "
+         "the default 15): below 2^-60 either floor gives needed >= 61, above the clip either way (the Pow -> "
+         "Mult mutant, a division by 0, is killed by test_the_smallest_positive_bound_is_searched_not_divided_by_zero)"),
+    ("animclip/frames/encode.py", "if component in range(8, 11):", "11 -> 12"):
+        ("component 11 is the translation shift, whose target is its own base (t_shift on every frame): it is "
+         "never past the reach, so it never reaches this line"),
+    ("animclip/frames/encode.py",
+     "moving = np.flatnonzero((target.max(axis=0) - target.min(axis=0)).max(axis=1) > 0)", "Gt -> GtE"):
+        ("a joint whose components of this kind never change is then searched too: its targets equal on every "
+         "frame, each field is 0 at any shift (the base is the target rounded), so it gets no element and its "
+         "shift is never written; only the work changes"),
+    ("animclip/frames/encode.py",
+     "shifts[np.setdiff1d(np.arange(len(shifts)), moving)] = 0  # constant: no element, no shift", "0 -> 1"):
+        ("a joint whose components of this kind never change has fields 0 at any shift, so no element: its "
+         "shift (0 or 1) is never written"),
+    ("animclip/frames/encode.py", "look = (FOCUS_FRAMES, max(n_frames // FOCUS_SAMPLES, 1))", "1 -> 0"):
+        "look is used only when n_frames > 2 * FOCUS_FRAMES = 96, where n_frames // 64 is at least 1 already",
+    **{("animclip/frames/encode.py",
+        "if moved and n_frames > 2 * FOCUS_FRAMES:  # (every frame decoded once per joint and pass)", what): (
+        "the mutant also gives space a joint's locals at its current shifts where it holds them already (a "
+        "joint not moved this pass, or a short clip's joint set in the loop): the same values, since a joint "
+        "rounds alone as among the others (test_a_joint_rounds_alone_as_it_rounds_among_the_others)")
+       for what in ("And -> Or", "Mult -> FloorDiv")},
+    ("animclip/frames/encode.py", "space.set_local(j, *joint_locals(j, shift[j]))", "statement swapped with the next"):
+        ("the survivor is the take-back loop's: setting joint j's locals and adding j to the set to refresh "
+         "are independent (the refresh comes after the loop); the saturation loop's swap, refresh before "
+         "set_local, is killed"),
+    ("animclip/frames/encode.py",
+     'for count, limit, what in ((shape[:1], MAX_FRAMES, "frame"), (shape[1:2], MAX_JOINTS, "joint")):', "2 -> 3"):
+        "only count[0] is read: shape[1:3][0] is shape[1:2][0]",
+    ("animclip/frames/encode.py", "kinds = (", "tuple: items 0 and 1 swapped"):
+        ("the rotation and translation shifts are chosen independently, each writing its own components of "
+         "out: either kind may be first"),
+    **{("animclip/frames/encode.py", "_shift_for(translation / math.sqrt(3) * np.exp2(t_shift)),", what): (
+        "the translation shift's first guess: nearest rounding's translation error never falls as the shift "
+        "grows (multiples of 2^(s+1) are multiples of 2^s; values and bases are integers, exact in float64), "
+        "so _choose_shifts ends at the coarsest shift within the tolerance from any start "
+        "(test_choose_shifts_finds_what_an_exhaustive_search_finds_from_any_start)")
+       for what in ("Mult -> FloorDiv", "3 -> 4")},
+    ("animclip/frames/encode.py", "if searched is None or not np.array_equal(searched, plan.shift):", "Is -> IsNot"):
+        ("the mutant measures the object-space error afresh after every search instead of taking the search's "
+         "last measure of the same integers: the same figure to rounding "
+         "(test_the_reported_error_is_a_fresh_measure_of_the_integers_written, "
+         "test_measuring_again_where_a_joint_changed_equals_measuring_everything)"),
+    ("animclip/frames/encode.py", "space.release()", "statement swapped with the next"):
+        ("release only drops the lossy side's transforms; set_all (trials=False) makes new ones, measures and "
+         "drops them itself: the errors are the same in either order"),
+    ("animclip/frames/encode.py", "space.set_all(local_matrices(read_r, read_s), read_p, trials=False)", "False -> True"):
+        ("trials=False only drops the transforms after measuring, and the release on the next line does too: "
+         "the same errors"),
+    ("animclip/frames/encode.py", "if lookup is False or stride == 0 and lookup is None:", "0 -> 1"):
+        ("a stride is whole u32 words (0, 4, 8, ...), never 1; and at stride 0 the table never pays "
+         "(table bytes + 0 >= 0), so lookup None returns the same packed samples and no table further down"),
+    ("animclip/frames/encode.py", "if len(samples) > 0xFFFF:", "65535 -> 65536"):
+        ("there are never more distinct samples than frames, and encode refuses more than 65,535 frames: "
+         "neither bound is ever passed"),
+    ("animclip/frames/encode.py", "return packed, None", "tuple: items 0 and 1 swapped"):
+        ("the survivor is the return after the u16 check (more than 65,535 distinct samples): never reached, "
+         "as encode refuses more than 65,535 frames (the other two returns of this text are killed)"),
     # --- object_space.py (issue 31's full run of its 144 mutants)
     ("animclip/frames/object_space.py", "p99: float = 0.0", "0.0 -> 1.0"):
         ("every ObjectError is made by object_error_of, which passes p99 (the percentile, or 0.0 for no "

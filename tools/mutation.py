@@ -761,7 +761,8 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
          "neither bound is ever passed"),
     ("animclip/frames/encode.py", "return packed, None", "tuple: items 0 and 1 swapped"):
         ("the survivor is the return after the u16 check (more than 65,535 distinct samples): never reached, "
-         "as encode refuses more than 65,535 frames (the other two returns of this text are killed)"),
+         "as encode refuses more than 65,535 frames (the two other returns of this text are reached by "
+         "ordinary clips: this reason is not theirs)"),
     # --- object_space.py (issue 31's full run of its 144 mutants)
     ("animclip/frames/object_space.py", "p99: float = 0.0", "0.0 -> 1.0"):
         ("every ObjectError is made by object_error_of, which passes p99 (the percentile, or 0.0 for no "

@@ -21,6 +21,7 @@ from test_animclip_encode import sample_elem_payload
 from test_object_space import vertex_errors
 
 from animspec.animclip.frames.encode import EncodeError, Frames, Tolerance, _choose_shifts, encode, tolerance_for
+from animspec.animclip.frames.coding import I16_MAX
 from animspec.animclip.frames.object_space import ObjectTolerance
 
 COARSEST = 15
@@ -215,3 +216,26 @@ def test_a_start_one_step_too_coarse_is_refined(guess):
 
     assert distance(nearest(target[:, 0], base[0], 1), target[:, 0]) == 1.0
     assert _choose_shifts(target, base, np.full((1, 3), np.inf), np.array([guess]), 0.5, error_of).tolist() == [0]
+
+
+def test_saturation_never_raises_a_translation_base_past_16_bits():
+    """Four separate roots at x = 32,767 units and up (translation shift 0: the base stops at
+    32,767, Base State's i16 top), 8-bit fields each but joint 0's, which two frames push to
+    256 (9 bits: 33 in all, a second word). Holding those two at the top of 8 bits leaves more
+    frames outside than raising the window by one step would (one frame, 0.45 unit above the
+    base, then held 0.55 unit off, within the 0.6 asked), but that raise puts the base at
+    32,768, which Base State cannot hold: the window is not raised, and what the reference
+    decoder reads meets the bound."""
+    frames, joints = 200, 4
+    steps = np.rint(127 * (1 + np.sin(np.linspace(0, 4 * np.pi, frames))))  # 0 .. 254
+    pos = np.zeros((frames, joints, 3))
+    pos[:, :, 0] = I16_MAX + steps[:, None]
+    x0 = I16_MAX + np.clip(steps, 1, 254)
+    x0[np.argmin(steps)] = I16_MAX + 0.45
+    x0[np.flatnonzero(steps == 254)[:2]] = I16_MAX + 255.55
+    pos[:, 0, 0] = x0
+    clip = Frames(np.tile([0.0, 0.0, 0.0, 1.0], (frames, joints, 1)), pos)
+    enc = encode(clip, ObjectTolerance(0.6, 0.03))
+    assert enc.base[:, 8:11].max() <= I16_MAX
+    errors = vertex_errors(reference_read(enc), clip.checked(), [-1] * joints, 0.03)
+    assert errors.max() <= 0.6

@@ -465,13 +465,17 @@ def test_each_tolerance_names_its_first_bad_value():
 
 
 def test_the_encoders_values_cannot_change():
-    """Tolerance, Frames and EncodedAnimation are values: a default shared by every call, an
-    input handed to a worker, a result read by several writers."""
+    """Tolerance, Frames, EncodedAnimation and ClipError are values: a default shared by every
+    call, an input handed to a worker, a result read by several writers."""
     import dataclasses
+
+    from animspec.animclip.frames.encode import clip_error
 
     rot, pos = np.tile([0.0, 0.0, 0.0, 1.0], (2, 1, 1)), np.zeros((2, 1, 3))
     encoded = encode(Frames(rot, pos))
-    for value, name in ((Tolerance(), "translation"), (Frames(rot, pos), "scales"), (encoded, "frames")):
+    measured = clip_error(rot, pos, pos + 1, rot, pos, pos + 1)
+    for value, name in ((Tolerance(), "translation"), (Frames(rot, pos), "scales"), (encoded, "frames"),
+                        (measured, "rotation")):
         with pytest.raises(dataclasses.FrozenInstanceError):
             setattr(value, name, None)
     assert hash(Tolerance(0.5, 1e-3, 1e-3)) == hash(Tolerance(0.5, 1e-3, 1e-3))

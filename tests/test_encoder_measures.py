@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from test_codec_behaviours import angle_deg, reference_frames, unit, written
+from test_object_space import vertex_errors
 
 from animspec.animclip.frames.encode import (
     EncodeError,
@@ -76,6 +77,38 @@ def test_read_back_error_is_what_the_reference_decoder_reads_from_the_bytes():
             assert measured.frames.tolist() == per_frame.argmax(axis=0).tolist(), kind
 
 
+def test_a_joint_local_encodes_object_space_figure_is_what_the_reference_decoder_reads():
+    # A joint-local bound searches no object-space error of its own: the figure it reports
+    # (at ``shell``) must be measured on what was written, here with the reference decoder
+    # and tests/test_object_space.py's forward kinematics (bench/bvh.py's, not the package's).
+    clip, parents, shell = _clip(seed=9, frames=10, joints=4), [-1, 0, 1, 1], 0.2
+    encoded = encode(clip, Tolerance(0.5, 1e-2, 1e-2), parents=parents, shell=shell)
+    reference = reference_frames(written(encoded, [21, 22, 23, 24]))
+    read = tuple(reference[k].astype(np.float32).astype(np.float64) for k in ("rotation_xyzw", "translation", "scale"))
+    given = (clip.rotations / np.linalg.norm(clip.rotations, axis=-1, keepdims=True), clip.translations, clip.scales)
+    expected = vertex_errors(read, given, parents, shell)
+    assert expected.max() > 1e-4
+    np.testing.assert_allclose(encoded.object_error.per_joint, expected.max(axis=0), rtol=1e-4, atol=1e-7)
+
+
+def test_an_object_space_figure_is_measured_again_when_large_false_coarsens_the_search():
+    # With large=False the fields are coarsened to 16 bits after the search: the figure the
+    # search measured is then not the written clip's, and must be measured again.
+    from animspec.animclip.frames.object_space import ObjectTolerance
+
+    clip, parents, shell = _clip(seed=3, frames=10, joints=2), [-1, 0], 0.1
+    pos = clip.translations.copy()
+    pos[:, 0, 0] = np.linspace(0.0, 3000.0, 10)  # the root travels 3 km: past 16 bits at this bound
+    clip = Frames(clip.rotations, pos, clip.scales)
+    encoded = encode(clip, ObjectTolerance(1e-3, shell), parents=parents, large=False)
+    reference = reference_frames(written(encoded, [31, 32]))
+    read = tuple(reference[k].astype(np.float32).astype(np.float64) for k in ("rotation_xyzw", "translation", "scale"))
+    given = (clip.rotations / np.linalg.norm(clip.rotations, axis=-1, keepdims=True), clip.translations, clip.scales)
+    expected = vertex_errors(read, given, parents, shell)
+    assert expected.max() > 1e-3  # coarsened past the bound the search met
+    np.testing.assert_allclose(encoded.object_error.per_joint, expected.max(axis=0), rtol=1e-4, atol=1e-7)
+
+
 # ----------------------------------------------------------------------------- refusals
 
 
@@ -134,3 +167,13 @@ def test_a_translation_of_exactly_minus_32767_units_is_held_and_half_a_unit_belo
     pos[1, 0, 1] = -32767.5
     with pytest.raises(EncodeError, match=r"translation y is -32767\.5 units at frame 1, below -32767,"):
         encode(Frames(rot, pos), Tolerance(0.1, 0.5, 1e-3))
+
+
+@pytest.mark.parametrize("looping", [False, True])
+def test_a_frame_lookup_asked_for_is_written_even_for_a_clip_without_elements(looping):
+    # A clip that never moves has no elements (stride 0): its lookup never pays, but one asked
+    # for is written, every frame naming the one sample (and a looping clip's extra entry too).
+    still = Frames(np.tile([0.0, 0.0, 0.0, 1.0], (4, 2, 1)), np.ones((4, 2, 3)))
+    assert encode(still, looping=looping).lookup is None
+    forced = encode(still, looping=looping, lookup=True)
+    assert forced.lookup is not None and forced.lookup.tolist() == [0] * (4 + looping)

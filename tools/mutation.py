@@ -279,6 +279,9 @@ _SIDE = ("the bone mesh's side axis is any unit vector across the bone: this ref
          "takes it (a bone with |x| >= 0.9 is within 26 degrees of x, while y, z, (1, 1, 0) and (0, 1, 1) are 90, 90, "
          "45 and 90 degrees from x), and side is normalised on the next line, so the ring is the same square turned "
          "about the bone, a turn the docstring leaves free")
+_SHIFTS_FIT = ("every shift the encoder chooses is at most MAX_ERROR_SHIFT (15: _choose_shifts, _object_shifts and "
+               "the large=False loop all stop there), below both a small code's 15 and a large code's 255, so the "
+               "guard never fires with either operator (it guards a future change of those searches)")
 EQUIVALENT: dict[tuple[str, str, str], str] = {
     # --- the per-frame codec (issue 31)
     # (issue 30's decoder, full run after its rewrite)
@@ -741,7 +744,7 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
         "grows (multiples of 2^(s+1) are multiples of 2^s; values and bases are integers, exact in float64), "
         "so _choose_shifts ends at the coarsest shift within the tolerance from any start "
         "(test_choose_shifts_finds_what_an_exhaustive_search_finds_from_any_start)")
-       for what in ("Mult -> FloorDiv", "3 -> 4")},
+       for what in ("Mult -> FloorDiv", "3 -> 4", "Div -> Mult")},
     ("animclip/frames/encode.py", "if searched is None or not np.array_equal(searched, plan.shift):", "Is -> IsNot"):
         ("the mutant measures the object-space error afresh after every search instead of taking the search's "
          "last measure of the same integers: the same figure to rounding "
@@ -756,6 +759,43 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("animclip/frames/encode.py", "if lookup is False or stride == 0 and lookup is None:", "0 -> 1"):
         ("a stride is whole u32 words (0, 4, 8, ...), never 1; and at stride 0 the table never pays "
          "(table bytes + 0 >= 0), so lookup None returns the same packed samples and no table further down"),
+    # (encode.py's other half, --every 2 --phase 1)
+    ("animclip/frames/encode.py", "ROTATION_CHUNK = 1 << 14", "LShift -> RShift"):
+        ("1 >> 14 is 0, as the 1 -> 0 mutant's 0 << 14: then one frame a chunk; _rotation_fields works element "
+         "by element (_choice_sums: no matrix product), so the fields are the same whatever the chunk; only "
+         "memory and time change"),
+    ("animclip/frames/encode.py", "fields: np.ndarray = field(repr=False)", "False -> True"):
+        "only the dataclass's repr changes (it would print the fields array); nothing prints one",
+    **{("animclip/frames/encode.py", line, "tuple: items 0 and 1 swapped"):
+        "a reduction over the same two axes, (2, 0) or (0, 2): the same per-joint values"
+       for line in ("low = pos.min(axis=(0, 2))", "reach = np.abs(pos).max(axis=(0, 2))")},
+    **{("animclip/frames/encode.py", line, "1e-300 -> 2e-300"): (
+        "the floor under a zero reach, lowest value, span or step before log2: 32,767 (or FIELD_REACH) over "
+        "1e-300 or 2e-300 is past 2^900 either way, and a step under 2e-300 gives log2 below -900: the shift is "
+        "clipped to 0..max_shift (15) right after, the same at either floor")
+       for line in ("by_range = np.floor(np.log2(I16_MAX / np.maximum(reach, 1e-300)))",
+                    "by_base = np.floor(np.log2(I16_MAX / np.maximum(lowest, 1e-300)))",
+                    "by_fields = np.floor(np.log2(FIELD_REACH / np.maximum(span, 1e-300)))",
+                    "return np.maximum(np.floor(np.log2(np.maximum(step, 1e-300) * 2)), 0).astype(np.int64)")},
+    ("animclip/frames/encode.py", "needed = math.ceil(math.log2(0.5 / max(tolerance, 2.0**-60)))", "2.0 -> 4.0"):
+        ("as 60 -> 61 on this line: the floor only acts below a tolerance of 2^-60, where needed is 61 or more at "
+         "either floor, past max_translation_shift (15), to which the result is clipped"),
+    ("animclip/frames/encode.py",
+     "_ROUNDED_UP = ((np.arange(16)[:, None] >> np.array([3, 2, 1, 0])) & 1).astype(bool)", "16 -> 17"):
+        ("the extra row, way 16 (no bit of 16 among bits 3..0: no component rounded up, as way 0), is never "
+         "indexed: the argmax it is indexed by runs over _choice_sums' 16 ways"),
+    ("animclip/frames/encode.py", "np.add(start, terms[..., 1], out=xy[..., 1])", "statement swapped with the next"):
+        "the two additions write xy's columns 1 and 2 from start and terms only: independent, either may be first",
+    ("animclip/frames/encode.py",
+     "return (xy[..., :, None] + zw[..., None, :]).reshape(terms.shape[:-1] + (16,))", "tuple: items 0 and 1 swapped"):
+        ("xy[:, ..., None] is xy[..., :, None]: a full slice of the first axis instead of the last, then a new "
+         "last axis, the same view"),
+    ("animclip/frames/encode.py", "if lookup:", "if: condition negated"):
+        ("the branch after the u16 check (more than 65,535 distinct samples): never reached, as encode refuses "
+         "more than 65,535 frames and there are never more distinct samples than frames"),
+    ("animclip/frames/encode.py", "if (elem_shifts[: len(small_ones)] > MAX_ERROR_SHIFT).any() or (", "Or -> And"):
+        _SHIFTS_FIT,
+    ("animclip/frames/encode.py", "elem_shifts[len(small_ones) :] > LARGE_SHIFT_MAX", "Gt -> GtE"): _SHIFTS_FIT,
     ("animclip/frames/encode.py", "if len(samples) > 0xFFFF:", "65535 -> 65536"):
         ("there are never more distinct samples than frames, and encode refuses more than 65,535 frames: "
          "neither bound is ever passed"),

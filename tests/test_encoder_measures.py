@@ -38,6 +38,16 @@ def _clip(seed: int = 5, frames: int = 12, joints: int = 3) -> Frames:
     return Frames(rot, pos, scl)
 
 
+def _read_and_given(data: bytes, clip: Frames) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
+    """(rotations x, y, z, w, translations, scales) as a reader holds them from ``data`` (the
+    reference decoder's float64 values as the float32 a decoder hands out), and the same of
+    ``clip`` with its rotations at unit length."""
+    reference = reference_frames(data)
+    read = tuple(reference[k].astype(np.float32).astype(np.float64) for k in ("rotation_xyzw", "translation", "scale"))
+    given = (clip.rotations / np.linalg.norm(clip.rotations, axis=-1, keepdims=True), clip.translations, clip.scales)
+    return read, given
+
+
 def test_the_three_measures_are_the_documented_ones_on_known_values():
     quarter_z = np.array([0.0, 0.0, np.sin(np.pi / 4), np.cos(np.pi / 4)])
     identity = np.array([0.0, 0.0, 0.0, 1.0])
@@ -54,14 +64,11 @@ def test_the_three_measures_are_the_documented_ones_on_known_values():
 def test_read_back_error_is_what_the_reference_decoder_reads_from_the_bytes():
     clip = _clip()
     data = written(encode(clip, Tolerance(0.5, 1e-2, 1e-2)), [11, 12, 13])
-    reference = reference_frames(data)
-    # A reader holds float32 (the decoder's output); the reference decodes in float64.
-    read = {k: v.astype(np.float32).astype(np.float64) for k, v in reference.items()}
-    given_rot = clip.rotations / np.linalg.norm(clip.rotations, axis=-1, keepdims=True)
+    (read_rot, read_pos, read_scl), (rot, pos, scl) = _read_and_given(data, clip)
     expected = {
-        "rotation": angle_deg(read["rotation_xyzw"], given_rot),
-        "translation": np.linalg.norm(read["translation"] - clip.translations, axis=-1),
-        "scale": np.abs(read["scale"] / clip.scales - 1).max(axis=-1),
+        "rotation": angle_deg(read_rot, rot),
+        "translation": np.linalg.norm(read_pos - pos, axis=-1),
+        "scale": np.abs(read_scl / scl - 1).max(axis=-1),
     }
     error = read_back_error(data, clip)
     for kind, per_frame in expected.items():
@@ -83,10 +90,7 @@ def test_a_joint_local_encodes_object_space_figure_is_what_the_reference_decoder
     # and tests/test_object_space.py's forward kinematics (bench/bvh.py's, not the package's).
     clip, parents, shell = _clip(seed=9, frames=10, joints=4), [-1, 0, 1, 1], 0.2
     encoded = encode(clip, Tolerance(0.5, 1e-2, 1e-2), parents=parents, shell=shell)
-    reference = reference_frames(written(encoded, [21, 22, 23, 24]))
-    read = tuple(reference[k].astype(np.float32).astype(np.float64) for k in ("rotation_xyzw", "translation", "scale"))
-    given = (clip.rotations / np.linalg.norm(clip.rotations, axis=-1, keepdims=True), clip.translations, clip.scales)
-    expected = vertex_errors(read, given, parents, shell)
+    expected = vertex_errors(*_read_and_given(written(encoded, [21, 22, 23, 24]), clip), parents, shell)
     assert expected.max() > 1e-4
     np.testing.assert_allclose(encoded.object_error.per_joint, expected.max(axis=0), rtol=1e-4, atol=1e-7)
 
@@ -101,10 +105,7 @@ def test_an_object_space_figure_is_measured_again_when_large_false_coarsens_the_
     pos[:, 0, 0] = np.linspace(0.0, 3000.0, 10)  # the root travels 3 km: past 16 bits at this bound
     clip = Frames(clip.rotations, pos, clip.scales)
     encoded = encode(clip, ObjectTolerance(1e-3, shell), parents=parents, large=False)
-    reference = reference_frames(written(encoded, [31, 32]))
-    read = tuple(reference[k].astype(np.float32).astype(np.float64) for k in ("rotation_xyzw", "translation", "scale"))
-    given = (clip.rotations / np.linalg.norm(clip.rotations, axis=-1, keepdims=True), clip.translations, clip.scales)
-    expected = vertex_errors(read, given, parents, shell)
+    expected = vertex_errors(*_read_and_given(written(encoded, [31, 32]), clip), parents, shell)
     assert expected.max() > 1e-3  # coarsened past the bound the search met
     np.testing.assert_allclose(encoded.object_error.per_joint, expected.max(axis=0), rtol=1e-4, atol=1e-7)
 

@@ -1,10 +1,10 @@
 """The stick figure a rig without a mesh gets (gltf/builder.py ``bone_mesh``), checked as
 geometry against what its docstring promises, from the bind pose alone: per joint six
 vertices skinned to it, the joint and a tip (towards its first child; a leaf half its parent's
-bone further; a lone root half the typical bone along its own y, a typical bone being 1 unit where no bone
-has a length), a square ring a fifth of the
-way up at a tenth of the bone's length around the axis, and eight triangles wound
-counter-clockwise seen from outside (their normals point away from the bone's axis).
+bone further; a lone root half the typical bone along its own y, a typical bone being 1 unit
+where no bone has a length), a square ring a fifth of the way up at a tenth of the bone's
+length around the axis, and eight triangles wound counter-clockwise seen from outside (their
+normals point away from the bone's axis).
 
 The mutation run of issue 31 found the shape untested: a swapped winding, a ring off the
 axis or a tip at the wrong joint all passed (docs/mutation.md)."""

@@ -79,9 +79,13 @@ def test_two_phases_of_a_sample_make_the_full_run(driver, capsys):
 def test_a_rerun_takes_the_earlier_survivors_even_where_lines_moved(driver, capsys, tmp_path):
     full = _listed(driver, capsys)
     kept, killed = full[3], full[4]  # "module:line: what: source"
+    lines = (driver.PACKAGE / "animclip/frames/sections.py").read_text().splitlines()
+
     def entry(listed: str, status: str, suffix: str = "") -> dict:
+        # "module:line: what: source", where a mutation's name may hold ": " itself
         module, line, rest = listed.split(":", 2)
-        what, source = rest.strip().split(": ", 1)
+        source = lines[int(line) - 1].strip()
+        what = rest.strip().removesuffix(source).removesuffix(": ")
         return {"module": module, "line": int(line) + 7, "what": what + suffix, "source_line": "    " + source,
                 "status": status}
     earlier = tmp_path / "earlier.json"

@@ -395,8 +395,8 @@ def bone_mesh(skeleton: Skeleton, world: np.ndarray) -> tuple[np.ndarray, np.nda
     """An octahedral bone per joint, in the bind pose: positions, joint index per vertex,
     triangle indices. A bone points at its first child; a leaf continues its parent's
     direction at half length, and a bone of no length (a lone root, a joint on its parent) half
-the typical length along the joint's own y. Sizes are relative to the skeleton's typical bone
-length: the median of its non-zero bones, or 1 unit when it has none."""
+    the typical length along the joint's own y. Sizes are relative to the skeleton's typical
+    bone length: the median of its non-zero bones, or 1 unit when it has none."""
     n = skeleton.bone_count
     origins = world[:, :3, 3]
     lengths = [

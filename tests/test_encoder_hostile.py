@@ -191,6 +191,11 @@ def test_encode_itself_refuses_more_frames_or_joints_than_a_clip_holds():
         encode(Frames(rot, np.zeros((65536, 1, 3))))
     with pytest.raises(EncodeError, match="65536 joints; an .animclip holds at most 65535"):
         encode(Frames(rot.reshape(1, 65536, 4), np.zeros((1, 65536, 3))))
+    # both past: the frames are named, the first axis, as a shape reads (zero-stride views: the
+    # 2^32 joint-frames are never made, the counts are checked before anything is)
+    both = (np.broadcast_to([0.0, 0.0, 0.0, 1.0], (65536, 65536, 4)), np.broadcast_to(np.zeros(3), (65536, 65536, 3)))
+    with pytest.raises(EncodeError, match="^65536 frames; an .animclip holds at most 65535"):
+        encode(Frames(*both))
 
 
 @pytest.mark.parametrize("tolerance", [ObjectTolerance(), tolerance_for(0.01, 1e-3)], ids=["object", "local"])
@@ -532,6 +537,43 @@ def test_a_translation_at_the_fields_reach_is_written_one_step_past_refused(past
         assert encoded.error.translation.worst <= 2.0**14
 
 
+def _far(low: float, high: float) -> Frames:
+    """One still joint whose x goes from ``low`` to ``high`` units between two frames."""
+    pos = np.zeros((2, 1, 3))
+    pos[:, 0, 0] = low, high
+    return Frames(np.tile([0.0, 0.0, 0.0, 1.0], (2, 1, 1)), pos)
+
+
+def test_a_translation_field_past_32_bits_is_refused_naming_the_translation():
+    """8.4 million units (2^23 + 0.2) within 2^-10: the translation is stored at 2^-10 units
+    (shift 10), the field would need 2^33 steps. The refusal names the translation, the kind
+    whose error to raise (a scale's is named in tests/test_encoder_search.py)."""
+    with pytest.raises(EncodeError, match=r"^joint 0: its translation spans more values than 32-bit fields hold at "
+                                          r"the error allowed \(3\d bits needed\): allow a larger translation error$"):
+        encode(_far(0.1, 2.0**23 + 0.3), Tolerance(1.0, 2.0**-10, 1e-3))
+
+
+def test_a_span_just_under_the_fields_reach_is_refused_for_its_tolerance_not_its_range():
+    """From -0.5 to 2^32 - 0.75 units: the span, 2^32 - 0.25, is more than a 32-bit field
+    reaches at the coarsest step from shift 15 (2^32 - 1) and within it from shift 14, so the
+    values are in the format's range (at shift 14). Within 2^-16 units no field holds them,
+    and the refusal says to allow a larger error, not that the values are beyond the format."""
+    with pytest.raises(EncodeError) as info:
+        encode(_far(-0.5, 2.0**32 - 0.75), Tolerance(1.0, 2.0**-16, 1e-3))
+    assert not isinstance(info.value, ValueRangeError)
+    assert str(info.value).endswith("allow a larger translation error")
+
+
+def test_a_refusal_past_the_fields_reach_at_a_finer_shift_states_that_shifts_reach():
+    """From -0.3 units (-0.6 at shift 1, whose base rounds down to -1) to half of FIELD_REACH
+    less 0.4: the span fits 32-bit fields at shift 1, but from the rounded base the top is a
+    fraction of a unit past them, and it is refused. The reach it states is that shift's: the
+    base's 32,767 and the fields' FIELD_REACH, in units of 2^-1."""
+    reach = (I16_MAX + FIELD_REACH) / 2
+    with pytest.raises(ValueRangeError, match=re.escape(f"at most about {reach:.3g} units: 32-bit fields")):
+        encode(_far(-0.3, (FIELD_REACH - 0.8) / 2), Tolerance(1.0, 0.1, 1e-3))
+
+
 def test_more_joints_than_a_rotation_chunk_holds_still_encode_every_frame():
     """Rotation fields are chosen ROTATION_CHUNK joint-frames at a time, at least one frame:
     16,385 joints are more than one chunk, so each frame is a chunk of its own. Every joint's
@@ -564,10 +606,14 @@ def test_without_large_elements_every_field_fits_16_bits(x, shift):
     assert encoded.num_large == 0 and encoded.widths.tolist() == [16] and encoded.shifts.tolist() == [shift]
 
 
-def test_without_large_elements_a_range_past_the_coarsest_step_is_refused():
-    """3e9 units at error shift 15 are still 17 bits or more: refused, saying why."""
+@pytest.mark.parametrize("x, tolerance", [(3e9, 1.0), (3e9 + 2.0**-15, 2.0**-16)])
+def test_without_large_elements_a_range_past_the_coarsest_step_is_refused(x, tolerance):
+    """3e9 units at error shift 15 are still 17 bits or more: refused, saying why, whether the
+    search started coarse (within 1 unit) or at error shift 0 (2^-15 off the grid of 2^-14
+    within 2^-16: the coarsening takes every one of the 15 steps before it refuses, and never
+    writes a field past 16 bits)."""
     with pytest.raises(EncodeError, match="^a component's range needs an error shift past 15 to fit 16 bits$"):
-        encode(still_then(3e9), tolerance_for(0.01, 1.0), large=False)
+        encode(still_then(x), tolerance_for(0.01, tolerance), large=False)
 
 
 def test_root_motion_of_other_frames_than_the_joints_is_refused_naming_both():

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from test_codec_behaviours import angle_deg, reference_frames, unit, written
+from test_luna_fixtures import FIXTURES, TAG_BASE_STATE, sections
 from test_object_space import vertex_errors
 
 from animspec.animclip.frames.encode import (
@@ -178,3 +179,62 @@ def test_a_frame_lookup_asked_for_is_written_even_for_a_clip_without_elements(lo
     assert encode(still, looping=looping).lookup is None
     forced = encode(still, looping=looping, lookup=True)
     assert forced.lookup is not None and forced.lookup.tolist() == [0] * (4 + looping)
+
+
+def _luna_scale_exponents() -> set[int]:
+    """Byte +0xE of every Base State record (16 bytes a joint) in the clips Luna's exporter
+    wrote (tests/fixtures/luna), read as tests/test_luna_fixtures.py reads them."""
+    out: set[int] = set()
+    for path in sorted(FIXTURES.glob("*.animclip")):
+        payload = sections(path.read_bytes())[1][TAG_BASE_STATE]
+        out |= {payload[i + 14] for i in range(0, len(payload), 16)}
+    return out
+
+
+def _scaled(off: float) -> Frames:
+    """One joint turning a little over three frames, its x scale 1 + ``off`` on the middle one."""
+    rot = unit(np.array([[[0.0, 0.0, 0.0, 1.0]], [[0.1, 0.0, 0.0, 1.0]], [[0.2, 0.0, 0.0, 1.0]]]))
+    scl = np.ones((3, 1, 3))
+    scl[1, 0, 0] += off
+    return Frames(rot, np.zeros((3, 1, 3)), scl)
+
+
+@pytest.mark.parametrize("off, exponent", [(0.0, 12), (2.0**-11, 12), (-(2.0**-11), 12), (1.25 * 2.0**-11, 9)])
+def test_a_scale_within_half_its_tolerance_of_1_keeps_lunas_exponent(off, exponent):
+    # Base State's scale exponent: a clip whose scales all stay within half their tolerance
+    # (2^-10 here; the half included) of 1 keeps the one Luna's exporter writes in every clip
+    # (12, read from its files, not from ours): rounding a scale that close to 1 at any step
+    # errs by no more than its distance from 1. Past the half, the exponent comes from the
+    # tolerance (9: the next test). Either way the reference decoder reads a scale within it.
+    assert _luna_scale_exponents() == {12}
+    encoded = encode(_scaled(off), Tolerance(1.0, 1e-3, 2.0**-10))
+    assert encoded.scale_exponent.tolist() == [exponent]
+    read, given = _read_and_given(written(encoded, [7]), _scaled(off))
+    assert scale_errors(read[2], given[2]).max() <= 2.0**-10
+
+
+@pytest.mark.parametrize("tolerance, exponent", [(0.6, 0), (0.3, 1), (2.0**-10, 9), (1e-4, 13)])
+def test_a_scaled_clips_exponent_is_the_coarsest_whose_half_step_is_within_the_tolerance(tolerance, exponent):
+    # A scale step of 2^-e errs by half of it at most: e is the smallest with 2^-e / 2 within
+    # the tolerance (written out in the parameters: 0.6 asks for none, 0.3 for one halving, ...),
+    # so no bit is spent past what the tolerance asks; what the reference decoder reads from
+    # the bytes is within it.
+    assert 2.0 ** -exponent / 2 <= tolerance and (exponent == 0 or 2.0 ** -(exponent - 1) / 2 > tolerance)
+    clip = _scaled(0.45)
+    encoded = encode(clip, Tolerance(1.0, 1e-3, tolerance))
+    assert encoded.scale_exponent.tolist() == [exponent]
+    read, given = _read_and_given(written(encoded, [7]), clip)
+    assert scale_errors(read[2], given[2]).max() <= tolerance
+
+
+@pytest.mark.parametrize("low, divisor_element", [(1.0, False), (0.8, True)])
+def test_only_a_scale_below_1_raises_the_divisor(low, divisor_element):
+    # A scale is numerator / divisor over the base 2^e: a scale below 1 needs a larger divisor
+    # on its frames (an element of component 3); a joint whose scales are all 1 or more keeps
+    # the divisor at its base on every frame, so it has no divisor element.
+    clip = _scaled(0.45)
+    clip.scales[0, 0, 1] = low
+    encoded = encode(clip, Tolerance(1.0, 1e-3, 2.0**-10))
+    assert (3 in [int(c) % 12 for c in encoded.components]) == divisor_element
+    read, given = _read_and_given(written(encoded, [7]), clip)
+    assert scale_errors(read[2], given[2]).max() <= 2.0**-10

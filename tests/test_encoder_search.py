@@ -20,6 +20,7 @@ from hypothesis import given, settings, strategies as st
 from test_animclip_encode import sample_elem_payload
 from test_object_space import vertex_errors
 
+from animspec.animclip.frames import encode as encoder
 from animspec.animclip.frames.encode import EncodeError, Frames, Tolerance, _choose_shifts, encode, tolerance_for
 from animspec.animclip.frames.coding import I16_MAX
 from animspec.animclip.frames.object_space import ObjectTolerance
@@ -83,6 +84,43 @@ def test_choose_shifts_finds_what_an_exhaustive_search_finds_from_any_start(case
         # and a start within the tolerance is only ever coarsened: never more bits than it
         if not still and within[guess]:
             assert got[j] >= guess, (j, errors, guess, got[j])
+
+
+def shift_of(values: np.ndarray) -> np.ndarray:
+    """The shift each joint's values (F, J, 1) were rounded at, for the target
+    :func:`test_choose_shifts_follows_any_error_it_is_given` builds: frame k holds 3 * 2^k, a
+    multiple of 2^s only where k >= s, so the first frame still exact is s."""
+    exact = values[:, :, 0] == (3.0 * np.exp2(np.arange(COARSEST + 1)))[:, None]
+    return exact.argmax(axis=0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.sampled_from([0.0, 0.5, 1.0, 1.5]), min_size=COARSEST + 1, max_size=COARSEST + 1),
+                min_size=1, max_size=3),
+       st.integers(0, COARSEST + 2))
+def test_choose_shifts_follows_any_error_it_is_given(errors, guess):
+    """``_choose_shifts`` as its docstring says, against a model written from it: from the
+    start, finer while the error is over the tolerance (never below 0), then coarser while the
+    next coarser error is within it, an error equal to the tolerance counting as within. The
+    errors per shift are made up (any shape, with ties at the tolerance, 1.0, on most draws):
+    ``error_of`` tells the shift from the values it is handed (:func:`shift_of`)."""
+    table = np.array(errors)
+    joints = len(table)
+    target = np.tile((3.0 * np.exp2(np.arange(COARSEST + 1)))[:, None, None], (1, joints, 1))
+
+    def error_of(values: np.ndarray, which: np.ndarray) -> np.ndarray:
+        return table[which, shift_of(values)]
+
+    got = _choose_shifts(target, np.zeros((joints, 1), np.int64), np.full((joints, 1), np.inf),
+                         np.full(joints, guess), 1.0, error_of)
+    for j in range(joints):
+        s = min(guess, COARSEST)
+        while s > 0 and table[j, s] > 1.0:
+            s -= 1
+        if table[j, s] <= 1.0:
+            while s < COARSEST and table[j, s + 1] <= 1.0:
+                s += 1
+        assert got[j] == s, (table[j].tolist(), guess)
 
 
 @pytest.mark.parametrize("guess", [0, 5, COARSEST])
@@ -239,3 +277,64 @@ def test_saturation_never_raises_a_translation_base_past_16_bits():
     assert enc.base[:, 8:11].max() <= I16_MAX
     errors = vertex_errors(reference_read(enc), clip.checked(), [-1] * joints, 0.03)
     assert errors.max() <= 0.6
+
+
+def independent_joints(frames: int, joints: int, seed: int) -> Frames:
+    """Joints that are all roots, each turning about its own axis and moving a few centimetres
+    on all three axes, so every rotation and translation component is animated."""
+    rng = np.random.default_rng(seed)
+    t = np.linspace(0, 1, frames)[:, None, None]
+    axes = rng.normal(size=(1, joints, 3))
+    axes /= np.linalg.norm(axes, axis=-1, keepdims=True)
+    angle = rng.uniform(-2, 2, (1, joints, 1)) * t + rng.uniform(-1, 1, (1, joints, 1)) * np.sin(6 * t)
+    rot = np.concatenate([axes * np.sin(angle / 2), np.cos(angle / 2)], axis=-1)
+    pos = rng.normal(size=(1, joints, 3)) * 0.3 + 0.05 * np.sin(4 * t + rng.uniform(0, 6, (1, joints, 3)))
+    return Frames(rot, pos)
+
+
+@pytest.mark.parametrize("seed, frames, joints, bound", [
+    (0, 10, 2, 1e-3), (1, 40, 3, 1e-2), (2, 90, 4, 2e-4), (3, 60, 6, 1e-3), (4, 24, 5, 1e-2), (5, 96, 3, 1e-3)])
+def test_independent_joints_are_left_no_coarser_step_the_bound_allows(seed, frames, joints, bound, monkeypatch):
+    """The object-space search coarsens one component at a time "until no step can be taken".
+    With every joint a root no joint's error depends on another's, and under 97 frames each
+    step is judged on every frame, so the promise is checked here as a reader would see it:
+    for every animated rotation and translation component, the next coarser shift that saves
+    a bit of its width (the encoder's own rounding, :meth:`_Plan.values`, as it would write
+    it) gives a clip whose reading (the reference decoder's dequantisation, this suite's
+    forward kinematics) passes the bound. A search that skips a kind, stops early or never
+    retries leaves such a step behind."""
+    captured = {}
+    original = encoder._object_shifts
+
+    def recording(plan, *args):
+        shift = original(plan, *args)
+        captured.update(plan=plan, shift=shift.copy())  # (the plan's base as saturation left it)
+        return shift
+
+    monkeypatch.setattr(encoder, "_object_shifts", recording)
+    clip, shell = independent_joints(frames, joints, seed), 0.03
+    encode(clip, ObjectTolerance(bound, shell), parents=[-1] * joints)
+    plan, shift = captured["plan"], captured["shift"]
+    given = clip.checked()
+
+    def worst(shifts: np.ndarray) -> float:
+        values = encoder._Plan(plan.target, plan.base, shifts, plan.ceiling).values()[1]
+        read = {k: np.asarray(v, np.float32).astype(np.float64) for k, v in transforms(values).items()}
+        return float(vertex_errors((read["rotation_xyzw"], read["translation"], read["scale"]), given,
+                                   [-1] * joints, shell).max())
+
+    def top(j: int, c: int, s: int) -> int:
+        return int(encoder._fields(plan.target[:, j, c], plan.base[j, c], s, plan.ceiling[j, c]).max(initial=0))
+
+    assert worst(shift) <= bound * (1 + 1e-9)
+    animated = np.ptp(plan.target, axis=0) > 0
+    left = []
+    for j, c in np.argwhere(animated[:, 4:11]) + [0, 4]:
+        s, width = int(shift[j, c]), top(j, c, int(shift[j, c])).bit_length()
+        coarser = next((t for t in range(s + 1, COARSEST + 1) if top(j, c, t).bit_length() < width), None)
+        if coarser is not None:
+            trial = shift.copy()
+            trial[j, c] = coarser
+            if worst(trial) <= bound:
+                left.append((int(j), int(c), s, coarser))
+    assert left == [], left

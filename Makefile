@@ -17,13 +17,15 @@
 #                  built from local checkouts (DIR/acl, DIR/rtm, DIR/sjson-cpp); CI never runs it
 #   make blender-extension  the Blender add-on as an installable extension zip, wheels bundled
 #   make mutation  mutation testing of the numeric and byte-level core (not part of make test)
+#   make mutant-effect RUN=F.json  what each survivor of a mutation run of the encoder does to the
+#                  files it writes, on real motion capture (tools/mutant_effect.py)
 
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 SAMPLE := examples/swing.animbin
 
-.PHONY: demo test test-quick lint generate docs examples figures web bench fuzz mutation clean webide-check luna-check acl-check blender-extension
+.PHONY: demo test test-quick lint generate docs examples figures web bench fuzz mutation mutant-effect clean webide-check luna-check acl-check blender-extension
 
 # animspec itself (what `make demo` needs: its runtime dependencies only), then the test tools.
 $(VENV)/.installed-base: pyproject.toml
@@ -152,6 +154,13 @@ fuzz: $(VENV)/.installed
 MUTATION_ARGS ?=
 mutation: $(VENV)/.installed
 	nice -n 10 $(BIN)/python tools/mutation.py --jobs 2 $(MUTATION_ARGS)
+
+# The encoder's survivors measured (docs/mutation.md, "within its contract"): RUN is a
+# `tools/mutation.py --json` run of animclip/frames/encode.py; needs assimp-testmodels' BVH files.
+RUN ?=
+mutant-effect: $(VENV)/.installed
+	@test -n "$(RUN)" || { echo "make mutant-effect RUN=F.json: F is a tools/mutation.py --json run"; exit 2; }
+	nice -n 10 $(BIN)/python tools/mutant_effect.py $(RUN)
 
 bench: $(VENV)/.installed
 	$(BIN)/python bench/run.py

@@ -20,7 +20,9 @@ EXAMPLES = ROOT / "examples"
 def tool_module(name: str):
     """``tools/<name>.py`` imported by its path, as ``tool_<name>``: tools/ is not a package,
     and putting it on sys.path would let its modules stand for tests' own (``tools/fuzz.py``
-    for the ``tests/fuzz`` package)."""
+    for the ``tests/fuzz`` package). A tool that changes sys.path as it is imported (to reach
+    bench/ or the other tools, or to drop its own folder) does so for itself: the tests' path
+    is put back as it was."""
     import importlib.util
     import sys
 
@@ -29,8 +31,12 @@ def tool_module(name: str):
         spec = importlib.util.spec_from_file_location(key, ROOT / "tools" / f"{name}.py")
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
-        sys.modules[key] = module
-        spec.loader.exec_module(module)
+        sys.modules[key] = module  # (dataclasses look their module up)
+        path = list(sys.path)
+        try:
+            spec.loader.exec_module(module)
+        finally:
+            sys.path[:] = path
     return sys.modules[key]
 
 

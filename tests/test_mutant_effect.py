@@ -4,23 +4,13 @@ not. Checked on rows made here, not on a run (which takes minutes)."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-
 import pytest
-from conftest import ROOT
+from conftest import tool_module
 
 
 @pytest.fixture(scope="module")
 def tool():
-    spec = importlib.util.spec_from_file_location("animspec_mutant_effect", ROOT / "tools" / "mutant_effect.py")
-    module = importlib.util.module_from_spec(spec)
-    path = list(sys.path)
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        sys.path[:] = path
-    return module
+    return tool_module("mutant_effect")
 
 
 def _row(bytes_: int = 1000, sha: str = "a", max_m: float = 1e-4, bound: float | None = 2e-4,

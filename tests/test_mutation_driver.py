@@ -3,26 +3,15 @@ hand-made mutant is the exact text it names, in the module it names."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 
 import pytest
-from conftest import ROOT
+from conftest import tool_module
 
 
 @pytest.fixture(scope="module")
 def driver():
-    spec = importlib.util.spec_from_file_location("animspec_mutation_driver", ROOT / "tools" / "mutation.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # (dataclasses look their module up)
-    path = list(sys.path)
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        sys.path[:] = path  # the driver drops tools/ from sys.path; leave the tests' as it was
-    yield module
-    del sys.modules[spec.name]
+    return tool_module("mutation")
 
 
 def test_flaky_tests_are_never_selected(driver):

@@ -41,6 +41,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT / "bench"))
@@ -57,7 +59,6 @@ def measure(frames: int | None) -> list[dict]:
     """In the current process (mutated or not): each clip at each setting, one row each."""
     import bvh
     import codec
-    import numpy as np
 
     rows = []
     for name in codec.CLIPS:
@@ -79,8 +80,7 @@ def measure(frames: int | None) -> list[dict]:
                                                          (enc.error.rotation, enc.error.translation, enc.error.scale)]
             rows.append({"clip": name, "setting": setting.label, "bytes": len(data), "bits": int(enc.widths.sum()),
                          "sha256": hashlib.sha256(data).hexdigest(), "max_m": float(err.max),
-                         "bound_m": bound, "reported": reported, "cpu_s": cpu,
-                         "frames": int(np.shape(clip.rotations)[0])})
+                         "bound_m": bound, "reported": reported, "cpu_s": cpu})
     return rows
 
 
@@ -95,12 +95,7 @@ def in_child(rel: str, source: str | None, frames: int | None) -> dict:
         try:
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, 1)
-            for name in [n for n in sys.modules if n == "animspec" or n.startswith("animspec.")
-                         or n in ("codec", "bvh")]:
-                del sys.modules[name]
-            if source is not None:
-                sys.meta_path.insert(0, mutation._ServeMutant(mutation.module_name(rel), mutation.PACKAGE / rel,
-                                                               source))
+            mutation.serve(rel, source, also=("codec", "bvh"))  # (bench/: they hold the encoder)
             out.write_text(json.dumps({"rows": measure(frames)}))
         except BaseException as e:  # the mutant broke the encoder: that is a result too
             out.write_text(json.dumps({"error": f"{type(e).__name__}: {e}"[:300]}))
@@ -126,8 +121,6 @@ def in_child(rel: str, source: str | None, frames: int | None) -> dict:
 
 def compare(rows: list[dict], base: list[dict]) -> dict:
     """A mutant's rows against the baseline's: bytes in all and per row, errors past the bound."""
-    import numpy as np
-
     changed = [(r["clip"], r["setting"], r["bytes"] - b["bytes"]) for r, b in zip(rows, base)
                if r["sha256"] != b["sha256"]]
     total, base_total = sum(r["bytes"] for r in rows), sum(b["bytes"] for b in base)

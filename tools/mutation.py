@@ -1302,6 +1302,16 @@ def module_name(rel: str) -> str:
     return "animspec." + rel.removesuffix(".py").replace("/", ".")
 
 
+def serve(rel: str, source: str | None, also: tuple[str, ...] = ()) -> None:
+    """In a forked child: drop animspec (and the modules ``also`` names, which hold parts of it)
+    from the module cache, so the next import takes ``source`` as module ``rel`` (served from
+    memory; None: the module on disk) and everything that imports it."""
+    for name in [n for n in sys.modules if n == "animspec" or n.startswith("animspec.") or n in also]:
+        del sys.modules[name]
+    if source is not None:
+        sys.meta_path.insert(0, _ServeMutant(module_name(rel), PACKAGE / rel, source))
+
+
 class _LineTrace:
     """pytest plugin for the unmutated run: which test executes which line of one module
     (None for lines run outside any test: the module's import, at collection).
@@ -1397,10 +1407,7 @@ def run_child(rel: str, source: str | None, tests: list[str], plugins=(), stop_f
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
     os.dup2(devnull, 2)
-    for name in [n for n in sys.modules if n == "animspec" or n.startswith("animspec.")]:
-        del sys.modules[name]
-    if source is not None:
-        sys.meta_path.insert(0, _ServeMutant(module_name(rel), PACKAGE / rel, source))
+    serve(rel, source)
     # No shrinking: a mutant is killed by its first failing example; shrinking it would only
     # cost time (minutes for some writer mutants).
     settings.register_profile("mutation", database=None, derandomize=True, deadline=None,
